@@ -1,0 +1,53 @@
+-- The README is part of the product: every ```lua block in it must run, and
+-- every function and method the module registers must have a section.
+local astar = require("astar")
+
+local function read_readme()
+  local f = assert(io.open("README.md", "rb"))
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+local function lua_blocks(text)
+  local blocks = {}
+  for body in text:gmatch("```lua\n(.-)```") do blocks[#blocks + 1] = body end
+  return blocks
+end
+
+describe("README", function()
+  local text = read_readme()
+
+  it("has runnable Lua examples", function()
+    local blocks = lua_blocks(text)
+    assert.is_true(#blocks >= 4)
+    for i, body in ipairs(blocks) do
+      local chunk, err = load(body, "=README block " .. i)
+      assert.is_not_nil(chunk, err)
+      local real_print = print
+      print = function() end -- examples print tables; keep the spec output clean
+      local ok, run_err = pcall(chunk)
+      print = real_print
+      assert.is_true(ok, ("README block %d failed: %s"):format(i, tostring(run_err)))
+    end
+  end)
+
+  it("documents every module function", function()
+    for name, v in pairs(astar) do
+      if type(v) == "function" then
+        assert.is_truthy(text:find("astar." .. name .. "(", 1, true), "astar." .. name .. " is not documented")
+      end
+    end
+  end)
+
+  it("documents every method of every type", function()
+    local objects = { graph = astar.graph() }
+    if astar.grid then objects.grid = astar.grid(2, 2) end
+    for _, obj in pairs(objects) do
+      local methods = getmetatable(obj).__index
+      for name in pairs(methods) do
+        assert.is_truthy(text:find(":" .. name .. "(", 1, true), name .. " is not documented")
+      end
+    end
+  end)
+end)

@@ -1,0 +1,296 @@
+/*
+** astar.h -- the public C API of the astar pathfinding core.
+**
+** The core is plain C99 with no Lua dependency: a C game engine can embed it
+** directly; the Lua module (lastar.c) is one client among others.
+**
+** Conventions
+** - Ids are 0-based here (the Lua binding adds 1).  Graph nodes and edges are
+**   numbered in creation order; grid cells are numbered y * width + x.
+** - Functions that can fail return an astar_status (< 0 is an error) and leave
+**   the object unchanged on failure.  Outputs are written only on success.
+** - All memory comes from the allocator given at creation (same contract as
+**   lua_Alloc: nsize == 0 frees and returns NULL; otherwise realloc semantics,
+**   NULL on failure).  Pass NULL for the C library's realloc/free.
+** - Nothing is global; objects never share state.  An object may be used from
+**   one thread at a time.
+** - A search (astar_search) never owns graph or grid memory: the topology must
+**   outlive every search begun on it.  A search holds no memory that is not
+**   reachable from the astar_search object, so a callback may longjmp out of a
+**   search (a Lua error does); the search object stays valid and can begin a
+**   new query, and must be freed as usual.
+*/
+#ifndef ASTAR_H
+#define ASTAR_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ASTAR_VERSION "0.1.0"
+
+typedef void *(*astar_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+typedef enum astar_status {
+  ASTAR_OK = 0,              /* success (mutators, queries of state) */
+  ASTAR_FOUND = 1,           /* search finished with a path */
+  ASTAR_SEARCHING = 2,       /* step budget spent; call astar_search_step again */
+  ASTAR_UNREACHABLE = 3,     /* no path: the open list ran empty */
+  ASTAR_MAX_EXPANSIONS = 4,  /* query.max_expansions reached before the goal */
+  ASTAR_MAX_COST = 5,        /* no path within query.max_cost */
+  ASTAR_ENOMEM = -1,         /* allocation failed; the object is unchanged */
+  ASTAR_EINVAL = -2,         /* bad argument (id out of range, NaN cost, ...) */
+  ASTAR_EHEURISTIC = -3,     /* a heuristic gave a value that is not finite >= 0 */
+  ASTAR_ECOST = -4,          /* a cost callback gave NaN or a negative value */
+  ASTAR_ECALLBACK = -5,      /* a callback returned non-zero (asked to abort) */
+  ASTAR_ECHANGED = -6,       /* the topology changed since the search began */
+  ASTAR_EBUSY = -7,          /* mutation of a locked (being searched) topology */
+  ASTAR_ESTATE = -8          /* call out of order (step before begin, ...) */
+} astar_status;
+
+/* Human-readable name of a status ("found", "unreachable", "out of memory"...). */
+const char *astar_status_name(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Directed weighted multigraph                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct astar_graph astar_graph;
+
+/* NULL when out of memory. */
+astar_graph *astar_graph_new(astar_alloc_fn alloc, void *ud);
+/* Frees everything; NULL is ignored. */
+void astar_graph_free(astar_graph *g);
+
+/* [in] x, y, z: position used by the distance heuristics; any finite values.
+** [out] id: the new node's id (node_count - 1).  Nodes start enabled.
+** Fails with EINVAL on a non-finite coordinate or when INT32_MAX nodes exist. */
+int astar_graph_add_node(astar_graph *g, double x, double y, double z,
+                         int32_t *id);
+
+/* A directed edge from -> to.  Several edges may join the same pair: they
+** stay distinct and a path names the one it used.
+** [in] cost: finite and >= 0.   [in] tag: >= 0; 0 means "no tag".  Tags are
+** small integers the caller interns (the Lua binding maps names to them);
+** per-query multipliers are looked up by tag (astar_query.tag_factor).
+** [out] id: the new edge's id. */
+int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
+                         int32_t tag, int32_t *id);
+
+int32_t astar_graph_node_count(const astar_graph *g);
+int32_t astar_graph_edge_count(const astar_graph *g);
+
+/* [out] xyz: the node's position.  EINVAL on a bad id. */
+int astar_graph_position(const astar_graph *g, int32_t node, double xyz[3]);
+/* Any output pointer may be NULL.  EINVAL on a bad id. */
+int astar_graph_edge(const astar_graph *g, int32_t edge, int32_t *from,
+                     int32_t *to, double *cost, int32_t *tag);
+/* [in] cost: finite and >= 0. */
+int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost);
+/* A disabled node is impassable: no path enters, leaves or ends at it. */
+int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled);
+/* 1 enabled, 0 disabled, EINVAL on a bad id. */
+int astar_graph_enabled(const astar_graph *g, int32_t node);
+
+/* While a graph is locked (delta +1 / -1; locks nest) every mutator returns
+** EBUSY: a host locks it around a search whose callbacks run foreign code.
+** The version changes with every mutation; a search begun on an older
+** version refuses to step (ECHANGED). */
+void astar_graph_lock(astar_graph *g, int delta);
+int astar_graph_locked(const astar_graph *g);
+uint32_t astar_graph_version(const astar_graph *g);
+
+/* ------------------------------------------------------------------------ */
+/* Grid (implicit 4/8-connected graph; no edge arrays)                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct astar_grid astar_grid;
+
+typedef enum astar_diagonal {
+  ASTAR_DIAG_NEVER = 0,             /* 4-connected */
+  ASTAR_DIAG_NO_CORNER_CUTTING = 1, /* diagonal needs both side cells open */
+  ASTAR_DIAG_ONE_OBSTACLE = 2,      /* diagonal needs at least one side open */
+  ASTAR_DIAG_ALWAYS = 3             /* diagonal needs only the target open */
+} astar_diagonal;
+
+/* Largest width or height; width * height must also stay below 2^30. */
+#define ASTAR_GRID_MAX_SIDE 65535
+
+/* [in] width, height: 1..ASTAR_GRID_MAX_SIDE.  All cells open, cost 1, tag 0.
+** NULL when out of memory or the size is out of range. */
+astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
+                           astar_alloc_fn alloc, void *ud);
+void astar_grid_free(astar_grid *gr);
+
+int32_t astar_grid_width(const astar_grid *gr);
+int32_t astar_grid_height(const astar_grid *gr);
+int astar_grid_diagonal(const astar_grid *gr);
+
+/* Cell accessors take 0-based x (column) and y (row).  EINVAL when out of range. */
+int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked);
+/* 1 blocked, 0 open, EINVAL out of range. */
+int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y);
+/* [in] cost: finite and >= 0; the cost of entering the cell is the step
+** length (1 or sqrt 2) times this.  ENOMEM possible (the cost layer is
+** allocated on the first cost other than 1). */
+int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost);
+int astar_grid_cost(const astar_grid *gr, int32_t x, int32_t y, double *cost);
+/* [in] tag: 0..65535 (0 = none). ENOMEM possible (tag layer allocated lazily). */
+int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag);
+int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag);
+
+/* Same contract as the graph's. */
+void astar_grid_lock(astar_grid *gr, int delta);
+int astar_grid_locked(const astar_grid *gr);
+uint32_t astar_grid_version(const astar_grid *gr);
+
+/* 1 when the segment between the centres of the two cells crosses no blocked
+** cell, 0 otherwise, EINVAL when a cell is out of range.  A segment through a
+** grid corner is blocked when both cells beside it at that corner are blocked
+** (squeezing between two diagonal walls); touching one blocked corner is
+** fine.  The end cells themselves must be open. */
+int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0,
+                             int32_t x1, int32_t y1);
+
+/* Writes 1 to out[y * width + x] for every cell with line of sight from
+** (x, y) within `radius` (Euclidean, in cells; radius < 0 means unlimited) and
+** 0 elsewhere.  [out] out: width * height doubles. */
+int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
+                            double radius, double *out);
+
+/* ------------------------------------------------------------------------ */
+/* Queries                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef enum astar_heuristic {
+  ASTAR_H_ZERO = 0,        /* Dijkstra */
+  ASTAR_H_EUCLIDEAN,       /* straight-line distance */
+  ASTAR_H_MANHATTAN,       /* |dx| + |dy| + |dz| */
+  ASTAR_H_OCTILE,          /* max + (sqrt2 - 1) * min of |dx|,|dy|; + |dz| */
+  ASTAR_H_CHEBYSHEV,       /* max(|dx|, |dy|, |dz|) */
+  ASTAR_H_BISECTOR,        /* distance to the line through start and goal */
+  ASTAR_H_FULL_BISECTOR,   /* that + distance from the line's foot to the goal */
+  ASTAR_H_CALLBACK         /* query.heuristic_fn */
+} astar_heuristic;
+
+typedef enum astar_stop {
+  ASTAR_STOP_EXPAND = 0,   /* done when the goal is taken from the open list */
+  ASTAR_STOP_FIRST_HIT,    /* done once an expansion has reached the goal */
+  ASTAR_STOP_OPTIMAL       /* done when no open node has g below the goal's */
+} astar_stop;
+
+typedef enum astar_tie_break {
+  ASTAR_TIE_HIGH_G = 0,    /* among equal f, larger g first */
+  ASTAR_TIE_FIFO           /* among equal f, the f set earliest first */
+} astar_tie_break;
+
+/* Returned by a cost callback (or stored in tag_factor) to forbid a step. */
+#define ASTAR_FORBID HUGE_VAL
+
+/* Heuristic callback: store an estimate from `node` to `goal` in *h (finite,
+** >= 0) and return 0; return non-zero to abort the search (ECALLBACK).
+** Called at most once per node per query; the value is cached.  Ids are graph
+** node ids or grid cell ids. */
+typedef int (*astar_heuristic_fn)(void *ctx, int32_t node, int32_t goal,
+                                  double *h);
+
+/* Cost callback: called when a step from -> to is relaxed, with `cost` the
+** step cost after tag factors and penalties; store the cost to use in *out
+** (finite >= 0, or ASTAR_FORBID) and return 0, or non-zero to abort.
+** `edge` is the graph edge id, or for grids the direction 0..7 of the step. */
+typedef int (*astar_cost_fn)(void *ctx, int32_t from, int32_t to, int32_t edge,
+                             double cost, double *out);
+
+typedef struct astar_query {
+  int32_t start, goal;         /* node ids, or grid cell ids (y * width + x) */
+  int heuristic;               /* astar_heuristic */
+  double weight;               /* f = g + weight * h; finite >= 0 (1 = A*) */
+  int stop;                    /* astar_stop */
+  int tie_break;               /* astar_tie_break */
+  astar_heuristic_fn heuristic_fn; void *heuristic_ctx;
+  astar_cost_fn cost_fn; void *cost_ctx;
+  /* Per-query multipliers by tag: tag t (1 <= t < tag_count) has its step
+  ** cost multiplied by tag_factor[t] (finite >= 0, or ASTAR_FORBID).  Tags
+  ** at or past tag_count are unchanged.  NULL = none. */
+  const double *tag_factor; int32_t tag_count;
+  /* Grids only, width * height values indexed by cell id, or NULL:
+  ** penalty[c] * penalty_scale is added to the cost of entering cell c (the
+  ** sum must stay finite >= 0, else ECOST); cells with forbid[c] != 0 are
+  ** impassable for this query. */
+  const double *penalty; double penalty_scale;
+  const double *forbid;
+  /* Budgets: 0 = none.  max_cost prunes every node whose g would exceed it. */
+  uint64_t max_expansions;
+  double max_cost;
+  int record_trace;            /* keep every expansion (astar_search_trace) */
+  int record_visited;          /* keep expanded ids (astar_search_visited) */
+} astar_query;
+
+/* Fills q with the defaults: euclidean (graphs) heuristic, weight 1, stop
+** expand, tie high_g, no callbacks, modifiers or budgets. */
+void astar_query_init(astar_query *q, int32_t start, int32_t goal);
+
+typedef struct astar_stats {
+  uint64_t expanded;    /* nodes taken from the open list (re-expansions too) */
+  uint64_t reopened;    /* closed nodes put back on the open list */
+  uint64_t generated;   /* insertions into the open list (new or reopened) */
+} astar_stats;
+
+typedef struct astar_trace_entry {
+  int32_t node;         /* expanded node / cell id */
+  int32_t parent;       /* its parent node / cell at that moment, -1 for start */
+  double g, f;
+} astar_trace_entry;
+
+typedef struct astar_search astar_search;
+
+/* Per-query state, reusable across queries and topologies: a query touches
+** only the nodes it visits (generation stamps) and allocates nothing once
+** its buffers have grown to the topology's size. */
+astar_search *astar_search_new(astar_alloc_fn alloc, void *ud);
+void astar_search_free(astar_search *s);
+
+/* Validates q and prepares the search (allocating if the topology grew).
+** EINVAL on a bad id, weight, heuristic, stop, tie_break or factor; ENOMEM.
+** The callbacks may run from here on (the start node's heuristic). */
+int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q);
+int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
+                            const astar_query *q);
+
+/* Runs at most max_steps expansions (0 = no limit).  Returns SEARCHING when
+** the budget ran out first, a final outcome (FOUND, UNREACHABLE,
+** MAX_EXPANSIONS, MAX_COST) or an error.  Once final, further calls return the
+** same status.  ECHANGED when the topology was mutated since begin. */
+int astar_search_step(astar_search *s, uint64_t max_steps);
+
+/* The last status astar_search_step returned (ESTATE before any begin). */
+int astar_search_status(const astar_search *s);
+const astar_stats *astar_search_stats(const astar_search *s);
+/* After EHEURISTIC / ECOST: the node or cell (a graph cost error: the edge)
+** whose value was bad, and the value.  -1 otherwise. */
+int32_t astar_search_error_node(const astar_search *s, double *value);
+
+/* After FOUND: the number of nodes on the path (>= 1) and its cost (the sum
+** of the step costs this query used).  Partial paths: pass the node from
+** astar_search_best.  0 when `to` was not reached. */
+int32_t astar_search_path_length(const astar_search *s, int32_t to);
+/* Writes the path start..to: nodes[0..len-1] (required, room for
+** astar_search_path_length entries) and edges[0..len-2] (may be NULL; graph
+** edge ids, or for grids the step directions 0..7).  [out] cost (may be
+** NULL): the sum of the step costs along the path.  Returns the length, 0
+** when `to` was not reached. */
+int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
+                          int32_t *edges, double *cost);
+/* The goal id of the current query. */
+int32_t astar_search_goal(const astar_search *s);
+/* The reached node with the smallest heuristic value (ties: first reached);
+** the target of a partial path. */
+int32_t astar_search_best(const astar_search *s);
+/* Cost so far of a reached node; -1 when not reached in this query. */
+double astar_search_g(const astar_search *s, int32_t node);
+
+/* Recorded when the query asked; valid until the next begin. */
+const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n);
+const int32_t *astar_search_visited(const astar_search *s, size_t *n);
+
+#endif

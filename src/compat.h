@@ -1,0 +1,57 @@
+/*
+** compat.h -- the few Lua C API differences between 5.1 (and LuaJIT), 5.2,
+** 5.3 and 5.4 that the binding meets, behind one name each, so lastar.c has
+** no version #ifdefs of its own.
+*/
+#ifndef ASTAR_COMPAT_H
+#define ASTAR_COMPAT_H
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#if LUA_VERSION_NUM >= 504
+/* one user value per userdata: a table of the Lua values the C side keeps */
+#define compat_newud(L, size) lua_newuserdatauv((L), (size), 1)
+#define compat_setuv(L, idx) lua_setiuservalue((L), (idx), 1)
+#define compat_getuv(L, idx) ((void)lua_getiuservalue((L), (idx), 1))
+#elif LUA_VERSION_NUM >= 502
+#define compat_newud(L, size) lua_newuserdata((L), (size))
+#define compat_setuv(L, idx) lua_setuservalue((L), (idx))
+#define compat_getuv(L, idx) lua_getuservalue((L), (idx))
+#else
+/* 5.1 / LuaJIT: the environment table plays the user value's part */
+#define compat_newud(L, size) lua_newuserdata((L), (size))
+#define compat_setuv(L, idx) ((void)lua_setfenv((L), (idx)))
+#define compat_getuv(L, idx) lua_getfenv((L), (idx))
+#endif
+
+#if LUA_VERSION_NUM >= 502
+#define compat_rawlen(L, idx) lua_rawlen((L), (idx))
+#define compat_setfuncs(L, l) luaL_setfuncs((L), (l), 0)
+#define compat_absindex(L, idx) lua_absindex((L), (idx))
+#define compat_testudata(L, idx, name) luaL_testudata((L), (idx), (name))
+#else
+#define compat_rawlen(L, idx) lua_objlen((L), (idx))
+#define compat_absindex(L, idx) \
+  ((idx) > 0 || (idx) <= LUA_REGISTRYINDEX ? (idx) : lua_gettop(L) + (idx) + 1)
+static void compat_setfuncs(lua_State *L, const luaL_Reg *l) {
+  for (; l->name != NULL; l++) {
+    lua_pushcfunction(L, l->func);
+    lua_setfield(L, -2, l->name);
+  }
+}
+static void *compat_testudata(lua_State *L, int idx, const char *name) {
+  void *p = lua_touserdata(L, idx);
+  if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
+  lua_getfield(L, LUA_REGISTRYINDEX, name);
+  if (!lua_rawequal(L, -1, -2)) p = NULL;
+  lua_pop(L, 2);
+  return p;
+}
+#endif
+
+#ifndef LUA_OK
+#define LUA_OK 0
+#endif
+
+#endif

@@ -1,0 +1,1155 @@
+/*
+** lastar.c -- the Lua binding of the astar core: the C module "astar.core".
+**
+** This is the only file that knows Lua.  It defines the userdata types
+** astar.Graph, astar.Grid and astar.Search (the reusable per-query state),
+** checks every argument, parses find_path options once into an astar_query,
+** bridges Lua heuristic / cost callbacks, and turns results into tables.
+**
+** Memory and errors.  Every piece of C memory that is alive while Lua code
+** can run (callbacks may raise) is owned by a userdata with __gc: the core
+** objects hang off Graph / Grid / Search userdata, created empty first and
+** filled second.  A search runs inside one lua_pcall (not one per callback):
+** the callbacks use plain lua_call, a Lua error unwinds to that pcall, the
+** binding clears the "in use" flag and the topology lock, and rethrows the
+** error value unchanged.  Nothing leaks and the topology stays usable.
+**
+** Re-entrancy.  While a search runs, its topology is locked: mutators raise
+** "graph is being searched".  Read-only nested searches are fine: a search
+** that finds the topology's cached Search busy gets a fresh one.
+*/
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "astar.h"
+#include "compat.h"
+
+#define GRAPH_MT "astar.Graph"
+#define GRID_MT "astar.Grid"
+#define SEARCH_MT "astar.Search"
+
+enum { KIND_GRAPH = 1, KIND_GRID = 2 };
+
+/* ------------------------------------------------------------------------ */
+/* small helpers                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Pushes a short description of the value at idx for error messages:
+** numbers by value ("nan", "inf", "-1", "0.5"), strings quoted, booleans and
+** nil by name, anything else by type name. */
+static const char *describe(lua_State *L, int idx) {
+  char buf[64];
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER: {
+      double v = lua_tonumber(L, idx);
+      if (v != v) return lua_pushstring(L, "nan");
+      if (v == HUGE_VAL) return lua_pushstring(L, "inf");
+      if (v == -HUGE_VAL) return lua_pushstring(L, "-inf");
+      snprintf(buf, sizeof buf, "%.14g", v);
+      return lua_pushstring(L, buf);
+    }
+    case LUA_TSTRING: {
+      size_t len;
+      const char *s = lua_tolstring(L, idx, &len);
+      if (len > 40) return lua_pushfstring(L, "\"%.37s...\"", s);
+      return lua_pushfstring(L, "\"%s\"", s);
+    }
+    case LUA_TBOOLEAN:
+      return lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
+    default: return lua_pushstring(L, luaL_typename(L, idx));
+  }
+}
+
+static const char *describe_number(lua_State *L, double v) {
+  const char *s;
+  lua_pushnumber(L, v);
+  s = describe(L, -1);
+  lua_remove(L, -2);
+  return s;
+}
+
+/* "<what> expected, got <type>" as a bad-argument error (lauxlib's wording;
+** 5.3 has no public luaL_typeerror). */
+static int type_error(lua_State *L, int arg, const char *what) {
+  return luaL_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", what,
+                                               luaL_typename(L, arg)));
+}
+
+/* A finite number, no string coercion: "4" is refused like any string. */
+static double check_finite(lua_State *L, int arg, const char *name) {
+  double v;
+  if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
+  v = lua_tonumber(L, arg);
+  if (!isfinite(v))
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a finite number, got %s",
+                                          name, describe(L, arg)));
+  return v;
+}
+
+static double check_cost(lua_State *L, int arg, const char *name) {
+  double v;
+  if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
+  v = lua_tonumber(L, arg);
+  if (!(v >= 0) || !isfinite(v))
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a finite number >= 0, got %s",
+                                          name, describe(L, arg)));
+  return v;
+}
+
+/* An id in 1..count (what = "node", "edge", "cell"; owner = "graph",
+** "grid"), returned 0-based.  Range errors say what exists. */
+static int32_t check_id(lua_State *L, int arg, const char *what, int32_t count,
+                        const char *owner) {
+  double v;
+  if (lua_type(L, arg) != LUA_TNUMBER)
+    return (int32_t)type_error(L, arg, lua_pushfstring(L, "%s id", what));
+  v = lua_tonumber(L, arg);
+  if (v != floor(v) || !isfinite(v))
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s id must be an integer, got %s",
+                                          what, describe(L, arg)));
+  if (v < 1 || v > count) {
+    if (count == 0)
+      luaL_argerror(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has no %ss)",
+                                            what, describe(L, arg), owner, what));
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has %d %s%s)",
+                                          what, describe(L, arg), owner, (int)count,
+                                          what, count == 1 ? "" : "s"));
+  }
+  return (int32_t)v - 1;
+}
+
+/* An integer in lo..hi (sizes, coordinates). */
+static int32_t check_range(lua_State *L, int arg, const char *name, int32_t lo,
+                           int32_t hi) {
+  double v;
+  if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
+  v = lua_tonumber(L, arg);
+  if (v != floor(v) || v < lo || v > hi)
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be an integer in %d..%d, got %s",
+                                          name, (int)lo, (int)hi, describe(L, arg)));
+  return (int32_t)v;
+}
+
+static int check_bool(lua_State *L, int arg) {
+  if (lua_type(L, arg) != LUA_TBOOLEAN) type_error(L, arg, "boolean");
+  return lua_toboolean(L, arg);
+}
+
+static int is_callable(lua_State *L, int idx) {
+  int callable;
+  if (lua_type(L, idx) == LUA_TFUNCTION) return 1;
+  if (!luaL_getmetafield(L, idx, "__call")) return 0;
+  callable = lua_type(L, -1) != LUA_TNIL;
+  lua_pop(L, 1);
+  return callable;
+}
+
+static void *alloc_ud(lua_State *L, astar_alloc_fn *f) {
+  void *ud;
+  *f = (astar_alloc_fn)lua_getallocf(L, &ud);
+  return ud;
+}
+
+/* Raises the error for a failed core call (statuses < 0). */
+static int core_error(lua_State *L, int rc, const char *fname) {
+  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
+  if (rc == ASTAR_EBUSY)
+    return luaL_error(L, "cannot call '%s': graph is being searched", fname);
+  return luaL_error(L, "%s: %s", fname, astar_status_name(rc));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search userdata: the reusable per-query state and its scratch buffers      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct lsearch {
+  astar_search *s;
+  int in_use;
+  astar_alloc_fn alloc;
+  void *ud;
+  double *tagf;                 /* per-query tag factors */
+  size_t tagf_cap;
+  int32_t *nodes, *edges;       /* path scratch */
+  size_t path_cap;
+} lsearch;
+
+static int l_search_gc(lua_State *L) {
+  lsearch *S = (lsearch *)luaL_checkudata(L, 1, SEARCH_MT);
+  astar_search_free(S->s);
+  S->s = NULL;
+  if (S->tagf) S->alloc(S->ud, S->tagf, S->tagf_cap * sizeof(double), 0);
+  if (S->nodes) S->alloc(S->ud, S->nodes, S->path_cap * sizeof(int32_t), 0);
+  if (S->edges) S->alloc(S->ud, S->edges, S->path_cap * sizeof(int32_t), 0);
+  S->tagf = NULL;
+  S->nodes = S->edges = NULL;
+  S->tagf_cap = S->path_cap = 0;
+  return 0;
+}
+
+/* Pushes a new, empty Search userdata (create first, acquire second). */
+static lsearch *new_search(lua_State *L) {
+  lsearch *S = (lsearch *)compat_newud(L, sizeof(lsearch));
+  memset(S, 0, sizeof *S);
+  S->ud = alloc_ud(L, &S->alloc);
+  luaL_getmetatable(L, SEARCH_MT);
+  lua_setmetatable(L, -2);
+  S->s = astar_search_new(S->alloc, S->ud);
+  if (S->s == NULL) luaL_error(L, "not enough memory");
+  return S;
+}
+
+/* Grows a scratch array owned by S; raises on failure (nothing is lost:
+** the old block stays owned). */
+static void *grow_scratch(lua_State *L, lsearch *S, void *p, size_t *cap,
+                          size_t need, size_t size) {
+  size_t ncap = *cap ? *cap : 16;
+  void *np;
+  if (need <= *cap) return p;
+  while (ncap < need) ncap *= 2;
+  np = S->alloc(S->ud, p, *cap * size, ncap * size);
+  if (np == NULL) luaL_error(L, "not enough memory");
+  *cap = ncap;
+  return np;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Graph and Grid userdata                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Both topologies share this header; the metatable tells them apart.  The
+** user value is a table { tags = {name -> id}, names = {id -> name},
+** search = <cached Search> }. */
+typedef struct ltopo {
+  int kind;
+  astar_graph *graph;
+  astar_grid *grid;
+} ltopo;
+
+static ltopo *check_topo_any(lua_State *L, int idx, const char *mt,
+                             const char *what) {
+  ltopo *T = (ltopo *)luaL_checkudata(L, idx, mt);
+  if (T->graph == NULL && T->grid == NULL)
+    luaL_error(L, "attempt to use a closed %s", what);
+  return T;
+}
+
+#define check_graph(L, i) check_topo_any((L), (i), GRAPH_MT, "graph")
+#define check_grid(L, i) check_topo_any((L), (i), GRID_MT, "grid")
+
+static int topo_locked(const ltopo *T) {
+  return T->kind == KIND_GRAPH ? astar_graph_locked(T->graph)
+                               : astar_grid_locked(T->grid);
+}
+
+static void topo_lock(ltopo *T, int delta) {
+  if (T->kind == KIND_GRAPH) astar_graph_lock(T->graph, delta);
+  else astar_grid_lock(T->grid, delta);
+}
+
+/* Mutators call this first: a callback must not reshape what is searched. */
+static void check_unlocked(lua_State *L, ltopo *T, const char *fname) {
+  if (topo_locked(T))
+    luaL_error(L, "cannot call '%s': %s is being searched", fname,
+               T->kind == KIND_GRAPH ? "graph" : "grid");
+}
+
+/* Pushes a fresh topology userdata with its user-value table. */
+static ltopo *new_topo(lua_State *L, int kind) {
+  ltopo *T = (ltopo *)compat_newud(L, sizeof(ltopo));
+  memset(T, 0, sizeof *T);
+  T->kind = kind;
+  luaL_getmetatable(L, kind == KIND_GRAPH ? GRAPH_MT : GRID_MT);
+  lua_setmetatable(L, -2);
+  lua_createtable(L, 0, 3);
+  lua_newtable(L);
+  lua_setfield(L, -2, "tags");
+  lua_newtable(L);
+  lua_setfield(L, -2, "names");
+  compat_setuv(L, -2);
+  return T;
+}
+
+/* __gc and __close: idempotent; a closed object raises on use. */
+static int topo_release(lua_State *L, const char *mt) {
+  ltopo *T = (ltopo *)luaL_checkudata(L, 1, mt);
+  if ((T->graph || T->grid) && topo_locked(T))
+    return luaL_error(L, "cannot close a %s while it is being searched",
+                      T->kind == KIND_GRAPH ? "graph" : "grid");
+  astar_graph_free(T->graph);
+  astar_grid_free(T->grid);
+  T->graph = NULL;
+  T->grid = NULL;
+  return 0;
+}
+
+static int l_graph_gc(lua_State *L) { return topo_release(L, GRAPH_MT); }
+static int l_grid_gc(lua_State *L) { return topo_release(L, GRID_MT); }
+
+/* Interns a tag name for the topology at idx: returns its id (>= 1).  The
+** user value keeps tags[name] = id and names[id] = name. */
+static int32_t intern_tag(lua_State *L, int idx, int arg, int32_t max) {
+  int32_t id;
+  compat_getuv(L, idx);
+  lua_getfield(L, -1, "tags");
+  lua_pushvalue(L, arg);
+  lua_rawget(L, -2);
+  if (lua_type(L, -1) == LUA_TNUMBER) {
+    id = (int32_t)lua_tonumber(L, -1);
+    lua_pop(L, 3);
+    return id;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, -2, "names");
+  id = (int32_t)compat_rawlen(L, -1) + 1;
+  if (id > max) luaL_error(L, "too many distinct tags (at most %d)", (int)max);
+  lua_pushvalue(L, arg);
+  lua_rawseti(L, -2, id);
+  lua_pushvalue(L, arg);
+  lua_pushnumber(L, id);
+  lua_rawset(L, -4);
+  lua_pop(L, 3);
+  return id;
+}
+
+/* Pushes the name of tag id (nil for 0) of the topology at idx. */
+static void push_tag_name(lua_State *L, int idx, int32_t tag) {
+  if (tag == 0) {
+    lua_pushnil(L);
+    return;
+  }
+  compat_getuv(L, idx);
+  lua_getfield(L, -1, "names");
+  lua_rawgeti(L, -1, tag);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Graph methods                                                              */
+/* ------------------------------------------------------------------------ */
+
+static int l_graph_new(lua_State *L) {
+  astar_alloc_fn f;
+  void *ud = alloc_ud(L, &f);
+  ltopo *T = new_topo(L, KIND_GRAPH);
+  T->graph = astar_graph_new(f, ud);
+  if (T->graph == NULL) return luaL_error(L, "not enough memory");
+  return 1;
+}
+
+static int32_t check_node(lua_State *L, ltopo *T, int arg) {
+  return check_id(L, arg, "node", astar_graph_node_count(T->graph), "graph");
+}
+
+static int32_t check_edge(lua_State *L, ltopo *T, int arg) {
+  return check_id(L, arg, "edge", astar_graph_edge_count(T->graph), "graph");
+}
+
+static int32_t opt_tag(lua_State *L, int arg) {
+  if (lua_isnoneornil(L, arg)) return 0;
+  if (lua_type(L, arg) != LUA_TSTRING) type_error(L, arg, "string (tag name)");
+  return intern_tag(L, 1, arg, INT32_MAX - 1);
+}
+
+static int l_graph_add_node(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  double x = check_finite(L, 2, "x"), y = check_finite(L, 3, "y");
+  double z = lua_isnoneornil(L, 4) ? 0 : check_finite(L, 4, "z");
+  int32_t id;
+  int rc;
+  check_unlocked(L, T, "add_node");
+  if ((rc = astar_graph_add_node(T->graph, x, y, z, &id)) != ASTAR_OK)
+    return core_error(L, rc, "add_node");
+  lua_pushinteger(L, (lua_Integer)id + 1);
+  return 1;
+}
+
+static int l_graph_add_edge(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t from = check_node(L, T, 2), to = check_node(L, T, 3), tag, id;
+  double cost = check_cost(L, 4, "cost");
+  int rc;
+  check_unlocked(L, T, "add_edge");
+  tag = opt_tag(L, 5);
+  if ((rc = astar_graph_add_edge(T->graph, from, to, cost, tag, &id)) != ASTAR_OK)
+    return core_error(L, rc, "add_edge");
+  lua_pushinteger(L, (lua_Integer)id + 1);
+  return 1;
+}
+
+static int l_graph_connect(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t a = check_node(L, T, 2), b = check_node(L, T, 3), tag, e1, e2;
+  double cost = check_cost(L, 4, "cost");
+  int rc;
+  check_unlocked(L, T, "connect");
+  tag = opt_tag(L, 5);
+  if ((rc = astar_graph_add_edge(T->graph, a, b, cost, tag, &e1)) != ASTAR_OK)
+    return core_error(L, rc, "connect");
+  if ((rc = astar_graph_add_edge(T->graph, b, a, cost, tag, &e2)) != ASTAR_OK)
+    return core_error(L, rc, "connect"); /* e1 stays: the graph is valid */
+  lua_pushinteger(L, (lua_Integer)e1 + 1);
+  lua_pushinteger(L, (lua_Integer)e2 + 1);
+  return 2;
+}
+
+static int l_graph_node_count(lua_State *L) {
+  lua_pushinteger(L, astar_graph_node_count(check_graph(L, 1)->graph));
+  return 1;
+}
+
+static int l_graph_edge_count(lua_State *L) {
+  lua_pushinteger(L, astar_graph_edge_count(check_graph(L, 1)->graph));
+  return 1;
+}
+
+static int l_graph_position(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  double xyz[3];
+  astar_graph_position(T->graph, check_node(L, T, 2), xyz);
+  lua_pushnumber(L, xyz[0]);
+  lua_pushnumber(L, xyz[1]);
+  lua_pushnumber(L, xyz[2]);
+  return 3;
+}
+
+static int l_graph_edge(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t from, to, tag;
+  double cost;
+  astar_graph_edge(T->graph, check_edge(L, T, 2), &from, &to, &cost, &tag);
+  lua_pushinteger(L, (lua_Integer)from + 1);
+  lua_pushinteger(L, (lua_Integer)to + 1);
+  lua_pushnumber(L, cost);
+  push_tag_name(L, 1, tag);
+  return 4;
+}
+
+static int l_graph_set_cost(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t e = check_edge(L, T, 2);
+  double cost = check_cost(L, 3, "cost");
+  check_unlocked(L, T, "set_cost");
+  astar_graph_set_cost(T->graph, e, cost);
+  return 0;
+}
+
+static int l_graph_set_enabled(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t n = check_node(L, T, 2);
+  int on = check_bool(L, 3);
+  check_unlocked(L, T, "set_enabled");
+  astar_graph_set_enabled(T->graph, n, on);
+  return 0;
+}
+
+static int l_graph_is_enabled(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  lua_pushboolean(L, astar_graph_enabled(T->graph, check_node(L, T, 2)));
+  return 1;
+}
+
+static int l_graph_tostring(lua_State *L) {
+  ltopo *T = (ltopo *)luaL_checkudata(L, 1, GRAPH_MT);
+  if (T->graph == NULL) lua_pushstring(L, "astar.Graph (closed)");
+  else
+    lua_pushfstring(L, "astar.Graph (%d nodes, %d edges)",
+                    (int)astar_graph_node_count(T->graph),
+                    (int)astar_graph_edge_count(T->graph));
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Grid methods                                                               */
+/* ------------------------------------------------------------------------ */
+
+static const char *const diagonal_names[] = {"never", "no_corner_cutting",
+                                             "one_obstacle", "always", NULL};
+
+/* Reads a string option that must be one of names[]; raises naming the
+** option and the accepted values (after `also`, e.g. "a function or "). */
+static int check_choice_or(lua_State *L, int arg, int vidx, const char *opt,
+                           const char *const names[], const char *also) {
+  int i;
+  if (lua_type(L, vidx) == LUA_TSTRING) {
+    const char *s = lua_tostring(L, vidx);
+    for (i = 0; names[i]; i++)
+      if (strcmp(s, names[i]) == 0) return i;
+  }
+  {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (i = 0; names[i]; i++) {
+      lua_pushfstring(L, "%s\"%s\"", i == 0 ? "" : names[i + 1] ? ", " : " or ",
+                      names[i]);
+      luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+  }
+  {
+    /* sequenced: describe() pushes, which would move index -1 */
+    const char *choices = lua_tostring(L, -1);
+    const char *got = describe(L, vidx);
+    return luaL_argerror(L, arg, lua_pushfstring(L, "%s must be %s%s, got %s", opt,
+                                                 also, choices, got));
+  }
+}
+
+static int check_choice(lua_State *L, int arg, int vidx, const char *opt,
+                        const char *const names[]) {
+  return check_choice_or(L, arg, vidx, opt, names, "");
+}
+
+/* Checks that every key of the table at arg is one of names[]. */
+static void check_keys(lua_State *L, int arg, const char *const names[]) {
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    int i, ok = 0;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (i = 0; names[i] && !ok; i++) ok = strcmp(lua_tostring(L, -1), names[i]) == 0;
+    if (!ok)
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -1)));
+  }
+}
+
+static int l_grid_new(lua_State *L) {
+  static const char *const keys[] = {"diagonal", NULL};
+  astar_alloc_fn f;
+  void *ud = alloc_ud(L, &f);
+  int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
+  int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
+  int diag = ASTAR_DIAG_NO_CORNER_CUTTING;
+  ltopo *T;
+  if (!lua_isnoneornil(L, 3)) {
+    if (!lua_istable(L, 3)) type_error(L, 3, "table");
+    check_keys(L, 3, keys);
+    lua_getfield(L, 3, "diagonal");
+    if (!lua_isnil(L, -1)) diag = check_choice(L, 3, lua_gettop(L), "diagonal", diagonal_names);
+    lua_pop(L, 1);
+  }
+  if ((double)w * h >= (double)(1 << 30))
+    return luaL_argerror(L, 2, "grid too large (width * height must be below 2^30)");
+  T = new_topo(L, KIND_GRID);
+  T->grid = astar_grid_new(w, h, diag, f, ud);
+  if (T->grid == NULL) return luaL_error(L, "not enough memory");
+  return 1;
+}
+
+/* 1-based x at arg, y at arg + 1 -> 0-based cell id (and coordinates). */
+static int32_t check_xy(lua_State *L, ltopo *T, int arg, int32_t *px, int32_t *py) {
+  int32_t w = astar_grid_width(T->grid);
+  int32_t x = check_range(L, arg, "x", 1, w) - 1;
+  int32_t y = check_range(L, arg + 1, "y", 1, astar_grid_height(T->grid)) - 1;
+  if (px) *px = x;
+  if (py) *py = y;
+  return y * w + x;
+}
+
+static int32_t check_cell(lua_State *L, ltopo *T, int arg) {
+  return check_id(L, arg, "cell", astar_grid_width(T->grid) * astar_grid_height(T->grid),
+                  "grid");
+}
+
+static int l_grid_set_blocked(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y;
+  int b;
+  check_xy(L, T, 2, &x, &y);
+  b = check_bool(L, 4);
+  check_unlocked(L, T, "set_blocked");
+  astar_grid_set_blocked(T->grid, x, y, b);
+  return 0;
+}
+
+static int l_grid_is_blocked(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y;
+  check_xy(L, T, 2, &x, &y);
+  lua_pushboolean(L, astar_grid_blocked(T->grid, x, y));
+  return 1;
+}
+
+static int l_grid_set_cost(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y;
+  double c;
+  int rc;
+  check_xy(L, T, 2, &x, &y);
+  c = check_cost(L, 4, "cost");
+  check_unlocked(L, T, "set_cost");
+  if ((rc = astar_grid_set_cost(T->grid, x, y, c)) != ASTAR_OK)
+    return core_error(L, rc, "set_cost");
+  return 0;
+}
+
+static int l_grid_get_cost(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y;
+  double c;
+  check_xy(L, T, 2, &x, &y);
+  astar_grid_cost(T->grid, x, y, &c);
+  lua_pushnumber(L, c);
+  return 1;
+}
+
+static int l_grid_set_tag(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y, tag = 0;
+  int rc;
+  check_xy(L, T, 2, &x, &y);
+  if (!lua_isnoneornil(L, 4)) {
+    if (lua_type(L, 4) != LUA_TSTRING) type_error(L, 4, "string (tag name)");
+  }
+  check_unlocked(L, T, "set_tag");
+  if (!lua_isnoneornil(L, 4)) tag = intern_tag(L, 1, 4, 65535);
+  if ((rc = astar_grid_set_tag(T->grid, x, y, tag)) != ASTAR_OK)
+    return core_error(L, rc, "set_tag");
+  return 0;
+}
+
+static int l_grid_get_tag(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y, tag;
+  check_xy(L, T, 2, &x, &y);
+  astar_grid_tag(T->grid, x, y, &tag);
+  push_tag_name(L, 1, tag);
+  return 1;
+}
+
+static int l_grid_id(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  lua_pushinteger(L, (lua_Integer)check_xy(L, T, 2, NULL, NULL) + 1);
+  return 1;
+}
+
+static int l_grid_xy(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t c = check_cell(L, T, 2), w = astar_grid_width(T->grid);
+  lua_pushinteger(L, c % w + 1);
+  lua_pushinteger(L, c / w + 1);
+  return 2;
+}
+
+static int l_grid_size(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  lua_pushinteger(L, astar_grid_width(T->grid));
+  lua_pushinteger(L, astar_grid_height(T->grid));
+  return 2;
+}
+
+static int l_grid_diagonal(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  lua_pushstring(L, diagonal_names[astar_grid_diagonal(T->grid)]);
+  return 1;
+}
+
+static int l_grid_line_of_sight(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x0, y0, x1, y1;
+  check_xy(L, T, 2, &x0, &y0);
+  check_xy(L, T, 4, &x1, &y1);
+  lua_pushboolean(L, astar_grid_line_of_sight(T->grid, x0, y0, x1, y1) == 1);
+  return 1;
+}
+
+static int l_grid_tostring(lua_State *L) {
+  ltopo *T = (ltopo *)luaL_checkudata(L, 1, GRID_MT);
+  if (T->grid == NULL) lua_pushstring(L, "astar.Grid (closed)");
+  else
+    lua_pushfstring(L, "astar.Grid (%dx%d, diagonal %s)",
+                    (int)astar_grid_width(T->grid), (int)astar_grid_height(T->grid),
+                    diagonal_names[astar_grid_diagonal(T->grid)]);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Query options                                                              */
+/* ------------------------------------------------------------------------ */
+
+static const char *const heuristic_names[] = {
+    "zero", "euclidean", "manhattan", "octile", "chebyshev", "bisector",
+    "full_bisector", NULL};
+static const char *const stop_names[] = {"expand", "first_hit", "optimal", NULL};
+static const char *const tie_names[] = {"high_g", "fifo", NULL};
+
+typedef struct lopts {
+  astar_query q;
+  int hslot, cslot;     /* stack slots holding the callables (or nil) */
+  int want_trace, want_visited;
+} lopts;
+
+/* Reads the costs = { tag = factor | false } table (at vidx) into S->tagf,
+** indexed by the topology's tag ids; tags the topology never used are
+** ignored (a level script may share one costs table across maps). */
+static void parse_costs(lua_State *L, int arg, int vidx, lsearch *S, lopts *o) {
+  int32_t ntags, i;
+  if (!lua_istable(L, vidx))
+    luaL_argerror(L, arg, lua_pushfstring(L, "costs must be a table, got %s",
+                                          describe(L, vidx)));
+  compat_getuv(L, 1);
+  lua_getfield(L, -1, "names");
+  ntags = (int32_t)compat_rawlen(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, -1, "tags");             /* uv, tags */
+  S->tagf = (double *)grow_scratch(L, S, S->tagf, &S->tagf_cap,
+                                   (size_t)ntags + 1, sizeof(double));
+  for (i = 0; i <= ntags; i++) S->tagf[i] = 1.0;
+  lua_pushnil(L);
+  while (lua_next(L, vidx)) {              /* uv, tags, key, value */
+    int kidx = lua_gettop(L) - 1, vi = kidx + 1;
+    double v;
+    if (lua_type(L, kidx) != LUA_TSTRING)
+      luaL_argerror(L, arg, lua_pushfstring(L, "costs keys must be tag names, got %s",
+                                            describe(L, kidx)));
+    if (lua_type(L, vi) == LUA_TBOOLEAN && !lua_toboolean(L, vi)) {
+      v = HUGE_VAL;
+    } else {
+      v = lua_type(L, vi) == LUA_TNUMBER ? lua_tonumber(L, vi) : -1;
+      if (lua_type(L, vi) != LUA_TNUMBER || !(v >= 0) || !isfinite(v))
+        luaL_argerror(L, arg, lua_pushfstring(L,
+            "costs.%s must be a finite number >= 0 or false, got %s",
+            lua_tostring(L, kidx), describe(L, vi)));
+    }
+    lua_pushvalue(L, -2);
+    lua_rawget(L, -4);                     /* uv, tags, key, value, id */
+    if (lua_type(L, -1) == LUA_TNUMBER) S->tagf[(int32_t)lua_tonumber(L, -1)] = v;
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 2);
+  o->q.tag_factor = S->tagf;
+  o->q.tag_count = ntags + 1;
+}
+
+/*
+** Parses the options table at arg (absent or nil: defaults) for a query on
+** topology T (at stack index 1).  Pushes two slots (heuristic callable, cost
+** callable; nil when absent) and records their indices.  Every key must be a
+** known option: a typo is an error, never silently ignored.
+*/
+static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
+                       int32_t start, int32_t goal) {
+  astar_query *q = &o->q;
+  astar_query_init(q, start, goal);
+  if (T->kind == KIND_GRID)
+    q->heuristic = astar_grid_diagonal(T->grid) == ASTAR_DIAG_NEVER
+                       ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
+  o->want_trace = o->want_visited = 0;
+  lua_pushnil(L);
+  o->hslot = lua_gettop(L);
+  lua_pushnil(L);
+  o->cslot = lua_gettop(L);
+  if (lua_isnoneornil(L, arg)) return;
+  if (!lua_istable(L, arg)) type_error(L, arg, "table");
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {                /* key at -2, value at -1 */
+    int v = lua_gettop(L);
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    if (k == NULL) {
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+    } else if (strcmp(k, "heuristic") == 0) {
+      if (is_callable(L, v)) {
+        q->heuristic = ASTAR_H_CALLBACK;
+        lua_pushvalue(L, v);
+        lua_replace(L, o->hslot);
+      } else {
+        q->heuristic = check_choice_or(L, arg, v, "heuristic", heuristic_names,
+                                       "a function or ");
+      }
+    } else if (strcmp(k, "weight") == 0) {
+      double w = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
+      if (lua_type(L, v) != LUA_TNUMBER || !(w >= 0) || !isfinite(w))
+        luaL_argerror(L, arg, lua_pushfstring(L,
+            "weight must be a finite number >= 0, got %s", describe(L, v)));
+      q->weight = w;
+    } else if (strcmp(k, "stop") == 0) {
+      q->stop = check_choice(L, arg, v, "stop", stop_names);
+    } else if (strcmp(k, "tie_break") == 0) {
+      q->tie_break = check_choice(L, arg, v, "tie_break", tie_names);
+    } else if (strcmp(k, "costs") == 0) {
+      parse_costs(L, arg, v, S, o);
+    } else if (strcmp(k, "cost") == 0) {
+      if (!is_callable(L, v))
+        luaL_argerror(L, arg, lua_pushfstring(L, "cost must be a function, got %s",
+                                              describe(L, v)));
+      lua_pushvalue(L, v);
+      lua_replace(L, o->cslot);
+    } else if (strcmp(k, "trace") == 0 || strcmp(k, "visited") == 0) {
+      if (lua_type(L, v) != LUA_TBOOLEAN)
+        luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", k,
+                                              describe(L, v)));
+      if (k[0] == 't') o->want_trace = lua_toboolean(L, v);
+      else o->want_visited = lua_toboolean(L, v);
+    } else {
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+    }
+    lua_settop(L, v - 1);
+  }
+  q->record_trace = o->want_trace;
+  q->record_visited = o->want_visited;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Callback bridges                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Lives on the C stack of the protected runner; the callables are at fixed
+** indices of the runner's frame. */
+typedef struct bridge {
+  lua_State *L;
+  int hidx, cidx;
+  int32_t w;            /* grid width (callbacks get coordinates), 0: graph */
+} bridge;
+
+static void push_cell(lua_State *L, int32_t w, int32_t c) {
+  lua_pushinteger(L, c % w + 1);
+  lua_pushinteger(L, c / w + 1);
+}
+
+static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
+  bridge *b = (bridge *)ctx;
+  lua_State *L = b->L;
+  double v;
+  lua_pushvalue(L, b->hidx);
+  if (b->w) {
+    push_cell(L, b->w, node);
+    push_cell(L, b->w, goal);
+    lua_call(L, 4, 1);
+  } else {
+    lua_pushinteger(L, (lua_Integer)node + 1);
+    lua_pushinteger(L, (lua_Integer)goal + 1);
+    lua_call(L, 2, 1);
+  }
+  v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+  if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
+    if (b->w)
+      return luaL_error(L, "heuristic returned %s for cell (%d, %d) (expected a finite number >= 0)",
+                        describe(L, -1), (int)(node % b->w + 1), (int)(node / b->w + 1));
+    return luaL_error(L, "heuristic returned %s for node %d (expected a finite number >= 0)",
+                      describe(L, -1), (int)node + 1);
+  }
+  lua_pop(L, 1);
+  *h = v;
+  return 0;
+}
+
+static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
+                       double cost, double *out) {
+  bridge *b = (bridge *)ctx;
+  lua_State *L = b->L;
+  double v;
+  lua_pushvalue(L, b->cidx);
+  if (b->w) {
+    push_cell(L, b->w, from);
+    push_cell(L, b->w, to);
+    lua_pushnumber(L, cost);
+    lua_call(L, 5, 1);
+  } else {
+    lua_pushinteger(L, (lua_Integer)from + 1);
+    lua_pushinteger(L, (lua_Integer)to + 1);
+    lua_pushnumber(L, cost);
+    lua_pushinteger(L, (lua_Integer)edge + 1);
+    lua_call(L, 4, 1);
+  }
+  if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    *out = ASTAR_FORBID;
+  } else {
+    v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+    if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
+      if (b->w)
+        return luaL_error(L,
+            "cost callback returned %s for the step from (%d, %d) to (%d, %d) "
+            "(expected a finite number >= 0 or false)", describe(L, -1),
+            (int)(from % b->w + 1), (int)(from / b->w + 1), (int)(to % b->w + 1),
+            (int)(to / b->w + 1));
+      return luaL_error(L,
+          "cost callback returned %s for edge %d from node %d to node %d "
+          "(expected a finite number >= 0 or false)", describe(L, -1),
+          (int)edge + 1, (int)from + 1, (int)to + 1);
+    }
+    *out = v;
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running a query                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct run {
+  ltopo *T;
+  lsearch *S;
+  lopts *o;
+  bridge b;
+} run;
+
+static void set_int(lua_State *L, const char *k, double v) {
+  lua_pushinteger(L, (lua_Integer)v);
+  lua_setfield(L, -2, k);
+}
+
+static void set_num(lua_State *L, const char *k, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, k);
+}
+
+/* Adds expanded / reopened / generated (and trace, visited when asked) to
+** the table on top. */
+static void push_stats(lua_State *L, run *r) {
+  const astar_stats *st = astar_search_stats(r->S->s);
+  int32_t w = r->T->kind == KIND_GRID ? astar_grid_width(r->T->grid) : 0;
+  size_t n, i;
+  set_int(L, "expanded", (double)st->expanded);
+  set_int(L, "reopened", (double)st->reopened);
+  set_int(L, "generated", (double)st->generated);
+  if (r->o->want_visited) {
+    const int32_t *v = astar_search_visited(r->S->s, &n);
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+      lua_pushinteger(L, (lua_Integer)v[i] + 1);
+      lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "visited");
+  }
+  if (r->o->want_trace) {
+    const astar_trace_entry *t = astar_search_trace(r->S->s, &n);
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+      lua_createtable(L, 0, w ? 6 : 4);
+      set_int(L, "node", t[i].node + 1.0);
+      if (t[i].parent >= 0) set_int(L, "parent", t[i].parent + 1.0);
+      set_num(L, "g", t[i].g);
+      set_num(L, "f", t[i].f);
+      if (w) {
+        set_int(L, "x", t[i].node % w + 1);
+        set_int(L, "y", t[i].node / w + 1);
+      }
+      lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "trace");
+  }
+}
+
+/* Pushes the path table for the path start..to. */
+static void push_path(lua_State *L, run *r, int32_t to) {
+  lsearch *S = r->S;
+  int32_t len = astar_search_path_length(S->s, to), i;
+  int32_t w = r->T->kind == KIND_GRID ? astar_grid_width(r->T->grid) : 0;
+  double cost;
+  if ((size_t)len > S->path_cap) {
+    size_t cap = S->path_cap;
+    S->nodes = (int32_t *)grow_scratch(L, S, S->nodes, &cap, (size_t)len, sizeof(int32_t));
+    cap = S->path_cap;
+    S->edges = (int32_t *)grow_scratch(L, S, S->edges, &cap, (size_t)len, sizeof(int32_t));
+    S->path_cap = cap;
+  }
+  astar_search_path(S->s, to, S->nodes, S->edges, &cost);
+  lua_createtable(L, 0, 9);
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  lua_createtable(L, len, 0);
+  for (i = 0; i < len; i++) {
+    lua_pushinteger(L, (lua_Integer)S->nodes[i] + 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "nodes");
+  if (w) {
+    lua_createtable(L, len, 0);
+    for (i = 0; i < len; i++) {
+      lua_createtable(L, 2, 0);
+      lua_pushinteger(L, S->nodes[i] % w + 1);
+      lua_rawseti(L, -2, 1);
+      lua_pushinteger(L, S->nodes[i] / w + 1);
+      lua_rawseti(L, -2, 2);
+      lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "xy");
+  } else {
+    lua_createtable(L, len > 0 ? len - 1 : 0, 0);
+    for (i = 0; i + 1 < len; i++) {
+      lua_pushinteger(L, (lua_Integer)S->edges[i] + 1);
+      lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "edges");
+  }
+  push_stats(L, r);
+}
+
+/* The message for a core error status (callback errors never get here: the
+** bridges raise their own). */
+static int search_error(lua_State *L, run *r, int rc) {
+  double v;
+  int32_t at = astar_search_error_node(r->S->s, &v);
+  if (rc == ASTAR_ECOST && r->T->kind == KIND_GRID) {
+    int32_t w = astar_grid_width(r->T->grid);
+    return luaL_error(L, "entering cell (%d, %d) would cost %s (penalty * penalty_scale "
+                      "must keep step costs finite and >= 0)",
+                      (int)(at % w + 1), (int)(at / w + 1), describe_number(L, v));
+  }
+  return core_error(L, rc, "find_path");
+}
+
+/* The protected part of find_path: stack = [run*, heuristic|nil, cost|nil].
+** Returns path | nil, reason, stats. */
+static int run_protected(lua_State *L) {
+  run *r = (run *)lua_touserdata(L, 1);
+  lopts *o = r->o;
+  int rc;
+  r->b.L = L;
+  r->b.hidx = 2;
+  r->b.cidx = 3;
+  if (o->q.heuristic == ASTAR_H_CALLBACK) {
+    o->q.heuristic_fn = bridge_heuristic;
+    o->q.heuristic_ctx = &r->b;
+  }
+  if (!lua_isnil(L, 3)) {
+    o->q.cost_fn = bridge_cost;
+    o->q.cost_ctx = &r->b;
+  }
+  rc = r->T->kind == KIND_GRAPH ? astar_search_begin(r->S->s, r->T->graph, &o->q)
+                                : astar_search_begin_grid(r->S->s, r->T->grid, &o->q);
+  if (rc != ASTAR_OK) return search_error(L, r, rc);
+  rc = astar_search_step(r->S->s, 0);
+  if (rc == ASTAR_FOUND) {
+    push_path(L, r, astar_search_goal(r->S->s));
+    return 1;
+  }
+  if (rc < 0) return search_error(L, r, rc);
+  lua_pushnil(L);
+  lua_pushstring(L, astar_status_name(rc));
+  lua_createtable(L, 0, 5);
+  push_stats(L, r);
+  return 3;
+}
+
+/* Gets the topology's cached Search (creating it on first use), or a fresh
+** one when the cached one is busy (a nested query from a callback).  Pushes
+** it: the stack keeps it alive for the duration of the query. */
+static lsearch *acquire_search(lua_State *L) {
+  lsearch *S;
+  compat_getuv(L, 1);
+  lua_getfield(L, -1, "search");
+  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  if (S != NULL && !S->in_use) {
+    lua_remove(L, -2);
+    return S;
+  }
+  {
+    int cache = lua_isnil(L, -1);          /* uv, cached */
+    lua_pop(L, 1);
+    S = new_search(L);                     /* uv, S */
+    if (cache) {
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, "search");
+    }
+  }
+  lua_remove(L, -2);                       /* S */
+  return S;
+}
+
+/* Shared tail of graph / grid find_path: the options are parsed, the
+** Search is on the stack.  Locks, runs protected, unlocks, rethrows. */
+static int find_path_common(lua_State *L, ltopo *T, lsearch *S, lopts *o) {
+  run r;
+  int status, base;
+  r.T = T;
+  r.S = S;
+  r.o = o;
+  r.b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
+  base = lua_gettop(L);
+  lua_pushcfunction(L, run_protected);
+  lua_pushlightuserdata(L, &r);
+  lua_pushvalue(L, o->hslot);
+  lua_pushvalue(L, o->cslot);
+  S->in_use = 1;
+  topo_lock(T, 1);
+  status = lua_pcall(L, 3, LUA_MULTRET, 0);
+  topo_lock(T, -1);
+  S->in_use = 0;
+  if (status != LUA_OK) return lua_error(L);
+  return lua_gettop(L) - base;
+}
+
+static int l_graph_find_path(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t start = check_node(L, T, 2), goal = check_node(L, T, 3);
+  lsearch *S;
+  lopts o;
+  lua_settop(L, 4);
+  S = acquire_search(L);
+  parse_opts(L, T, 4, S, &o, start, goal);
+  return find_path_common(L, T, S, &o);
+}
+
+static int l_grid_find_path(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t start = check_xy(L, T, 2, NULL, NULL), goal = check_xy(L, T, 4, NULL, NULL);
+  lsearch *S;
+  lopts o;
+  lua_settop(L, 6);
+  S = acquire_search(L);
+  parse_opts(L, T, 6, S, &o, start, goal);
+  return find_path_common(L, T, S, &o);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Registration                                                               */
+/* ------------------------------------------------------------------------ */
+
+static const luaL_Reg graph_methods[] = {
+    {"add_node", l_graph_add_node},     {"add_edge", l_graph_add_edge},
+    {"connect", l_graph_connect},       {"node_count", l_graph_node_count},
+    {"edge_count", l_graph_edge_count}, {"position", l_graph_position},
+    {"edge", l_graph_edge},             {"set_cost", l_graph_set_cost},
+    {"set_enabled", l_graph_set_enabled}, {"is_enabled", l_graph_is_enabled},
+    {"find_path", l_graph_find_path},   {"close", l_graph_gc},
+    {NULL, NULL}};
+
+static const luaL_Reg graph_metamethods[] = {
+    {"__gc", l_graph_gc}, {"__close", l_graph_gc}, {"__tostring", l_graph_tostring},
+    {NULL, NULL}};
+
+static const luaL_Reg grid_methods[] = {
+    {"set_blocked", l_grid_set_blocked}, {"is_blocked", l_grid_is_blocked},
+    {"set_cost", l_grid_set_cost},       {"get_cost", l_grid_get_cost},
+    {"set_tag", l_grid_set_tag},         {"get_tag", l_grid_get_tag},
+    {"id", l_grid_id},                   {"xy", l_grid_xy},
+    {"size", l_grid_size},               {"diagonal", l_grid_diagonal},
+    {"line_of_sight", l_grid_line_of_sight},
+    {"find_path", l_grid_find_path},     {"close", l_grid_gc},
+    {NULL, NULL}};
+
+static const luaL_Reg grid_metamethods[] = {
+    {"__gc", l_grid_gc}, {"__close", l_grid_gc}, {"__tostring", l_grid_tostring},
+    {NULL, NULL}};
+
+static const luaL_Reg search_metamethods[] = {{"__gc", l_search_gc}, {NULL, NULL}};
+
+static const luaL_Reg funcs[] = {
+    {"graph", l_graph_new}, {"grid", l_grid_new}, {NULL, NULL}};
+
+static void new_class(lua_State *L, const char *name, const luaL_Reg *meta,
+                      const luaL_Reg *methods) {
+  luaL_newmetatable(L, name);
+  compat_setfuncs(L, meta);
+  if (methods) {
+    lua_newtable(L);
+    compat_setfuncs(L, methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+}
+
+int luaopen_astar_core(lua_State *L) {
+  new_class(L, GRAPH_MT, graph_metamethods, graph_methods);
+  new_class(L, GRID_MT, grid_metamethods, grid_methods);
+  new_class(L, SEARCH_MT, search_metamethods, NULL);
+  lua_newtable(L);
+  compat_setfuncs(L, funcs);
+  lua_pushliteral(L, ASTAR_VERSION);
+  lua_setfield(L, -2, "version");
+  return 1;
+}

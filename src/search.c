@@ -1,0 +1,787 @@
+/*
+** search.c -- the A* search loop, shared by graphs and grids.
+**
+** One loop (astar_search_step) pops the best open node and hands it to the
+** topology's expansion (expand_graph: CSR edges; expand_grid: the 8 padded
+** offsets).  Both feed relax(), which owns every rule about costs, reopening,
+** heuristics and the open list, so the two topologies cannot drift apart.
+** The topology branch is taken once per expansion, not per neighbour, and
+** the grid's common case (uniform costs, no modifiers) is a separate
+** instantiation of the same inline code with the modifier tests folded away.
+**
+** Node state lives in flat arrays indexed by node id and is valid only when
+** its stamp equals the search's generation, so a query never clears memory
+** it did not touch.  The open list is a binary heap that records each node's
+** position for O(log n) decrease-key and reopening.  stop = "optimal" keeps a
+** second heap of the open nodes keyed by g (only in that mode), so "is any
+** open node cheaper than the goal?" is a look at its top.
+**
+** Longjmp safety: callbacks run only inside relax() and begin; every buffer
+** they can interrupt is owned by the astar_search, and nothing the next begin
+** relies on is left half-written (the generation bump invalidates the rest).
+*/
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "astar_int.h"
+
+enum { TOPO_NONE = 0, TOPO_GRAPH, TOPO_GRID };
+
+/* A closed node is reopened only for an improvement larger than this
+** relative amount.  Without it, two routes of equal length whose float sums
+** differ in the last bit (1 + sqrt2 + 1 vs 1 + 1 + sqrt2) reopen nodes on
+** open grids for nothing; real improvements are never this small. */
+#define REOPEN_EPS 1e-12
+
+struct astar_search {
+  astar_alloc_fn alloc;
+  void *ud;
+  astar_node *ns;               /* node states, ns_init of them zeroed */
+  size_t ns_cap, ns_init;
+  double *hc;                   /* callback heuristic values (cached) */
+  size_t hc_cap;
+  double *cc;                   /* incoming step cost when a cost_fn runs */
+  size_t cc_cap;
+  int use_cc;                   /* this query keeps cc (it has a cost_fn) */
+  astar_heap open, byg;
+  uint32_t gen;
+  astar_trace_entry *trace;
+  size_t ntrace, trace_cap;
+  int32_t *visited;
+  size_t nvisited, visited_cap;
+  /* the current query */
+  int status;
+  int topo;
+  astar_graph *graph;
+  const astar_grid *grid;
+  uint32_t version;
+  astar_query q;
+  int32_t start, goal;          /* internal ids (padded cells on grids) */
+  int reached;                  /* the goal has a g value */
+  double gx, gy, gz;            /* goal position */
+  double sx, sy, sz;            /* start position */
+  double ux, uy, uz;            /* unit vector start -> goal; 0 if they meet */
+  double seq;                   /* FIFO tie-break counter */
+  astar_stats st;
+  int32_t best;                 /* reached node with the smallest h */
+  double best_h;
+  int pruned;                   /* max_cost cut something off */
+  int32_t err_node;
+  double err_value;
+  double inv_pw;                /* grids: 1 / padded width */
+};
+
+/* ------------------------------------------------------------------------ */
+/* lifecycle                                                                  */
+/* ------------------------------------------------------------------------ */
+
+astar_search *astar_search_new(astar_alloc_fn alloc, void *ud) {
+  astar_search *s = (astar_search *)astar__mem(alloc, ud, NULL, 0, sizeof *s);
+  if (s == NULL) return NULL;
+  memset(s, 0, sizeof *s);
+  s->alloc = alloc;
+  s->ud = ud;
+  s->gen = 1;
+  s->status = ASTAR_ESTATE;
+  s->err_node = -1;
+  return s;
+}
+
+void astar_search_free(astar_search *s) {
+  if (s == NULL) return;
+  astar__mem(s->alloc, s->ud, s->ns, s->ns_cap * sizeof(astar_node), 0);
+  astar__mem(s->alloc, s->ud, s->hc, s->hc_cap * sizeof(double), 0);
+  astar__mem(s->alloc, s->ud, s->cc, s->cc_cap * sizeof(double), 0);
+  astar__mem(s->alloc, s->ud, s->open.a, s->open.cap * sizeof(astar_heap_item), 0);
+  astar__mem(s->alloc, s->ud, s->byg.a, s->byg.cap * sizeof(astar_heap_item), 0);
+  astar__mem(s->alloc, s->ud, s->trace, s->trace_cap * sizeof(astar_trace_entry), 0);
+  astar__mem(s->alloc, s->ud, s->visited, s->visited_cap * sizeof(int32_t), 0);
+  astar__mem(s->alloc, s->ud, s, sizeof *s, 0);
+}
+
+void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
+  memset(q, 0, sizeof *q);
+  q->start = start;
+  q->goal = goal;
+  q->heuristic = ASTAR_H_EUCLIDEAN;
+  q->weight = 1.0;
+  q->stop = ASTAR_STOP_EXPAND;
+  q->tie_break = ASTAR_TIE_HIGH_G;
+  q->penalty_scale = 1.0;
+  q->max_cost = HUGE_VAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* indexed binary heap                                                        */
+/* ------------------------------------------------------------------------ */
+
+ASTAR_INLINE int item_less(const astar_heap_item *a, const astar_heap_item *b) {
+  return a->f < b->f || (a->f == b->f && a->k < b->k);
+}
+
+/* `which` selects the position slot (0 open, 1 by-g); constant at each call
+** site, so the compiler folds it. */
+ASTAR_INLINE void heap_up(astar_node *ns, astar_heap *h, size_t i, int which) {
+  astar_heap_item it = h->a[i];
+  while (i > 0) {
+    size_t p = (i - 1) >> 1;
+    if (!item_less(&it, &h->a[p])) break;
+    h->a[i] = h->a[p];
+    ns[h->a[i].node].pos[which] = (int32_t)i;
+    i = p;
+  }
+  h->a[i] = it;
+  ns[it.node].pos[which] = (int32_t)i;
+}
+
+ASTAR_INLINE void heap_down(astar_node *ns, astar_heap *h, size_t i, int which) {
+  astar_heap_item it = h->a[i];
+  size_t n = h->n;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
+    if (!item_less(&h->a[c], &it)) break;
+    h->a[i] = h->a[c];
+    ns[h->a[i].node].pos[which] = (int32_t)i;
+    i = c;
+  }
+  h->a[i] = it;
+  ns[it.node].pos[which] = (int32_t)i;
+}
+
+static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
+                     double k, int which) {
+  if (ASTAR_UNLIKELY(h->n == h->cap) &&
+      astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
+                  sizeof(astar_heap_item)))
+    return ASTAR_ENOMEM;
+  h->a[h->n].f = f;
+  h->a[h->n].k = k;
+  h->a[h->n].node = node;
+  heap_up(s->ns, h, h->n++, which);
+  return ASTAR_OK;
+}
+
+/* Changes the key of the item at i, in either direction. */
+ASTAR_INLINE void heap_update(astar_node *ns, astar_heap *h, size_t i, double f,
+                              double k, int which) {
+  int32_t node = h->a[i].node;
+  h->a[i].f = f;
+  h->a[i].k = k;
+  heap_up(ns, h, i, which);
+  heap_down(ns, h, (size_t)ns[node].pos[which], which);
+}
+
+static void heap_remove(astar_node *ns, astar_heap *h, size_t i, int which) {
+  int32_t gone = h->a[i].node;
+  h->n--;
+  if (i < h->n) {
+    int32_t moved = h->a[h->n].node;
+    h->a[i] = h->a[h->n];
+    heap_up(ns, h, i, which);
+    heap_down(ns, h, (size_t)ns[moved].pos[which], which);
+  }
+  ns[gone].pos[which] = -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* heuristics                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Built-in estimate from position (x, y, z) to the goal.  Values that
+** overflow (coordinates near DBL_MAX) are clamped so no NaN reaches f. */
+ASTAR_INLINE double builtin_h(const astar_search *s, double x, double y,
+                              double z) {
+  double dx = fabs(x - s->gx), dy = fabs(y - s->gy), dz = fabs(z - s->gz), h;
+  switch (s->q.heuristic) {
+    case ASTAR_H_ZERO: return 0.0;
+    case ASTAR_H_EUCLIDEAN: h = sqrt(dx * dx + dy * dy + dz * dz); break;
+    case ASTAR_H_MANHATTAN: h = dx + dy + dz; break;
+    case ASTAR_H_OCTILE:
+      h = (dx < dy ? (ASTAR_SQRT2 - 1) * dx + dy : (ASTAR_SQRT2 - 1) * dy + dx) + dz;
+      break;
+    case ASTAR_H_CHEBYSHEV:
+      h = dx > dy ? dx : dy;
+      if (dz > h) h = dz;
+      break;
+    default: {
+      /* bisector family: v = node - start, t = v . u (foot of the
+      ** perpendicular on the start-goal line), distance to the line = |v - t u| */
+      double vx = x - s->sx, vy = y - s->sy, vz = z - s->sz;
+      double t = vx * s->ux + vy * s->uy + vz * s->uz;
+      double px = vx - t * s->ux, py = vy - t * s->uy, pz = vz - t * s->uz;
+      h = sqrt(px * px + py * py + pz * pz);
+      if (s->ux == 0 && s->uy == 0 && s->uz == 0) {
+        /* start == goal in space: no line; the distance to the goal */
+        h = sqrt(dx * dx + dy * dy + dz * dz);
+      } else if (s->q.heuristic == ASTAR_H_FULL_BISECTOR) {
+        /* from the foot (start + t u) on to the goal */
+        double fx = s->sx + t * s->ux - s->gx, fy = s->sy + t * s->uy - s->gy,
+               fz = s->sz + t * s->uz - s->gz;
+        h += sqrt(fx * fx + fy * fy + fz * fz);
+      }
+      break;
+    }
+  }
+  return h <= DBL_MAX ? h : DBL_MAX;
+}
+
+/* ------------------------------------------------------------------------ */
+/* relaxation (every rule about entering a node lives here)                  */
+/* ------------------------------------------------------------------------ */
+
+/* Grid row of a padded index without a division per call: the reciprocal
+** is exact enough that one correction step fixes rounding at multiples. */
+ASTAR_INLINE int32_t grid_row(const astar_search *s, int32_t p) {
+  int32_t pw = s->grid->pw, y = (int32_t)((double)p * s->inv_pw);
+  if ((y + 1) * pw <= p) y++;
+  else if (y * pw > p) y--;
+  return y;
+}
+
+/* External (unpadded) cell id of a padded index. */
+static int32_t grid_external(const astar_search *s, int32_t p) {
+  int32_t y = grid_row(s, p);
+  return (y - 1) * s->grid->w + (p - y * s->grid->pw - 1);
+}
+
+static int record_error(astar_search *s, int status, int32_t node, double v) {
+  s->err_node = node;
+  s->err_value = v;
+  return status;
+}
+
+/* The h of node v: from the cache for callback heuristics (calling it on
+** first sight), otherwise computed.  (x, y) are the grid coordinates (graphs
+** read the node's position instead). */
+ASTAR_INLINE int node_h(astar_search *s, int32_t v, int fresh, double x,
+                        double y, double *h) {
+  if (s->q.heuristic == ASTAR_H_CALLBACK) {
+    if (fresh) {
+      double hv = 0;
+      int32_t ext = s->topo == TOPO_GRID ? grid_external(s, v) : v;
+      int32_t goal = s->topo == TOPO_GRID ? grid_external(s, s->goal) : s->goal;
+      if (s->q.heuristic_fn(s->q.heuristic_ctx, ext, goal, &hv))
+        return ASTAR_ECALLBACK;
+      if (!(hv >= 0) || !isfinite(hv))
+        return record_error(s, ASTAR_EHEURISTIC, ext, hv);
+      s->hc[v] = hv;
+    }
+    *h = s->hc[v];
+  } else if (s->topo == TOPO_GRAPH) {
+    const astar_node_rec *n = &s->graph->nodes[v];
+    *h = builtin_h(s, n->x, n->y, n->z);
+  } else {
+    *h = builtin_h(s, x, y, 0.0);
+  }
+  return ASTAR_OK;
+}
+
+ASTAR_INLINE double tie_key(astar_search *s, double g) {
+  return s->q.tie_break == ASTAR_TIE_HIGH_G ? -g : s->seq++;
+}
+
+/*
+** Offers node v the cost-so-far ng through `ref` (graph: the edge; grid: the
+** padded parent cell).  step is the step cost (kept for path costs when a
+** cost callback decided it).  New nodes get their h and enter the open list;
+** open nodes are decreased; closed nodes are reopened (seeds 000 and 003: a
+** cheaper route to a closed node puts it back on the open list).
+*/
+ASTAR_INLINE int relax(astar_search *s, int32_t v, int32_t ref, double ng,
+                       double step, double x, double y) {
+  astar_node *n = &s->ns[v];
+  double h, f;
+  int rc;
+  if (n->stamp != s->gen) {
+    if (ng > s->q.max_cost) {
+      s->pruned = 1;
+      return ASTAR_OK;
+    }
+    if ((rc = node_h(s, v, 1, x, y, &h)) != ASTAR_OK) return rc;
+    n->stamp = s->gen;
+    n->g = ng;
+    n->parent = ref;
+    n->pos[0] = n->pos[1] = -1;
+    if (s->use_cc) s->cc[v] = step;
+    if (h < s->best_h) {
+      s->best_h = h;
+      s->best = v;
+    }
+    if (v == s->goal) s->reached = 1;
+  } else {
+    if (!(ng < n->g)) return ASTAR_OK;
+    if (n->pos[0] < 0) {
+      if (!(ng < n->g - REOPEN_EPS * n->g)) return ASTAR_OK;
+      s->st.reopened++;
+    }
+    if ((rc = node_h(s, v, 0, x, y, &h)) != ASTAR_OK) return rc;
+    n->g = ng;
+    n->parent = ref;
+    if (s->use_cc) s->cc[v] = step;
+  }
+  f = s->q.weight == 1.0 ? ng + h : s->q.weight == 0 ? ng : ng + s->q.weight * h;
+  if (n->pos[0] >= 0) {
+    heap_update(s->ns, &s->open, (size_t)n->pos[0], f, tie_key(s, ng), 0);
+  } else {
+    if (heap_push(s, &s->open, v, f, tie_key(s, ng), 0)) return ASTAR_ENOMEM;
+    s->st.generated++;
+  }
+  if (s->q.stop == ASTAR_STOP_OPTIMAL) {
+    if (n->pos[1] >= 0) heap_update(s->ns, &s->byg, (size_t)n->pos[1], ng, 0, 1);
+    else if (heap_push(s, &s->byg, v, ng, 0, 1)) return ASTAR_ENOMEM;
+  }
+  return ASTAR_OK;
+}
+
+/* Step cost of a graph edge after the query's tag factors (HUGE_VAL when a
+** factor forbids it).  Shared by relaxation and path costs. */
+ASTAR_INLINE double graph_step(const astar_search *s, double cost, int32_t edge) {
+  if (s->q.tag_factor) {
+    int32_t t = s->graph->edges[edge].tag;
+    if (t > 0 && t < s->q.tag_count) {
+      double k = s->q.tag_factor[t];
+      if (k == HUGE_VAL) return HUGE_VAL;
+      cost *= k;
+    }
+  }
+  return cost;
+}
+
+static int expand_graph(astar_search *s, int32_t u) {
+  const astar_graph *g = s->graph;
+  const astar_adj *a = g->adj + g->first[u], *end = g->adj + g->first[u + 1];
+  double gu = s->ns[u].g;
+  for (; a < end; a++) {
+    double c;
+    int rc;
+    if (!g->nodes[a->to].enabled) continue;
+    c = graph_step(s, a->cost, a->edge);
+    if (c == HUGE_VAL) continue;
+    if (s->q.cost_fn) {
+      double out = c;
+      if (s->q.cost_fn(s->q.cost_ctx, u, a->to, a->edge, c, &out))
+        return ASTAR_ECALLBACK;
+      if (out == HUGE_VAL) continue;
+      if (!(out >= 0) || !isfinite(out))
+        return record_error(s, ASTAR_ECOST, a->edge, out);
+      c = out;
+    }
+    if ((rc = relax(s, a->to, a->edge, gu + c, c, 0, 0)) != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
+/* Cost of entering padded cell q by direction d (from unpadded cell uq's
+** point of view for the penalty field), before the cost callback: step
+** length times cell cost times tag factor, plus penalty.  HUGE_VAL forbids. */
+ASTAR_INLINE double grid_step(const astar_search *s, int32_t q, int d,
+                              int32_t uq) {
+  const astar_grid *gr = s->grid;
+  double c = d < 4 ? 1.0 : ASTAR_SQRT2;
+  if (gr->cost) c *= gr->cost[q];
+  if (s->q.tag_factor && gr->tag) {
+    int32_t t = gr->tag[q];
+    if (t > 0 && t < s->q.tag_count) {
+      double k = s->q.tag_factor[t];
+      if (k == HUGE_VAL) return HUGE_VAL;
+      c *= k;
+    }
+  }
+  if (s->q.penalty) c += s->q.penalty[uq] * s->q.penalty_scale;
+  return c;
+}
+
+/*
+** Expands padded cell p.  `plain` is a compile-time constant at both call
+** sites: 1 for grids with uniform cost, no tags factors, fields or cost
+** callback (every step costs 1 or sqrt 2), 0 for the general case.
+*/
+ASTAR_INLINE int expand_grid_impl(astar_search *s, int32_t p, int plain) {
+  const astar_grid *gr = s->grid;
+  const unsigned char *b = gr->blocked;
+  const int32_t *off = gr->off;
+  int32_t pw = gr->pw, w = gr->w, py = grid_row(s, p), px = p - py * pw;
+  int32_t up = (py - 1) * w + (px - 1); /* unpadded id of p */
+  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  const double *forbid = plain ? NULL : s->q.forbid;
+  int open[4], d, rc;
+  static const int side[8][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0},
+                                 {0, 2}, {0, 3}, {1, 2}, {1, 3}};
+  for (d = 0; d < 4; d++) {
+    int32_t q = p + off[d];
+    open[d] = !b[q] && !(forbid && forbid[up + astar__dx[d] + astar__dy[d] * w]);
+  }
+  for (d = 0; d < 8; d++) {
+    int32_t q = p + off[d], uq;
+    double c;
+    if (d < 4) {
+      if (!open[d]) continue;
+    } else {
+      int a = open[side[d][0]], bb = open[side[d][1]];
+      if (gr->diagonal == ASTAR_DIAG_NEVER) break;
+      if (b[q]) continue;
+      if (gr->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? !(a && bb)
+          : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(a || bb) : 0)
+        continue;
+    }
+    uq = up + astar__dx[d] + astar__dy[d] * w;
+    if (plain) {
+      c = d < 4 ? 1.0 : ASTAR_SQRT2;
+    } else {
+      if (d >= 4 && forbid && forbid[uq] != 0) continue;
+      c = grid_step(s, q, d, uq);
+      if (c == HUGE_VAL) continue;
+      if (!(c >= 0) || !isfinite(c))
+        return record_error(s, ASTAR_ECOST, uq, c);
+      if (s->q.cost_fn) {
+        double out = c;
+        if (s->q.cost_fn(s->q.cost_ctx, up, uq, d, c, &out))
+          return ASTAR_ECALLBACK;
+        if (out == HUGE_VAL) continue;
+        if (!(out >= 0) || !isfinite(out))
+          return record_error(s, ASTAR_ECOST, uq, out);
+        c = out;
+      }
+    }
+    rc = relax(s, q, p, gp + c, c, x + astar__dx[d], y + astar__dy[d]);
+    if (rc != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
+static int expand_grid_plain(astar_search *s, int32_t p) {
+  return expand_grid_impl(s, p, 1);
+}
+
+static int expand_grid_general(astar_search *s, int32_t p) {
+  return expand_grid_impl(s, p, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* begin                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static int check_query(const astar_query *q, int32_t n) {
+  int32_t t;
+  if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n)
+    return ASTAR_EINVAL;
+  if (q->heuristic < ASTAR_H_ZERO || q->heuristic > ASTAR_H_CALLBACK)
+    return ASTAR_EINVAL;
+  if (q->heuristic == ASTAR_H_CALLBACK && q->heuristic_fn == NULL)
+    return ASTAR_EINVAL;
+  if (!(q->weight >= 0) || !isfinite(q->weight)) return ASTAR_EINVAL;
+  if (q->stop < ASTAR_STOP_EXPAND || q->stop > ASTAR_STOP_OPTIMAL)
+    return ASTAR_EINVAL;
+  if (q->tie_break != ASTAR_TIE_HIGH_G && q->tie_break != ASTAR_TIE_FIFO)
+    return ASTAR_EINVAL;
+  if (q->tag_factor != NULL) {
+    if (q->tag_count < 0) return ASTAR_EINVAL;
+    for (t = 1; t < q->tag_count; t++)
+      if (!(q->tag_factor[t] >= 0) ||
+          (!isfinite(q->tag_factor[t]) && q->tag_factor[t] != HUGE_VAL))
+        return ASTAR_EINVAL;
+  }
+  if (!isfinite(q->penalty_scale)) return ASTAR_EINVAL;
+  if (isnan(q->max_cost) || q->max_cost < 0) return ASTAR_EINVAL;
+  return ASTAR_OK;
+}
+
+/* Sizes the per-node arrays for n nodes; fresh node states get stamp 0,
+** which no live generation uses. */
+static int reserve(astar_search *s, size_t n, int want_hc, int want_cc) {
+  if (astar__grow(s->alloc, s->ud, (void **)&s->ns, &s->ns_cap, n,
+                  sizeof(astar_node)))
+    return ASTAR_ENOMEM;
+  if (s->ns_init < s->ns_cap) {
+    memset(s->ns + s->ns_init, 0, (s->ns_cap - s->ns_init) * sizeof(astar_node));
+    s->ns_init = s->ns_cap;
+  }
+  if (want_hc && astar__grow(s->alloc, s->ud, (void **)&s->hc, &s->hc_cap, n,
+                             sizeof(double)))
+    return ASTAR_ENOMEM;
+  if (want_cc && astar__grow(s->alloc, s->ud, (void **)&s->cc, &s->cc_cap, n,
+                             sizeof(double)))
+    return ASTAR_ENOMEM;
+  return ASTAR_OK;
+}
+
+/* Common part of both begins: the topology fields are set, start/goal are
+** internal ids and (sx..gz) are positions. */
+static int begin_common(astar_search *s, size_t n, int passable_ends) {
+  double len;
+  int rc;
+  s->status = ASTAR_ESTATE;
+  if ((rc = reserve(s, n, s->q.heuristic == ASTAR_H_CALLBACK,
+                    s->q.cost_fn != NULL)) != ASTAR_OK)
+    return rc;
+  s->use_cc = s->q.cost_fn != NULL;
+  if (++s->gen == 0) {
+    size_t i;
+    for (i = 0; i < s->ns_init; i++) s->ns[i].stamp = 0;
+    s->gen = 1;
+  }
+  s->open.n = s->byg.n = 0;
+  s->ntrace = s->nvisited = 0;
+  s->reached = 0;
+  s->seq = 0;
+  memset(&s->st, 0, sizeof s->st);
+  s->best = -1;
+  s->best_h = HUGE_VAL;
+  s->pruned = 0;
+  s->err_node = -1;
+  s->err_value = 0;
+  len = sqrt((s->gx - s->sx) * (s->gx - s->sx) + (s->gy - s->sy) * (s->gy - s->sy) +
+             (s->gz - s->sz) * (s->gz - s->sz));
+  if (len > 0 && isfinite(len)) {
+    s->ux = (s->gx - s->sx) / len;
+    s->uy = (s->gy - s->sy) / len;
+    s->uz = (s->gz - s->sz) / len;
+  } else {
+    s->ux = s->uy = s->uz = 0;
+  }
+  if (!passable_ends) {
+    s->status = ASTAR_UNREACHABLE;
+    return ASTAR_OK;
+  }
+  {
+    double x = 0, y = 0;
+    if (s->topo == TOPO_GRID) {
+      x = s->q.start % s->grid->w;
+      y = s->q.start / s->grid->w;
+    }
+    rc = relax(s, s->start, -1, 0.0, 0.0, x, y);
+  }
+  if (rc != ASTAR_OK) return s->status = rc;
+  s->status = ASTAR_SEARCHING;
+  return ASTAR_OK;
+}
+
+int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q) {
+  int rc;
+  const astar_node_rec *a, *b;
+  s->topo = TOPO_NONE;
+  s->status = ASTAR_ESTATE;
+  if ((rc = check_query(q, g->nn)) != ASTAR_OK) return rc;
+  if ((rc = astar__graph_prepare(g)) != ASTAR_OK) return rc;
+  s->q = *q;
+  s->topo = TOPO_GRAPH;
+  s->graph = g;
+  s->grid = NULL;
+  s->version = g->version;
+  s->start = q->start;
+  s->goal = q->goal;
+  a = &g->nodes[q->start];
+  b = &g->nodes[q->goal];
+  s->sx = a->x; s->sy = a->y; s->sz = a->z;
+  s->gx = b->x; s->gy = b->y; s->gz = b->z;
+  return begin_common(s, (size_t)g->nn, a->enabled && b->enabled);
+}
+
+int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
+                            const astar_query *q) {
+  int rc;
+  int32_t n = gr->w * gr->h;
+  int ends_open;
+  s->topo = TOPO_NONE;
+  s->status = ASTAR_ESTATE;
+  if ((rc = check_query(q, n)) != ASTAR_OK) return rc;
+  if (!(q->penalty_scale >= 0) && q->penalty) return ASTAR_EINVAL;
+  s->q = *q;
+  s->topo = TOPO_GRID;
+  s->graph = NULL;
+  s->grid = gr;
+  s->version = gr->version;
+  s->inv_pw = 1.0 / gr->pw;
+  s->start = (q->start / gr->w + 1) * gr->pw + q->start % gr->w + 1;
+  s->goal = (q->goal / gr->w + 1) * gr->pw + q->goal % gr->w + 1;
+  s->sx = q->start % gr->w; s->sy = q->start / gr->w; s->sz = 0;
+  s->gx = q->goal % gr->w; s->gy = q->goal / gr->w; s->gz = 0;
+  ends_open = !gr->blocked[s->start] && !gr->blocked[s->goal] &&
+              !(q->forbid && (q->forbid[q->start] != 0 || q->forbid[q->goal] != 0));
+  return begin_common(s, (size_t)gr->pw * (size_t)gr->ph, ends_open);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the loop                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int record(astar_search *s, int32_t v, double f) {
+  int32_t ext = s->topo == TOPO_GRID ? grid_external(s, v) : v;
+  if (s->q.record_visited) {
+    if (astar__grow(s->alloc, s->ud, (void **)&s->visited, &s->visited_cap,
+                    s->nvisited + 1, sizeof(int32_t)))
+      return ASTAR_ENOMEM;
+    s->visited[s->nvisited++] = ext;
+  }
+  if (s->q.record_trace) {
+    astar_trace_entry *t;
+    int32_t ref = s->ns[v].parent, par = -1;
+    if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
+                    s->ntrace + 1, sizeof(astar_trace_entry)))
+      return ASTAR_ENOMEM;
+    if (ref >= 0)
+      par = s->topo == TOPO_GRID ? grid_external(s, ref) : s->graph->edges[ref].from;
+    t = &s->trace[s->ntrace++];
+    t->node = ext;
+    t->parent = par;
+    t->g = s->ns[v].g;
+    t->f = f;
+  }
+  return ASTAR_OK;
+}
+
+int astar_search_step(astar_search *s, uint64_t max_steps) {
+  uint64_t done = 0;
+  int plain = 0;
+  uint32_t version;
+  if (s->status != ASTAR_SEARCHING) return s->status;
+  version = s->topo == TOPO_GRAPH ? s->graph->version : s->grid->version;
+  if (version != s->version) return s->status = ASTAR_ECHANGED;
+  if (s->topo == TOPO_GRID)
+    plain = s->grid->cost == NULL && s->q.tag_factor == NULL &&
+            s->q.penalty == NULL && s->q.forbid == NULL && s->q.cost_fn == NULL;
+  for (;;) {
+    astar_heap_item top;
+    int rc;
+    if (s->reached) {
+      if (s->q.stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
+      if (s->q.stop == ASTAR_STOP_OPTIMAL &&
+          (s->byg.n == 0 || s->byg.a[0].f >= s->ns[s->goal].g))
+        return s->status = ASTAR_FOUND;
+    }
+    if (s->open.n == 0)
+      return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
+    if (s->q.max_expansions && s->st.expanded >= s->q.max_expansions)
+      return s->status = ASTAR_MAX_EXPANSIONS;
+    if (max_steps && done == max_steps) return ASTAR_SEARCHING;
+    /* pop the best open node */
+    top = s->open.a[0];
+    s->open.n--;
+    if (s->open.n > 0) {
+      s->open.a[0] = s->open.a[s->open.n];
+      heap_down(s->ns, &s->open, 0, 0);
+    }
+    s->ns[top.node].pos[0] = -1;
+    if (s->q.stop == ASTAR_STOP_OPTIMAL)
+      heap_remove(s->ns, &s->byg, (size_t)s->ns[top.node].pos[1], 1);
+    s->st.expanded++;
+    done++;
+    if ((s->q.record_trace || s->q.record_visited) &&
+        (rc = record(s, top.node, top.f)) != ASTAR_OK)
+      return s->status = rc;
+    if (top.node == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
+      return s->status = ASTAR_FOUND;
+    if (s->topo == TOPO_GRAPH) rc = expand_graph(s, top.node);
+    else if (plain) rc = expand_grid_plain(s, top.node);
+    else rc = expand_grid_general(s, top.node);
+    if (rc != ASTAR_OK) return s->status = rc;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* results                                                                    */
+/* ------------------------------------------------------------------------ */
+
+int astar_search_status(const astar_search *s) { return s->status; }
+const astar_stats *astar_search_stats(const astar_search *s) { return &s->st; }
+
+int32_t astar_search_error_node(const astar_search *s, double *value) {
+  if (value) *value = s->err_value;
+  return s->err_node;
+}
+
+static int32_t internal_id(const astar_search *s, int32_t id) {
+  if (s->topo == TOPO_GRAPH) return id >= 0 && id < s->graph->nn ? id : -1;
+  if (s->topo == TOPO_GRID) {
+    const astar_grid *gr = s->grid;
+    if (id < 0 || id >= gr->w * gr->h) return -1;
+    return (id / gr->w + 1) * gr->pw + id % gr->w + 1;
+  }
+  return -1;
+}
+
+static int32_t parent_node(const astar_search *s, int32_t v) {
+  int32_t ref = s->ns[v].parent;
+  if (ref < 0) return -1;
+  return s->topo == TOPO_GRID ? ref : s->graph->edges[ref].from;
+}
+
+static int is_reached(const astar_search *s, int32_t v) {
+  return v >= 0 && (size_t)v < s->ns_init && s->ns[v].stamp == s->gen &&
+         s->status != ASTAR_ESTATE;
+}
+
+int32_t astar_search_path_length(const astar_search *s, int32_t to) {
+  int32_t v = internal_id(s, to), len = 0;
+  if (!is_reached(s, v)) return 0;
+  for (; v >= 0; v = parent_node(s, v)) len++;
+  return len;
+}
+
+/* Step cost into v along its parent link, as the search computed it. */
+static double incoming(const astar_search *s, int32_t v) {
+  int32_t ref = s->ns[v].parent;
+  if (s->use_cc) return s->cc[v];
+  if (s->topo == TOPO_GRAPH) return graph_step(s, s->graph->edges[ref].cost, ref);
+  {
+    int d;
+    for (d = 0; d < 8; d++)
+      if (ref + s->grid->off[d] == v) break;
+    return grid_step(s, v, d, grid_external(s, v));
+  }
+}
+
+int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
+                          int32_t *edges, double *cost) {
+  int32_t v = internal_id(s, to), len, i;
+  double sum = 0;
+  if (!is_reached(s, v)) return 0;
+  len = astar_search_path_length(s, to);
+  /* internal ids first (backwards), so the costs can be summed forwards: the
+  ** order in which the search accumulated g, so an intact chain sums to g
+  ** exactly; a chain whose ancestors improved after it was built (possible
+  ** when an inadmissible heuristic stops the search early) sums to its own,
+  ** lower, true cost */
+  for (i = len - 1; i >= 0; i--, v = parent_node(s, v)) nodes[i] = v;
+  for (i = 1; i < len; i++) {
+    if (edges) {
+      int32_t ref = s->ns[nodes[i]].parent, d = 0;
+      if (s->topo == TOPO_GRID)
+        while (d < 7 && ref + s->grid->off[d] != nodes[i]) d++;
+      edges[i - 1] = s->topo == TOPO_GRID ? d : ref;
+    }
+    sum += incoming(s, nodes[i]);
+  }
+  if (s->topo == TOPO_GRID)
+    for (i = 0; i < len; i++) nodes[i] = grid_external(s, nodes[i]);
+  if (cost) *cost = sum;
+  return len;
+}
+
+int32_t astar_search_goal(const astar_search *s) {
+  if (s->topo == TOPO_GRID) return s->q.goal;
+  return s->topo == TOPO_GRAPH ? s->goal : -1;
+}
+
+int32_t astar_search_best(const astar_search *s) {
+  if (s->best < 0) return -1;
+  return s->topo == TOPO_GRID ? grid_external(s, s->best) : s->best;
+}
+
+double astar_search_g(const astar_search *s, int32_t node) {
+  int32_t v = internal_id(s, node);
+  return is_reached(s, v) ? s->ns[v].g : -1;
+}
+
+const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n) {
+  *n = s->ntrace;
+  return s->trace;
+}
+
+const int32_t *astar_search_visited(const astar_search *s, size_t *n) {
+  *n = s->nvisited;
+  return s->visited;
+}
