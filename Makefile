@@ -78,3 +78,22 @@ demo: deps
 
 clean:
 	rm -rf build
+
+# The benchmark table: this module against a pure-Lua A*, a Lua heuristic and
+# Boost.Graph on the Moving AI maps in ../shared/maps (see bench/run.lua).
+BENCH_RUNS ?= 3
+build/bench/boost_astar: bench/boost_astar.cpp
+	@mkdir -p build/bench
+	@if [ -f /usr/include/boost/graph/astar_search.hpp ]; then \
+	  echo "c++ -std=c++17 -O2 -DNDEBUG -o $@ bench/boost_astar.cpp"; \
+	  c++ -std=c++17 -O2 -DNDEBUG -o $@ bench/boost_astar.cpp; \
+	else echo "Boost.Graph not installed (libboost-graph-dev): its baseline is skipped"; fi
+
+build/bench/core_bench: bench/core_bench.c $(CORE_SRC) $(HDR)
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) -lm
+
+bench: deps
+	@$(MAKE) --no-print-directory $(CORE_SO) build/bench/core_bench
+	-@$(MAKE) --no-print-directory build/bench/boost_astar
+	$(LUA) bench/run.lua $(BENCH_RUNS)

@@ -21,6 +21,7 @@ build = {
    type = "builtin",
    modules = {
       astar = "lua/astar.lua",
+      ["astar.maps"] = "lua/astar/maps.lua",
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/lastar.c" },
          incdirs = { "src" },

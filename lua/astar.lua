@@ -17,7 +17,24 @@ local astar = {}
 --- Version of the module (a string, e.g. "0.1.0").
 astar.version = core.version
 
+--- The cost of a diagonal grid step: sqrt(2) rounded to a multiple of 2^-32
+-- (off by 1.1e-11), so that sums of grid steps are exact and equal-length
+-- routes tie exactly.  Use it in Lua octile heuristics to stay consistent.
+astar.DIAGONAL = core.DIAGONAL
+
 --- astar.graph() -> a new empty directed weighted multigraph.
 astar.graph = core.graph
+
+--- astar.grid(width, height [, { diagonal = rule }]) -> a new open grid.
+astar.grid = core.grid
+
+--- astar.grid_from_string(text [, legend [, { diagonal = rule }]]) -> grid.
+astar.grid_from_string = core.grid_from_string
+
+--- astar.field(grid [, value]) -> a per-cell number array for that grid.
+astar.field = core.field
+
+--- Moving AI benchmark maps: astar.maps.load(path), astar.maps.scenarios(path).
+astar.maps = require("astar.maps")
 
 return astar

@@ -113,6 +113,13 @@ typedef enum astar_diagonal {
   ASTAR_DIAG_ALWAYS = 3             /* diagonal needs only the target open */
 } astar_diagonal;
 
+/* The cost of a diagonal step (times the entered cell's cost): sqrt 2 to
+** within 1.2e-10, rounded to a multiple of 2^-32 so that every sum of grid
+** steps below 2^21 is exact in a double.  Routes of equal length then have
+** bit-identical costs, so ties are real ties and the high_g tie-break works,
+** and the octile heuristic is exactly consistent. */
+#define ASTAR_GRID_DIAG (6074001000.0 / 4294967296.0)
+
 /* Largest width or height; width * height must also stay below 2^30. */
 #define ASTAR_GRID_MAX_SIDE 65535
 
@@ -122,6 +129,8 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
                            astar_alloc_fn alloc, void *ud);
 void astar_grid_free(astar_grid *gr);
 
+/* Bytes this grid holds (cells, masks, cost and tag layers, the struct). */
+size_t astar_grid_bytes(const astar_grid *gr);
 int32_t astar_grid_width(const astar_grid *gr);
 int32_t astar_grid_height(const astar_grid *gr);
 int astar_grid_diagonal(const astar_grid *gr);
@@ -224,6 +233,8 @@ typedef struct astar_query {
   double max_cost;
   int record_trace;            /* keep every expansion (astar_search_trace) */
   int record_visited;          /* keep expanded ids (astar_search_visited) */
+  int track_best;              /* keep the reached node with the smallest h
+                               ** (astar_search_best; costs a compare per node) */
 } astar_query;
 
 /* Fills q with the defaults: euclidean (graphs) heuristic, weight 1, stop
@@ -283,14 +294,18 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
                           int32_t *edges, double *cost);
 /* The goal id of the current query. */
 int32_t astar_search_goal(const astar_search *s);
-/* The reached node with the smallest heuristic value (ties: first reached);
-** the target of a partial path. */
+/* With query.track_best: the reached node with the smallest heuristic value
+** (ties: the first reached); the target of a partial path.  -1 otherwise. */
 int32_t astar_search_best(const astar_search *s);
 /* Cost so far of a reached node; -1 when not reached in this query. */
 double astar_search_g(const astar_search *s, int32_t node);
 
 /* Recorded when the query asked; valid until the next begin. */
 const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n);
+
+/* Bytes this search holds: node states, caches, heaps, trace and visited
+** buffers (they grow to the largest query run so far and are kept). */
+size_t astar_search_bytes(const astar_search *s);
 const int32_t *astar_search_visited(const astar_search *s, size_t *n);
 
 #endif

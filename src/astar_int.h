@@ -29,6 +29,10 @@ void *astar__mem(astar_alloc_fn f, void *ud, void *p, size_t osize,
 ** were.  New elements are uninitialised. */
 int astar__grow(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
                 size_t need, size_t size);
+/* The same to exactly `need` elements: for arrays sized by the topology,
+** where doubling would only waste memory. */
+int astar__resize(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
+                  size_t need, size_t size);
 
 /* graph ------------------------------------------------------------------- */
 
@@ -81,6 +85,9 @@ struct astar_grid {
   int32_t w, h, pw, ph;
   int diagonal;
   unsigned char *blocked;    /* pw * ph; 1 blocked (the border too) */
+  unsigned char *moves;      /* pw * ph; bit d: the step in direction d is
+                             ** allowed by the blocked cells and the diagonal
+                             ** rule (kept current by set_blocked) */
   double *cost;              /* pw * ph or NULL while every cost is 1 */
   uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
   int32_t off[8];            /* padded offsets of the 8 directions */
@@ -93,17 +100,25 @@ extern const int astar__dx[8], astar__dy[8];
 
 /* search ------------------------------------------------------------------ */
 
-/* Per-node state, valid only when stamp == the search's generation. */
+/* Per-node state read on every relaxation, valid only when stamp == the
+** search's generation: 16 bytes, four to a cache line.  The parent link
+** (written only when g improves) and the by-g heap position (optimal stop
+** only) live in their own arrays. */
 typedef struct astar_node {
   double g;
-  int32_t parent;            /* graph: edge id; grid: padded parent cell */
   uint32_t stamp;
-  int32_t pos[2];            /* heap positions (open, by-g); -1 when absent */
+  int32_t pos;               /* position in the open heap; -1 when not open */
 } astar_node;
 
+/* 16 bytes.  fkey is the bit pattern of f (f >= 0 and never NaN, and the
+** bits of non-negative doubles order like their values, so the heap compares
+** integers); then a 32-bit tie key, smaller first: the float bits of h for
+** high_g (with f equal, larger g is smaller h), a sequence number for fifo,
+** 0 in the by-g heap. */
 typedef struct astar_heap_item {
-  double f, k;               /* key: f, then k (-g or a FIFO sequence) */
+  uint64_t fkey;
   int32_t node;
+  uint32_t k;
 } astar_heap_item;
 
 typedef struct astar_heap {

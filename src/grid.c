@@ -12,6 +12,46 @@ const int astar__dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 const int astar__dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
 #define CELL(gr, x, y) (((y) + 1) * (gr)->pw + (x) + 1)
+
+/* The side cells a diagonal step passes between (as cardinal directions). */
+static const int side_a[8] = {0, 0, 0, 0, 0, 0, 1, 1};
+static const int side_b[8] = {0, 0, 0, 0, 2, 3, 2, 3};
+
+/* Recomputes the move mask of padded cell p from its neighbours. */
+static void update_moves(astar_grid *gr, int32_t p) {
+  const unsigned char *b = gr->blocked;
+  unsigned m = 0;
+  int d;
+  if (b[p]) {
+    gr->moves[p] = 0;
+    return;
+  }
+  for (d = 0; d < 8; d++) {
+    int ok = !b[p + gr->off[d]];
+    if (ok && d >= 4) {
+      int a = !b[p + gr->off[side_a[d]]], c = !b[p + gr->off[side_b[d]]];
+      switch (gr->diagonal) {
+        case ASTAR_DIAG_NEVER: ok = 0; break;
+        case ASTAR_DIAG_NO_CORNER_CUTTING: ok = a && c; break;
+        case ASTAR_DIAG_ONE_OBSTACLE: ok = a || c; break;
+        default: break;
+      }
+    }
+    if (ok) m |= 1u << d;
+  }
+  gr->moves[p] = (unsigned char)m;
+}
+
+/* A blocked change at p affects the masks of p and its 8 neighbours. */
+static void update_around(astar_grid *gr, int32_t p) {
+  int32_t dy, dx;
+  for (dy = -1; dy <= 1; dy++)
+    for (dx = -1; dx <= 1; dx++) {
+      int32_t q = p + dy * gr->pw + dx;
+      int32_t qy = q / gr->pw, qx = q % gr->pw;
+      if (qy >= 1 && qy <= gr->h && qx >= 1 && qx <= gr->w) update_moves(gr, q);
+    }
+}
 #define INSIDE(gr, x, y) ((x) >= 0 && (y) >= 0 && (x) < (gr)->w && (y) < (gr)->h)
 
 astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
@@ -35,7 +75,10 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
   gr->diagonal = diagonal;
   n = (size_t)gr->pw * (size_t)gr->ph;
   gr->blocked = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
-  if (gr->blocked == NULL) {
+  gr->moves = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
+  if (gr->blocked == NULL || gr->moves == NULL) {
+    astar__mem(alloc, ud, gr->blocked, gr->blocked ? n : 0, 0);
+    astar__mem(alloc, ud, gr->moves, gr->moves ? n : 0, 0);
     astar__mem(alloc, ud, gr, sizeof *gr, 0);
     return NULL;
   }
@@ -44,6 +87,11 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
   for (y = 0; y < height; y++)
     memset(gr->blocked + CELL(gr, 0, y), 0, (size_t)width);
   for (d = 0; d < 8; d++) gr->off[d] = astar__dy[d] * gr->pw + astar__dx[d];
+  memset(gr->moves, 0, n);
+  for (y = 0; y < height; y++) {
+    int32_t x;
+    for (x = 0; x < width; x++) update_moves(gr, CELL(gr, x, y));
+  }
   return gr;
 }
 
@@ -52,9 +100,16 @@ void astar_grid_free(astar_grid *gr) {
   if (gr == NULL) return;
   n = (size_t)gr->pw * (size_t)gr->ph;
   astar__mem(gr->alloc, gr->ud, gr->blocked, n, 0);
+  astar__mem(gr->alloc, gr->ud, gr->moves, n, 0);
   astar__mem(gr->alloc, gr->ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
   astar__mem(gr->alloc, gr->ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
   astar__mem(gr->alloc, gr->ud, gr, sizeof *gr, 0);
+}
+
+size_t astar_grid_bytes(const astar_grid *gr) {
+  size_t n = (size_t)gr->pw * (size_t)gr->ph;
+  return sizeof *gr + 2 * n + (gr->cost ? n * sizeof(double) : 0) +
+         (gr->tag ? n * sizeof(uint16_t) : 0);
 }
 
 int32_t astar_grid_width(const astar_grid *gr) { return gr->w; }
@@ -67,7 +122,11 @@ uint32_t astar_grid_version(const astar_grid *gr) { return gr->version; }
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->lock > 0) return ASTAR_EBUSY;
   if (!INSIDE(gr, x, y)) return ASTAR_EINVAL;
-  gr->blocked[CELL(gr, x, y)] = blocked ? 1 : 0;
+  blocked = blocked ? 1 : 0;
+  if (gr->blocked[CELL(gr, x, y)] != blocked) {
+    gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
+    update_around(gr, CELL(gr, x, y));
+  }
   gr->version++;
   return ASTAR_OK;
 }

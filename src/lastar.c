@@ -20,6 +20,7 @@
 */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@
 #define GRAPH_MT "astar.Graph"
 #define GRID_MT "astar.Grid"
 #define SEARCH_MT "astar.Search"
+#define FIELD_MT "astar.Field"
 
 enum { KIND_GRAPH = 1, KIND_GRID = 2 };
 
@@ -538,14 +540,20 @@ static int l_grid_new(lua_State *L) {
   return 1;
 }
 
-/* 1-based x at arg, y at arg + 1 -> 0-based cell id (and coordinates). */
-static int32_t check_xy(lua_State *L, ltopo *T, int arg, int32_t *px, int32_t *py) {
-  int32_t w = astar_grid_width(T->grid);
+/* 1-based x at arg, y at arg + 1 in a w x h area -> 0-based cell id (and
+** coordinates). */
+static int32_t check_coords(lua_State *L, int arg, int32_t w, int32_t h,
+                            int32_t *px, int32_t *py) {
   int32_t x = check_range(L, arg, "x", 1, w) - 1;
-  int32_t y = check_range(L, arg + 1, "y", 1, astar_grid_height(T->grid)) - 1;
+  int32_t y = check_range(L, arg + 1, "y", 1, h) - 1;
   if (px) *px = x;
   if (py) *py = y;
   return y * w + x;
+}
+
+static int32_t check_xy(lua_State *L, ltopo *T, int arg, int32_t *px, int32_t *py) {
+  return check_coords(L, arg, astar_grid_width(T->grid), astar_grid_height(T->grid),
+                      px, py);
 }
 
 static int32_t check_cell(lua_State *L, ltopo *T, int arg) {
@@ -655,6 +663,27 @@ static int l_grid_line_of_sight(lua_State *L) {
   return 1;
 }
 
+/* Bytes held in C for a topology: its own storage plus its cached search
+** state (which keeps the size of the largest query run on it). */
+static size_t topo_bytes(lua_State *L, ltopo *T) {
+  size_t n = T->kind == KIND_GRAPH ? 0 : astar_grid_bytes(T->grid);
+  lsearch *S;
+  compat_getuv(L, 1);
+  lua_getfield(L, -1, "search");
+  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  if (S != NULL && S->s != NULL)
+    n += astar_search_bytes(S->s) + S->tagf_cap * sizeof(double) +
+         2 * S->path_cap * sizeof(int32_t);
+  lua_pop(L, 2);
+  return n;
+}
+
+static int l_grid_memory(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  lua_pushinteger(L, (lua_Integer)topo_bytes(L, T));
+  return 1;
+}
+
 static int l_grid_tostring(lua_State *L) {
   ltopo *T = (ltopo *)luaL_checkudata(L, 1, GRID_MT);
   if (T->grid == NULL) lua_pushstring(L, "astar.Grid (closed)");
@@ -662,6 +691,363 @@ static int l_grid_tostring(lua_State *L) {
     lua_pushfstring(L, "astar.Grid (%dx%d, diagonal %s)",
                     (int)astar_grid_width(T->grid), (int)astar_grid_height(T->grid),
                     diagonal_names[astar_grid_diagonal(T->grid)]);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Field userdata: a per-cell number array owned by Lua's allocator           */
+/* ------------------------------------------------------------------------ */
+
+/* The values live inside the userdata block itself (freed by the GC with it),
+** in cell id order (y * w + x), so a search reads them without a copy.  The
+** user value is the grid the field was made for. */
+typedef struct lfield {
+  int32_t w, h;
+  double v[];
+} lfield;
+
+static lfield *check_field(lua_State *L, int idx) {
+  return (lfield *)luaL_checkudata(L, idx, FIELD_MT);
+}
+
+/* Pushes a new field of the grid at index gidx, every value `init`. */
+static lfield *new_field(lua_State *L, int gidx, ltopo *T, double init) {
+  int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid), i;
+  size_t n = (size_t)w * (size_t)h;
+  lfield *F = (lfield *)compat_newud(L, offsetof(lfield, v) + n * sizeof(double));
+  F->w = w;
+  F->h = h;
+  for (i = 0; (size_t)i < n; i++) F->v[i] = init;
+  luaL_getmetatable(L, FIELD_MT);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, gidx);
+  compat_setuv(L, -2);
+  return F;
+}
+
+static int l_field_new(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  double init = lua_isnoneornil(L, 2) ? 0 : check_finite(L, 2, "value");
+  new_field(L, 1, T, init);
+  return 1;
+}
+
+static int l_field_get(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  lua_pushnumber(L, F->v[check_coords(L, 2, F->w, F->h, NULL, NULL)]);
+  return 1;
+}
+
+static int l_field_set(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL);
+  F->v[c] = check_finite(L, 4, "value");
+  return 0;
+}
+
+static int l_field_fill(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  double v = check_finite(L, 2, "value");
+  size_t i, n = (size_t)F->w * (size_t)F->h;
+  for (i = 0; i < n; i++) F->v[i] = v;
+  return 0;
+}
+
+/* Adds v to every cell whose centre is within `radius` of (x, y)'s. */
+static int l_field_add_disc(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  int32_t cx, cy, x, y, x0, x1, y0, y1, r;
+  double radius, v;
+  check_coords(L, 2, F->w, F->h, &cx, &cy);
+  radius = check_cost(L, 4, "radius");
+  v = check_finite(L, 5, "value");
+  r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+  x0 = cx - r < 0 ? 0 : cx - r;
+  y0 = cy - r < 0 ? 0 : cy - r;
+  x1 = cx + r >= F->w ? F->w - 1 : cx + r;
+  y1 = cy + r >= F->h ? F->h - 1 : cy + r;
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      double dx = x - cx, dy = y - cy;
+      if (dx * dx + dy * dy <= radius * radius) F->v[(size_t)y * F->w + x] += v;
+    }
+  return 0;
+}
+
+static int l_field_size(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  lua_pushinteger(L, F->w);
+  lua_pushinteger(L, F->h);
+  return 2;
+}
+
+static int l_field_tostring(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  lua_pushfstring(L, "astar.Field (%dx%d)", (int)F->w, (int)F->h);
+  return 1;
+}
+
+/* grid:visible_from(x, y [, radius]) -> field: 1 where (x, y) sees the cell. */
+static int l_grid_visible_from(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t x, y;
+  double radius = -1;
+  lfield *F;
+  check_xy(L, T, 2, &x, &y);
+  if (!lua_isnoneornil(L, 4)) radius = check_cost(L, 4, "radius");
+  F = new_field(L, 1, T, 0);
+  astar_grid_visible_from(T->grid, x, y, radius, F->v);
+  return 1;
+}
+
+/* A field option (penalty, forbid) must be a field of this grid's size. */
+static const double *opt_field(lua_State *L, ltopo *T, int arg, int vidx,
+                               const char *name) {
+  lfield *F = (lfield *)compat_testudata(L, vidx, FIELD_MT);
+  if (F == NULL)
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name,
+                                          describe(L, vidx)));
+  if (F->w != astar_grid_width(T->grid) || F->h != astar_grid_height(T->grid))
+    luaL_argerror(L, arg, lua_pushfstring(L, "%s field is %dx%d but the grid is %dx%d",
+                                          name, (int)F->w, (int)F->h,
+                                          (int)astar_grid_width(T->grid),
+                                          (int)astar_grid_height(T->grid)));
+  return F->v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Grids from text, and back                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* How one map character becomes a cell. */
+typedef struct cellspec {
+  int known, blocked;
+  double cost;
+  int has_tag;          /* tag name at stack index tag_idx */
+  int tag_idx;
+} cellspec;
+
+/* Reads the legend entry at vidx: true / false (open / blocked), a number
+** (open, that cost), a string (open, that tag) or a table { blocked =, cost
+** =, tag = }. */
+static void read_cellspec(lua_State *L, int vidx, const char *key, cellspec *c) {
+  c->known = 1;
+  c->blocked = 0;
+  c->cost = 1;
+  c->has_tag = 0;
+  switch (lua_type(L, vidx)) {
+    case LUA_TBOOLEAN: c->blocked = !lua_toboolean(L, vidx); return;
+    case LUA_TNUMBER:
+      c->cost = lua_tonumber(L, vidx);
+      if (c->cost >= 0 && isfinite(c->cost)) return;
+      break;
+    case LUA_TSTRING:
+      c->has_tag = 1;
+      c->tag_idx = vidx;
+      return;
+    case LUA_TTABLE: {
+      int ok = 1;
+      lua_getfield(L, vidx, "blocked");
+      if (!lua_isnil(L, -1)) {
+        ok = lua_type(L, -1) == LUA_TBOOLEAN;
+        c->blocked = lua_toboolean(L, -1);
+      }
+      lua_getfield(L, vidx, "cost");
+      if (!lua_isnil(L, -1)) {
+        c->cost = lua_tonumber(L, -1);
+        ok = ok && lua_type(L, -1) == LUA_TNUMBER && c->cost >= 0 && isfinite(c->cost);
+      }
+      lua_pop(L, 2);
+      lua_getfield(L, vidx, "tag");   /* stays on the stack while used */
+      if (!lua_isnil(L, -1)) {
+        ok = ok && lua_type(L, -1) == LUA_TSTRING;
+        c->has_tag = 1;
+        c->tag_idx = lua_gettop(L);
+      } else {
+        lua_pop(L, 1);
+      }
+      if (ok) return;
+      break;
+    }
+    default: break;
+  }
+  luaL_argerror(L, 2, lua_pushfstring(L,
+      "legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, got %s",
+      key, describe(L, vidx)));
+}
+
+/* astar.grid_from_string(text [, legend [, opts]]) -> grid.  Rows are lines
+** (LF or CRLF); '.' is open, '#' and '@' blocked; other characters come from
+** the legend (legend.default covers every character not listed). */
+static int l_grid_from_string(lua_State *L) {
+  static const char *const keys[] = {"diagonal", NULL};
+  size_t len, i, line_start = 0;
+  const char *text = luaL_checklstring(L, 1, &len);
+  int32_t w = -1, h = 0, x, y;
+  int diag = ASTAR_DIAG_NO_CORNER_CUTTING, gidx;
+  cellspec spec[256];
+  ltopo *T;
+  astar_alloc_fn f;
+  void *ud = alloc_ud(L, &f);
+  if (!lua_isnoneornil(L, 2) && !lua_istable(L, 2)) type_error(L, 2, "table");
+  if (!lua_isnoneornil(L, 3)) {
+    if (!lua_istable(L, 3)) type_error(L, 3, "table");
+    check_keys(L, 3, keys);
+    lua_getfield(L, 3, "diagonal");
+    if (!lua_isnil(L, -1)) diag = check_choice(L, 3, lua_gettop(L), "diagonal", diagonal_names);
+    lua_pop(L, 1);
+  }
+  /* measure: every non-empty row has the same width; trailing blank lines
+  ** are ignored, inner ones are not */
+  for (i = 0; i <= len; i++) {
+    if (i == len || text[i] == '\n') {
+      size_t end = i;
+      if (end > line_start && text[end - 1] == '\r') end--;
+      if (end > line_start) {
+        int32_t rw = (int32_t)(end - line_start);
+        if (w >= 0 && rw != w)
+          return luaL_argerror(L, 1, lua_pushfstring(L,
+              "row %d has %d cells, row 1 has %d", (int)h + 1, (int)rw, (int)w));
+        if (rw > ASTAR_GRID_MAX_SIDE || h == ASTAR_GRID_MAX_SIDE)
+          return luaL_argerror(L, 1, "map too large (at most 65535 x 65535)");
+        w = rw;
+        h++;
+      } else if (i < len) {
+        /* a blank line: fine only if nothing but blank lines follow */
+        size_t j;
+        for (j = i; j < len && (text[j] == '\n' || text[j] == '\r'); j++) {}
+        if (j < len && h > 0)
+          return luaL_argerror(L, 1, lua_pushfstring(L, "blank line after row %d", (int)h));
+      }
+      line_start = i + 1;
+    }
+  }
+  if (w <= 0) return luaL_argerror(L, 1, "no rows in the map");
+  if ((double)w * h >= (double)(1 << 30))
+    return luaL_argerror(L, 1, "map too large (width * height must be below 2^30)");
+  for (i = 0; i < 256; i++) spec[i].known = 0;
+  spec['.'].known = spec['#'].known = spec['@'].known = 1;
+  spec['.'].blocked = 0;
+  spec['#'].blocked = spec['@'].blocked = 1;
+  spec['.'].cost = spec['#'].cost = spec['@'].cost = 1;
+  spec['.'].has_tag = spec['#'].has_tag = spec['@'].has_tag = 0;
+  T = new_topo(L, KIND_GRID);
+  gidx = lua_gettop(L);
+  T->grid = astar_grid_new(w, h, diag, f, ud);
+  if (T->grid == NULL) return luaL_error(L, "not enough memory");
+  if (lua_istable(L, 2)) {
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {               /* key, value */
+      int vidx = lua_gettop(L);
+      size_t kl;
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &kl) : NULL;
+      if (k == NULL || (kl != 1 && strcmp(k, "default") != 0))
+        return luaL_argerror(L, 2, lua_pushfstring(L,
+            "legend keys must be single characters or \"default\", got %s", describe(L, -2)));
+      int keep;
+      luaL_checkstack(L, 6, "too many legend entries");
+      if (kl == 1) {
+        cellspec *c = &spec[(unsigned char)k[0]];
+        read_cellspec(L, vidx, lua_pushfstring(L, "\"%s\"", k), c);
+        keep = c->has_tag;
+      } else {
+        cellspec d;
+        read_cellspec(L, vidx, "\"default\"", &d);
+        for (i = 0; i < 256; i++)
+          if (!spec[i].known && i != '\n' && i != '\r') spec[i] = d;
+        keep = d.has_tag;
+      }
+      /* a tag name must stay on the stack until the cells are filled: leave
+      ** it there and give lua_next a copy of the key */
+      if (keep) lua_pushvalue(L, vidx - 1);
+      else lua_settop(L, vidx - 1);
+    }
+  }
+  /* fill the cells */
+  x = y = 0;
+  for (i = 0; i < len && y < h; i++) {
+    unsigned char ch = (unsigned char)text[i];
+    cellspec *c;
+    if (ch == '\r') continue;
+    if (ch == '\n') {
+      if (x > 0) y++;
+      x = 0;
+      continue;
+    }
+    c = &spec[ch];
+    if (!c->known) {
+      char buf[8];
+      if (ch >= 32 && ch < 127) snprintf(buf, sizeof buf, "'%c'", ch);
+      else snprintf(buf, sizeof buf, "\\%d", ch);
+      return luaL_argerror(L, 1, lua_pushfstring(L,
+          "unknown character %s at row %d, column %d (add it to the legend)", buf,
+          (int)y + 1, (int)x + 1));
+    }
+    if (c->blocked) astar_grid_set_blocked(T->grid, x, y, 1);
+    if (c->cost != 1 && astar_grid_set_cost(T->grid, x, y, c->cost) != ASTAR_OK)
+      return luaL_error(L, "not enough memory");
+    if (c->has_tag) {
+      int32_t tag;
+      lua_pushvalue(L, c->tag_idx);
+      tag = intern_tag(L, gidx, lua_gettop(L), 65535);
+      lua_pop(L, 1);
+      if (astar_grid_set_tag(T->grid, x, y, tag) != ASTAR_OK)
+        return luaL_error(L, "not enough memory");
+    }
+    x++;
+  }
+  lua_pushvalue(L, gidx);
+  return 1;
+}
+
+/* grid:to_string([path]) -> the map as text: '#' blocked, '.' open, '~' open
+** with a cost other than 1 or a tag; a path (a find_path result or a list of
+** cell ids) is drawn with '*', its first cell 'S' and its last 'G'. */
+static int l_grid_to_string(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid), x, y;
+  size_t n = (size_t)w * h;
+  char *cells;
+  luaL_Buffer b;
+  int pidx = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    if (!lua_istable(L, 2)) type_error(L, 2, "table (a path or a list of cell ids)");
+    lua_getfield(L, 2, "nodes");
+    if (!lua_istable(L, -1)) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, 2);
+    }
+    pidx = lua_gettop(L);
+  }
+  cells = (char *)lua_newuserdata(L, n);   /* scratch, collected with the call */
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      double c;
+      int32_t tag;
+      astar_grid_cost(T->grid, x, y, &c);
+      astar_grid_tag(T->grid, x, y, &tag);
+      cells[(size_t)y * w + x] = astar_grid_blocked(T->grid, x, y) ? '#'
+                                 : (c != 1 || tag != 0) ? '~' : '.';
+    }
+  if (pidx) {
+    int32_t i, len = (int32_t)compat_rawlen(L, pidx);
+    for (i = 1; i <= len; i++) {
+      double v;
+      lua_rawgeti(L, pidx, i);
+      v = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)n)
+        return luaL_argerror(L, 2, lua_pushfstring(L, "path entry %d is not a cell id of this grid, got %s",
+                                                   (int)i, describe(L, -1)));
+      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G' : '*';
+      lua_pop(L, 1);
+    }
+  }
+  luaL_buffinit(L, &b);
+  for (y = 0; y < h; y++) {
+    luaL_addlstring(&b, cells + (size_t)y * w, (size_t)w);
+    luaL_addchar(&b, '\n');
+  }
+  luaL_pushresult(&b);
   return 1;
 }
 
@@ -776,6 +1162,21 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
                                               describe(L, v)));
       lua_pushvalue(L, v);
       lua_replace(L, o->cslot);
+    } else if (strcmp(k, "penalty") == 0 || strcmp(k, "forbid") == 0 ||
+               strcmp(k, "penalty_scale") == 0) {
+      if (T->kind != KIND_GRID)
+        luaL_argerror(L, arg, lua_pushfstring(L, "option \"%s\" is only for grids", k));
+      if (k[0] == 'f') {
+        q->forbid = opt_field(L, T, arg, v, "forbid");
+      } else if (k[7] == '_') {
+        double sc = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
+        if (lua_type(L, v) != LUA_TNUMBER || !isfinite(sc))
+          luaL_argerror(L, arg, lua_pushfstring(L,
+              "penalty_scale must be a finite number, got %s", describe(L, v)));
+        q->penalty_scale = sc;
+      } else {
+        q->penalty = opt_field(L, T, arg, v, "penalty");
+      }
     } else if (strcmp(k, "trace") == 0 || strcmp(k, "visited") == 0) {
       if (lua_type(L, v) != LUA_TBOOLEAN)
         luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", k,
@@ -1119,8 +1520,17 @@ static const luaL_Reg grid_methods[] = {
     {"id", l_grid_id},                   {"xy", l_grid_xy},
     {"size", l_grid_size},               {"diagonal", l_grid_diagonal},
     {"line_of_sight", l_grid_line_of_sight},
+    {"visible_from", l_grid_visible_from}, {"to_string", l_grid_to_string},
+    {"memory", l_grid_memory},
     {"find_path", l_grid_find_path},     {"close", l_grid_gc},
     {NULL, NULL}};
+
+static const luaL_Reg field_methods[] = {
+    {"get", l_field_get},   {"set", l_field_set},           {"fill", l_field_fill},
+    {"add_disc", l_field_add_disc}, {"size", l_field_size}, {NULL, NULL}};
+
+static const luaL_Reg field_metamethods[] = {{"__tostring", l_field_tostring},
+                                             {NULL, NULL}};
 
 static const luaL_Reg grid_metamethods[] = {
     {"__gc", l_grid_gc}, {"__close", l_grid_gc}, {"__tostring", l_grid_tostring},
@@ -1129,7 +1539,11 @@ static const luaL_Reg grid_metamethods[] = {
 static const luaL_Reg search_metamethods[] = {{"__gc", l_search_gc}, {NULL, NULL}};
 
 static const luaL_Reg funcs[] = {
-    {"graph", l_graph_new}, {"grid", l_grid_new}, {NULL, NULL}};
+    {"graph", l_graph_new},
+    {"grid", l_grid_new},
+    {"grid_from_string", l_grid_from_string},
+    {"field", l_field_new},
+    {NULL, NULL}};
 
 static void new_class(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods) {
@@ -1147,9 +1561,12 @@ int luaopen_astar_core(lua_State *L) {
   new_class(L, GRAPH_MT, graph_metamethods, graph_methods);
   new_class(L, GRID_MT, grid_metamethods, grid_methods);
   new_class(L, SEARCH_MT, search_metamethods, NULL);
+  new_class(L, FIELD_MT, field_metamethods, field_methods);
   lua_newtable(L);
   compat_setfuncs(L, funcs);
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
+  lua_pushnumber(L, ASTAR_GRID_DIAG);
+  lua_setfield(L, -2, "DIAGONAL");
   return 1;
 }

@@ -16,6 +16,13 @@
 ** second heap of the open nodes keyed by g (only in that mode), so "is any
 ** open node cheaper than the goal?" is a look at its top.
 **
+** Successor bypass: the best node an expansion opens is held in a one-node
+** slot instead of the heap, and expanded next when its key is no worse than
+** the heap's top (on open terrain it usually is: f stays constant toward the
+** goal and high_g prefers the newest node).  The keys compared are the
+** heap's own, so the expansion order is the heap's; it saves a push that
+** would climb to the root and the pop that would bring it back.
+**
 ** Longjmp safety: callbacks run only inside relax() and begin; every buffer
 ** they can interrupt is owned by the astar_search, and nothing the next begin
 ** relies on is left half-written (the generation bump invalidates the rest).
@@ -28,6 +35,9 @@
 
 enum { TOPO_NONE = 0, TOPO_GRAPH, TOPO_GRID };
 
+/* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
+enum { POS_CLOSED = -1, POS_NEXT = -2 };
+
 /* A closed node is reopened only for an improvement larger than this
 ** relative amount.  Without it, two routes of equal length whose float sums
 ** differ in the last bit (1 + sqrt2 + 1 vs 1 + 1 + sqrt2) reopen nodes on
@@ -39,6 +49,10 @@ struct astar_search {
   void *ud;
   astar_node *ns;               /* node states, ns_init of them zeroed */
   size_t ns_cap, ns_init;
+    int32_t *parent;              /* graph: edge id; grid: direction of the step in */
+  size_t parent_cap;
+  int32_t *gpos;                /* by-g heap positions (stop = optimal) */
+  size_t gpos_cap;
   double *hc;                   /* callback heuristic values (cached) */
   size_t hc_cap;
   double *cc;                   /* incoming step cost when a cost_fn runs */
@@ -62,7 +76,9 @@ struct astar_search {
   double gx, gy, gz;            /* goal position */
   double sx, sy, sz;            /* start position */
   double ux, uy, uz;            /* unit vector start -> goal; 0 if they meet */
-  double seq;                   /* FIFO tie-break counter */
+    double octile_k;              /* octile's diagonal extra: grid or true sqrt2 */
+  astar_heap_item next;         /* the bypass slot (node -1 when empty) */
+  uint32_t seq;                 /* FIFO tie-break counter (saturates) */
   astar_stats st;
   int32_t best;                 /* reached node with the smallest h */
   double best_h;
@@ -91,6 +107,8 @@ astar_search *astar_search_new(astar_alloc_fn alloc, void *ud) {
 void astar_search_free(astar_search *s) {
   if (s == NULL) return;
   astar__mem(s->alloc, s->ud, s->ns, s->ns_cap * sizeof(astar_node), 0);
+  astar__mem(s->alloc, s->ud, s->parent, s->parent_cap * sizeof(int32_t), 0);
+  astar__mem(s->alloc, s->ud, s->gpos, s->gpos_cap * sizeof(int32_t), 0);
   astar__mem(s->alloc, s->ud, s->hc, s->hc_cap * sizeof(double), 0);
   astar__mem(s->alloc, s->ud, s->cc, s->cc_cap * sizeof(double), 0);
   astar__mem(s->alloc, s->ud, s->open.a, s->open.cap * sizeof(astar_heap_item), 0);
@@ -117,25 +135,40 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
 /* ------------------------------------------------------------------------ */
 
 ASTAR_INLINE int item_less(const astar_heap_item *a, const astar_heap_item *b) {
-  return a->f < b->f || (a->f == b->f && a->k < b->k);
+  return a->fkey < b->fkey || (a->fkey == b->fkey && a->k < b->k);
 }
 
-/* `which` selects the position slot (0 open, 1 by-g); constant at each call
-** site, so the compiler folds it. */
-ASTAR_INLINE void heap_up(astar_node *ns, astar_heap *h, size_t i, int which) {
+/* f <-> heap key (see astar_heap_item). */
+ASTAR_INLINE uint64_t fkey(double f) {
+  uint64_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+ASTAR_INLINE double key_f(uint64_t u) {
+  double f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* `which` selects the heap (0 open: positions in the node states; 1 by-g:
+** positions in gpos); constant at each call site, so the compiler folds it. */
+#define HPOS(s, node, which) (*((which) ? &(s)->gpos[node] : &(s)->ns[node].pos))
+
+ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   astar_heap_item it = h->a[i];
   while (i > 0) {
     size_t p = (i - 1) >> 1;
     if (!item_less(&it, &h->a[p])) break;
     h->a[i] = h->a[p];
-    ns[h->a[i].node].pos[which] = (int32_t)i;
+    HPOS(s, h->a[i].node, which) = (int32_t)i;
     i = p;
   }
   h->a[i] = it;
-  ns[it.node].pos[which] = (int32_t)i;
+  HPOS(s, it.node, which) = (int32_t)i;
 }
 
-ASTAR_INLINE void heap_down(astar_node *ns, astar_heap *h, size_t i, int which) {
+ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
   astar_heap_item it = h->a[i];
   size_t n = h->n;
   for (;;) {
@@ -144,46 +177,65 @@ ASTAR_INLINE void heap_down(astar_node *ns, astar_heap *h, size_t i, int which) 
     if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
     if (!item_less(&h->a[c], &it)) break;
     h->a[i] = h->a[c];
-    ns[h->a[i].node].pos[which] = (int32_t)i;
+    HPOS(s, h->a[i].node, which) = (int32_t)i;
     i = c;
   }
   h->a[i] = it;
-  ns[it.node].pos[which] = (int32_t)i;
+  HPOS(s, it.node, which) = (int32_t)i;
+}
+
+/* Removes the top: the hole descends to a leaf along the smaller children
+** (one compare per level), then the last item rises from there; it came
+** from the bottom, so it seldom rises far (Floyd's bottom-up variant). */
+ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
+  size_t i = 0, n = --h->n;
+  astar_heap_item last = h->a[n];
+  if (n == 0) return;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
+    h->a[i] = h->a[c];
+    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    i = c;
+  }
+  h->a[i] = last;
+  heap_up(s, h, i, which);
 }
 
 static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
-                     double k, int which) {
+                     uint32_t k, int which) {
   if (ASTAR_UNLIKELY(h->n == h->cap) &&
       astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
                   sizeof(astar_heap_item)))
     return ASTAR_ENOMEM;
-  h->a[h->n].f = f;
+  h->a[h->n].fkey = fkey(f);
   h->a[h->n].k = k;
   h->a[h->n].node = node;
-  heap_up(s->ns, h, h->n++, which);
+  heap_up(s, h, h->n++, which);
   return ASTAR_OK;
 }
 
 /* Changes the key of the item at i, in either direction. */
-ASTAR_INLINE void heap_update(astar_node *ns, astar_heap *h, size_t i, double f,
-                              double k, int which) {
+ASTAR_INLINE void heap_update(astar_search *s, astar_heap *h, size_t i, double f,
+                              uint32_t k, int which) {
   int32_t node = h->a[i].node;
-  h->a[i].f = f;
+  h->a[i].fkey = fkey(f);
   h->a[i].k = k;
-  heap_up(ns, h, i, which);
-  heap_down(ns, h, (size_t)ns[node].pos[which], which);
+  heap_up(s, h, i, which);
+  heap_down(s, h, (size_t)HPOS(s, node, which), which);
 }
 
-static void heap_remove(astar_node *ns, astar_heap *h, size_t i, int which) {
+static void heap_remove(astar_search *s, astar_heap *h, size_t i, int which) {
   int32_t gone = h->a[i].node;
   h->n--;
   if (i < h->n) {
     int32_t moved = h->a[h->n].node;
     h->a[i] = h->a[h->n];
-    heap_up(ns, h, i, which);
-    heap_down(ns, h, (size_t)ns[moved].pos[which], which);
+    heap_up(s, h, i, which);
+    heap_down(s, h, (size_t)HPOS(s, moved, which), which);
   }
-  ns[gone].pos[which] = -1;
+  HPOS(s, gone, which) = -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -200,7 +252,7 @@ ASTAR_INLINE double builtin_h(const astar_search *s, double x, double y,
     case ASTAR_H_EUCLIDEAN: h = sqrt(dx * dx + dy * dy + dz * dz); break;
     case ASTAR_H_MANHATTAN: h = dx + dy + dz; break;
     case ASTAR_H_OCTILE:
-      h = (dx < dy ? (ASTAR_SQRT2 - 1) * dx + dy : (ASTAR_SQRT2 - 1) * dy + dx) + dz;
+      h = (dx < dy ? s->octile_k * dx + dy : s->octile_k * dy + dx) + dz;
       break;
     case ASTAR_H_CHEBYSHEV:
       h = dx > dy ? dx : dy;
@@ -226,6 +278,21 @@ ASTAR_INLINE double builtin_h(const astar_search *s, double x, double y,
     }
   }
   return h <= DBL_MAX ? h : DBL_MAX;
+}
+
+/* The built-in estimate on a grid cell: 2-D, small coordinates, no clamp.
+** Octile uses the grid's own diagonal cost, so it is exact and consistent. */
+ASTAR_INLINE double grid_h(const astar_search *s, double x, double y) {
+  double dx = fabs(x - s->gx), dy = fabs(y - s->gy);
+  switch (s->q.heuristic) {
+    case ASTAR_H_ZERO: return 0.0;
+    case ASTAR_H_OCTILE:
+      return dx < dy ? s->octile_k * dx + dy : s->octile_k * dy + dx;
+    case ASTAR_H_MANHATTAN: return dx + dy;
+    case ASTAR_H_CHEBYSHEV: return dx > dy ? dx : dy;
+    case ASTAR_H_EUCLIDEAN: return sqrt(dx * dx + dy * dy);
+    default: return builtin_h(s, x, y, 0.0);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -274,13 +341,18 @@ ASTAR_INLINE int node_h(astar_search *s, int32_t v, int fresh, double x,
     const astar_node_rec *n = &s->graph->nodes[v];
     *h = builtin_h(s, n->x, n->y, n->z);
   } else {
-    *h = builtin_h(s, x, y, 0.0);
+    *h = grid_h(s, x, y);
   }
   return ASTAR_OK;
 }
 
-ASTAR_INLINE double tie_key(astar_search *s, double g) {
-  return s->q.tie_break == ASTAR_TIE_HIGH_G ? -g : s->seq++;
+ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
+  if (s->q.tie_break == ASTAR_TIE_HIGH_G) {
+    union { float f; uint32_t u; } b;
+    b.f = (float)h;
+    return b.u;
+  }
+  return s->seq == UINT32_MAX ? s->seq : s->seq++;
 }
 
 /*
@@ -290,50 +362,74 @@ ASTAR_INLINE double tie_key(astar_search *s, double g) {
 ** open nodes are decreased; closed nodes are reopened (seeds 000 and 003: a
 ** cheaper route to a closed node puts it back on the open list).
 */
-ASTAR_INLINE int relax(astar_search *s, int32_t v, int32_t ref, double ng,
-                       double step, double x, double y) {
+ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ref, double ng,
+                            double step, double x, double y, int plain) {
   astar_node *n = &s->ns[v];
   double h, f;
   int rc;
   if (n->stamp != s->gen) {
-    if (ng > s->q.max_cost) {
+    if (!plain && ng > s->q.max_cost) {
       s->pruned = 1;
       return ASTAR_OK;
     }
-    if ((rc = node_h(s, v, 1, x, y, &h)) != ASTAR_OK) return rc;
-    n->stamp = s->gen;
+    if (plain) h = grid_h(s, x, y);
+    else if ((rc = node_h(s, v, 1, x, y, &h)) != ASTAR_OK) return rc;
+        n->stamp = s->gen;
     n->g = ng;
-    n->parent = ref;
-    n->pos[0] = n->pos[1] = -1;
-    if (s->use_cc) s->cc[v] = step;
-    if (h < s->best_h) {
-      s->best_h = h;
-      s->best = v;
+    n->pos = POS_CLOSED;
+    s->parent[v] = ref;
+    if (!plain && s->q.stop == ASTAR_STOP_OPTIMAL) s->gpos[v] = -1;
+    if (!plain) {
+      if (s->use_cc) s->cc[v] = step;
+      if (s->q.track_best && h < s->best_h) {
+        s->best_h = h;
+        s->best = v;
+      }
     }
     if (v == s->goal) s->reached = 1;
   } else {
-    if (!(ng < n->g)) return ASTAR_OK;
-    if (n->pos[0] < 0) {
+        if (!(ng < n->g)) return ASTAR_OK;
+    if (n->pos == POS_CLOSED) {
       if (!(ng < n->g - REOPEN_EPS * n->g)) return ASTAR_OK;
       s->st.reopened++;
     }
-    if ((rc = node_h(s, v, 0, x, y, &h)) != ASTAR_OK) return rc;
+    if (plain) h = grid_h(s, x, y);
+    else if ((rc = node_h(s, v, 0, x, y, &h)) != ASTAR_OK) return rc;
     n->g = ng;
-    n->parent = ref;
-    if (s->use_cc) s->cc[v] = step;
+    s->parent[v] = ref;
+    if (!plain && s->use_cc) s->cc[v] = step;
   }
-  f = s->q.weight == 1.0 ? ng + h : s->q.weight == 0 ? ng : ng + s->q.weight * h;
-  if (n->pos[0] >= 0) {
-    heap_update(s->ns, &s->open, (size_t)n->pos[0], f, tie_key(s, ng), 0);
+  if (plain || s->q.weight == 1.0) f = ng + h;
+  else f = s->q.weight == 0 ? ng : ng + s->q.weight * h;
+    if (n->pos >= 0) {
+    heap_update(s, &s->open, (size_t)n->pos, f, tie_key(s, h), 0);
   } else {
-    if (heap_push(s, &s->open, v, f, tie_key(s, ng), 0)) return ASTAR_ENOMEM;
-    s->st.generated++;
+    astar_heap_item it;
+    it.fkey = fkey(f);
+    it.k = tie_key(s, h);
+    it.node = v;
+    if (n->pos == POS_CLOSED) s->st.generated++;
+    if (s->next.node < 0 || s->next.node == v || item_less(&it, &s->next)) {
+      /* v takes the bypass slot; a previous holder goes to the heap */
+      if (s->next.node >= 0 && s->next.node != v &&
+          heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, 0))
+        return ASTAR_ENOMEM;
+      s->next = it;
+      n->pos = POS_NEXT;
+    } else if (heap_push(s, &s->open, v, f, it.k, 0)) {
+      return ASTAR_ENOMEM;
+    }
   }
-  if (s->q.stop == ASTAR_STOP_OPTIMAL) {
-    if (n->pos[1] >= 0) heap_update(s->ns, &s->byg, (size_t)n->pos[1], ng, 0, 1);
+  if (!plain && s->q.stop == ASTAR_STOP_OPTIMAL) {
+    if (s->gpos[v] >= 0) heap_update(s, &s->byg, (size_t)s->gpos[v], ng, 0, 1);
     else if (heap_push(s, &s->byg, v, ng, 0, 1)) return ASTAR_ENOMEM;
   }
   return ASTAR_OK;
+}
+
+ASTAR_INLINE int relax(astar_search *s, int32_t v, int32_t ref, double ng,
+                       double step, double x, double y) {
+  return relax_impl(s, v, ref, ng, step, x, y, 0);
 }
 
 /* Step cost of a graph edge after the query's tag factors (HUGE_VAL when a
@@ -374,13 +470,22 @@ static int expand_graph(astar_search *s, int32_t u) {
   return ASTAR_OK;
 }
 
+/* All directions but the one back to p's parent: a child never improves its
+** parent (g(parent) + 2 c >= g(parent) for any costs >= 0), so that step
+** is never worth relaxing, whatever the heuristic. */
+ASTAR_INLINE unsigned back_mask(const astar_search *s, int32_t p) {
+  static const unsigned char opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+  int32_t d = s->parent[p];
+  return d < 0 ? 0xffu : ~(1u << opposite[d]) & 0xffu;
+}
+
 /* Cost of entering padded cell q by direction d (from unpadded cell uq's
 ** point of view for the penalty field), before the cost callback: step
 ** length times cell cost times tag factor, plus penalty.  HUGE_VAL forbids. */
 ASTAR_INLINE double grid_step(const astar_search *s, int32_t q, int d,
                               int32_t uq) {
   const astar_grid *gr = s->grid;
-  double c = d < 4 ? 1.0 : ASTAR_SQRT2;
+  double c = d < 4 ? 1.0 : ASTAR_GRID_DIAG;
   if (gr->cost) c *= gr->cost[q];
   if (s->q.tag_factor && gr->tag) {
     int32_t t = gr->tag[q];
@@ -395,69 +500,71 @@ ASTAR_INLINE double grid_step(const astar_search *s, int32_t q, int d,
 }
 
 /*
-** Expands padded cell p.  `plain` is a compile-time constant at both call
-** sites: 1 for grids with uniform cost, no tags factors, fields or cost
-** callback (every step costs 1 or sqrt 2), 0 for the general case.
+** Expands padded cell p in the general case: cell costs, tag factors,
+** penalty and forbid fields, a cost callback.  A forbidden cell counts as
+** blocked for the corner rules too.
 */
-ASTAR_INLINE int expand_grid_impl(astar_search *s, int32_t p, int plain) {
+static int expand_grid_general(astar_search *s, int32_t p) {
+  static const int side[8][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0},
+                                 {0, 2}, {0, 3}, {1, 2}, {1, 3}};
   const astar_grid *gr = s->grid;
   const unsigned char *b = gr->blocked;
   const int32_t *off = gr->off;
   int32_t pw = gr->pw, w = gr->w, py = grid_row(s, p), px = p - py * pw;
   int32_t up = (py - 1) * w + (px - 1); /* unpadded id of p */
   double gp = s->ns[p].g, x = px - 1, y = py - 1;
-  const double *forbid = plain ? NULL : s->q.forbid;
+  const double *forbid = s->q.forbid;
+  unsigned keep = back_mask(s, p);
   int open[4], d, rc;
-  static const int side[8][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0},
-                                 {0, 2}, {0, 3}, {1, 2}, {1, 3}};
   for (d = 0; d < 4; d++) {
     int32_t q = p + off[d];
     open[d] = !b[q] && !(forbid && forbid[up + astar__dx[d] + astar__dy[d] * w]);
   }
   for (d = 0; d < 8; d++) {
-    int32_t q = p + off[d], uq;
+    int32_t q = p + off[d], uq = up + astar__dx[d] + astar__dy[d] * w;
     double c;
     if (d < 4) {
       if (!open[d]) continue;
     } else {
       int a = open[side[d][0]], bb = open[side[d][1]];
       if (gr->diagonal == ASTAR_DIAG_NEVER) break;
-      if (b[q]) continue;
+      if (b[q] || (forbid && forbid[uq] != 0)) continue;
       if (gr->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? !(a && bb)
           : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(a || bb) : 0)
         continue;
     }
-    uq = up + astar__dx[d] + astar__dy[d] * w;
-    if (plain) {
-      c = d < 4 ? 1.0 : ASTAR_SQRT2;
-    } else {
-      if (d >= 4 && forbid && forbid[uq] != 0) continue;
-      c = grid_step(s, q, d, uq);
-      if (c == HUGE_VAL) continue;
-      if (!(c >= 0) || !isfinite(c))
-        return record_error(s, ASTAR_ECOST, uq, c);
-      if (s->q.cost_fn) {
-        double out = c;
-        if (s->q.cost_fn(s->q.cost_ctx, up, uq, d, c, &out))
-          return ASTAR_ECALLBACK;
-        if (out == HUGE_VAL) continue;
-        if (!(out >= 0) || !isfinite(out))
-          return record_error(s, ASTAR_ECOST, uq, out);
-        c = out;
-      }
+    if (!(keep >> d & 1)) continue;
+    c = grid_step(s, q, d, uq);
+    if (c == HUGE_VAL) continue;
+    if (!(c >= 0) || !isfinite(c)) return record_error(s, ASTAR_ECOST, uq, c);
+    if (s->q.cost_fn) {
+      double out = c;
+      if (s->q.cost_fn(s->q.cost_ctx, up, uq, d, c, &out)) return ASTAR_ECALLBACK;
+      if (out == HUGE_VAL) continue;
+      if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, uq, out);
+      c = out;
     }
-    rc = relax(s, q, p, gp + c, c, x + astar__dx[d], y + astar__dy[d]);
+    rc = relax(s, q, d, gp + c, c, x + astar__dx[d], y + astar__dy[d]);
     if (rc != ASTAR_OK) return rc;
   }
   return ASTAR_OK;
 }
 
+/* The fast path: the grid's move mask already applies the blocked cells and
+** the diagonal rule, and every step costs 1 or ASTAR_GRID_DIAG. */
 static int expand_grid_plain(astar_search *s, int32_t p) {
-  return expand_grid_impl(s, p, 1);
-}
-
-static int expand_grid_general(astar_search *s, int32_t p) {
-  return expand_grid_impl(s, p, 0);
+  const astar_grid *gr = s->grid;
+  unsigned m = gr->moves[p] & back_mask(s, p);
+  int32_t py = grid_row(s, p), px = p - py * gr->pw;
+  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  int d, rc;
+  for (d = 0; m != 0; d++, m >>= 1) {
+    if (!(m & 1)) continue;
+        rc = relax_impl(s, p + gr->off[d], d, gp + (d < 4 ? 1.0 : ASTAR_GRID_DIAG), 0,
+                    x + astar__dx[d], y + astar__dy[d], 1);
+    if (rc != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -491,19 +598,25 @@ static int check_query(const astar_query *q, int32_t n) {
 
 /* Sizes the per-node arrays for n nodes; fresh node states get stamp 0,
 ** which no live generation uses. */
-static int reserve(astar_search *s, size_t n, int want_hc, int want_cc) {
-  if (astar__grow(s->alloc, s->ud, (void **)&s->ns, &s->ns_cap, n,
-                  sizeof(astar_node)))
+static int reserve(astar_search *s, size_t n, int want_hc, int want_cc,
+                   int want_gpos) {
+    if (astar__resize(s->alloc, s->ud, (void **)&s->ns, &s->ns_cap, n,
+                    sizeof(astar_node)) ||
+      astar__resize(s->alloc, s->ud, (void **)&s->parent, &s->parent_cap, n,
+                    sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+    if (want_gpos && astar__resize(s->alloc, s->ud, (void **)&s->gpos, &s->gpos_cap,
+                                 n, sizeof(int32_t)))
     return ASTAR_ENOMEM;
   if (s->ns_init < s->ns_cap) {
     memset(s->ns + s->ns_init, 0, (s->ns_cap - s->ns_init) * sizeof(astar_node));
     s->ns_init = s->ns_cap;
   }
-  if (want_hc && astar__grow(s->alloc, s->ud, (void **)&s->hc, &s->hc_cap, n,
-                             sizeof(double)))
+    if (want_hc && astar__resize(s->alloc, s->ud, (void **)&s->hc, &s->hc_cap, n,
+                               sizeof(double)))
     return ASTAR_ENOMEM;
-  if (want_cc && astar__grow(s->alloc, s->ud, (void **)&s->cc, &s->cc_cap, n,
-                             sizeof(double)))
+  if (want_cc && astar__resize(s->alloc, s->ud, (void **)&s->cc, &s->cc_cap, n,
+                               sizeof(double)))
     return ASTAR_ENOMEM;
   return ASTAR_OK;
 }
@@ -515,7 +628,7 @@ static int begin_common(astar_search *s, size_t n, int passable_ends) {
   int rc;
   s->status = ASTAR_ESTATE;
   if ((rc = reserve(s, n, s->q.heuristic == ASTAR_H_CALLBACK,
-                    s->q.cost_fn != NULL)) != ASTAR_OK)
+                    s->q.cost_fn != NULL, s->q.stop == ASTAR_STOP_OPTIMAL)) != ASTAR_OK)
     return rc;
   s->use_cc = s->q.cost_fn != NULL;
   if (++s->gen == 0) {
@@ -523,7 +636,8 @@ static int begin_common(astar_search *s, size_t n, int passable_ends) {
     for (i = 0; i < s->ns_init; i++) s->ns[i].stamp = 0;
     s->gen = 1;
   }
-  s->open.n = s->byg.n = 0;
+    s->open.n = s->byg.n = 0;
+  s->next.node = -1;
   s->ntrace = s->nvisited = 0;
   s->reached = 0;
   s->seq = 0;
@@ -575,6 +689,7 @@ int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q) {
   s->goal = q->goal;
   a = &g->nodes[q->start];
   b = &g->nodes[q->goal];
+  s->octile_k = ASTAR_SQRT2 - 1;
   s->sx = a->x; s->sy = a->y; s->sz = a->z;
   s->gx = b->x; s->gy = b->y; s->gz = b->z;
   return begin_common(s, (size_t)g->nn, a->enabled && b->enabled);
@@ -597,6 +712,7 @@ int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
   s->inv_pw = 1.0 / gr->pw;
   s->start = (q->start / gr->w + 1) * gr->pw + q->start % gr->w + 1;
   s->goal = (q->goal / gr->w + 1) * gr->pw + q->goal % gr->w + 1;
+  s->octile_k = ASTAR_GRID_DIAG - 1;
   s->sx = q->start % gr->w; s->sy = q->start / gr->w; s->sz = 0;
   s->gx = q->goal % gr->w; s->gy = q->goal / gr->w; s->gz = 0;
   ends_open = !gr->blocked[s->start] && !gr->blocked[s->goal] &&
@@ -618,12 +734,13 @@ static int record(astar_search *s, int32_t v, double f) {
   }
   if (s->q.record_trace) {
     astar_trace_entry *t;
-    int32_t ref = s->ns[v].parent, par = -1;
+    int32_t ref = s->parent[v], par = -1;
     if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
                     s->ntrace + 1, sizeof(astar_trace_entry)))
       return ASTAR_ENOMEM;
-    if (ref >= 0)
-      par = s->topo == TOPO_GRID ? grid_external(s, ref) : s->graph->edges[ref].from;
+        if (ref >= 0)
+      par = s->topo == TOPO_GRID ? grid_external(s, v - s->grid->off[ref])
+                                 : s->graph->edges[ref].from;
     t = &s->trace[s->ntrace++];
     t->node = ext;
     t->parent = par;
@@ -640,37 +757,52 @@ int astar_search_step(astar_search *s, uint64_t max_steps) {
   if (s->status != ASTAR_SEARCHING) return s->status;
   version = s->topo == TOPO_GRAPH ? s->graph->version : s->grid->version;
   if (version != s->version) return s->status = ASTAR_ECHANGED;
+  /* the grid fast path: every step costs 1 or ASTAR_GRID_DIAG and relax()
+  ** needs none of the per-query extras */
   if (s->topo == TOPO_GRID)
     plain = s->grid->cost == NULL && s->q.tag_factor == NULL &&
-            s->q.penalty == NULL && s->q.forbid == NULL && s->q.cost_fn == NULL;
+            s->q.penalty == NULL && s->q.forbid == NULL && s->q.cost_fn == NULL &&
+            s->q.heuristic != ASTAR_H_CALLBACK && s->q.weight == 1.0 &&
+            s->q.stop != ASTAR_STOP_OPTIMAL && s->q.max_cost == HUGE_VAL &&
+            !s->q.track_best;
   for (;;) {
     astar_heap_item top;
     int rc;
     if (s->reached) {
       if (s->q.stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
       if (s->q.stop == ASTAR_STOP_OPTIMAL &&
-          (s->byg.n == 0 || s->byg.a[0].f >= s->ns[s->goal].g))
+          (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= s->ns[s->goal].g))
         return s->status = ASTAR_FOUND;
     }
-    if (s->open.n == 0)
+        if (s->open.n == 0 && s->next.node < 0)
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
     if (s->q.max_expansions && s->st.expanded >= s->q.max_expansions)
       return s->status = ASTAR_MAX_EXPANSIONS;
     if (max_steps && done == max_steps) return ASTAR_SEARCHING;
-    /* pop the best open node */
-    top = s->open.a[0];
-    s->open.n--;
-    if (s->open.n > 0) {
-      s->open.a[0] = s->open.a[s->open.n];
-      heap_down(s->ns, &s->open, 0, 0);
+        /* take the best open node: the bypass slot when its key is no worse than
+    ** the heap's top (the heap would have returned it too) */
+    if (s->next.node >= 0 &&
+        (s->open.n == 0 || !item_less(&s->open.a[0], &s->next))) {
+      top = s->next;
+      s->next.node = -1;
+    } else {
+      top = s->open.a[0];
+      heap_pop(s, &s->open, 0);
+      if (s->next.node >= 0) {
+        /* the slot lost to the heap's top: it joins the heap */
+        astar_heap_item old = s->next;
+        s->next.node = -1;
+        if (heap_push(s, &s->open, old.node, key_f(old.fkey), old.k, 0))
+          return s->status = ASTAR_ENOMEM;
+      }
     }
-    s->ns[top.node].pos[0] = -1;
+    s->ns[top.node].pos = POS_CLOSED;
     if (s->q.stop == ASTAR_STOP_OPTIMAL)
-      heap_remove(s->ns, &s->byg, (size_t)s->ns[top.node].pos[1], 1);
+      heap_remove(s, &s->byg, (size_t)s->gpos[top.node], 1);
     s->st.expanded++;
     done++;
     if ((s->q.record_trace || s->q.record_visited) &&
-        (rc = record(s, top.node, top.f)) != ASTAR_OK)
+        (rc = record(s, top.node, key_f(top.fkey))) != ASTAR_OK)
       return s->status = rc;
     if (top.node == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
       return s->status = ASTAR_FOUND;
@@ -704,9 +836,9 @@ static int32_t internal_id(const astar_search *s, int32_t id) {
 }
 
 static int32_t parent_node(const astar_search *s, int32_t v) {
-  int32_t ref = s->ns[v].parent;
-  if (ref < 0) return -1;
-  return s->topo == TOPO_GRID ? ref : s->graph->edges[ref].from;
+  int32_t ref = s->parent[v];
+    if (ref < 0) return -1;
+  return s->topo == TOPO_GRID ? v - s->grid->off[ref] : s->graph->edges[ref].from;
 }
 
 static int is_reached(const astar_search *s, int32_t v) {
@@ -723,15 +855,10 @@ int32_t astar_search_path_length(const astar_search *s, int32_t to) {
 
 /* Step cost into v along its parent link, as the search computed it. */
 static double incoming(const astar_search *s, int32_t v) {
-  int32_t ref = s->ns[v].parent;
+  int32_t ref = s->parent[v];
   if (s->use_cc) return s->cc[v];
-  if (s->topo == TOPO_GRAPH) return graph_step(s, s->graph->edges[ref].cost, ref);
-  {
-    int d;
-    for (d = 0; d < 8; d++)
-      if (ref + s->grid->off[d] == v) break;
-    return grid_step(s, v, d, grid_external(s, v));
-  }
+    if (s->topo == TOPO_GRAPH) return graph_step(s, s->graph->edges[ref].cost, ref);
+  return grid_step(s, v, ref, grid_external(s, v));
 }
 
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
@@ -747,12 +874,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   ** lower, true cost */
   for (i = len - 1; i >= 0; i--, v = parent_node(s, v)) nodes[i] = v;
   for (i = 1; i < len; i++) {
-    if (edges) {
-      int32_t ref = s->ns[nodes[i]].parent, d = 0;
-      if (s->topo == TOPO_GRID)
-        while (d < 7 && ref + s->grid->off[d] != nodes[i]) d++;
-      edges[i - 1] = s->topo == TOPO_GRID ? d : ref;
-    }
+        if (edges) edges[i - 1] = s->parent[nodes[i]];
     sum += incoming(s, nodes[i]);
   }
   if (s->topo == TOPO_GRID)
@@ -774,6 +896,13 @@ int32_t astar_search_best(const astar_search *s) {
 double astar_search_g(const astar_search *s, int32_t node) {
   int32_t v = internal_id(s, node);
   return is_reached(s, v) ? s->ns[v].g : -1;
+}
+
+size_t astar_search_bytes(const astar_search *s) {
+  return sizeof *s + s->ns_cap * sizeof(astar_node) + s->parent_cap * sizeof(int32_t) +
+         s->gpos_cap * sizeof(int32_t) + (s->hc_cap + s->cc_cap) * sizeof(double) +
+         (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
+         s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t);
 }
 
 const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n) {

@@ -15,6 +15,18 @@ void *astar__mem(astar_alloc_fn f, void *ud, void *p, size_t osize,
   return realloc(p, nsize);
 }
 
+int astar__resize(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
+                  size_t need, size_t size) {
+  void *p;
+  if (need <= *cap) return ASTAR_OK;
+  if (need > ((size_t)-1) / size) return ASTAR_ENOMEM;
+  p = astar__mem(f, ud, *arr, *cap * size, need * size);
+  if (p == NULL) return ASTAR_ENOMEM;
+  *arr = p;
+  *cap = need;
+  return ASTAR_OK;
+}
+
 int astar__grow(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
                 size_t need, size_t size) {
   size_t ncap;
