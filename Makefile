@@ -74,7 +74,7 @@ test: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory $(CORE_SO)
-	$(RUN_ENV) $(LUA) examples/waypoints.lua
+	$(RUN_ENV) $(LUA) examples/amnesia_monster.lua
 
 clean:
 	rm -rf build
