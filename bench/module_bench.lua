@@ -56,7 +56,7 @@ table.sort(times)
 local function peak_rss_kb()
   local f = io.open("/proc/self/status", "r")
   if not f then return -1 end
-  local text = f:read("a")
+  local text = f:read("*a")
   f:close()
   return tonumber(text:match("VmHWM:%s*(%d+)")) or -1
 end

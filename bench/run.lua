@@ -44,7 +44,7 @@ local have_boost = exists("build/bench/boost_astar")
 
 local function run(cmd)
   local p = assert(io.popen(cmd .. " 2>/dev/null"))
-  local out = p:read("a")
+  local out = p:read("*a")
   local ok = p:close()
   local r = {}
   for k, v in out:gmatch("([%w_]+)=(%S+)") do r[k] = tonumber(v) or v end

@@ -4,7 +4,7 @@ local astar = require("astar")
 
 local function read_readme()
   local f = assert(io.open("README.md", "rb"))
-  local text = f:read("a")
+  local text = f:read("*a")
   f:close()
   return text
 end

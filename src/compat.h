@@ -54,4 +54,15 @@ static void *compat_testudata(lua_State *L, int idx, const char *name) {
 #define LUA_OK 0
 #endif
 
+/* lua_pushstring returns the interned string from 5.2 on; 5.1's returns
+** nothing. */
+#if LUA_VERSION_NUM >= 502
+#define compat_pushstring(L, s) lua_pushstring((L), (s))
+#else
+static const char *compat_pushstring(lua_State *L, const char *s) {
+  lua_pushstring(L, s);
+  return lua_tostring(L, -1);
+}
+#endif
+
 #endif

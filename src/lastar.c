@@ -46,11 +46,11 @@ static const char *describe(lua_State *L, int idx) {
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER: {
       double v = lua_tonumber(L, idx);
-      if (v != v) return lua_pushstring(L, "nan");
-      if (v == HUGE_VAL) return lua_pushstring(L, "inf");
-      if (v == -HUGE_VAL) return lua_pushstring(L, "-inf");
+            if (v != v) return compat_pushstring(L, "nan");
+      if (v == HUGE_VAL) return compat_pushstring(L, "inf");
+      if (v == -HUGE_VAL) return compat_pushstring(L, "-inf");
       snprintf(buf, sizeof buf, "%.14g", v);
-      return lua_pushstring(L, buf);
+      return compat_pushstring(L, buf);
     }
     case LUA_TSTRING: {
       size_t len;
@@ -58,9 +58,9 @@ static const char *describe(lua_State *L, int idx) {
       if (len > 40) return lua_pushfstring(L, "\"%.37s...\"", s);
       return lua_pushfstring(L, "\"%s\"", s);
     }
-    case LUA_TBOOLEAN:
-      return lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
-    default: return lua_pushstring(L, luaL_typename(L, idx));
+        case LUA_TBOOLEAN:
+      return compat_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
+    default: return compat_pushstring(L, luaL_typename(L, idx));
   }
 }
 

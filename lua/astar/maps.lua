@@ -13,12 +13,26 @@ local core = require("astar.core")
 local maps = {}
 
 local function read_all(path, what)
+  if type(path) ~= "string" then
+    error(("bad argument #1 to '%s' (string expected, got %s)"):format(
+      what == "map" and "load" or "scenarios", type(path)), 3)
+  end
   local f, err = io.open(path, "rb")
-  if not f then error(("cannot open %s '%s': %s"):format(what, tostring(path), err), 3) end
-  local text = f:read("a")
+  if not f then error(("cannot open %s '%s': %s"):format(what, path, err), 3) end
+  local text, rerr = f:read("*a")
   f:close()
+  if not text then -- io.open succeeds on a directory; reading it fails
+    error(("cannot open %s '%s': %s"):format(what, path, rerr or "not a readable file"), 3)
+  end
   return text
 end
+
+-- The inner text of a "bad argument #n to 'f' (text)" error.
+local function inner(msg)
+  return tostring(msg):match("^bad argument #%d+ to '[^']*' %((.*)%)$") or tostring(msg)
+end
+
+local diagonal_rules = { never = true, no_corner_cutting = true, one_obstacle = true, always = true }
 
 local passable = { ["."] = true, G = true, S = true, default = false }
 
@@ -26,6 +40,18 @@ local passable = { ["."] = true, G = true, S = true, default = false }
 -- opts.diagonal defaults to "no_corner_cutting", the benchmark's rule.
 function maps.load(path, opts)
   local text = read_all(path, "map")
+  if opts ~= nil then
+    if type(opts) ~= "table" then
+      error(("bad argument #2 to 'load' (table expected, got %s)"):format(type(opts)), 2)
+    end
+    for k, v in pairs(opts) do
+      if k ~= "diagonal" then error(("bad argument #2 to 'load' (unknown option %q)"):format(tostring(k)), 2) end
+      if not diagonal_rules[v] then
+        error(("bad argument #2 to 'load' (diagonal must be \"never\", \"no_corner_cutting\", "
+          .. "\"one_obstacle\" or \"always\", got %s)"):format(type(v) == "string" and ("%q"):format(v) or tostring(v)), 2)
+      end
+    end
+  end
   local header, rows = {}, nil
   local pos = 1
   while pos <= #text do
@@ -43,8 +69,8 @@ function maps.load(path, opts)
   if not rows or not w or not h then
     error(("'%s' is not a Moving AI map (expected 'height', 'width' and 'map' lines)"):format(path), 2)
   end
-  local ok, grid = pcall(core.grid_from_string, rows, passable, opts)
-  if not ok then error(("'%s': %s"):format(path, tostring(grid):gsub("^bad argument #1 to '[^']*' ", "")), 2) end
+    local ok, grid = pcall(core.grid_from_string, rows, passable, opts)
+  if not ok then error(("'%s': %s"):format(path, inner(grid)), 2) end
   local gw, gh = grid:size()
   if gw ~= w or gh ~= h then
     error(("'%s' says %dx%d but its rows make %dx%d"):format(path, w, h, gw, gh), 2)
@@ -76,14 +102,14 @@ end
 -- 2e-8 * optimal for the files' own rounding noise (see FILE_NOISE).
 function maps.scenarios(path)
   local text = read_all(path, "scenario file")
-  local list = {}
+    local list = {}
   local n = 0
-  for line in text:gmatch("[^\n]+") do
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do -- every line, blank ones too
     line = line:gsub("\r$", "")
     n = n + 1
     if line ~= "" and not (n == 1 and line:match("^version")) then
       local b, m, mw, mh, sx, sy, gx, gy, opt = line:match(
-        "^(%d+)\t([^\t]*)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%S+)")
+        "^(%d+)\t([^\t]*)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+%.?%d*)%s*$")
       if not b then error(("'%s' line %d is not a scenario row"):format(path, n), 2) end
       list[#list + 1] = {
         bucket = tonumber(b), map = m, width = tonumber(mw), height = tonumber(mh),
