@@ -1,6 +1,7 @@
 -- The README is part of the product: every ```lua block in it must run, and
 -- every function and method the module registers must have a section.
 local astar = require("astar")
+local load_string = loadstring or load -- 5.1 / LuaJIT: load takes a function
 
 local function read_readme()
   local f = assert(io.open("README.md", "rb"))
@@ -22,12 +23,12 @@ describe("README", function()
     local blocks = lua_blocks(text)
     assert.is_true(#blocks >= 4)
     for i, body in ipairs(blocks) do
-      local chunk, err = load(body, "=README block " .. i)
+      local chunk, err = load_string(body, "=README block " .. i)
       assert.is_not_nil(chunk, err)
-      local real_print = print
-      print = function() end -- examples print tables; keep the spec output clean
+      local real_print = _G.print
+      _G.print = function() end -- examples print maps; keep the spec output clean
       local ok, run_err = pcall(chunk)
-      print = real_print
+      _G.print = real_print
       assert.is_true(ok, ("README block %d failed: %s"):format(i, tostring(run_err)))
     end
   end)
