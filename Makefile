@@ -97,3 +97,61 @@ bench: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/bench/core_bench
 	-@$(MAKE) --no-print-directory build/bench/boost_astar
 	$(LUA) bench/run.lua $(BENCH_RUNS)
+
+# ---------------------------------------------------------------------------
+# Hardening: sanitizers, valgrind, fuzzing, lint.
+#
+# make check     the C core test and the whole busted suite against a module
+#                built with AddressSanitizer + UndefinedBehaviorSanitizer
+#                (clang).  lua5.4 itself is not instrumented: the ASan runtime
+#                is LD_PRELOADed into it (the module links the shared runtime,
+#                -shared-libsan, so both use one copy; it carries UBSan too).
+#                busted ends with os.exit(code, true), which closes the Lua
+#                state, so LeakSanitizer sees every __gc run.  Any report fails.
+# make memcheck  the suite under valgrind (definite leaks and memory errors
+#                fail), minus the benchmark rows that only repeat searches.
+# make fuzz      builds the libFuzzer harnesses in fuzz/ and runs each for
+#                FUZZ_SECONDS on a copy of the committed seed corpus.
+SAN_CC ?= clang
+SAN_FLAGS = -std=c99 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+            -fno-sanitize-recover=all
+ASAN_RT = $(shell $(SAN_CC) -print-file-name=libclang_rt.asan-x86_64.so)
+SAN_ENV = LD_PRELOAD=$(ASAN_RT) \
+          ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 \
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+          LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0
+BUSTED_SCRIPT = $(shell command -v busted)
+
+build/asan/astar/core.so: $(SRC) $(HDR)
+	@mkdir -p build/asan/astar
+	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm
+
+build/asan/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm
+
+check: deps
+	@command -v $(SAN_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev)
+	@$(MAKE) --no-print-directory build/asan/astar/core.so build/asan/core_test
+	./build/asan/core_test
+	$(SAN_ENV) $(RUN_ENV) $(LUA) $(BUSTED_SCRIPT) --cpath='build/asan/?.so'
+
+memcheck: deps
+	@command -v valgrind >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind)
+	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/core_test
+	$(RUN_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+	  $(LUA) $(BUSTED_SCRIPT) --exclude-tags=benchmark
+
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HDR)
+	@mkdir -p build/fuzz
+	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -o $@ fuzz/fuzz_core.c $(CORE_SRC) -lm
+
+fuzz: build/fuzz/fuzz_core
+	@mkdir -p build/fuzz/work-core
+	cp -n fuzz/corpus/core/* build/fuzz/work-core/ 2>/dev/null || true
+	./build/fuzz/fuzz_core -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz/work-core
+
+.PHONY: check memcheck fuzz

@@ -63,7 +63,7 @@ end
 
 local us = {}
 for i = 1, n do us[i] = ("%.1f"):format(times[i] * 1e6) end
-print(("queries=%d mismatches=%d expansions=%d seconds=%.6f exp_per_sec=%.0f median_us=%.3f peak_rss_kb=%d c_bytes=%d times_us=%s")
-  :format(n, bad, expanded, total, expanded / total, (times[(n + 1) // 2] or 0) * 1e6, peak_rss_kb(),
-    grid:memory(), table.concat(us, ",")))
+print(("queries=%d mismatches=%d expansions=%d seconds=%.6f exp_per_sec=%.0f median_us=%.3f "
+  .. "peak_rss_kb=%d c_bytes=%d times_us=%s"):format(n, bad, expanded, total, expanded / total,
+    (times[(n + 1) // 2] or 0) * 1e6, peak_rss_kb(), grid:memory(), table.concat(us, ",")))
 os.exit(bad == 0 and 0 or 1)

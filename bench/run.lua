@@ -113,7 +113,8 @@ local function fmt_ratio(x) return x ~= x and "n/a" or ("%.1fx"):format(x) end
 
 print(("astar benchmark: %d runs, medians; maps from %s; %s"):format(RUNS, MAPS, os.date("!%Y-%m-%d")))
 print()
-print("| family | queries | median us/query | Mexp/s | peak RSS | C bytes (largest map) | vs pure Lua | Lua heuristic vs pure Lua | vs Boost.Graph |")
+print("| family | queries | median us/query | Mexp/s | peak RSS | C bytes (largest map) "
+  .. "| vs pure Lua | Lua heuristic vs pure Lua | vs Boost.Graph |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for _, f in ipairs(families) do
   local runs = results[f]
@@ -133,4 +134,6 @@ for _, f in ipairs(families) do
       have_boost and fmt_ratio(median(vs_boost)) or "not built"))
   end
 end
-if not have_boost then print("\nBoost.Graph baseline skipped: libboost-graph-dev is not installed (apt-get install libboost-graph-dev).") end
+if not have_boost then
+  print("\nBoost.Graph baseline skipped: libboost-graph-dev is not installed (apt-get install libboost-graph-dev).")
+end

@@ -232,7 +232,8 @@ describe("astar.maps.scenarios", function()
   it("raises for a row that is not a scenario row, naming the file line", function()
     local path = tmpfile("short.scen", "version 1\n" .. BODY .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n")
     assert.equal("'" .. path .. "' line 4 is not a scenario row", error_of(maps.scenarios, path))
-    path = tmpfile("short-crlf.scen", crlf("version 1\n" .. BODY .. "\n\n" .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n"))
+    path = tmpfile("short-crlf.scen",
+      crlf("version 1\n" .. BODY .. "\n\n" .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n"))
     assert.equal("'" .. path .. "' line 6 is not a scenario row", error_of(maps.scenarios, path))
   end)
 
@@ -240,7 +241,8 @@ describe("astar.maps.scenarios", function()
   -- counting, so the LF file says "line 4" where the same CRLF file (above)
   -- says, correctly, "line 6".
   it("names the file line of a bad row after blank lines in an LF file", function()
-    local path = tmpfile("short-lf.scen", "version 1\n" .. BODY .. "\n\n" .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n")
+    local path = tmpfile("short-lf.scen",
+      "version 1\n" .. BODY .. "\n\n" .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n")
     assert.equal("'" .. path .. "' line 6 is not a scenario row", error_of(maps.scenarios, path))
   end)
 
@@ -295,7 +297,7 @@ local function is_dir(path)
   return f ~= nil
 end
 
-describe("Moving AI benchmark (../shared/maps)", function()
+describe("Moving AI benchmark (../shared/maps) #benchmark", function()
   local dir = benchmark_dir()
   if not is_dir(dir) then
     pending("benchmark data not found at " .. dir .. ": benchmark specs skipped")

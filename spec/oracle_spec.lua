@@ -110,7 +110,8 @@ describe("random multigraphs against a plain Dijkstra", function()
             assert.equal("unreachable", why)
           else
             reachable = reachable + 1
-            assert.is_true(close(dist[t], p.cost), ("seed %d %d->%d %s: %g vs %g"):format(seed, s, t, h, p.cost, dist[t]))
+            assert.is_true(close(dist[t], p.cost),
+              ("seed %d %d->%d %s: %g vs %g"):format(seed, s, t, h, p.cost, dist[t]))
             assert_chain(g, p, s, t)
           end
         end

@@ -222,10 +222,11 @@ typedef struct astar_query {
   ** cost multiplied by tag_factor[t] (finite >= 0, or ASTAR_FORBID).  Tags
   ** at or past tag_count are unchanged.  NULL = none. */
   const double *tag_factor; int32_t tag_count;
-  /* Grids only, width * height values indexed by cell id, or NULL:
-  ** penalty[c] * penalty_scale is added to the cost of entering cell c (the
-  ** sum must stay finite >= 0, else ECOST); cells with forbid[c] != 0 are
-  ** impassable for this query. */
+    /* Grids only, width * height values indexed by cell id, or NULL:
+  ** penalty[c] * penalty_scale (any finite scale, negative too) is added to
+  ** the cost of entering cell c; a step whose cost is then not finite >= 0
+  ** stops the search with ECOST.  Cells with forbid[c] != 0 are impassable
+  ** for this query. */
   const double *penalty; double penalty_scale;
   const double *forbid;
   /* Budgets: 0 = none.  max_cost prunes every node whose g would exceed it. */

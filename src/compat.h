@@ -27,19 +27,9 @@
 
 #if LUA_VERSION_NUM >= 502
 #define compat_rawlen(L, idx) lua_rawlen((L), (idx))
-#define compat_setfuncs(L, l) luaL_setfuncs((L), (l), 0)
-#define compat_absindex(L, idx) lua_absindex((L), (idx))
 #define compat_testudata(L, idx, name) luaL_testudata((L), (idx), (name))
 #else
 #define compat_rawlen(L, idx) lua_objlen((L), (idx))
-#define compat_absindex(L, idx) \
-  ((idx) > 0 || (idx) <= LUA_REGISTRYINDEX ? (idx) : lua_gettop(L) + (idx) + 1)
-static void compat_setfuncs(lua_State *L, const luaL_Reg *l) {
-  for (; l->name != NULL; l++) {
-    lua_pushcfunction(L, l->func);
-    lua_setfield(L, -2, l->name);
-  }
-}
 static void *compat_testudata(lua_State *L, int idx, const char *name) {
   void *p = lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;

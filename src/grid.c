@@ -243,7 +243,7 @@ int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
     for (cx = x0; cx <= x1; cx++) {
       double ddx = cx - x, ddy = cy - y;
       if (radius >= 0 && ddx * ddx + ddy * ddy > radius * radius) continue;
-      if (sight(gr, x, y, cx, cy)) out[(size_t)cy * gr->w + cx] = 1.0;
+      if (sight(gr, x, y, cx, cy)) out[(size_t)cy * (size_t)gr->w + (size_t)cx] = 1.0;
     }
   return ASTAR_OK;
 }

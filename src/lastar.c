@@ -38,15 +38,40 @@ enum { KIND_GRAPH = 1, KIND_GRID = 2 };
 /* small helpers                                                              */
 /* ------------------------------------------------------------------------ */
 
+/*
+** Every function this module registers is a C closure with two upvalues:
+** its name and whether it is a method.  Argument errors name the function
+** from there, not from the caller's debug information, so they read the same
+** on every Lua and through aliases and tail calls (LuaJIT loses the caller's
+** frame in a tail call and would say '?').  Debug information still decides
+** whether self counts: a method called with ':' numbers its arguments from
+** the first after self, one called with '.' from self; when the information
+** is gone, ':' is assumed.  A bad self is "#1" either way: it only happens
+** through '.' or by passing another object.
+*/
+static int arg_error(lua_State *L, int arg, const char *msg) {
+  lua_Debug ar;
+  const char *fname = lua_tostring(L, lua_upvalueindex(1));
+  int method = lua_toboolean(L, lua_upvalueindex(2));
+  if (fname == NULL) fname = "?";
+    if (method && arg > 1) {
+    int colon = 1;
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name != NULL)
+      colon = ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0;
+    if (colon) arg--;
+  }
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
+}
+
 /* Pushes a short description of the value at idx for error messages:
 ** numbers by value ("nan", "inf", "-1", "0.5"), strings quoted, booleans and
 ** nil by name, anything else by type name. */
 static const char *describe(lua_State *L, int idx) {
-  char buf[64];
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER: {
       double v = lua_tonumber(L, idx);
-            if (v != v) return compat_pushstring(L, "nan");
+      char buf[64];
+      if (v != v) return compat_pushstring(L, "nan");
       if (v == HUGE_VAL) return compat_pushstring(L, "inf");
       if (v == -HUGE_VAL) return compat_pushstring(L, "-inf");
       snprintf(buf, sizeof buf, "%.14g", v);
@@ -58,8 +83,15 @@ static const char *describe(lua_State *L, int idx) {
       if (len > 40) return lua_pushfstring(L, "\"%.37s...\"", s);
       return lua_pushfstring(L, "\"%s\"", s);
     }
-        case LUA_TBOOLEAN:
+            case LUA_TBOOLEAN:
       return compat_pushstring(L, lua_toboolean(L, idx) ? "true" : "false");
+    case LUA_TUSERDATA:
+      /* our types by name ("astar.Grid"): every metatable made here has one */
+      if (luaL_getmetafield(L, idx, "__name")) {
+        if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
+        lua_pop(L, 1);
+      }
+      return compat_pushstring(L, "userdata");
     default: return compat_pushstring(L, luaL_typename(L, idx));
   }
 }
@@ -75,7 +107,7 @@ static const char *describe_number(lua_State *L, double v) {
 /* "<what> expected, got <type>" as a bad-argument error (lauxlib's wording;
 ** 5.3 has no public luaL_typeerror). */
 static int type_error(lua_State *L, int arg, const char *what) {
-  return luaL_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", what,
+  return arg_error(L, arg, lua_pushfstring(L, "%s expected, got %s", what,
                                                luaL_typename(L, arg)));
 }
 
@@ -85,7 +117,7 @@ static double check_finite(lua_State *L, int arg, const char *name) {
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   if (!isfinite(v))
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a finite number, got %s",
+    arg_error(L, arg, lua_pushfstring(L, "%s must be a finite number, got %s",
                                           name, describe(L, arg)));
   return v;
 }
@@ -95,7 +127,7 @@ static double check_cost(lua_State *L, int arg, const char *name) {
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   if (!(v >= 0) || !isfinite(v))
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a finite number >= 0, got %s",
+    arg_error(L, arg, lua_pushfstring(L, "%s must be a finite number >= 0, got %s",
                                           name, describe(L, arg)));
   return v;
 }
@@ -109,13 +141,13 @@ static int32_t check_id(lua_State *L, int arg, const char *what, int32_t count,
     return (int32_t)type_error(L, arg, lua_pushfstring(L, "%s id", what));
   v = lua_tonumber(L, arg);
   if (v != floor(v) || !isfinite(v))
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s id must be an integer, got %s",
+    arg_error(L, arg, lua_pushfstring(L, "%s id must be an integer, got %s",
                                           what, describe(L, arg)));
   if (v < 1 || v > count) {
     if (count == 0)
-      luaL_argerror(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has no %ss)",
+      arg_error(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has no %ss)",
                                             what, describe(L, arg), owner, what));
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has %d %s%s)",
+    arg_error(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has %d %s%s)",
                                           what, describe(L, arg), owner, (int)count,
                                           what, count == 1 ? "" : "s"));
   }
@@ -129,9 +161,20 @@ static int32_t check_range(lua_State *L, int arg, const char *name, int32_t lo,
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   if (v != floor(v) || v < lo || v > hi)
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be an integer in %d..%d, got %s",
+    arg_error(L, arg, lua_pushfstring(L, "%s must be an integer in %d..%d, got %s",
                                           name, (int)lo, (int)hi, describe(L, arg)));
   return (int32_t)v;
+}
+
+/* luaL_checkudata with one message on every Lua: "astar.Grid expected, got
+** astar.Graph" (5.1 would say "got userdata"). */
+static void *check_ud(lua_State *L, int arg, const char *mt) {
+  void *p = compat_testudata(L, arg, mt);
+  if (p == NULL)
+    arg_error(L, arg, lua_pushfstring(L, "%s expected, got %s", mt,
+                                          lua_type(L, arg) == LUA_TUSERDATA
+                                              ? describe(L, arg) : luaL_typename(L, arg)));
+  return p;
 }
 
 static int check_bool(lua_State *L, int arg) {
@@ -178,7 +221,7 @@ typedef struct lsearch {
 } lsearch;
 
 static int l_search_gc(lua_State *L) {
-  lsearch *S = (lsearch *)luaL_checkudata(L, 1, SEARCH_MT);
+  lsearch *S = (lsearch *)check_ud(L, 1, SEARCH_MT);
   astar_search_free(S->s);
   S->s = NULL;
   if (S->tagf) S->alloc(S->ud, S->tagf, S->tagf_cap * sizeof(double), 0);
@@ -231,7 +274,7 @@ typedef struct ltopo {
 
 static ltopo *check_topo_any(lua_State *L, int idx, const char *mt,
                              const char *what) {
-  ltopo *T = (ltopo *)luaL_checkudata(L, idx, mt);
+  ltopo *T = (ltopo *)check_ud(L, idx, mt);
   if (T->graph == NULL && T->grid == NULL)
     luaL_error(L, "attempt to use a closed %s", what);
   return T;
@@ -275,7 +318,7 @@ static ltopo *new_topo(lua_State *L, int kind) {
 
 /* __gc and __close: idempotent; a closed object raises on use. */
 static int topo_release(lua_State *L, const char *mt) {
-  ltopo *T = (ltopo *)luaL_checkudata(L, 1, mt);
+  ltopo *T = (ltopo *)check_ud(L, 1, mt);
   if ((T->graph || T->grid) && topo_locked(T))
     return luaL_error(L, "cannot close a %s while it is being searched",
                       T->kind == KIND_GRAPH ? "graph" : "grid");
@@ -454,7 +497,7 @@ static int l_graph_is_enabled(lua_State *L) {
 }
 
 static int l_graph_tostring(lua_State *L) {
-  ltopo *T = (ltopo *)luaL_checkudata(L, 1, GRAPH_MT);
+  ltopo *T = (ltopo *)check_ud(L, 1, GRAPH_MT);
   if (T->graph == NULL) lua_pushstring(L, "astar.Graph (closed)");
   else
     lua_pushfstring(L, "astar.Graph (%d nodes, %d edges)",
@@ -494,7 +537,7 @@ static int check_choice_or(lua_State *L, int arg, int vidx, const char *opt,
     /* sequenced: describe() pushes, which would move index -1 */
     const char *choices = lua_tostring(L, -1);
     const char *got = describe(L, vidx);
-    return luaL_argerror(L, arg, lua_pushfstring(L, "%s must be %s%s, got %s", opt,
+    return arg_error(L, arg, lua_pushfstring(L, "%s must be %s%s, got %s", opt,
                                                  also, choices, got));
   }
 }
@@ -507,13 +550,15 @@ static int check_choice(lua_State *L, int arg, int vidx, const char *opt,
 /* Checks that every key of the table at arg is one of names[]. */
 static void check_keys(lua_State *L, int arg, const char *const names[]) {
   lua_pushnil(L);
-  while (lua_next(L, arg)) {
-    int i, ok = 0;
+    while (lua_next(L, arg)) {
+    int ok = 0;
     lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TSTRING)
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      int i;
       for (i = 0; names[i] && !ok; i++) ok = strcmp(lua_tostring(L, -1), names[i]) == 0;
+    }
     if (!ok)
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -1)));
+      arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -1)));
   }
 }
 
@@ -533,7 +578,7 @@ static int l_grid_new(lua_State *L) {
     lua_pop(L, 1);
   }
   if ((double)w * h >= (double)(1 << 30))
-    return luaL_argerror(L, 2, "grid too large (width * height must be below 2^30)");
+    return arg_error(L, 2, "grid too large (width * height must be below 2^30)");
   T = new_topo(L, KIND_GRID);
   T->grid = astar_grid_new(w, h, diag, f, ud);
   if (T->grid == NULL) return luaL_error(L, "not enough memory");
@@ -685,7 +730,7 @@ static int l_grid_memory(lua_State *L) {
 }
 
 static int l_grid_tostring(lua_State *L) {
-  ltopo *T = (ltopo *)luaL_checkudata(L, 1, GRID_MT);
+  ltopo *T = (ltopo *)check_ud(L, 1, GRID_MT);
   if (T->grid == NULL) lua_pushstring(L, "astar.Grid (closed)");
   else
     lua_pushfstring(L, "astar.Grid (%dx%d, diagonal %s)",
@@ -707,7 +752,7 @@ typedef struct lfield {
 } lfield;
 
 static lfield *check_field(lua_State *L, int idx) {
-  return (lfield *)luaL_checkudata(L, idx, FIELD_MT);
+  return (lfield *)check_ud(L, idx, FIELD_MT);
 }
 
 /* Pushes a new field of the grid at index gidx, every value `init`. */
@@ -769,7 +814,7 @@ static int l_field_add_disc(lua_State *L) {
   for (y = y0; y <= y1; y++)
     for (x = x0; x <= x1; x++) {
       double dx = x - cx, dy = y - cy;
-      if (dx * dx + dy * dy <= radius * radius) F->v[(size_t)y * F->w + x] += v;
+      if (dx * dx + dy * dy <= radius * radius) F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
     }
   return 0;
 }
@@ -803,12 +848,14 @@ static int l_grid_visible_from(lua_State *L) {
 /* A field option (penalty, forbid) must be a field of this grid's size. */
 static const double *opt_field(lua_State *L, ltopo *T, int arg, int vidx,
                                const char *name) {
-  lfield *F = (lfield *)compat_testudata(L, vidx, FIELD_MT);
-  if (F == NULL)
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name,
+    lfield *F = (lfield *)compat_testudata(L, vidx, FIELD_MT);
+  if (F == NULL) {
+    arg_error(L, arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name,
                                           describe(L, vidx)));
+    return NULL; /* not reached: luaL_argerror raises */
+  }
   if (F->w != astar_grid_width(T->grid) || F->h != astar_grid_height(T->grid))
-    luaL_argerror(L, arg, lua_pushfstring(L, "%s field is %dx%d but the grid is %dx%d",
+    arg_error(L, arg, lua_pushfstring(L, "%s field is %dx%d but the grid is %dx%d",
                                           name, (int)F->w, (int)F->h,
                                           (int)astar_grid_width(T->grid),
                                           (int)astar_grid_height(T->grid)));
@@ -871,7 +918,7 @@ static void read_cellspec(lua_State *L, int vidx, const char *key, cellspec *c) 
     }
     default: break;
   }
-  luaL_argerror(L, 2, lua_pushfstring(L,
+  arg_error(L, 2, lua_pushfstring(L,
       "legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, got %s",
       key, describe(L, vidx)));
 }
@@ -882,7 +929,9 @@ static void read_cellspec(lua_State *L, int vidx, const char *key, cellspec *c) 
 static int l_grid_from_string(lua_State *L) {
   static const char *const keys[] = {"diagonal", NULL};
   size_t len, i, line_start = 0;
-  const char *text = luaL_checklstring(L, 1, &len);
+  const char *text;
+  if (lua_type(L, 1) != LUA_TSTRING) type_error(L, 1, "string");
+  text = lua_tolstring(L, 1, &len);
   int32_t w = -1, h = 0, x, y;
   int diag = ASTAR_DIAG_NO_CORNER_CUTTING, gidx;
   cellspec spec[256];
@@ -906,10 +955,10 @@ static int l_grid_from_string(lua_State *L) {
       if (end > line_start) {
         int32_t rw = (int32_t)(end - line_start);
         if (w >= 0 && rw != w)
-          return luaL_argerror(L, 1, lua_pushfstring(L,
+          return arg_error(L, 1, lua_pushfstring(L,
               "row %d has %d cells, row 1 has %d", (int)h + 1, (int)rw, (int)w));
         if (rw > ASTAR_GRID_MAX_SIDE || h == ASTAR_GRID_MAX_SIDE)
-          return luaL_argerror(L, 1, "map too large (at most 65535 x 65535)");
+          return arg_error(L, 1, "map too large (at most 65535 x 65535)");
         w = rw;
         h++;
       } else if (i < len) {
@@ -917,14 +966,14 @@ static int l_grid_from_string(lua_State *L) {
         size_t j;
         for (j = i; j < len && (text[j] == '\n' || text[j] == '\r'); j++) {}
         if (j < len && h > 0)
-          return luaL_argerror(L, 1, lua_pushfstring(L, "blank line after row %d", (int)h));
+          return arg_error(L, 1, lua_pushfstring(L, "blank line after row %d", (int)h));
       }
       line_start = i + 1;
     }
   }
-  if (w <= 0) return luaL_argerror(L, 1, "no rows in the map");
+  if (w <= 0) return arg_error(L, 1, "no rows in the map");
   if ((double)w * h >= (double)(1 << 30))
-    return luaL_argerror(L, 1, "map too large (width * height must be below 2^30)");
+    return arg_error(L, 1, "map too large (width * height must be below 2^30)");
   for (i = 0; i < 256; i++) spec[i].known = 0;
   spec['.'].known = spec['#'].known = spec['@'].known = 1;
   spec['.'].blocked = 0;
@@ -942,7 +991,7 @@ static int l_grid_from_string(lua_State *L) {
       size_t kl;
       const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &kl) : NULL;
       if (k == NULL || (kl != 1 && strcmp(k, "default") != 0))
-        return luaL_argerror(L, 2, lua_pushfstring(L,
+        return arg_error(L, 2, lua_pushfstring(L,
             "legend keys must be single characters or \"default\", got %s", describe(L, -2)));
       int keep;
       luaL_checkstack(L, 6, "too many legend entries");
@@ -979,7 +1028,7 @@ static int l_grid_from_string(lua_State *L) {
       char buf[8];
       if (ch >= 32 && ch < 127) snprintf(buf, sizeof buf, "'%c'", ch);
       else snprintf(buf, sizeof buf, "\\%d", ch);
-      return luaL_argerror(L, 1, lua_pushfstring(L,
+      return arg_error(L, 1, lua_pushfstring(L,
           "unknown character %s at row %d, column %d (add it to the legend)", buf,
           (int)y + 1, (int)x + 1));
     }
@@ -1006,7 +1055,7 @@ static int l_grid_from_string(lua_State *L) {
 static int l_grid_to_string(lua_State *L) {
   ltopo *T = check_grid(L, 1);
   int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid), x, y;
-  size_t n = (size_t)w * h;
+  size_t n = (size_t)w * (size_t)h;
   char *cells;
   luaL_Buffer b;
   int pidx = 0;
@@ -1026,7 +1075,7 @@ static int l_grid_to_string(lua_State *L) {
       int32_t tag;
       astar_grid_cost(T->grid, x, y, &c);
       astar_grid_tag(T->grid, x, y, &tag);
-      cells[(size_t)y * w + x] = astar_grid_blocked(T->grid, x, y) ? '#'
+      cells[(size_t)y * (size_t)w + (size_t)x] = astar_grid_blocked(T->grid, x, y) ? '#'
                                  : (c != 1 || tag != 0) ? '~' : '.';
     }
   if (pidx) {
@@ -1036,7 +1085,7 @@ static int l_grid_to_string(lua_State *L) {
       lua_rawgeti(L, pidx, i);
       v = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)n)
-        return luaL_argerror(L, 2, lua_pushfstring(L, "path entry %d is not a cell id of this grid, got %s",
+        return arg_error(L, 2, lua_pushfstring(L, "path entry %d is not a cell id of this grid, got %s",
                                                    (int)i, describe(L, -1)));
       cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G' : '*';
       lua_pop(L, 1);
@@ -1044,7 +1093,7 @@ static int l_grid_to_string(lua_State *L) {
   }
   luaL_buffinit(L, &b);
   for (y = 0; y < h; y++) {
-    luaL_addlstring(&b, cells + (size_t)y * w, (size_t)w);
+    luaL_addlstring(&b, cells + (size_t)y * (size_t)w, (size_t)w);
     luaL_addchar(&b, '\n');
   }
   luaL_pushresult(&b);
@@ -1073,7 +1122,7 @@ typedef struct lopts {
 static void parse_costs(lua_State *L, int arg, int vidx, lsearch *S, lopts *o) {
   int32_t ntags, i;
   if (!lua_istable(L, vidx))
-    luaL_argerror(L, arg, lua_pushfstring(L, "costs must be a table, got %s",
+    arg_error(L, arg, lua_pushfstring(L, "costs must be a table, got %s",
                                           describe(L, vidx)));
   compat_getuv(L, 1);
   lua_getfield(L, -1, "names");
@@ -1088,14 +1137,14 @@ static void parse_costs(lua_State *L, int arg, int vidx, lsearch *S, lopts *o) {
     int kidx = lua_gettop(L) - 1, vi = kidx + 1;
     double v;
     if (lua_type(L, kidx) != LUA_TSTRING)
-      luaL_argerror(L, arg, lua_pushfstring(L, "costs keys must be tag names, got %s",
+      arg_error(L, arg, lua_pushfstring(L, "costs keys must be tag names, got %s",
                                             describe(L, kidx)));
     if (lua_type(L, vi) == LUA_TBOOLEAN && !lua_toboolean(L, vi)) {
       v = HUGE_VAL;
     } else {
       v = lua_type(L, vi) == LUA_TNUMBER ? lua_tonumber(L, vi) : -1;
       if (lua_type(L, vi) != LUA_TNUMBER || !(v >= 0) || !isfinite(v))
-        luaL_argerror(L, arg, lua_pushfstring(L,
+        arg_error(L, arg, lua_pushfstring(L,
             "costs.%s must be a finite number >= 0 or false, got %s",
             lua_tostring(L, kidx), describe(L, vi)));
     }
@@ -1134,7 +1183,7 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
     int v = lua_gettop(L);
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
     if (k == NULL) {
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+      arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
     } else if (strcmp(k, "heuristic") == 0) {
       if (is_callable(L, v)) {
         q->heuristic = ASTAR_H_CALLBACK;
@@ -1147,7 +1196,7 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
     } else if (strcmp(k, "weight") == 0) {
       double w = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
       if (lua_type(L, v) != LUA_TNUMBER || !(w >= 0) || !isfinite(w))
-        luaL_argerror(L, arg, lua_pushfstring(L,
+        arg_error(L, arg, lua_pushfstring(L,
             "weight must be a finite number >= 0, got %s", describe(L, v)));
       q->weight = w;
     } else if (strcmp(k, "stop") == 0) {
@@ -1158,20 +1207,20 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
       parse_costs(L, arg, v, S, o);
     } else if (strcmp(k, "cost") == 0) {
       if (!is_callable(L, v))
-        luaL_argerror(L, arg, lua_pushfstring(L, "cost must be a function, got %s",
+        arg_error(L, arg, lua_pushfstring(L, "cost must be a function, got %s",
                                               describe(L, v)));
       lua_pushvalue(L, v);
       lua_replace(L, o->cslot);
     } else if (strcmp(k, "penalty") == 0 || strcmp(k, "forbid") == 0 ||
                strcmp(k, "penalty_scale") == 0) {
       if (T->kind != KIND_GRID)
-        luaL_argerror(L, arg, lua_pushfstring(L, "option \"%s\" is only for grids", k));
+        arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for grids", k));
       if (k[0] == 'f') {
         q->forbid = opt_field(L, T, arg, v, "forbid");
       } else if (k[7] == '_') {
         double sc = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
         if (lua_type(L, v) != LUA_TNUMBER || !isfinite(sc))
-          luaL_argerror(L, arg, lua_pushfstring(L,
+          arg_error(L, arg, lua_pushfstring(L,
               "penalty_scale must be a finite number, got %s", describe(L, v)));
         q->penalty_scale = sc;
       } else {
@@ -1179,12 +1228,12 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
       }
     } else if (strcmp(k, "trace") == 0 || strcmp(k, "visited") == 0) {
       if (lua_type(L, v) != LUA_TBOOLEAN)
-        luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", k,
+        arg_error(L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", k,
                                               describe(L, v)));
       if (k[0] == 't') o->want_trace = lua_toboolean(L, v);
       else o->want_visited = lua_toboolean(L, v);
     } else {
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+      arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
     }
     lua_settop(L, v - 1);
   }
@@ -1238,9 +1287,8 @@ static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
 
 static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
                        double cost, double *out) {
-  bridge *b = (bridge *)ctx;
+    bridge *b = (bridge *)ctx;
   lua_State *L = b->L;
-  double v;
   lua_pushvalue(L, b->cidx);
   if (b->w) {
     push_cell(L, b->w, from);
@@ -1256,8 +1304,8 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
   }
   if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
     *out = ASTAR_FORBID;
-  } else {
-    v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+    } else {
+    double v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
     if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
       if (b->w)
         return luaL_error(L,
@@ -1384,12 +1432,15 @@ static void push_path(lua_State *L, run *r, int32_t to) {
 static int search_error(lua_State *L, run *r, int rc) {
   double v;
   int32_t at = astar_search_error_node(r->S->s, &v);
-  if (rc == ASTAR_ECOST && r->T->kind == KIND_GRID) {
+    if (rc == ASTAR_ECOST && r->T->kind == KIND_GRID) {
     int32_t w = astar_grid_width(r->T->grid);
     return luaL_error(L, "entering cell (%d, %d) would cost %s (penalty * penalty_scale "
                       "must keep step costs finite and >= 0)",
                       (int)(at % w + 1), (int)(at / w + 1), describe_number(L, v));
   }
+  if (rc == ASTAR_ECOST)
+    return luaL_error(L, "edge %d would cost %s (tag factors must keep edge costs finite)",
+                      (int)at + 1, describe_number(L, v));
   return core_error(L, rc, "find_path");
 }
 
@@ -1545,13 +1596,26 @@ static const luaL_Reg funcs[] = {
     {"field", l_field_new},
     {NULL, NULL}};
 
+/* Registers l into the table on top as closures over (name, is_method):
+** see arg_error. */
+static void set_funcs(lua_State *L, const luaL_Reg *l, int method) {
+  for (; l->name != NULL; l++) {
+    lua_pushstring(L, l->name);
+    lua_pushboolean(L, method);
+    lua_pushcclosure(L, l->func, 2);
+    lua_setfield(L, -2, l->name);
+  }
+}
+
 static void new_class(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods) {
   luaL_newmetatable(L, name);
-  compat_setfuncs(L, meta);
+  lua_pushstring(L, name);   /* 5.3+ set it already; 5.1 and 5.2 do not */
+  lua_setfield(L, -2, "__name");
+  set_funcs(L, meta, 1);
   if (methods) {
     lua_newtable(L);
-    compat_setfuncs(L, methods);
+    set_funcs(L, methods, 1);
     lua_setfield(L, -2, "__index");
   }
   lua_pop(L, 1);
@@ -1563,7 +1627,7 @@ int luaopen_astar_core(lua_State *L) {
   new_class(L, SEARCH_MT, search_metamethods, NULL);
   new_class(L, FIELD_MT, field_metamethods, field_methods);
   lua_newtable(L);
-  compat_setfuncs(L, funcs);
+  set_funcs(L, funcs, 0);
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
   lua_pushnumber(L, ASTAR_GRID_DIAG);

@@ -432,30 +432,37 @@ ASTAR_INLINE int relax(astar_search *s, int32_t v, int32_t ref, double ng,
   return relax_impl(s, v, ref, ng, step, x, y, 0);
 }
 
-/* Step cost of a graph edge after the query's tag factors (HUGE_VAL when a
-** factor forbids it).  Shared by relaxation and path costs. */
-ASTAR_INLINE double graph_step(const astar_search *s, double cost, int32_t edge) {
+/* Step cost of a graph edge after the query's tag factors, in *out; 0 when
+** a factor forbids the edge.  (Forbidding is a flag, not an infinite cost:
+** a product that overflows is an error, not a closed door.)  Shared by
+** relaxation and path costs. */
+ASTAR_INLINE int graph_step(const astar_search *s, double cost, int32_t edge,
+                            double *out) {
   if (s->q.tag_factor) {
     int32_t t = s->graph->edges[edge].tag;
     if (t > 0 && t < s->q.tag_count) {
       double k = s->q.tag_factor[t];
-      if (k == HUGE_VAL) return HUGE_VAL;
+      if (k == ASTAR_FORBID) return 0;
       cost *= k;
     }
   }
-  return cost;
+  *out = cost;
+  return 1;
 }
 
 static int expand_graph(astar_search *s, int32_t u) {
   const astar_graph *g = s->graph;
-  const astar_adj *a = g->adj + g->first[u], *end = g->adj + g->first[u + 1];
+  const astar_adj *a, *end;
   double gu = s->ns[u].g;
+  if (g->first[u] == g->first[u + 1]) return ASTAR_OK; /* adj may be NULL */
+  a = g->adj + g->first[u];
+  end = g->adj + g->first[u + 1];
   for (; a < end; a++) {
     double c;
     int rc;
-    if (!g->nodes[a->to].enabled) continue;
-    c = graph_step(s, a->cost, a->edge);
-    if (c == HUGE_VAL) continue;
+        if (!g->nodes[a->to].enabled) continue;
+    if (!graph_step(s, a->cost, a->edge, &c)) continue;
+    if (!isfinite(c)) return record_error(s, ASTAR_ECOST, a->edge, c);
     if (s->q.cost_fn) {
       double out = c;
       if (s->q.cost_fn(s->q.cost_ctx, u, a->to, a->edge, c, &out))
@@ -479,11 +486,12 @@ ASTAR_INLINE unsigned back_mask(const astar_search *s, int32_t p) {
   return d < 0 ? 0xffu : ~(1u << opposite[d]) & 0xffu;
 }
 
-/* Cost of entering padded cell q by direction d (from unpadded cell uq's
-** point of view for the penalty field), before the cost callback: step
-** length times cell cost times tag factor, plus penalty.  HUGE_VAL forbids. */
-ASTAR_INLINE double grid_step(const astar_search *s, int32_t q, int d,
-                              int32_t uq) {
+/* Cost of entering padded cell q (unpadded id uq, for the fields) by
+** direction d, before the cost callback, in *out: step length times cell
+** cost times tag factor, plus penalty.  0 when a tag factor forbids the cell
+** (as for graph_step, forbidding is a flag, never an infinite cost). */
+ASTAR_INLINE int grid_step(const astar_search *s, int32_t q, int d, int32_t uq,
+                           double *out) {
   const astar_grid *gr = s->grid;
   double c = d < 4 ? 1.0 : ASTAR_GRID_DIAG;
   if (gr->cost) c *= gr->cost[q];
@@ -491,12 +499,13 @@ ASTAR_INLINE double grid_step(const astar_search *s, int32_t q, int d,
     int32_t t = gr->tag[q];
     if (t > 0 && t < s->q.tag_count) {
       double k = s->q.tag_factor[t];
-      if (k == HUGE_VAL) return HUGE_VAL;
+      if (k == ASTAR_FORBID) return 0;
       c *= k;
     }
   }
   if (s->q.penalty) c += s->q.penalty[uq] * s->q.penalty_scale;
-  return c;
+  *out = c;
+  return 1;
 }
 
 /*
@@ -533,9 +542,8 @@ static int expand_grid_general(astar_search *s, int32_t p) {
           : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(a || bb) : 0)
         continue;
     }
-    if (!(keep >> d & 1)) continue;
-    c = grid_step(s, q, d, uq);
-    if (c == HUGE_VAL) continue;
+        if (!(keep >> d & 1)) continue;
+    if (!grid_step(s, q, d, uq, &c)) continue;
     if (!(c >= 0) || !isfinite(c)) return record_error(s, ASTAR_ECOST, uq, c);
     if (s->q.cost_fn) {
       double out = c;
@@ -572,7 +580,6 @@ static int expand_grid_plain(astar_search *s, int32_t p) {
 /* ------------------------------------------------------------------------ */
 
 static int check_query(const astar_query *q, int32_t n) {
-  int32_t t;
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n)
     return ASTAR_EINVAL;
   if (q->heuristic < ASTAR_H_ZERO || q->heuristic > ASTAR_H_CALLBACK)
@@ -585,6 +592,7 @@ static int check_query(const astar_query *q, int32_t n) {
   if (q->tie_break != ASTAR_TIE_HIGH_G && q->tie_break != ASTAR_TIE_FIFO)
     return ASTAR_EINVAL;
   if (q->tag_factor != NULL) {
+    int32_t t;
     if (q->tag_count < 0) return ASTAR_EINVAL;
     for (t = 1; t < q->tag_count; t++)
       if (!(q->tag_factor[t] >= 0) ||
@@ -702,8 +710,7 @@ int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
   int ends_open;
   s->topo = TOPO_NONE;
   s->status = ASTAR_ESTATE;
-  if ((rc = check_query(q, n)) != ASTAR_OK) return rc;
-  if (!(q->penalty_scale >= 0) && q->penalty) return ASTAR_EINVAL;
+    if ((rc = check_query(q, n)) != ASTAR_OK) return rc;
   s->q = *q;
   s->topo = TOPO_GRID;
   s->graph = NULL;
@@ -856,9 +863,11 @@ int32_t astar_search_path_length(const astar_search *s, int32_t to) {
 /* Step cost into v along its parent link, as the search computed it. */
 static double incoming(const astar_search *s, int32_t v) {
   int32_t ref = s->parent[v];
+  double c = 0;
   if (s->use_cc) return s->cc[v];
-    if (s->topo == TOPO_GRAPH) return graph_step(s, s->graph->edges[ref].cost, ref);
-  return grid_step(s, v, ref, grid_external(s, v));
+  if (s->topo == TOPO_GRAPH) graph_step(s, s->graph->edges[ref].cost, ref, &c);
+  else grid_step(s, v, ref, grid_external(s, v), &c);
+  return c;
 }
 
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,

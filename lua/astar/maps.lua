@@ -48,7 +48,8 @@ function maps.load(path, opts)
       if k ~= "diagonal" then error(("bad argument #2 to 'load' (unknown option %q)"):format(tostring(k)), 2) end
       if not diagonal_rules[v] then
         error(("bad argument #2 to 'load' (diagonal must be \"never\", \"no_corner_cutting\", "
-          .. "\"one_obstacle\" or \"always\", got %s)"):format(type(v) == "string" and ("%q"):format(v) or tostring(v)), 2)
+          .. "\"one_obstacle\" or \"always\", got %s)"):format(
+          type(v) == "string" and ("%q"):format(v) or tostring(v)), 2)
       end
     end
   end

@@ -145,7 +145,27 @@ static void test_grid(void) {
   astar_grid_free(gr);
 }
 
+/* Found by fuzz/fuzz_core (UBSan: NULL + 0): a graph without edges never
+** allocates its adjacency; searching it must not touch the array. */
+static void test_no_edges(void) {
+  astar_graph *g = astar_graph_new(NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  int32_t id;
+  astar_graph_add_node(g, 0, 0, 0, &id);
+  astar_graph_add_node(g, 1, 0, 0, &id);
+  astar_query_init(&q, 0, 1);
+  CHECK(astar_search_begin(s, g, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_UNREACHABLE);
+  astar_query_init(&q, 0, 0);
+  CHECK(astar_search_begin(s, g, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  astar_search_free(s);
+  astar_graph_free(g);
+}
+
 int main(void) {
+  test_no_edges();
   test_seed();
   test_bad_input();
   test_grid();

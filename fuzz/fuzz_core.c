@@ -1,0 +1,359 @@
+/*
+** fuzz_core.c -- libFuzzer harness for the C core (no Lua).
+**
+** The input bytes are decoded into a graph (or a grid) and a series of
+** queries: node coordinates, edge costs, weights, factors and callback
+** values are taken as raw double bits (NaN, infinities, -0, denormals, huge
+** values all occur), ids and enums are taken as raw integers (out of range
+** on purpose).  Each query runs through the public API, time-sliced, and the
+** results are checked:
+**   - a bad input is refused with a status, never a crash;
+**   - a found path is a chain of real steps from start to goal through
+**     passable nodes, and its step costs, recomputed here independently, sum
+**     exactly to the reported cost;
+**   - stop = optimal never costs more than stop = expand, and equals the
+**     cost Dijkstra (zero heuristic) finds, whatever the heuristic;
+**   - unreachable agrees with Dijkstra.
+** Any violation aborts (a crash libFuzzer reports with the input).
+**
+**   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
+**         src/util.c src/graph.c src/grid.c src/search.c -lm -o build/fuzz/fuzz_core
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "astar.h"
+
+/* A cursor over the input; reads past the end give zeros. */
+typedef struct input {
+  const uint8_t *p;
+  size_t n;
+} input;
+
+static uint8_t u8(input *in) {
+  uint8_t v = 0;
+  if (in->n) {
+    v = *in->p++;
+    in->n--;
+  }
+  return v;
+}
+
+static uint32_t u32(input *in) {
+  uint32_t v = 0;
+  int i;
+  for (i = 0; i < 4; i++) v = v << 8 | u8(in);
+  return v;
+}
+
+/* Any double, often a tame one: the tame ones let searches find paths. */
+static double dbl(input *in) {
+  uint8_t mode = u8(in);
+  if (mode < 200) return (double)(mode % 20);            /* small costs */
+  if (mode < 230) return (double)u8(in) / 16.0;
+  {
+    uint64_t bits = 0;
+    double d;
+    int i;
+    for (i = 0; i < 8; i++) bits = bits << 8 | u8(in);
+    memcpy(&d, &bits, sizeof d);
+    return d;                                            /* anything */
+  }
+}
+
+#define CHECK(c)                                                      \
+  do {                                                                \
+    if (!(c)) {                                                       \
+      fprintf(stderr, "fuzz_core: invariant failed: %s (line %d)\n", #c, __LINE__); \
+      abort();                                                        \
+    }                                                                 \
+  } while (0)
+
+/* Callback values come from a table filled from the input, indexed by node
+** or edge, so a run is deterministic and the checker can recompute them. */
+typedef struct cbctx {
+  double h[64];
+  double c[256];
+  int abort_at;          /* abort (return non-zero) on this call; -1 never */
+  int calls;
+} cbctx;
+
+static int fuzz_h(void *ctx, int32_t node, int32_t goal, double *h) {
+  cbctx *c = (cbctx *)ctx;
+  (void)goal;
+  if (c->calls++ == c->abort_at) return 1;
+  *h = c->h[(uint32_t)node % 64];
+  return 0;
+}
+
+static int fuzz_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
+                     double cost, double *out) {
+  cbctx *c = (cbctx *)ctx;
+  double v = c->c[(uint32_t)edge % 256];
+  (void)from;
+  (void)to;
+  if (c->calls++ == c->abort_at) return 1;
+  /* a negative table value means "use the cost as given" */
+  *out = v < 0 ? cost : v;
+  return 0;
+}
+
+/* Runs q to completion in random slices; returns the final status. */
+static int run(astar_search *s, input *in) {
+  int st = ASTAR_SEARCHING, guard = 0;
+  while (st == ASTAR_SEARCHING && guard++ < 100000) st = astar_search_step(s, 1 + u8(in) % 8);
+  CHECK(st != ASTAR_SEARCHING);
+  CHECK(astar_search_step(s, 1) == st); /* final statuses stick */
+  return st;
+}
+
+/* ---- graphs -------------------------------------------------------------- */
+
+/* Independent check of a graph path; returns its cost. */
+static double check_graph_path(const astar_graph *g, const astar_query *q,
+                               cbctx *cb, astar_search *s) {
+  int32_t len = astar_search_path_length(s, q->goal), i, nodes[512], edges[512];
+  double cost = -1, sum = 0;
+  CHECK(len >= 1 && len <= astar_graph_node_count(g));
+  CHECK(astar_search_path(s, q->goal, nodes, edges, &cost) == len);
+  CHECK(nodes[0] == q->start && nodes[len - 1] == q->goal);
+  for (i = 0; i < len; i++) CHECK(astar_graph_enabled(g, nodes[i]) == 1);
+  for (i = 0; i + 1 < len; i++) {
+    int32_t from, to, tag;
+    double c;
+    CHECK(astar_graph_edge(g, edges[i], &from, &to, &c, &tag) == ASTAR_OK);
+    CHECK(from == nodes[i] && to == nodes[i + 1]);
+    if (q->tag_factor && tag > 0 && tag < q->tag_count) {
+      CHECK(q->tag_factor[tag] != ASTAR_FORBID);
+      c *= q->tag_factor[tag];
+    }
+    if (q->cost_fn) {
+      double v = cb->c[(uint32_t)edges[i] % 256];
+      if (v >= 0) c = v;
+      CHECK(c != ASTAR_FORBID);
+    }
+    sum += c;
+  }
+  CHECK(sum == cost || (isnan(sum) && isnan(cost)));
+  return cost;
+}
+
+static void fuzz_graph(input *in) {
+  astar_graph *g = astar_graph_new(NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL), *s2 = astar_search_new(NULL, NULL);
+  int32_t nn = 1 + u8(in) % 40, ne = u8(in) % 160, i, id;
+  double factors[4];
+  cbctx cb;
+  int nq;
+  CHECK(g && s && s2);
+  for (i = 0; i < nn; i++) {
+    double x = dbl(in), y = dbl(in), z = (u8(in) & 1) ? dbl(in) : 0;
+    if (astar_graph_add_node(g, x, y, z, &id) != ASTAR_OK)
+      CHECK(astar_graph_add_node(g, 0, 0, 0, &id) == ASTAR_OK); /* refused: keep count */
+  }
+  CHECK(astar_graph_node_count(g) == nn);
+  for (i = 0; i < ne; i++) {
+    int32_t a = (int32_t)u32(in) % (nn + 2) - 1, b = u8(in) % nn, before = astar_graph_edge_count(g);
+    double c = dbl(in);
+    int rc = astar_graph_add_edge(g, a, b, c, u8(in) % 4, &id);
+    if (rc != ASTAR_OK) CHECK(astar_graph_edge_count(g) == before);
+    else CHECK(c >= 0 && isfinite(c) && a >= 0 && a < nn);
+  }
+  for (i = 0; i < nn; i++)
+    if (u8(in) % 8 == 0) astar_graph_set_enabled(g, i, 0);
+  for (i = 0; i < 4; i++) factors[i] = (u8(in) % 4 == 0) ? ASTAR_FORBID : dbl(in);
+  for (i = 0; i < 64; i++) cb.h[i] = (u8(in) % 3) ? (double)(u8(in) % 32) : dbl(in);
+  for (i = 0; i < 256; i++) cb.c[i] = (u8(in) % 2) ? -1 : dbl(in);
+  for (nq = 0; nq < 4 && in->n > 0; nq++) {
+    astar_query q, ref;
+    int st, st_opt, st_ref;
+    astar_query_init(&q, (int32_t)(u32(in) % (uint32_t)(nn + 1)), (int32_t)(u8(in) % (nn + 1)));
+    q.heuristic = u8(in) % 9;                 /* 8 is out of range */
+    q.weight = (u8(in) % 4) ? (double)(u8(in) % 4) : dbl(in);
+    q.stop = u8(in) % 4;                      /* 3 is out of range */
+    q.tie_break = u8(in) % 3;
+    if (u8(in) & 1) {
+      q.tag_factor = factors;
+      q.tag_count = u8(in) % 5;
+    }
+    if (q.heuristic == ASTAR_H_CALLBACK || (u8(in) & 1)) {
+      q.heuristic_fn = fuzz_h;
+      q.heuristic_ctx = &cb;
+    }
+    if (u8(in) % 3 == 0) {
+      q.cost_fn = fuzz_cost;
+      q.cost_ctx = &cb;
+    }
+    q.record_trace = u8(in) & 1;
+    q.record_visited = u8(in) & 1;
+    q.track_best = u8(in) & 1;
+    cb.calls = 0;
+    cb.abort_at = (u8(in) % 16 == 0) ? u8(in) : -1;
+    if (astar_search_begin(s, g, &q) != ASTAR_OK) {
+      CHECK(astar_search_step(s, 1) < 0); /* nothing to step */
+      continue;
+    }
+    st = run(s, in);
+    if (st == ASTAR_ECALLBACK || st == ASTAR_EHEURISTIC || st == ASTAR_ECOST) continue;
+    /* the reference: Dijkstra with the same modifiers, in a second search */
+    ref = q;
+    ref.heuristic = ASTAR_H_ZERO;
+    ref.stop = ASTAR_STOP_EXPAND;
+    ref.weight = 1;
+    ref.record_trace = ref.record_visited = 0;
+    cb.abort_at = -1;
+    CHECK(astar_search_begin(s2, g, &ref) == ASTAR_OK);
+    st_ref = run(s2, in);
+    if (st_ref != ASTAR_FOUND) {
+      CHECK(st_ref == ASTAR_UNREACHABLE || st_ref == ASTAR_ECOST);
+      if (st_ref == ASTAR_UNREACHABLE) CHECK(st == ASTAR_UNREACHABLE);
+      continue;
+    }
+    CHECK(st == ASTAR_FOUND);
+    {
+      double c = check_graph_path(g, &q, &cb, s);
+      double d = check_graph_path(g, &ref, &cb, s2);
+      astar_query o = q;
+      o.stop = ASTAR_STOP_OPTIMAL;
+      cb.abort_at = -1;
+      CHECK(astar_search_begin(s, g, &o) == ASTAR_OK);
+      st_opt = run(s, in);
+      /* optimal relaxes more steps than expand: it may meet a bad callback value */
+      if (st_opt == ASTAR_EHEURISTIC || st_opt == ASTAR_ECOST) continue;
+      CHECK(st_opt == ASTAR_FOUND);
+      {
+        double co = check_graph_path(g, &o, &cb, s);
+        double tol = 1e-9 * (fabs(d) + 1);
+        if (isfinite(d) && isfinite(co)) {
+          CHECK(co <= c + tol || !isfinite(c));
+          CHECK(fabs(co - d) <= tol);
+          CHECK(c >= d - tol);
+        }
+      }
+    }
+  }
+  astar_search_free(s);
+  astar_search_free(s2);
+  astar_graph_free(g);
+}
+
+/* ---- grids --------------------------------------------------------------- */
+
+static double check_grid_path(const astar_grid *gr, const astar_query *q,
+                              astar_search *s) {
+  int32_t len = astar_search_path_length(s, q->goal), i, nodes[1024], dirs[1024];
+  int32_t w = astar_grid_width(gr);
+  double cost = -1, sum = 0;
+  CHECK(len >= 1);
+  CHECK(astar_search_path(s, q->goal, nodes, dirs, &cost) == len);
+  CHECK(nodes[0] == q->start && nodes[len - 1] == q->goal);
+  for (i = 0; i < len; i++) {
+    int32_t x = nodes[i] % w, y = nodes[i] / w;
+    CHECK(astar_grid_blocked(gr, x, y) == 0);
+    CHECK(!q->forbid || q->forbid[nodes[i]] == 0);
+    if (i > 0) {
+      int32_t px = nodes[i - 1] % w, py = nodes[i - 1] / w, dx = x - px, dy = y - py;
+      double c, k = 1;
+      int32_t tag;
+      CHECK(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy));
+      if (dx && dy) {
+        int a = !astar_grid_blocked(gr, px + dx, py) && !(q->forbid && q->forbid[py * w + px + dx]);
+        int b = !astar_grid_blocked(gr, px, py + dy) && !(q->forbid && q->forbid[(py + dy) * w + px]);
+        switch (astar_grid_diagonal(gr)) {
+          case ASTAR_DIAG_NEVER: CHECK(0); break;
+          case ASTAR_DIAG_NO_CORNER_CUTTING: CHECK(a && b); break;
+          case ASTAR_DIAG_ONE_OBSTACLE: CHECK(a || b); break;
+          default: break;
+        }
+      }
+      astar_grid_cost(gr, x, y, &c);
+      astar_grid_tag(gr, x, y, &tag);
+      if (q->tag_factor && tag > 0 && tag < q->tag_count) k = q->tag_factor[tag];
+      CHECK(k != ASTAR_FORBID);
+      c = (dx && dy ? ASTAR_GRID_DIAG : 1.0) * c * k;
+      if (q->penalty) c += q->penalty[nodes[i]] * q->penalty_scale;
+      sum += c;
+    }
+  }
+  CHECK(sum == cost);
+  return cost;
+}
+
+static void fuzz_grid(input *in) {
+  int32_t w = 1 + u8(in) % 16, h = 1 + u8(in) % 16, x, y, i, n;
+  astar_grid *gr = astar_grid_new(w, h, u8(in) % 4, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL), *s2 = astar_search_new(NULL, NULL);
+  double penalty[256], forbid[256], factors[4];
+  int nq;
+  CHECK(gr && s && s2);
+  n = w * h;
+  CHECK(astar_grid_set_blocked(gr, w, 0, 1) == ASTAR_EINVAL);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      uint8_t b = u8(in);
+      if (b % 5 == 0) astar_grid_set_blocked(gr, x, y, 1);
+      if (b % 7 == 0) astar_grid_set_cost(gr, x, y, dbl(in));   /* may be refused */
+      if (b % 11 == 0) astar_grid_set_tag(gr, x, y, u8(in) % 4);
+    }
+  for (i = 0; i < n; i++) {
+    penalty[i] = (u8(in) % 4) ? 0 : (double)(u8(in) % 8);
+    forbid[i] = (u8(in) % 9) ? 0 : 1;
+  }
+  for (i = 0; i < 4; i++) factors[i] = (u8(in) % 4 == 0) ? ASTAR_FORBID : (double)(u8(in) % 5);
+  for (nq = 0; nq < 4 && in->n > 0; nq++) {
+    astar_query q, ref;
+    int st, st_ref;
+    astar_query_init(&q, (int32_t)(u32(in) % (uint32_t)(n + 1)), (int32_t)(u8(in) % n));
+    q.heuristic = u8(in) % 7;
+    q.weight = (double)(u8(in) % 3);
+    q.stop = u8(in) % 3;
+    q.tie_break = u8(in) % 2;
+    if (u8(in) & 1) {
+      q.tag_factor = factors;
+      q.tag_count = 4;
+    }
+    if (u8(in) & 1) {
+      q.penalty = penalty;
+      q.penalty_scale = (double)(u8(in) % 3);
+    }
+    if (u8(in) % 3 == 0) q.forbid = forbid;
+    if (astar_search_begin_grid(s, gr, &q) != ASTAR_OK) continue;
+    st = run(s, in);
+    if (st < 0) continue;
+    ref = q;
+    ref.heuristic = ASTAR_H_ZERO;
+    ref.stop = ASTAR_STOP_EXPAND;
+    ref.weight = 1;
+    CHECK(astar_search_begin_grid(s2, gr, &ref) == ASTAR_OK);
+    st_ref = run(s2, in);
+    if (st_ref != ASTAR_FOUND) {
+      CHECK(st == ASTAR_UNREACHABLE && st_ref == ASTAR_UNREACHABLE);
+      continue;
+    }
+    CHECK(st == ASTAR_FOUND);
+    {
+      double c = check_grid_path(gr, &q, s), d = check_grid_path(gr, &ref, s2), co;
+      astar_query o = q;
+      o.stop = ASTAR_STOP_OPTIMAL;
+      CHECK(astar_search_begin_grid(s, gr, &o) == ASTAR_OK);
+      CHECK(run(s, in) == ASTAR_FOUND);
+      co = check_grid_path(gr, &o, s);
+      CHECK(co <= c + 1e-9 * (c + 1));
+      CHECK(fabs(co - d) <= 1e-9 * (d + 1));
+    }
+  }
+  astar_search_free(s);
+  astar_search_free(s2);
+  astar_grid_free(gr);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  input in;
+  in.p = data;
+  in.n = size;
+  if (u8(&in) & 1) fuzz_grid(&in);
+  else fuzz_graph(&in);
+  return 0;
+}
