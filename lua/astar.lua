@@ -37,4 +37,63 @@ astar.field = core.field
 --- Moving AI benchmark maps: astar.maps.load(path), astar.maps.scenarios(path).
 astar.maps = require("astar.maps")
 
+--- Precomputed heuristics, evaluated in C (see README: "Precomputed heuristics").
+astar.cluster_heuristic = core.cluster_heuristic
+astar.landmarks = core.landmarks
+
+--- Modding hooks: named heuristics shared by every script of the game.
+astar.register_heuristic = core.register_heuristic
+astar.heuristics = core.heuristics
+
+--- astar.audit_heuristic(topology, h [, { samples = n }]) -> report.
+astar.audit_heuristic = core.audit_heuristic
+
+--- astar.cached(h, size) -> a heuristic that remembers h's last values.
+-- Seed 000: "if the heuristic is computationally intensive, keep a cache of
+-- the last N estimations; locality will help you a lot".  The result is a
+-- callable table usable as `heuristic =` on graphs (h(node, goal)) and grids
+-- (h(x, y, gx, gy)), across queries; `hits` and `misses` count lookups.  Two
+-- generations of at most `size` entries each: the newest `size` values are
+-- always kept, memory stays below 2 * size entries, and nothing is scanned.
+-- The values are trusted to stay valid: clear the cache (`:clear()`) when
+-- what h depends on changes.
+function astar.cached(h, size)
+  local is_callable = type(h) == "function" or
+    (getmetatable(h) ~= nil and type(getmetatable(h).__call) == "function")
+  if not is_callable then
+    error(("bad argument #1 to 'cached' (function expected, got %s)"):format(type(h)), 2)
+  end
+  if type(size) ~= "number" or size < 1 or size ~= math.floor(size) or size ~= size then
+    error(("bad argument #2 to 'cached' (size must be an integer >= 1, got %s)"):format(tostring(size)), 2)
+  end
+  local cache = { hits = 0, misses = 0 }
+  local cur, old, count = {}, {}, 0
+  function cache.clear()
+    cur, old, count = {}, {}, 0
+  end
+  setmetatable(cache, { __call = function(_, a, b, c, d)
+    local key
+    if d ~= nil then key = a .. ":" .. b .. ":" .. c .. ":" .. d else key = a .. ":" .. b end
+    local v = cur[key]
+    if v ~= nil then
+      cache.hits = cache.hits + 1
+      return v
+    end
+    v = old[key]
+    if v ~= nil then
+      cache.hits = cache.hits + 1
+    else
+      cache.misses = cache.misses + 1
+      v = h(a, b, c, d)
+    end
+    count = count + 1
+    if count > size then -- the current generation is full: it becomes the old one
+      old, cur, count = cur, {}, 1
+    end
+    cur[key] = v
+    return v
+  end })
+  return cache
+end
+
 return astar

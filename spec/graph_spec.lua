@@ -187,10 +187,10 @@ describe("graph bad input", function()
     { "find_path with a non-string option key", function() g:find_path(a, b, { "zero" }) end,
       "bad argument #3 to 'find_path' (unknown option 1)" },
     { "find_path with an unknown heuristic", function() g:find_path(a, b, { heuristic = "euclid" }) end,
-      "bad argument #3 to 'find_path' (heuristic must be a function or \"zero\", \"euclidean\", "
+      "bad argument #3 to 'find_path' (heuristic must be a function, a registered name or \"zero\", \"euclidean\", "
         .. "\"manhattan\", \"octile\", \"chebyshev\", \"bisector\" or \"full_bisector\", got \"euclid\")" },
     { "find_path with a numeric heuristic", function() g:find_path(a, b, { heuristic = 3 }) end,
-      "bad argument #3 to 'find_path' (heuristic must be a function or \"zero\", \"euclidean\", "
+      "bad argument #3 to 'find_path' (heuristic must be a function, a registered name or \"zero\", \"euclidean\", "
         .. "\"manhattan\", \"octile\", \"chebyshev\", \"bisector\" or \"full_bisector\", got 3)" },
     { "find_path with an unknown stop", function() g:find_path(a, b, { stop = "fast" }) end,
       "bad argument #3 to 'find_path' (stop must be \"expand\", \"first_hit\" or \"optimal\", got \"fast\")" },

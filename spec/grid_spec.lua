@@ -428,7 +428,7 @@ describe("grid bad input", function()
     { "find_path with a misspelt option", function() return g:find_path(1, 1, 4, 4, { penalty_scal = 1 }) end,
       "bad argument #5 to 'find_path' (unknown option \"penalty_scal\")" },
     { "find_path with an unknown heuristic", function() return g:find_path(1, 1, 4, 4, { heuristic = "euclid" }) end,
-      "bad argument #5 to 'find_path' (heuristic must be a function or " .. H .. ", got \"euclid\")" },
+      "bad argument #5 to 'find_path' (heuristic must be a function, a registered name or " .. H .. ", got \"euclid\")" },
     { "find_path with an unknown stop", function() return g:find_path(1, 1, 4, 4, { stop = "now" }) end,
       "bad argument #5 to 'find_path' (stop must be \"expand\", \"first_hit\" or \"optimal\", got \"now\")" },
     { "find_path with an unknown tie_break", function() return g:find_path(1, 1, 4, 4, { tie_break = "low_g" }) end,

@@ -269,6 +269,30 @@ int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q);
 int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
                             const astar_query *q);
 
+/*
+** Distance searches (a multi-source Dijkstra): every node in sources[0..n-1]
+** starts at cost 0 and the search runs until nothing reachable is left, then
+** astar_search_step returns FOUND.  reverse = 0: astar_search_g(s, v) is the
+** cost from the nearest source to v (steps followed forwards); reverse = 1:
+** the cost from v to its nearest source (steps followed backwards: what a
+** crowd walking to the sources needs).  The query's modifiers apply (tag
+** factors, cost callback, penalty, forbid, max_cost: nodes beyond it stay
+** unreached); start, goal, heuristic, weight, stop and tie_break are
+** ignored.  Blocked, disabled or forbidden sources are skipped.  EINVAL on a
+** bad source id or an empty topology.
+*/
+int astar_search_begin_distances(astar_search *s, astar_graph *g,
+                                 const int32_t *sources, size_t n, int reverse,
+                                 const astar_query *q);
+int astar_search_begin_distances_grid(astar_search *s, const astar_grid *gr,
+                                      const int32_t *sources, size_t n,
+                                      int reverse, const astar_query *q);
+/* The link of a reached node: the edge id (graphs) or step direction 0..7
+** (grids) by which the search reached it; after a reverse distance search,
+** the first step to take from it toward its nearest source.  -1 for a
+** source or an unreached node. */
+int32_t astar_search_link(const astar_search *s, int32_t node);
+
 /* Runs at most max_steps expansions (0 = no limit).  Returns SEARCHING when
 ** the budget ran out first, a final outcome (FOUND, UNREACHABLE,
 ** MAX_EXPANSIONS, MAX_COST) or an error.  Once final, further calls return the
@@ -300,6 +324,27 @@ int32_t astar_search_goal(const astar_search *s);
 int32_t astar_search_best(const astar_search *s);
 /* Cost so far of a reached node; -1 when not reached in this query. */
 double astar_search_g(const astar_search *s, int32_t node);
+
+/* The query's heuristic at any node (not only reached ones), after a begin:
+** callbacks run (uncached).  EHEURISTIC / ECALLBACK as during a search. */
+int astar_search_h(astar_search *s, int32_t node, double *h);
+
+typedef struct astar_audit {
+  uint64_t checked;           /* nodes with a finite cost to the goal */
+  uint64_t overestimates;     /* ... whose h exceeds that cost */
+  double max_overestimate;    /* largest h - cost (0 when none) */
+  uint64_t steps;             /* steps u -> v checked for consistency */
+  uint64_t inconsistent;      /* steps with h(u) > c(u, v) + h(v) */
+  double max_inconsistency;   /* largest h(u) - c(u, v) - h(v) */
+} astar_audit;
+
+/* Audits the heuristic of `s` (begun, not stepped) against `d`, a finished
+** reverse distance search to the same goal on the same topology: every node
+** whose true cost to the goal is finite is checked for admissibility (h <=
+** cost, within 1e-9 relative), and every step of the topology for
+** consistency (h(u) <= c(u, v) + h(v)), with the topology's own costs (no
+** modifiers).  The heuristic is evaluated once per node. */
+int astar_search_audit(astar_search *s, const astar_search *d, astar_audit *out);
 
 /* Recorded when the query asked; valid until the next begin. */
 const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n);

@@ -66,13 +66,20 @@ struct astar_graph {
   int csr_valid;
   size_t first_cap, adj_cap;
   int32_t *first;            /* nn + 1 offsets into adj */
-  astar_adj *adj;            /* ne entries grouped by source, insertion order */
+    astar_adj *adj;            /* ne entries grouped by source, insertion order */
+  /* incoming edges, built only for reverse distance searches */
+  int rcsr_valid;
+  size_t rfirst_cap, redge_cap;
+  int32_t *rfirst;           /* nn + 1 offsets into redge */
+  int32_t *redge;            /* edge ids grouped by destination */
   uint32_t version;          /* bumped by every mutation */
   int lock;                  /* > 0 while searched: mutators refuse */
 };
 
 /* Builds the CSR arrays if stale.  0 or ENOMEM. */
 int astar__graph_prepare(astar_graph *g);
+/* The same for the incoming-edge arrays. */
+int astar__graph_prepare_reverse(astar_graph *g);
 
 /* grid -------------------------------------------------------------------- */
 

@@ -27,7 +27,9 @@ void astar_graph_free(astar_graph *g) {
   astar__mem(g->alloc, g->ud, g->nodes, g->ncap * sizeof(astar_node_rec), 0);
   astar__mem(g->alloc, g->ud, g->edges, g->ecap * sizeof(astar_edge_rec), 0);
   astar__mem(g->alloc, g->ud, g->first, g->first_cap * sizeof(int32_t), 0);
-  astar__mem(g->alloc, g->ud, g->adj, g->adj_cap * sizeof(astar_adj), 0);
+    astar__mem(g->alloc, g->ud, g->adj, g->adj_cap * sizeof(astar_adj), 0);
+  astar__mem(g->alloc, g->ud, g->rfirst, g->rfirst_cap * sizeof(int32_t), 0);
+  astar__mem(g->alloc, g->ud, g->redge, g->redge_cap * sizeof(int32_t), 0);
   astar__mem(g->alloc, g->ud, g, sizeof *g, 0);
 }
 
@@ -55,7 +57,7 @@ int astar_graph_add_node(astar_graph *g, double x, double y, double z,
   n->z = z;
   n->enabled = 1;
   *id = g->nn++;
-  g->csr_valid = 0;
+  g->csr_valid = g->rcsr_valid = 0;
   g->version++;
   return ASTAR_OK;
 }
@@ -77,7 +79,7 @@ int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
   e->tag = tag;
   e->slot = -1;
   *id = g->ne++;
-  g->csr_valid = 0;
+  g->csr_valid = g->rcsr_valid = 0;
   g->version++;
   return ASTAR_OK;
 }
@@ -150,7 +152,27 @@ int astar__graph_prepare(astar_graph *g) {
     e->slot = at;
   }
   for (i = n; i > 0; i--) g->first[i] = g->first[i - 1];
-  g->first[0] = 0;
+    g->first[0] = 0;
   g->csr_valid = 1;
+  return ASTAR_OK;
+}
+
+/* The incoming edges of each node, as edge ids (costs are read from the edge
+** records, which set_cost keeps current). */
+int astar__graph_prepare_reverse(astar_graph *g) {
+  int32_t i, n = g->nn, m = g->ne;
+  if (g->rcsr_valid) return ASTAR_OK;
+  if (astar__grow(g->alloc, g->ud, (void **)&g->rfirst, &g->rfirst_cap,
+                  (size_t)n + 1, sizeof(int32_t)) ||
+      astar__grow(g->alloc, g->ud, (void **)&g->redge, &g->redge_cap,
+                  (size_t)m, sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  memset(g->rfirst, 0, ((size_t)n + 1) * sizeof(int32_t));
+  for (i = 0; i < m; i++) g->rfirst[g->edges[i].to + 1]++;
+  for (i = 0; i < n; i++) g->rfirst[i + 1] += g->rfirst[i];
+  for (i = 0; i < m; i++) g->redge[g->rfirst[g->edges[i].to]++] = i;
+  for (i = n; i > 0; i--) g->rfirst[i] = g->rfirst[i - 1];
+  g->rfirst[0] = 0;
+  g->rcsr_valid = 1;
   return ASTAR_OK;
 }

@@ -513,6 +513,22 @@ static int l_graph_tostring(lua_State *L) {
 static const char *const diagonal_names[] = {"never", "no_corner_cutting",
                                              "one_obstacle", "always", NULL};
 
+static const char *const heuristic_names[] = {
+    "zero", "euclidean", "manhattan", "octile", "chebyshev", "bisector",
+    "full_bisector", NULL};
+static const char *const stop_names[] = {"expand", "first_hit", "optimal", NULL};
+static const char *const tie_names[] = {"high_g", "fifo", NULL};
+
+/* A number option that must be an integer >= 1 (max_expansions). */
+static uint64_t opt_count(lua_State *L, int arg, int v, const char *name) {
+  double d = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
+  if (lua_type(L, v) != LUA_TNUMBER || !(d >= 1) || d != floor(d) || d > 9e15)
+    arg_error(L, arg, lua_pushfstring(L, "%s must be an integer >= 1, got %s", name,
+                                      describe(L, v)));
+  return (uint64_t)d;
+}
+
+
 /* Reads a string option that must be one of names[]; raises naming the
 ** option and the accepted values (after `also`, e.g. "a function or "). */
 static int check_choice_or(lua_State *L, int arg, int vidx, const char *opt,
@@ -748,26 +764,73 @@ static int l_grid_tostring(lua_State *L) {
 ** user value is the grid the field was made for. */
 typedef struct lfield {
   int32_t w, h;
+  int dirs;         /* made by distances(): a direction byte per cell follows v */
+  int toward;       /* distances to the sources (1) or from them (0) */
   double v[];
 } lfield;
+
+/* The direction bytes of a distance field (255: none), after the values. */
+static unsigned char *field_dirs(lfield *F) {
+  return (unsigned char *)(F->v + (size_t)F->w * (size_t)F->h);
+}
 
 static lfield *check_field(lua_State *L, int idx) {
   return (lfield *)check_ud(L, idx, FIELD_MT);
 }
 
-/* Pushes a new field of the grid at index gidx, every value `init`. */
-static lfield *new_field(lua_State *L, int gidx, ltopo *T, double init) {
+/* Pushes a new field of the grid at index gidx, every value `init`; with
+** dirs, room for a direction byte per cell too. */
+static lfield *new_field_of(lua_State *L, int gidx, ltopo *T, double init, int dirs) {
   int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid), i;
   size_t n = (size_t)w * (size_t)h;
-  lfield *F = (lfield *)compat_newud(L, offsetof(lfield, v) + n * sizeof(double));
+  lfield *F = (lfield *)compat_newud(L, offsetof(lfield, v) + n * sizeof(double) +
+                                            (dirs ? n : 0));
   F->w = w;
   F->h = h;
+  F->dirs = dirs;
+  F->toward = 1;
   for (i = 0; (size_t)i < n; i++) F->v[i] = init;
   luaL_getmetatable(L, FIELD_MT);
   lua_setmetatable(L, -2);
   lua_pushvalue(L, gidx);
   compat_setuv(L, -2);
   return F;
+}
+
+static lfield *new_field(lua_State *L, int gidx, ltopo *T, double init) {
+  return new_field_of(L, gidx, T, init, 0);
+}
+
+static lfield *new_distance_field(lua_State *L, int gidx, ltopo *T) {
+  return new_field_of(L, gidx, T, HUGE_VAL, 1);
+}
+
+/* field:next_step(x, y) -> x2, y2: on a field made by grid:distances, the
+** neighbour to move to on a cheapest route toward the nearest source (with
+** the same modifiers the distances used); nil at a source or where no
+** source can be reached. */
+static int l_field_next_step(lua_State *L) {
+  static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  static const int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  lfield *F = check_field(L, 1);
+  int32_t x, y, c = check_coords(L, 2, F->w, F->h, &x, &y);
+  int d;
+  if (!F->dirs)
+    return luaL_error(L, "next_step needs a field made by grid:distances");
+  d = field_dirs(F)[c];
+  if (d == 255) return 0;
+  /* a reverse link is the step to take; a forward link is the step that
+  ** came in from the source side: walk it backwards */
+  if (F->toward) {
+    x += dx[d];
+    y += dy[d];
+  } else {
+    x -= dx[d];
+    y -= dy[d];
+  }
+  lua_pushinteger(L, x + 1);
+  lua_pushinteger(L, y + 1);
+  return 2;
 }
 
 static int l_field_new(lua_State *L) {
@@ -1101,20 +1164,503 @@ static int l_grid_to_string(lua_State *L) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* Precomputed heuristics (cluster tables, landmarks): evaluated in C        */
+/* ------------------------------------------------------------------------ */
+
+#define HEUR_MT "astar.Heuristic"
+#define REGISTRY_KEY "astar.heuristics"
+
+enum { HK_CLUSTER, HK_LANDMARKS };
+
+/*
+** A heuristic object: tables computed once from the topology's own costs,
+** evaluated by heur_eval (a C callback: no Lua call per node).  Its value is
+** the largest of several lower bounds, each admissible for the topology's
+** own costs, so the maximum is too:
+**   - a geometric bound: Euclidean distance (graphs) or octile (grids),
+**     times `scale`, the smallest cost per unit of length over the
+**     topology's steps (<= 1), which keeps it admissible even where costs
+**     undercut geometry;
+**   - cluster: the table value between the clusters of node and goal
+**     (smallest path cost between the two clusters, seed 003);
+**   - landmarks (ALT): d(L, goal) - d(L, n) and d(n, L) - d(goal, L) for
+**     each landmark L (triangle inequality, correct on directed graphs).
+** The data live inside the userdata block; the user value is the topology,
+** and the object refuses to serve a topology that changed since it was
+** built (the tables would be stale and could overestimate).
+*/
+typedef struct lheur {
+  int kind;
+  int topo_kind;
+  const void *topo;             /* the graph or grid it was built for */
+  const astar_graph *graph;     /* positions for the Euclidean bound */
+  uint32_t version;
+  int32_t n, w, k;
+  double scale;                 /* geometric bound multiplier */
+  double data[];                /* HK_CLUSTER: table[k * k], then int32
+                                ** labels[n]; HK_LANDMARKS: float from[k * n],
+                                ** then float to[k * n] */
+} lheur;
+
+static double *heur_table(lheur *H) { return H->data; }
+static int32_t *heur_labels(lheur *H) {
+  return (int32_t *)(H->data + (size_t)H->k * (size_t)H->k);
+}
+static float *heur_from(lheur *H) { return (float *)H->data; }
+static float *heur_to(lheur *H) {
+  return (float *)H->data + (size_t)H->k * (size_t)H->n;
+}
+
+static int heur_eval(void *ctx, int32_t node, int32_t goal, double *h) {
+  lheur *H = (lheur *)ctx;
+  double b;
+  int32_t i;
+  if (H->topo_kind == KIND_GRAPH) {
+    double a[3], c[3];
+    astar_graph_position(H->graph, node, a);
+    astar_graph_position(H->graph, goal, c);
+    b = sqrt((a[0] - c[0]) * (a[0] - c[0]) + (a[1] - c[1]) * (a[1] - c[1]) +
+             (a[2] - c[2]) * (a[2] - c[2]));
+  } else {
+    double dx = fabs((double)(node % H->w - goal % H->w));
+    double dy = fabs((double)(node / H->w - goal / H->w));
+    b = dx < dy ? (ASTAR_GRID_DIAG - 1) * dx + dy : (ASTAR_GRID_DIAG - 1) * dy + dx;
+  }
+  b *= H->scale;
+  if (!(b <= DBL_MAX)) b = 0;
+  if (H->kind == HK_CLUSTER) {
+    int32_t cu = heur_labels(H)[node], cg = heur_labels(H)[goal];
+    if (cu >= 0 && cg >= 0 && cu != cg) {
+      double t = heur_table(H)[(size_t)cu * (size_t)H->k + (size_t)cg];
+      if (t < HUGE_VAL && t > b) b = t;
+    }
+  } else {
+    /* floats store the distances; each term gives back twice their
+    ** rounding error (2^-23 relative) so it stays a lower bound */
+    const float *from = heur_from(H), *to = heur_to(H);
+    for (i = 0; i < H->k; i++) {
+      size_t o = (size_t)i * (size_t)H->n;
+      double lg = from[o + (size_t)goal], ln = from[o + (size_t)node];
+      double tn = to[o + (size_t)node], tg = to[o + (size_t)goal];
+      if (lg < HUGE_VAL && ln < HUGE_VAL) {
+        double v = lg - ln - 2.4e-7 * (lg + ln);
+        if (v > b) b = v;
+      }
+      if (tn < HUGE_VAL && tg < HUGE_VAL) {
+        double v = tn - tg - 2.4e-7 * (tn + tg);
+        if (v > b) b = v;
+      }
+    }
+  }
+  *h = b;
+  return 0;
+}
+
+/* The node count, the topology pointer and its version. */
+static int32_t topo_count(ltopo *T) {
+  return T->kind == KIND_GRAPH ? astar_graph_node_count(T->graph)
+                               : astar_grid_width(T->grid) * astar_grid_height(T->grid);
+}
+
+static const void *topo_ptr(ltopo *T) {
+  return T->kind == KIND_GRAPH ? (const void *)T->graph : (const void *)T->grid;
+}
+
+static uint32_t topo_version(ltopo *T) {
+  return T->kind == KIND_GRAPH ? astar_graph_version(T->graph) : astar_grid_version(T->grid);
+}
+
+static int node_open(ltopo *T, int32_t v) {
+  if (T->kind == KIND_GRAPH) return astar_graph_enabled(T->graph, v) == 1;
+  return astar_grid_blocked(T->grid, v % astar_grid_width(T->grid),
+                            v / astar_grid_width(T->grid)) == 0;
+}
+
+/* The smallest cost per unit of length over the topology's steps, capped at
+** 1: the factor that keeps the geometric bound admissible. */
+static double geometric_scale(ltopo *T) {
+  double scale = 1;
+  if (T->kind == KIND_GRAPH) {
+    int32_t e, m = astar_graph_edge_count(T->graph);
+    for (e = 0; e < m; e++) {
+      int32_t a, b;
+      double c, pa[3], pb[3], len;
+      astar_graph_edge(T->graph, e, &a, &b, &c, NULL);
+      astar_graph_position(T->graph, a, pa);
+      astar_graph_position(T->graph, b, pb);
+      len = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
+                 (pa[2] - pb[2]) * (pa[2] - pb[2]));
+      if (len > 0 && c / len < scale) scale = c / len;
+    }
+  } else {
+    int32_t x, y, w = astar_grid_width(T->grid), h = astar_grid_height(T->grid);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) {
+        double c;
+        astar_grid_cost(T->grid, x, y, &c);
+        if (!astar_grid_blocked(T->grid, x, y) && c < scale) scale = c;
+      }
+  }
+  return scale;
+}
+
+/* Runs a distance search (no modifiers) from the given sources on S; raises
+** on failure.  Nothing here calls Lua, so no protected call is needed. */
+static void plain_distances(lua_State *L, ltopo *T, lsearch *S, const int32_t *src,
+                            size_t n, int reverse) {
+  astar_query q;
+  int rc;
+  astar_query_init(&q, 0, 0);
+  rc = T->kind == KIND_GRAPH
+           ? astar_search_begin_distances(S->s, T->graph, src, n, reverse, &q)
+           : astar_search_begin_distances_grid(S->s, T->grid, src, n, reverse, &q);
+  if (rc == ASTAR_OK) rc = astar_search_step(S->s, 0);
+  if (rc != ASTAR_FOUND) core_error(L, rc, "distances");
+}
+
+/* Farthest-point sampling: up to k nodes, each the reached node farthest
+** (in path cost from those chosen so far) from the previous ones; the first
+** is the node farthest from the first open node.  Writes them to out and
+** returns how many were found (fewer when the topology has fewer reachable
+** nodes). */
+static int32_t farthest_points(lua_State *L, ltopo *T, lsearch *S, int32_t k,
+                               int32_t *out) {
+  int32_t n = topo_count(T), v, first = -1, got = 0;
+  for (v = 0; v < n && first < 0; v++)
+    if (node_open(T, v)) first = v;
+  if (first < 0) return 0;
+  out[0] = first;
+  got = 1;
+  while (got <= k) {
+    int32_t best = -1;
+    double far = -1;
+    plain_distances(L, T, S, out, (size_t)got, 0);
+    for (v = 0; v < n; v++) {
+      double g = astar_search_g(S->s, v);
+      if (g > far) {
+        far = g;
+        best = v;
+      }
+    }
+    if (best < 0 || far <= 0) break;
+    if (got == 1 && out[0] == first && k > 0) {
+      out[0] = best;        /* start from the far end of the first probe */
+      first = -2;
+      continue;
+    }
+    out[got++] = best;
+    if (got == k) break;
+  }
+  return got;
+}
+
+/* The node a reached node's link comes from (its parent in the last
+** forward distance search). */
+static int32_t link_parent(ltopo *T, lsearch *S, int32_t v) {
+  static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  static const int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  int32_t link = astar_search_link(S->s, v), p;
+  if (T->kind == KIND_GRAPH) {
+    astar_graph_edge(T->graph, link, &p, NULL, NULL, NULL);
+    return p;
+  }
+  return v - dx[link] - dy[link] * astar_grid_width(T->grid);
+}
+
+/* Pushes a new heuristic object for topology T (at index 1) with `bytes` of
+** data. */
+static lheur *new_heur(lua_State *L, ltopo *T, int kind, int32_t k, size_t bytes) {
+  lheur *H = (lheur *)compat_newud(L, offsetof(lheur, data) + bytes);
+  H->kind = kind;
+  H->topo_kind = T->kind;
+  H->topo = topo_ptr(T);
+  H->graph = T->graph;
+  H->version = topo_version(T);
+  H->n = topo_count(T);
+  H->w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
+  H->k = k;
+  H->scale = geometric_scale(T);
+  luaL_getmetatable(L, HEUR_MT);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, 1);
+  compat_setuv(L, -2);
+  return H;
+}
+
+static ltopo *check_any_topo(lua_State *L, int idx) {
+  if (compat_testudata(L, idx, GRAPH_MT)) return check_graph(L, idx);
+  if (compat_testudata(L, idx, GRID_MT)) return check_grid(L, idx);
+  type_error(L, idx, "astar.Graph or astar.Grid");
+  return NULL;
+}
+
+/* astar.cluster_heuristic(topology, clusters) -> heuristic.  clusters maps
+** node (or cell) ids to cluster labels (any values; unlabelled nodes get
+** only the geometric bound), or is a Field of labels on grids, or
+** { count = k } to cluster automatically: k seeds by farthest-point sampling
+** in path cost, every node joining the seed nearest to it. */
+static int l_cluster_heuristic(lua_State *L) {
+  ltopo *T = check_any_topo(L, 1);
+  int32_t n = topo_count(T), k = 0, v, c;
+  int32_t *labels;
+  lsearch *S;
+  lheur *H;
+  int auto_k = 0;
+  lua_settop(L, 2);
+  S = new_search(L);                        /* 3: scratch search state */
+  labels = (int32_t *)compat_newud(L, (size_t)(n > 0 ? n : 1) * sizeof(int32_t)); /* 4 */
+  for (v = 0; v < n; v++) labels[v] = -1;
+  if (lua_istable(L, 2)) {
+    lua_getfield(L, 2, "count");
+    auto_k = !lua_isnil(L, -1);
+    if (auto_k) k = (int32_t)opt_count(L, 2, lua_gettop(L), "clusters.count");
+    lua_pop(L, 1);
+  } else if (!compat_testudata(L, 2, FIELD_MT)) {
+    type_error(L, 2, "table (labels or { count = k }) or astar.Field");
+  }
+  if (auto_k) {
+    int32_t *seeds;
+    if (k > 4096) arg_error(L, 2, "clusters.count must be at most 4096");
+    seeds = (int32_t *)compat_newud(L, (size_t)k * sizeof(int32_t)); /* 5 */
+    k = farthest_points(L, T, S, k, seeds);
+    if (k > 0) {
+      plain_distances(L, T, S, seeds, (size_t)k, 0);
+      /* a node's cluster is the seed its cheapest route comes from: walk
+      ** each unlabelled node's links back to a labelled one, then label the
+      ** whole chain (each node is walked once: linear overall) */
+      for (c = 0; c < k; c++) labels[seeds[c]] = c;
+      for (v = 0; v < n; v++) {
+        int32_t u = v, label;
+        if (labels[v] >= 0 || astar_search_g(S->s, v) < 0) continue;
+        while (labels[u] < 0) u = link_parent(T, S, u);
+        label = labels[u];
+        for (u = v; labels[u] < 0; u = link_parent(T, S, u)) labels[u] = label;
+      }
+    }
+  } else {
+    /* hand-made labels: distinct values -> 0..k-1, in order of first use */
+    lua_newtable(L);                        /* 5: label value -> index */
+    for (v = 0; v < n; v++) {
+      if (compat_testudata(L, 2, FIELD_MT)) {
+        lfield *F = (lfield *)lua_touserdata(L, 2);
+        if (F->w * F->h != n) arg_error(L, 2, "clusters field does not match the grid");
+        if (F->v[v] <= 0) continue;
+        lua_pushnumber(L, F->v[v]);
+      } else {
+        lua_rawgeti(L, 2, v + 1);
+        if (lua_isnil(L, -1)) {
+          lua_pop(L, 1);
+          continue;
+        }
+      }
+      lua_pushvalue(L, -1);
+      lua_rawget(L, 5);                     /* label, index? */
+      if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushinteger(L, k);
+        lua_rawset(L, 5);
+        labels[v] = k++;
+        if (k > 4096) arg_error(L, 2, "at most 4096 distinct clusters");
+      } else {
+        labels[v] = (int32_t)lua_tonumber(L, -1);
+        lua_pop(L, 2);
+      }
+    }
+  }
+  if (k == 0) arg_error(L, 2, "no node has a cluster");
+  H = new_heur(L, T, HK_CLUSTER, k,
+               (size_t)k * (size_t)k * sizeof(double) + (size_t)n * sizeof(int32_t));
+  memcpy(heur_labels(H), labels, (size_t)n * sizeof(int32_t));
+  /* table[a][b]: the cheapest path from a node of a to a node of b */
+  {
+    double *t = heur_table(H);
+    int32_t *members = (int32_t *)labels; /* reused: labels are in H now */
+    size_t i;
+    for (i = 0; i < (size_t)k * (size_t)k; i++) t[i] = HUGE_VAL;
+    for (c = 0; c < k; c++) {
+      int32_t m = 0;
+      for (v = 0; v < n; v++)
+        if (heur_labels(H)[v] == c) members[m++] = v;
+      plain_distances(L, T, S, members, (size_t)m, 1);
+      for (v = 0; v < n; v++) {
+        int32_t cu = heur_labels(H)[v];
+        double g = astar_search_g(S->s, v);
+        if (cu >= 0 && g >= 0 && g < t[(size_t)cu * (size_t)k + (size_t)c])
+          t[(size_t)cu * (size_t)k + (size_t)c] = g;
+      }
+    }
+  }
+  return 1;
+}
+
+/* astar.landmarks(topology, k) -> heuristic (ALT): k landmarks chosen by
+** farthest-point sampling, with the costs from and to each of them. */
+static int l_landmarks(lua_State *L) {
+  ltopo *T = check_any_topo(L, 1);
+  int32_t n = topo_count(T), k = (int32_t)opt_count(L, 2, 2, "k"), i, v;
+  int32_t *marks;
+  lsearch *S;
+  lheur *H;
+  if (k > 64) arg_error(L, 2, lua_pushfstring(L, "k must be at most 64, got %d", (int)k));
+  lua_settop(L, 2);
+  S = new_search(L);
+  marks = (int32_t *)compat_newud(L, (size_t)k * sizeof(int32_t));
+  k = farthest_points(L, T, S, k, marks);
+  if (k == 0) return luaL_error(L, "landmarks: the topology has no open node");
+  H = new_heur(L, T, HK_LANDMARKS, k, 2 * (size_t)k * (size_t)n * sizeof(float));
+  for (i = 0; i < k; i++) {
+    float *from = heur_from(H) + (size_t)i * (size_t)n, *to = heur_to(H) + (size_t)i * (size_t)n;
+    plain_distances(L, T, S, &marks[i], 1, 0);
+    for (v = 0; v < n; v++) {
+      double g = astar_search_g(S->s, v);
+      from[v] = g < 0 ? (float)HUGE_VAL : (float)g;
+    }
+    plain_distances(L, T, S, &marks[i], 1, 1);
+    for (v = 0; v < n; v++) {
+      double g = astar_search_g(S->s, v);
+      to[v] = g < 0 ? (float)HUGE_VAL : (float)g;
+    }
+  }
+  return 1;
+}
+
+/* Checks that heuristic object H serves topology T as it is now. */
+static void check_heur_for(lua_State *L, lheur *H, ltopo *T, int arg) {
+  if (H->topo != topo_ptr(T))
+    arg_error(L, arg, "heuristic was built for another graph or grid");
+  if (H->version != topo_version(T))
+    arg_error(L, arg, "heuristic was built before the last change to this graph or grid "
+                      "(build it again)");
+}
+
+/* h:value(node, goal) or h:value(x, y, gx, gy) -> the estimate. */
+static int l_heur_value(lua_State *L) {
+  lheur *H = (lheur *)check_ud(L, 1, HEUR_MT);
+  ltopo *T;
+  int32_t a, b;
+  double h;
+  compat_getuv(L, 1);
+  T = (ltopo *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (T->graph == NULL && T->grid == NULL)
+    return luaL_error(L, "attempt to use a closed %s", T->kind == KIND_GRAPH ? "graph" : "grid");
+  check_heur_for(L, H, T, 1);
+  if (T->kind == KIND_GRAPH) {
+    a = check_node(L, T, 2);
+    b = check_node(L, T, 3);
+  } else {
+    a = check_xy(L, T, 2, NULL, NULL);
+    b = check_xy(L, T, 4, NULL, NULL);
+  }
+  heur_eval(H, a, b, &h);
+  lua_pushnumber(L, h);
+  return 1;
+}
+
+static int l_heur_tostring(lua_State *L) {
+  lheur *H = (lheur *)check_ud(L, 1, HEUR_MT);
+  lua_pushfstring(L, "astar.Heuristic (%s, %d %s)",
+                  H->kind == HK_CLUSTER ? "cluster table" : "landmarks", (int)H->k,
+                  H->kind == HK_CLUSTER ? "clusters" : "landmarks");
+  return 1;
+}
+
+/* astar.register_heuristic(name, h [, { override = true }]): h is a
+** function, a callable, a heuristic object, or nil to unregister. */
+static int l_register_heuristic(lua_State *L) {
+  const char *name;
+  int i, builtin = 0, override = 0;
+  if (lua_type(L, 1) != LUA_TSTRING || compat_rawlen(L, 1) == 0)
+    return arg_error(L, 1, lua_pushfstring(L, "name must be a non-empty string, got %s",
+                                           describe(L, 1)));
+  name = lua_tostring(L, 1);
+  if (!lua_isnil(L, 2) && !is_callable(L, 2) && !compat_testudata(L, 2, HEUR_MT))
+    return arg_error(L, 2, lua_pushfstring(L,
+        "heuristic must be a function, a heuristic object or nil, got %s", describe(L, 2)));
+  if (!lua_isnoneornil(L, 3)) {
+    static const char *const keys[] = {"override", NULL};
+    if (!lua_istable(L, 3)) type_error(L, 3, "table");
+    check_keys(L, 3, keys);
+    lua_getfield(L, 3, "override");
+    if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TBOOLEAN)
+      return arg_error(L, 3, lua_pushfstring(L, "override must be a boolean, got %s",
+                                             describe(L, -1)));
+    override = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  for (i = 0; heuristic_names[i]; i++) builtin |= strcmp(name, heuristic_names[i]) == 0;
+  if (builtin && !override)
+    return arg_error(L, 1, lua_pushfstring(L,
+        "\"%s\" is a built-in heuristic (pass { override = true } to replace it)", name));
+  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_rawset(L, -3);
+  return 0;
+}
+
+/* astar.heuristics() -> the sorted names a query may ask for: the built-in
+** ones and the registered ones. */
+static int l_heuristics(lua_State *L) {
+  int i, j, n = 0;
+  lua_newtable(L);                          /* 1: result */
+  lua_newtable(L);                          /* 2: set of names */
+  for (i = 0; heuristic_names[i]; i++) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, 2, heuristic_names[i]);
+  }
+  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {                 /* ..., reg, k, v */
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, 2);
+  }
+  lua_pop(L, 1);
+  /* insertion sort into the result (a handful of names) */
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {
+    const char *name;
+    lua_pop(L, 1);
+    name = lua_tostring(L, -1);
+    for (j = n; j > 0; j--) {
+      int less;
+      lua_rawgeti(L, 1, j);
+      less = strcmp(name, lua_tostring(L, -1)) < 0;
+      if (!less) {
+        lua_pop(L, 1);
+        break;
+      }
+      lua_rawseti(L, 1, j + 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, 1, j + 1);
+    n++;
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Query options                                                              */
 /* ------------------------------------------------------------------------ */
 
-static const char *const heuristic_names[] = {
-    "zero", "euclidean", "manhattan", "octile", "chebyshev", "bisector",
-    "full_bisector", NULL};
-static const char *const stop_names[] = {"expand", "first_hit", "optimal", NULL};
-static const char *const tie_names[] = {"high_g", "fifo", NULL};
+
+
 
 typedef struct lopts {
   astar_query q;
   int hslot, cslot;     /* stack slots holding the callables (or nil) */
-  int want_trace, want_visited;
+  int pslot, fslot;     /* ... and the penalty / forbid fields (or nil) */
+  int oslot;            /* ... and a heuristic object (or nil) */
+  int want_trace, want_visited, partial;
+  int reverse;          /* distances: 1 = cost to the sources (default) */
 } lopts;
+
+/* What a set of options is for: a path search (find_path, query) or a
+** distance search (distances), which accepts only the modifiers. */
+enum { OPTS_PATH, OPTS_DIST };
 
 /* Reads the costs = { tag = factor | false } table (at vidx) into S->tagf,
 ** indexed by the topology's tag ids; tags the topology never used are
@@ -1158,41 +1704,76 @@ static void parse_costs(lua_State *L, int arg, int vidx, lsearch *S, lopts *o) {
   o->q.tag_count = ntags + 1;
 }
 
+/* The heuristic option at v: a registered name (looked up first, so a mod
+** can replace a built-in), a heuristic object, a callable or a built-in
+** name. */
+static void parse_heuristic(lua_State *L, ltopo *T, int arg, int v, lopts *o) {
+  lheur *H;
+  if (lua_type(L, v) == LUA_TSTRING) {
+    lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+    lua_pushvalue(L, v);
+    lua_rawget(L, -2);
+    if (!lua_isnil(L, -1)) lua_replace(L, v); /* the registered value */
+    else lua_pop(L, 1);
+    lua_pop(L, 1);
+  }
+  if ((H = (lheur *)compat_testudata(L, v, HEUR_MT)) != NULL) {
+    check_heur_for(L, H, T, arg);
+    o->q.heuristic = ASTAR_H_CALLBACK;
+    o->q.heuristic_fn = heur_eval;
+    o->q.heuristic_ctx = H;
+    lua_pushvalue(L, v);
+    lua_replace(L, o->oslot);
+  } else if (is_callable(L, v)) {
+    o->q.heuristic = ASTAR_H_CALLBACK;
+    lua_pushvalue(L, v);
+    lua_replace(L, o->hslot);
+  } else {
+    o->q.heuristic = check_choice_or(L, arg, v, "heuristic", heuristic_names,
+                                     "a function, a registered name or ");
+  }
+}
+
 /*
-** Parses the options table at arg (absent or nil: defaults) for a query on
-** topology T (at stack index 1).  Pushes two slots (heuristic callable, cost
-** callable; nil when absent) and records their indices.  Every key must be a
-** known option: a typo is an error, never silently ignored.
+** Parses the options table at arg (absent or nil: defaults) for a search on
+** topology T (at stack index 1).  Pushes four slots (heuristic callable,
+** cost callable, penalty field, forbid field; nil when absent) and records
+** their indices: the values must stay reachable while the search can run.
+** Every key must be a known option for this kind of search: a typo is an
+** error, never silently ignored.
 */
 static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
-                       int32_t start, int32_t goal) {
+                       int32_t start, int32_t goal, int kind) {
   astar_query *q = &o->q;
+  int i;
   astar_query_init(q, start, goal);
   if (T->kind == KIND_GRID)
     q->heuristic = astar_grid_diagonal(T->grid) == ASTAR_DIAG_NEVER
                        ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
-  o->want_trace = o->want_visited = 0;
-  lua_pushnil(L);
-  o->hslot = lua_gettop(L);
-  lua_pushnil(L);
-  o->cslot = lua_gettop(L);
+  o->want_trace = o->want_visited = o->partial = 0;
+  o->reverse = 1;
+  for (i = 0; i < 5; i++) lua_pushnil(L);
+  o->hslot = lua_gettop(L) - 4;
+  o->cslot = o->hslot + 1;
+  o->pslot = o->hslot + 2;
+  o->fslot = o->hslot + 3;
+  o->oslot = o->hslot + 4;
   if (lua_isnoneornil(L, arg)) return;
   if (!lua_istable(L, arg)) type_error(L, arg, "table");
   lua_pushnil(L);
   while (lua_next(L, arg)) {                /* key at -2, value at -1 */
     int v = lua_gettop(L);
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    int path_only = k && (strcmp(k, "heuristic") == 0 || strcmp(k, "weight") == 0 ||
+                          strcmp(k, "stop") == 0 || strcmp(k, "tie_break") == 0 ||
+                          strcmp(k, "trace") == 0 || strcmp(k, "visited") == 0 ||
+                          strcmp(k, "max_expansions") == 0 || strcmp(k, "partial") == 0);
     if (k == NULL) {
       arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+    } else if (kind == OPTS_DIST && path_only) {
+      arg_error(L, arg, lua_pushfstring(L, "option \"%s\" does not apply to distances", k));
     } else if (strcmp(k, "heuristic") == 0) {
-      if (is_callable(L, v)) {
-        q->heuristic = ASTAR_H_CALLBACK;
-        lua_pushvalue(L, v);
-        lua_replace(L, o->hslot);
-      } else {
-        q->heuristic = check_choice_or(L, arg, v, "heuristic", heuristic_names,
-                                       "a function or ");
-      }
+      parse_heuristic(L, T, arg, v, o);
     } else if (strcmp(k, "weight") == 0) {
       double w = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
       if (lua_type(L, v) != LUA_TNUMBER || !(w >= 0) || !isfinite(w))
@@ -1208,7 +1789,7 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
     } else if (strcmp(k, "cost") == 0) {
       if (!is_callable(L, v))
         arg_error(L, arg, lua_pushfstring(L, "cost must be a function, got %s",
-                                              describe(L, v)));
+                                          describe(L, v)));
       lua_pushvalue(L, v);
       lua_replace(L, o->cslot);
     } else if (strcmp(k, "penalty") == 0 || strcmp(k, "forbid") == 0 ||
@@ -1217,6 +1798,8 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
         arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for grids", k));
       if (k[0] == 'f') {
         q->forbid = opt_field(L, T, arg, v, "forbid");
+        lua_pushvalue(L, v);
+        lua_replace(L, o->fslot);
       } else if (k[7] == '_') {
         double sc = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
         if (lua_type(L, v) != LUA_TNUMBER || !isfinite(sc))
@@ -1225,13 +1808,28 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
         q->penalty_scale = sc;
       } else {
         q->penalty = opt_field(L, T, arg, v, "penalty");
+        lua_pushvalue(L, v);
+        lua_replace(L, o->pslot);
       }
-    } else if (strcmp(k, "trace") == 0 || strcmp(k, "visited") == 0) {
+    } else if (strcmp(k, "trace") == 0 || strcmp(k, "visited") == 0 ||
+               strcmp(k, "partial") == 0) {
       if (lua_type(L, v) != LUA_TBOOLEAN)
         arg_error(L, arg, lua_pushfstring(L, "%s must be a boolean, got %s", k,
-                                              describe(L, v)));
+                                          describe(L, v)));
       if (k[0] == 't') o->want_trace = lua_toboolean(L, v);
-      else o->want_visited = lua_toboolean(L, v);
+      else if (k[0] == 'v') o->want_visited = lua_toboolean(L, v);
+      else o->partial = lua_toboolean(L, v);
+    } else if (strcmp(k, "max_expansions") == 0) {
+      q->max_expansions = opt_count(L, arg, v, "max_expansions");
+    } else if (strcmp(k, "max_cost") == 0) {
+      double c = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
+      if (lua_type(L, v) != LUA_TNUMBER || !(c >= 0))
+        arg_error(L, arg, lua_pushfstring(L, "max_cost must be a number >= 0, got %s",
+                                          describe(L, v)));
+      q->max_cost = c;
+    } else if (kind == OPTS_DIST && strcmp(k, "direction") == 0) {
+      static const char *const dirs[] = {"from_sources", "to_sources", NULL};
+      o->reverse = check_choice(L, arg, v, "direction", dirs);
     } else {
       arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
     }
@@ -1239,14 +1837,17 @@ static void parse_opts(lua_State *L, ltopo *T, int arg, lsearch *S, lopts *o,
   }
   q->record_trace = o->want_trace;
   q->record_visited = o->want_visited;
+  q->track_best = o->partial;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Callback bridges                                                           */
 /* ------------------------------------------------------------------------ */
 
-/* Lives on the C stack of the protected runner; the callables are at fixed
-** indices of the runner's frame. */
+/* The context of the Lua callbacks.  The core keeps a pointer to it in the
+** search between steps, so it lives where the search does: on the C stack of
+** find_path, or inside a Query userdata.  L and the stack indices are set
+** again by every protected run (a query may be stepped from any coroutine). */
 typedef struct bridge {
   lua_State *L;
   int hidx, cidx;
@@ -1287,7 +1888,7 @@ static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
 
 static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
                        double cost, double *out) {
-    bridge *b = (bridge *)ctx;
+  bridge *b = (bridge *)ctx;
   lua_State *L = b->L;
   lua_pushvalue(L, b->cidx);
   if (b->w) {
@@ -1304,7 +1905,7 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
   }
   if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
     *out = ASTAR_FORBID;
-    } else {
+  } else {
     double v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
     if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
       if (b->w)
@@ -1325,14 +1926,30 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Running a query                                                            */
+/* Running a search                                                           */
 /* ------------------------------------------------------------------------ */
+
+/* What a protected run does. */
+enum {
+  RUN_PATH,     /* find_path: begin, run to the end, push the results */
+  RUN_BEGIN,    /* query creation: begin only */
+  RUN_STEP,     /* query step: run at most `steps` expansions */
+  RUN_DIST,     /* distances: begin a distance search, run it to the end */
+  RUN_AUDIT     /* audit: begin, then compare h with the distances in `dist` */
+};
 
 typedef struct run {
   ltopo *T;
   lsearch *S;
   lopts *o;
-  bridge b;
+  bridge *b;
+  int op;
+  uint64_t steps;
+  const int32_t *sources;       /* RUN_DIST */
+  size_t nsources;
+  lsearch *dist;                /* RUN_AUDIT: finished reverse distances */
+  astar_audit audit;            /* RUN_AUDIT: out */
+  int status;                   /* out: the core's status */
 } run;
 
 static void set_int(lua_State *L, const char *k, double v) {
@@ -1347,15 +1964,15 @@ static void set_num(lua_State *L, const char *k, double v) {
 
 /* Adds expanded / reopened / generated (and trace, visited when asked) to
 ** the table on top. */
-static void push_stats(lua_State *L, run *r) {
-  const astar_stats *st = astar_search_stats(r->S->s);
-  int32_t w = r->T->kind == KIND_GRID ? astar_grid_width(r->T->grid) : 0;
+static void push_stats(lua_State *L, ltopo *T, lsearch *S, lopts *o) {
+  const astar_stats *st = astar_search_stats(S->s);
+  int32_t w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
   size_t n, i;
   set_int(L, "expanded", (double)st->expanded);
   set_int(L, "reopened", (double)st->reopened);
   set_int(L, "generated", (double)st->generated);
-  if (r->o->want_visited) {
-    const int32_t *v = astar_search_visited(r->S->s, &n);
+  if (o->want_visited) {
+    const int32_t *v = astar_search_visited(S->s, &n);
     lua_createtable(L, (int)n, 0);
     for (i = 0; i < n; i++) {
       lua_pushinteger(L, (lua_Integer)v[i] + 1);
@@ -1363,8 +1980,8 @@ static void push_stats(lua_State *L, run *r) {
     }
     lua_setfield(L, -2, "visited");
   }
-  if (r->o->want_trace) {
-    const astar_trace_entry *t = astar_search_trace(r->S->s, &n);
+  if (o->want_trace) {
+    const astar_trace_entry *t = astar_search_trace(S->s, &n);
     lua_createtable(L, (int)n, 0);
     for (i = 0; i < n; i++) {
       lua_createtable(L, 0, w ? 6 : 4);
@@ -1383,10 +2000,9 @@ static void push_stats(lua_State *L, run *r) {
 }
 
 /* Pushes the path table for the path start..to. */
-static void push_path(lua_State *L, run *r, int32_t to) {
-  lsearch *S = r->S;
+static void push_path(lua_State *L, ltopo *T, lsearch *S, lopts *o, int32_t to) {
   int32_t len = astar_search_path_length(S->s, to), i;
-  int32_t w = r->T->kind == KIND_GRID ? astar_grid_width(r->T->grid) : 0;
+  int32_t w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
   double cost;
   if ((size_t)len > S->path_cap) {
     size_t cap = S->path_cap;
@@ -1424,16 +2040,39 @@ static void push_path(lua_State *L, run *r, int32_t to) {
     }
     lua_setfield(L, -2, "edges");
   }
-  push_stats(L, r);
+  push_stats(L, T, S, o);
+}
+
+/* Pushes what find_path returns for a final status: path, or nil, reason,
+** stats, or (partial = true) the path to the reached node with the smallest
+** heuristic value, marked partial with the reason.  Returns the count. */
+static int push_outcome(lua_State *L, ltopo *T, lsearch *S, lopts *o, int status) {
+  if (status == ASTAR_FOUND) {
+    push_path(L, T, S, o, astar_search_goal(S->s));
+    return 1;
+  }
+  if (o->partial && astar_search_best(S->s) >= 0) {
+    push_path(L, T, S, o, astar_search_best(S->s));
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "partial");
+    lua_pushstring(L, astar_status_name(status));
+    lua_setfield(L, -2, "reason");
+    return 1;
+  }
+  lua_pushnil(L);
+  lua_pushstring(L, astar_status_name(status));
+  lua_createtable(L, 0, 5);
+  push_stats(L, T, S, o);
+  return 3;
 }
 
 /* The message for a core error status (callback errors never get here: the
 ** bridges raise their own). */
-static int search_error(lua_State *L, run *r, int rc) {
+static int search_error(lua_State *L, ltopo *T, lsearch *S, int rc, const char *fname) {
   double v;
-  int32_t at = astar_search_error_node(r->S->s, &v);
-    if (rc == ASTAR_ECOST && r->T->kind == KIND_GRID) {
-    int32_t w = astar_grid_width(r->T->grid);
+  int32_t at = astar_search_error_node(S->s, &v);
+  if (rc == ASTAR_ECOST && T->kind == KIND_GRID) {
+    int32_t w = astar_grid_width(T->grid);
     return luaL_error(L, "entering cell (%d, %d) would cost %s (penalty * penalty_scale "
                       "must keep step costs finite and >= 0)",
                       (int)(at % w + 1), (int)(at / w + 1), describe_number(L, v));
@@ -1441,40 +2080,70 @@ static int search_error(lua_State *L, run *r, int rc) {
   if (rc == ASTAR_ECOST)
     return luaL_error(L, "edge %d would cost %s (tag factors must keep edge costs finite)",
                       (int)at + 1, describe_number(L, v));
-  return core_error(L, rc, "find_path");
+  if (rc == ASTAR_ECHANGED)
+    return luaL_error(L, "the %s changed since this query began (start a new query)",
+                      T->kind == KIND_GRAPH ? "graph" : "grid");
+  return core_error(L, rc, fname);
 }
 
-/* The protected part of find_path: stack = [run*, heuristic|nil, cost|nil].
-** Returns path | nil, reason, stats. */
+/* The protected part of every search: stack = [run*, heuristic|nil,
+** cost|nil].  Callbacks run only in here, under one pcall. */
 static int run_protected(lua_State *L) {
   run *r = (run *)lua_touserdata(L, 1);
   lopts *o = r->o;
-  int rc;
-  r->b.L = L;
-  r->b.hidx = 2;
-  r->b.cidx = 3;
-  if (o->q.heuristic == ASTAR_H_CALLBACK) {
+  int rc = ASTAR_OK;
+  r->b->L = L;
+  r->b->hidx = 2;
+  r->b->cidx = 3;
+  if (o->q.heuristic == ASTAR_H_CALLBACK && !lua_isnil(L, 2)) {
     o->q.heuristic_fn = bridge_heuristic;
-    o->q.heuristic_ctx = &r->b;
+    o->q.heuristic_ctx = r->b;
   }
   if (!lua_isnil(L, 3)) {
     o->q.cost_fn = bridge_cost;
-    o->q.cost_ctx = &r->b;
+    o->q.cost_ctx = r->b;
   }
-  rc = r->T->kind == KIND_GRAPH ? astar_search_begin(r->S->s, r->T->graph, &o->q)
-                                : astar_search_begin_grid(r->S->s, r->T->grid, &o->q);
-  if (rc != ASTAR_OK) return search_error(L, r, rc);
-  rc = astar_search_step(r->S->s, 0);
-  if (rc == ASTAR_FOUND) {
-    push_path(L, r, astar_search_goal(r->S->s));
-    return 1;
+  if (r->op == RUN_PATH || r->op == RUN_BEGIN || r->op == RUN_AUDIT)
+    rc = r->T->kind == KIND_GRAPH ? astar_search_begin(r->S->s, r->T->graph, &o->q)
+                                  : astar_search_begin_grid(r->S->s, r->T->grid, &o->q);
+  else if (r->op == RUN_DIST)
+    rc = r->T->kind == KIND_GRAPH
+             ? astar_search_begin_distances(r->S->s, r->T->graph, r->sources,
+                                            r->nsources, o->reverse, &o->q)
+             : astar_search_begin_distances_grid(r->S->s, r->T->grid, r->sources,
+                                                 r->nsources, o->reverse, &o->q);
+  if (rc != ASTAR_OK) return search_error(L, r->T, r->S, rc, "find_path");
+  if (r->op == RUN_AUDIT) {
+    rc = astar_search_audit(r->S->s, r->dist->s, &r->audit);
+    if (rc != ASTAR_OK) return search_error(L, r->T, r->S, rc, "audit_heuristic");
+    return 0;
   }
-  if (rc < 0) return search_error(L, r, rc);
-  lua_pushnil(L);
-  lua_pushstring(L, astar_status_name(rc));
-  lua_createtable(L, 0, 5);
-  push_stats(L, r);
-  return 3;
+  if (r->op == RUN_BEGIN) {
+    r->status = astar_search_status(r->S->s);
+    return 0;
+  }
+  r->status = astar_search_step(r->S->s, r->op == RUN_STEP ? r->steps : 0);
+  if (r->status < 0) return search_error(L, r->T, r->S, r->status, "find_path");
+  if (r->op == RUN_PATH) return push_outcome(L, r->T, r->S, o, r->status);
+  return 0;
+}
+
+/* Runs r under one pcall with the topology locked; the callables are at
+** stack indices hidx and cidx (nil when absent).  Unlocks and rethrows the
+** original error on failure; otherwise returns the number of results. */
+static int run_search(lua_State *L, run *r, int hidx, int cidx) {
+  int status, base = lua_gettop(L);
+  lua_pushcfunction(L, run_protected);
+  lua_pushlightuserdata(L, r);
+  lua_pushvalue(L, hidx);
+  lua_pushvalue(L, cidx);
+  r->S->in_use = 1;
+  topo_lock(r->T, 1);
+  status = lua_pcall(L, 3, LUA_MULTRET, 0);
+  topo_lock(r->T, -1);
+  r->S->in_use = 0;
+  if (status != LUA_OK) return lua_error(L);
+  return lua_gettop(L) - base;
 }
 
 /* Gets the topology's cached Search (creating it on first use), or a fresh
@@ -1502,49 +2171,413 @@ static lsearch *acquire_search(lua_State *L) {
   return S;
 }
 
-/* Shared tail of graph / grid find_path: the options are parsed, the
-** Search is on the stack.  Locks, runs protected, unlocks, rethrows. */
-static int find_path_common(lua_State *L, ltopo *T, lsearch *S, lopts *o) {
+static int find_path_common(lua_State *L, ltopo *T, int optarg, int32_t start,
+                            int32_t goal) {
+  lsearch *S;
+  lopts o;
+  bridge b;
   run r;
-  int status, base;
+  lua_settop(L, optarg);
+  S = acquire_search(L);
+  parse_opts(L, T, optarg, S, &o, start, goal, OPTS_PATH);
+  b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
+  memset(&r, 0, sizeof r);
   r.T = T;
   r.S = S;
-  r.o = o;
-  r.b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
-  base = lua_gettop(L);
-  lua_pushcfunction(L, run_protected);
-  lua_pushlightuserdata(L, &r);
-  lua_pushvalue(L, o->hslot);
-  lua_pushvalue(L, o->cslot);
-  S->in_use = 1;
-  topo_lock(T, 1);
-  status = lua_pcall(L, 3, LUA_MULTRET, 0);
-  topo_lock(T, -1);
-  S->in_use = 0;
-  if (status != LUA_OK) return lua_error(L);
-  return lua_gettop(L) - base;
+  r.o = &o;
+  r.b = &b;
+  r.op = RUN_PATH;
+  return run_search(L, &r, o.hslot, o.cslot);
 }
 
 static int l_graph_find_path(lua_State *L) {
   ltopo *T = check_graph(L, 1);
   int32_t start = check_node(L, T, 2), goal = check_node(L, T, 3);
-  lsearch *S;
-  lopts o;
-  lua_settop(L, 4);
-  S = acquire_search(L);
-  parse_opts(L, T, 4, S, &o, start, goal);
-  return find_path_common(L, T, S, &o);
+  return find_path_common(L, T, 4, start, goal);
 }
 
 static int l_grid_find_path(lua_State *L) {
   ltopo *T = check_grid(L, 1);
   int32_t start = check_xy(L, T, 2, NULL, NULL), goal = check_xy(L, T, 4, NULL, NULL);
+  return find_path_common(L, T, 6, start, goal);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Time-sliced queries                                                        */
+/* ------------------------------------------------------------------------ */
+
+#define QUERY_MT "astar.Query"
+
+/* A query owns its search state and its parsed options; its user value
+** holds { topo =, h =, c =, penalty =, forbid = } so everything the search
+** reads stays alive as long as the query. */
+typedef struct lquery {
+  lsearch S;
+  lopts o;
+  bridge b;
+  int state;                    /* QS_* */
+  int status;                   /* last core status */
+} lquery;
+
+enum { QS_RUNNING, QS_DONE, QS_CANCELLED, QS_FAILED };
+
+static void query_release(lquery *Q) {
+  astar_search_free(Q->S.s);
+  Q->S.s = NULL;
+  if (Q->S.tagf) Q->S.alloc(Q->S.ud, Q->S.tagf, Q->S.tagf_cap * sizeof(double), 0);
+  if (Q->S.nodes) Q->S.alloc(Q->S.ud, Q->S.nodes, Q->S.path_cap * sizeof(int32_t), 0);
+  if (Q->S.edges) Q->S.alloc(Q->S.ud, Q->S.edges, Q->S.path_cap * sizeof(int32_t), 0);
+  Q->S.tagf = NULL;
+  Q->S.nodes = Q->S.edges = NULL;
+  Q->S.tagf_cap = Q->S.path_cap = 0;
+}
+
+static int l_query_gc(lua_State *L) {
+  lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
+  if (Q->S.in_use) return luaL_error(L, "cannot cancel a query while it is stepping");
+  query_release(Q);
+  if (Q->state == QS_RUNNING) Q->state = QS_CANCELLED;
+  return 0;
+}
+
+/* Pushes the query's topology and returns it (raises if it was closed). */
+static ltopo *query_topo(lua_State *L, int qidx) {
+  ltopo *T;
+  compat_getuv(L, qidx);
+  lua_getfield(L, -1, "topo");
+  T = (ltopo *)lua_touserdata(L, -1);
+  if (T->graph == NULL && T->grid == NULL)
+    luaL_error(L, "attempt to use a closed %s", T->kind == KIND_GRAPH ? "graph" : "grid");
+  lua_remove(L, -2);
+  return T;
+}
+
+static const char *query_state_name(lquery *Q) {
+  if (Q->state == QS_CANCELLED) return "cancelled";
+  if (Q->state == QS_FAILED) return "failed";
+  return astar_status_name(Q->status);
+}
+
+/* graph:query(start, goal [, opts]) / grid:query(x1, y1, x2, y2 [, opts]) */
+static int query_new(lua_State *L, ltopo *T, int optarg, int32_t start, int32_t goal) {
+  lquery *Q;
+  run r;
+  int qidx;
+  lua_settop(L, optarg);
+  Q = (lquery *)compat_newud(L, sizeof(lquery));
+  memset(Q, 0, sizeof *Q);
+  Q->state = QS_FAILED;                     /* until begin succeeds */
+  luaL_getmetatable(L, QUERY_MT);
+  lua_setmetatable(L, -2);
+  qidx = lua_gettop(L);
+  Q->S.ud = alloc_ud(L, &Q->S.alloc);
+  Q->S.s = astar_search_new(Q->S.alloc, Q->S.ud);
+  if (Q->S.s == NULL) return luaL_error(L, "not enough memory");
+  parse_opts(L, T, optarg, &Q->S, &Q->o, start, goal, OPTS_PATH);
+  lua_createtable(L, 0, 5);                 /* the user value */
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "topo");
+  lua_pushvalue(L, Q->o.hslot);
+  lua_setfield(L, -2, "h");
+  lua_pushvalue(L, Q->o.cslot);
+  lua_setfield(L, -2, "c");
+  lua_pushvalue(L, Q->o.pslot);
+  lua_setfield(L, -2, "penalty");
+  lua_pushvalue(L, Q->o.fslot);
+  lua_setfield(L, -2, "forbid");
+  lua_pushvalue(L, Q->o.oslot);
+  lua_setfield(L, -2, "hobj");
+  compat_setuv(L, qidx);
+  Q->b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
+  memset(&r, 0, sizeof r);
+  r.T = T;
+  r.S = &Q->S;
+  r.o = &Q->o;
+  r.b = &Q->b;
+  r.op = RUN_BEGIN;
+  run_search(L, &r, Q->o.hslot, Q->o.cslot);
+  Q->status = r.status;
+  Q->state = r.status == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
+  lua_settop(L, qidx);
+  return 1;
+}
+
+static int l_graph_query(lua_State *L) {
+  ltopo *T = check_graph(L, 1);
+  int32_t start = check_node(L, T, 2), goal = check_node(L, T, 3);
+  return query_new(L, T, 4, start, goal);
+}
+
+static int l_grid_query(lua_State *L) {
+  ltopo *T = check_grid(L, 1);
+  int32_t start = check_xy(L, T, 2, NULL, NULL), goal = check_xy(L, T, 4, NULL, NULL);
+  return query_new(L, T, 6, start, goal);
+}
+
+/* q:step([n]) -> "searching" | "found" | "unreachable" | "max_expansions" |
+** "max_cost" | "cancelled": expands at most n nodes (default: to the end). */
+static int l_query_step(lua_State *L) {
+  lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
+  uint64_t n = lua_isnoneornil(L, 2) ? 0 : opt_count(L, 2, 2, "n");
+  ltopo *T;
+  run r;
+  if (Q->state == QS_FAILED)
+    return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
+  if (Q->state != QS_RUNNING) {
+    lua_pushstring(L, query_state_name(Q));
+    return 1;
+  }
+  if (Q->S.in_use) return luaL_error(L, "this query is already stepping (called from its own callback)");
+  T = query_topo(L, 1);                     /* q, n?, topo */
+  compat_getuv(L, 1);
+  lua_getfield(L, -1, "h");
+  lua_getfield(L, -2, "c");                 /* ..., uv, h, c */
+  memset(&r, 0, sizeof r);
+  r.T = T;
+  r.S = &Q->S;
+  r.o = &Q->o;
+  r.b = &Q->b;
+  r.op = RUN_STEP;
+  r.steps = n;
+  Q->state = QS_FAILED;                     /* unless the step returns */
+  run_search(L, &r, lua_gettop(L) - 1, lua_gettop(L));
+  Q->status = r.status;
+  Q->state = r.status == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
+  lua_pushstring(L, query_state_name(Q));
+  return 1;
+}
+
+/* q:result() -> what find_path would have returned (nil, "searching",
+** stats while it runs; nil, "cancelled", stats after cancel). */
+static int l_query_result(lua_State *L) {
+  lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
+  ltopo *T;
+  if (Q->state == QS_FAILED)
+    return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
+  if (Q->state == QS_CANCELLED) {
+    lua_pushnil(L);
+    lua_pushstring(L, "cancelled");
+    lua_newtable(L);
+    return 3;
+  }
+  T = query_topo(L, 1);
+  if (Q->state == QS_RUNNING) {
+    lua_pushnil(L);
+    lua_pushstring(L, "searching");
+    lua_createtable(L, 0, 5);
+    push_stats(L, T, &Q->S, &Q->o);
+    return 3;
+  }
+  return push_outcome(L, T, &Q->S, &Q->o, Q->status);
+}
+
+static int l_query_cancel(lua_State *L) {
+  lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
+  if (Q->S.in_use) return luaL_error(L, "cannot cancel a query while it is stepping");
+  if (Q->state == QS_RUNNING || Q->state == QS_DONE) Q->state = QS_CANCELLED;
+  query_release(Q);
+  return 0;
+}
+
+static int l_query_status(lua_State *L) {
+  lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
+  lua_pushstring(L, query_state_name(Q));
+  return 1;
+}
+
+static int l_query_tostring(lua_State *L) {
+  lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
+  const astar_stats *st = Q->S.s ? astar_search_stats(Q->S.s) : NULL;
+  lua_pushfstring(L, "astar.Query (%s, %d expanded)", query_state_name(Q),
+                  st ? (int)st->expanded : 0);
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Distance fields                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Reads the list of sources at arg (node ids, or {x, y} pairs on grids) into
+** a scratch buffer owned by S.  Returns it and sets *n. */
+static int32_t *read_sources(lua_State *L, ltopo *T, lsearch *S, int arg, size_t *n) {
+  size_t i, count;
+  if (!lua_istable(L, arg)) type_error(L, arg, "table (a list of sources)");
+  count = compat_rawlen(L, arg);
+  if (count == 0) arg_error(L, arg, "sources must be a non-empty list");
+  if (count > S->path_cap) {
+    size_t cap = S->path_cap;
+    S->nodes = (int32_t *)grow_scratch(L, S, S->nodes, &cap, count, sizeof(int32_t));
+    cap = S->path_cap;
+    S->edges = (int32_t *)grow_scratch(L, S, S->edges, &cap, count, sizeof(int32_t));
+    S->path_cap = cap;
+  }
+  for (i = 0; i < count; i++) {
+    int top = lua_gettop(L);
+    lua_rawgeti(L, arg, (int)i + 1);
+    if (T->kind == KIND_GRAPH) {
+      double v = lua_tonumber(L, -1);
+      int32_t nn = astar_graph_node_count(T->graph);
+      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > nn)
+        arg_error(L, arg, lua_pushfstring(L, "sources[%d] must be a node id in 1..%d, got %s",
+                                          (int)i + 1, (int)nn, describe(L, -1)));
+      S->nodes[i] = (int32_t)v - 1;
+    } else {
+      int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid);
+      double x = 0, y = 0;
+      int ok = lua_istable(L, -1);
+      if (ok) {
+        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, -2, 2);
+        x = lua_tonumber(L, -2);
+        y = lua_tonumber(L, -1);
+        ok = lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TNUMBER &&
+             x == floor(x) && y == floor(y) && x >= 1 && y >= 1 && x <= w && y <= h;
+        lua_pop(L, 2);
+      }
+      if (!ok)
+        arg_error(L, arg, lua_pushfstring(L,
+            "sources[%d] must be a cell {x, y} inside the %dx%d grid, got %s",
+            (int)i + 1, (int)w, (int)h, describe(L, -1)));
+      S->nodes[i] = (int32_t)(y - 1) * w + (int32_t)(x - 1);
+    }
+    lua_settop(L, top);
+  }
+  *n = count;
+  return S->nodes;
+}
+
+/* graph:distances(sources [, opts]) -> dist, toward
+** grid:distances({{x, y}, ...} [, opts]) -> field (with next_step) */
+static int l_distances(lua_State *L) {
+  ltopo *T;
   lsearch *S;
   lopts o;
-  lua_settop(L, 6);
-  S = acquire_search(L);
-  parse_opts(L, T, 6, S, &o, start, goal);
-  return find_path_common(L, T, S, &o);
+  bridge b;
+  run r;
+  size_t n;
+  int32_t i, count;
+  if (compat_testudata(L, 1, GRAPH_MT)) T = check_graph(L, 1);
+  else T = check_grid(L, 1);
+  lua_settop(L, 3);
+  S = acquire_search(L);                    /* 4 */
+  memset(&r, 0, sizeof r);
+  r.sources = read_sources(L, T, S, 2, &n);
+  r.nsources = n;
+  parse_opts(L, T, 3, S, &o, 0, 0, OPTS_DIST);
+  b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
+  r.T = T;
+  r.S = S;
+  r.o = &o;
+  r.b = &b;
+  r.op = RUN_DIST;
+  run_search(L, &r, o.hslot, o.cslot);
+  if (T->kind == KIND_GRID) {
+    lfield *F = new_distance_field(L, 1, T);
+    count = F->w * F->h;
+    for (i = 0; i < count; i++) {
+      double g = astar_search_g(S->s, i);
+      int32_t d = astar_search_link(S->s, i);
+      F->v[i] = g < 0 ? HUGE_VAL : g;
+      field_dirs(F)[i] = (unsigned char)(d < 0 || g < 0 ? 255 : d);
+    }
+    F->toward = o.reverse;
+    return 1;
+  }
+  count = astar_graph_node_count(T->graph);
+  lua_createtable(L, count, 0);             /* dist */
+  lua_createtable(L, count, 0);             /* toward */
+  for (i = 0; i < count; i++) {
+    double g = astar_search_g(S->s, i);
+    int32_t e = astar_search_link(S->s, i);
+    lua_pushnumber(L, g < 0 ? HUGE_VAL : g);
+    lua_rawseti(L, -3, i + 1);
+    if (e >= 0 && g >= 0) {
+      lua_pushinteger(L, (lua_Integer)e + 1);
+      lua_rawseti(L, -2, i + 1);
+    }
+  }
+  return 2;
+}
+
+/* astar.audit_heuristic(topology, h [, { samples = n }]) -> report.
+** For n (default 8) goals spread over the open nodes (each with a start
+** halfway round the list, for the bisector heuristics), compares h with the
+** true cost to the goal at every node that can reach it, and checks every
+** step for consistency; all with the topology's own costs. */
+static int l_audit_heuristic(lua_State *L) {
+  static const char *const keys[] = {"samples", NULL};
+  ltopo *T = check_any_topo(L, 1);
+  int32_t n = topo_count(T), open = 0, samples = 8, i, v;
+  lsearch *S, *D;
+  lopts o;
+  bridge b;
+  astar_audit total;
+  int32_t *ids;
+  double max_over = 0, max_incons = 0;
+  lua_settop(L, 3);
+  if (lua_isnone(L, 2) || lua_isnil(L, 2)) type_error(L, 2, "heuristic");
+  if (!lua_isnil(L, 3)) {
+    if (!lua_istable(L, 3)) type_error(L, 3, "table");
+    check_keys(L, 3, keys);
+    lua_getfield(L, 3, "samples");
+    if (!lua_isnil(L, -1)) samples = (int32_t)opt_count(L, 3, lua_gettop(L), "samples");
+    lua_pop(L, 1);
+  }
+  S = new_search(L);                        /* 4 */
+  D = new_search(L);                        /* 5 */
+  ids = (int32_t *)compat_newud(L, (size_t)(n > 0 ? n : 1) * sizeof(int32_t)); /* 6 */
+  for (v = 0; v < n; v++)
+    if (node_open(T, v)) ids[open++] = v;
+  if (open == 0) return luaL_error(L, "audit_heuristic: the topology has no open node");
+  if (samples > open) samples = open;
+  /* the heuristic, parsed as the option would be */
+  astar_query_init(&o.q, 0, 0);
+  if (T->kind == KIND_GRID) o.q.heuristic = ASTAR_H_OCTILE;
+  o.want_trace = o.want_visited = o.partial = 0;
+  for (i = 0; i < 5; i++) lua_pushnil(L);
+  o.hslot = lua_gettop(L) - 4;
+  o.cslot = o.hslot + 1;
+  o.pslot = o.hslot + 2;
+  o.fslot = o.hslot + 3;
+  o.oslot = o.hslot + 4;
+  parse_heuristic(L, T, 2, 2, &o);
+  memset(&total, 0, sizeof total);
+  b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
+  for (i = 0; i < samples; i++) {
+    int32_t gi = (int32_t)(((double)i + 0.5) * open / samples);
+    run r;
+    memset(&r, 0, sizeof r);
+    o.q.goal = ids[gi];
+    o.q.start = ids[(gi + open / 2) % open];
+    plain_distances(L, T, D, &o.q.goal, 1, 1);
+    r.T = T;
+    r.S = S;
+    r.o = &o;
+    r.b = &b;
+    r.op = RUN_AUDIT;
+    r.dist = D;
+    run_search(L, &r, o.hslot, o.cslot);
+    total.checked += r.audit.checked;
+    total.overestimates += r.audit.overestimates;
+    total.steps += r.audit.steps;
+    total.inconsistent += r.audit.inconsistent;
+    if (r.audit.max_overestimate > max_over) max_over = r.audit.max_overestimate;
+    if (r.audit.max_inconsistency > max_incons) max_incons = r.audit.max_inconsistency;
+  }
+  lua_createtable(L, 0, 10);
+  lua_pushboolean(L, total.overestimates == 0);
+  lua_setfield(L, -2, "admissible");
+  lua_pushboolean(L, total.inconsistent == 0);
+  lua_setfield(L, -2, "consistent");
+  set_num(L, "max_overestimate", max_over);
+  set_num(L, "excess_bound", max_over);
+  set_num(L, "max_inconsistency", max_incons);
+  set_int(L, "violations", (double)total.inconsistent);
+  set_int(L, "overestimates", (double)total.overestimates);
+  set_int(L, "checked", (double)total.checked);
+  set_int(L, "steps", (double)total.steps);
+  set_int(L, "samples", samples);
+  return 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1558,6 +2591,7 @@ static const luaL_Reg graph_methods[] = {
     {"edge", l_graph_edge},             {"set_cost", l_graph_set_cost},
     {"set_enabled", l_graph_set_enabled}, {"is_enabled", l_graph_is_enabled},
     {"find_path", l_graph_find_path},   {"close", l_graph_gc},
+    {"query", l_graph_query},           {"distances", l_distances},
     {NULL, NULL}};
 
 static const luaL_Reg graph_metamethods[] = {
@@ -1574,11 +2608,26 @@ static const luaL_Reg grid_methods[] = {
     {"visible_from", l_grid_visible_from}, {"to_string", l_grid_to_string},
     {"memory", l_grid_memory},
     {"find_path", l_grid_find_path},     {"close", l_grid_gc},
+    {"query", l_grid_query},             {"distances", l_distances},
     {NULL, NULL}};
 
 static const luaL_Reg field_methods[] = {
     {"get", l_field_get},   {"set", l_field_set},           {"fill", l_field_fill},
-    {"add_disc", l_field_add_disc}, {"size", l_field_size}, {NULL, NULL}};
+    {"add_disc", l_field_add_disc}, {"size", l_field_size},
+    {"next_step", l_field_next_step}, {NULL, NULL}};
+
+static const luaL_Reg heur_methods[] = {{"value", l_heur_value}, {NULL, NULL}};
+static const luaL_Reg heur_metamethods[] = {{"__tostring", l_heur_tostring},
+                                            {NULL, NULL}};
+
+static const luaL_Reg query_methods[] = {
+    {"step", l_query_step},     {"result", l_query_result},
+    {"cancel", l_query_cancel}, {"status", l_query_status},
+    {NULL, NULL}};
+
+static const luaL_Reg query_metamethods[] = {
+    {"__gc", l_query_gc}, {"__close", l_query_cancel},
+    {"__tostring", l_query_tostring}, {NULL, NULL}};
 
 static const luaL_Reg field_metamethods[] = {{"__tostring", l_field_tostring},
                                              {NULL, NULL}};
@@ -1594,6 +2643,11 @@ static const luaL_Reg funcs[] = {
     {"grid", l_grid_new},
     {"grid_from_string", l_grid_from_string},
     {"field", l_field_new},
+    {"cluster_heuristic", l_cluster_heuristic},
+    {"landmarks", l_landmarks},
+    {"register_heuristic", l_register_heuristic},
+    {"audit_heuristic", l_audit_heuristic},
+    {"heuristics", l_heuristics},
     {NULL, NULL}};
 
 /* Registers l into the table on top as closures over (name, is_method):
@@ -1626,6 +2680,14 @@ int luaopen_astar_core(lua_State *L) {
   new_class(L, GRID_MT, grid_metamethods, grid_methods);
   new_class(L, SEARCH_MT, search_metamethods, NULL);
   new_class(L, FIELD_MT, field_metamethods, field_methods);
+  new_class(L, QUERY_MT, query_metamethods, query_methods);
+  new_class(L, HEUR_MT, heur_metamethods, heur_methods);
+  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY); /* shared by every require */
+  if (lua_isnil(L, -1)) {
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  }
+  lua_pop(L, 1);
   lua_newtable(L);
   set_funcs(L, funcs, 0);
   lua_pushliteral(L, ASTAR_VERSION);

@@ -58,6 +58,9 @@ struct astar_search {
   double *cc;                   /* incoming step cost when a cost_fn runs */
   size_t cc_cap;
   int use_cc;                   /* this query keeps cc (it has a cost_fn) */
+  double *scratch;              /* audit: h per node (owned here: the
+                                ** heuristic may longjmp out of an audit) */
+  size_t scratch_cap;
   astar_heap open, byg;
   uint32_t gen;
   astar_trace_entry *trace;
@@ -73,6 +76,7 @@ struct astar_search {
   astar_query q;
   int32_t start, goal;          /* internal ids (padded cells on grids) */
   int reached;                  /* the goal has a g value */
+  int reverse;                  /* distance search relaxing steps backwards */
   double gx, gy, gz;            /* goal position */
   double sx, sy, sz;            /* start position */
   double ux, uy, uz;            /* unit vector start -> goal; 0 if they meet */
@@ -111,6 +115,7 @@ void astar_search_free(astar_search *s) {
   astar__mem(s->alloc, s->ud, s->gpos, s->gpos_cap * sizeof(int32_t), 0);
   astar__mem(s->alloc, s->ud, s->hc, s->hc_cap * sizeof(double), 0);
   astar__mem(s->alloc, s->ud, s->cc, s->cc_cap * sizeof(double), 0);
+  astar__mem(s->alloc, s->ud, s->scratch, s->scratch_cap * sizeof(double), 0);
   astar__mem(s->alloc, s->ud, s->open.a, s->open.cap * sizeof(astar_heap_item), 0);
   astar__mem(s->alloc, s->ud, s->byg.a, s->byg.cap * sizeof(astar_heap_item), 0);
   astar__mem(s->alloc, s->ud, s->trace, s->trace_cap * sizeof(astar_trace_entry), 0);
@@ -558,6 +563,78 @@ static int expand_grid_general(astar_search *s, int32_t p) {
   return ASTAR_OK;
 }
 
+/* Reverse graph expansion: each edge e = (u -> v) into v offers u the cost
+** g(v) + c(e); u's link becomes e, the edge to take toward the source. */
+static int expand_graph_rev(astar_search *s, int32_t v) {
+  const astar_graph *g = s->graph;
+  int32_t i, end = g->rfirst[v + 1];
+  double gv = s->ns[v].g;
+  for (i = g->rfirst[v]; i < end; i++) {
+    int32_t e = g->redge[i], u = g->edges[e].from;
+    double c;
+    int rc;
+    if (!g->nodes[u].enabled) continue;
+    if (!graph_step(s, g->edges[e].cost, e, &c)) continue;
+    if (!isfinite(c)) return record_error(s, ASTAR_ECOST, e, c);
+    if (s->q.cost_fn) {
+      double out = c;
+      if (s->q.cost_fn(s->q.cost_ctx, u, v, e, c, &out)) return ASTAR_ECALLBACK;
+      if (out == ASTAR_FORBID) continue;
+      if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, e, out);
+      c = out;
+    }
+    if ((rc = relax(s, u, e, gv + c, c, 0, 0)) != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
+/* Reverse grid expansion: each open neighbour a of p offers the step a -> p
+** (the cost of entering p).  The diagonal rule looks at the same two side
+** cells either way; a's link becomes the direction of the step a -> p. */
+static int expand_grid_rev(astar_search *s, int32_t p) {
+  static const int side[8][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0},
+                                 {0, 2}, {0, 3}, {1, 2}, {1, 3}};
+  static const unsigned char opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+  const astar_grid *gr = s->grid;
+  const unsigned char *b = gr->blocked;
+  const int32_t *off = gr->off;
+  int32_t pw = gr->pw, w = gr->w, py = grid_row(s, p), px = p - py * pw;
+  int32_t up = (py - 1) * w + (px - 1);
+  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  const double *forbid = s->q.forbid;
+  int open[4], d, rc;
+  for (d = 0; d < 4; d++)
+    open[d] = !b[p + off[d]] &&
+              !(forbid && forbid[up + astar__dx[d] + astar__dy[d] * w]);
+  for (d = 0; d < 8; d++) {
+    int32_t a = p + off[d], ua = up + astar__dx[d] + astar__dy[d] * w;
+    int back = opposite[d]; /* the direction of the step a -> p */
+    double c;
+    if (d < 4) {
+      if (!open[d]) continue;
+    } else {
+      int sa = open[side[d][0]], sb = open[side[d][1]];
+      if (gr->diagonal == ASTAR_DIAG_NEVER) break;
+      if (b[a] || (forbid && forbid[ua] != 0)) continue;
+      if (gr->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? !(sa && sb)
+          : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(sa || sb) : 0)
+        continue;
+    }
+    if (!grid_step(s, p, back, up, &c)) continue;
+    if (!(c >= 0) || !isfinite(c)) return record_error(s, ASTAR_ECOST, up, c);
+    if (s->q.cost_fn) {
+      double out = c;
+      if (s->q.cost_fn(s->q.cost_ctx, ua, up, back, c, &out)) return ASTAR_ECALLBACK;
+      if (out == ASTAR_FORBID) continue;
+      if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, up, out);
+      c = out;
+    }
+    rc = relax(s, a, back, gp + c, c, x + astar__dx[d], y + astar__dy[d]);
+    if (rc != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
 /* The fast path: the grid's move mask already applies the blocked cells and
 ** the diagonal rule, and every step costs 1 or ASTAR_GRID_DIAG. */
 static int expand_grid_plain(astar_search *s, int32_t p) {
@@ -631,7 +708,8 @@ static int reserve(astar_search *s, size_t n, int want_hc, int want_cc,
 
 /* Common part of both begins: the topology fields are set, start/goal are
 ** internal ids and (sx..gz) are positions. */
-static int begin_common(astar_search *s, size_t n, int passable_ends) {
+/* Sizes and resets the per-query state (everything but the start nodes). */
+static int begin_reset(astar_search *s, size_t n) {
   double len;
   int rc;
   s->status = ASTAR_ESTATE;
@@ -644,7 +722,7 @@ static int begin_common(astar_search *s, size_t n, int passable_ends) {
     for (i = 0; i < s->ns_init; i++) s->ns[i].stamp = 0;
     s->gen = 1;
   }
-    s->open.n = s->byg.n = 0;
+  s->open.n = s->byg.n = 0;
   s->next.node = -1;
   s->ntrace = s->nvisited = 0;
   s->reached = 0;
@@ -664,21 +742,117 @@ static int begin_common(astar_search *s, size_t n, int passable_ends) {
   } else {
     s->ux = s->uy = s->uz = 0;
   }
+  return ASTAR_OK;
+}
+
+/* Puts internal node v (external id ext) on the open list at cost 0. */
+static int seed(astar_search *s, int32_t v, int32_t ext) {
+  double x = 0, y = 0;
+  if (s->topo == TOPO_GRID) {
+    x = ext % s->grid->w;
+    y = ext / s->grid->w;
+  }
+  return relax(s, v, -1, 0.0, 0.0, x, y);
+}
+
+static int begin_common(astar_search *s, size_t n, int passable_ends) {
+  int rc;
+  s->reverse = 0;
+  if ((rc = begin_reset(s, n)) != ASTAR_OK) return rc;
   if (!passable_ends) {
     s->status = ASTAR_UNREACHABLE;
     return ASTAR_OK;
   }
-  {
-    double x = 0, y = 0;
-    if (s->topo == TOPO_GRID) {
-      x = s->q.start % s->grid->w;
-      y = s->q.start / s->grid->w;
-    }
-    rc = relax(s, s->start, -1, 0.0, 0.0, x, y);
-  }
-  if (rc != ASTAR_OK) return s->status = rc;
+  if ((rc = seed(s, s->start, s->q.start)) != ASTAR_OK) return s->status = rc;
   s->status = ASTAR_SEARCHING;
   return ASTAR_OK;
+}
+
+/*
+** Distance searches: every source at cost 0, no goal, the zero heuristic;
+** the search runs until nothing is left and then reports FOUND.  reverse
+** relaxes each step backwards (from the node it enters to the node it
+** leaves), so g is the cost from a node to its nearest source and the
+** parent link is the first step to take toward it.
+*/
+static int begin_distances(astar_search *s, size_t n, const int32_t *sources,
+                           size_t count, int reverse) {
+  size_t i;
+  int rc;
+  s->q.heuristic = ASTAR_H_ZERO;
+  s->q.weight = 1.0;
+  s->q.stop = ASTAR_STOP_EXPAND;
+  s->q.track_best = 0;
+  s->goal = -1;
+  s->reverse = reverse;
+  if ((rc = begin_reset(s, n)) != ASTAR_OK) return rc;
+  for (i = 0; i < count; i++) {
+    int32_t ext = sources[i], v;
+    if (s->topo == TOPO_GRAPH) {
+      v = ext;
+      if (!s->graph->nodes[v].enabled) continue;
+    } else {
+      v = (ext / s->grid->w + 1) * s->grid->pw + ext % s->grid->w + 1;
+      if (s->grid->blocked[v] || (s->q.forbid && s->q.forbid[ext] != 0)) continue;
+    }
+    if ((rc = seed(s, v, ext)) != ASTAR_OK) return s->status = rc;
+  }
+  s->status = ASTAR_SEARCHING;
+  return ASTAR_OK;
+}
+
+/* The query with only the fields distance searches use checked. */
+static int check_distance_query(const astar_query *q, const int32_t *sources,
+                                size_t count, int32_t n) {
+  astar_query c = *q;
+  size_t i;
+  for (i = 0; i < count; i++)
+    if (sources[i] < 0 || sources[i] >= n) return ASTAR_EINVAL;
+  c.start = c.goal = 0;
+  c.heuristic = ASTAR_H_ZERO;
+  c.weight = 1;
+  c.stop = ASTAR_STOP_EXPAND;
+  c.tie_break = ASTAR_TIE_HIGH_G;
+  return n > 0 ? check_query(&c, n) : ASTAR_EINVAL;
+}
+
+int astar_search_begin_distances(astar_search *s, astar_graph *g,
+                                 const int32_t *sources, size_t count,
+                                 int reverse, const astar_query *q) {
+  int rc;
+  s->topo = TOPO_NONE;
+  s->status = ASTAR_ESTATE;
+  if ((rc = check_distance_query(q, sources, count, g->nn)) != ASTAR_OK) return rc;
+  if ((rc = astar__graph_prepare(g)) != ASTAR_OK ||
+      (reverse && (rc = astar__graph_prepare_reverse(g)) != ASTAR_OK))
+    return rc;
+  s->q = *q;
+  s->topo = TOPO_GRAPH;
+  s->graph = g;
+  s->grid = NULL;
+  s->version = g->version;
+  s->octile_k = ASTAR_SQRT2 - 1;
+  s->sx = s->sy = s->sz = s->gx = s->gy = s->gz = 0;
+  return begin_distances(s, (size_t)g->nn, sources, count, reverse);
+}
+
+int astar_search_begin_distances_grid(astar_search *s, const astar_grid *gr,
+                                      const int32_t *sources, size_t count,
+                                      int reverse, const astar_query *q) {
+  int rc;
+  s->topo = TOPO_NONE;
+  s->status = ASTAR_ESTATE;
+  if ((rc = check_distance_query(q, sources, count, gr->w * gr->h)) != ASTAR_OK)
+    return rc;
+  s->q = *q;
+  s->topo = TOPO_GRID;
+  s->graph = NULL;
+  s->grid = gr;
+  s->version = gr->version;
+  s->inv_pw = 1.0 / gr->pw;
+  s->octile_k = ASTAR_GRID_DIAG - 1;
+  s->sx = s->sy = s->sz = s->gx = s->gy = s->gz = 0;
+  return begin_distances(s, (size_t)gr->pw * (size_t)gr->ph, sources, count, reverse);
 }
 
 int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q) {
@@ -710,7 +884,7 @@ int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
   int ends_open;
   s->topo = TOPO_NONE;
   s->status = ASTAR_ESTATE;
-    if ((rc = check_query(q, n)) != ASTAR_OK) return rc;
+  if ((rc = check_query(q, n)) != ASTAR_OK) return rc;
   s->q = *q;
   s->topo = TOPO_GRID;
   s->graph = NULL;
@@ -781,8 +955,10 @@ int astar_search_step(astar_search *s, uint64_t max_steps) {
           (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= s->ns[s->goal].g))
         return s->status = ASTAR_FOUND;
     }
-        if (s->open.n == 0 && s->next.node < 0)
+        if (s->open.n == 0 && s->next.node < 0) {
+      if (s->goal < 0) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
+    }
     if (s->q.max_expansions && s->st.expanded >= s->q.max_expansions)
       return s->status = ASTAR_MAX_EXPANSIONS;
     if (max_steps && done == max_steps) return ASTAR_SEARCHING;
@@ -813,7 +989,9 @@ int astar_search_step(astar_search *s, uint64_t max_steps) {
       return s->status = rc;
     if (top.node == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
       return s->status = ASTAR_FOUND;
-    if (s->topo == TOPO_GRAPH) rc = expand_graph(s, top.node);
+    if (s->reverse) rc = s->topo == TOPO_GRAPH ? expand_graph_rev(s, top.node)
+                                               : expand_grid_rev(s, top.node);
+    else if (s->topo == TOPO_GRAPH) rc = expand_graph(s, top.node);
     else if (plain) rc = expand_grid_plain(s, top.node);
     else rc = expand_grid_general(s, top.node);
     if (rc != ASTAR_OK) return s->status = rc;
@@ -892,6 +1070,11 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   return len;
 }
 
+int32_t astar_search_link(const astar_search *s, int32_t node) {
+  int32_t v = internal_id(s, node);
+  return is_reached(s, v) ? s->parent[v] : -1;
+}
+
 int32_t astar_search_goal(const astar_search *s) {
   if (s->topo == TOPO_GRID) return s->q.goal;
   return s->topo == TOPO_GRAPH ? s->goal : -1;
@@ -907,11 +1090,96 @@ double astar_search_g(const astar_search *s, int32_t node) {
   return is_reached(s, v) ? s->ns[v].g : -1;
 }
 
+int astar_search_h(astar_search *s, int32_t node, double *h) {
+  int32_t v = internal_id(s, node);
+  double x = 0, y = 0;
+  if (v < 0 || s->status == ASTAR_ESTATE) return ASTAR_EINVAL;
+  if (s->topo == TOPO_GRID) {
+    x = node % s->grid->w;
+    y = node / s->grid->w;
+  }
+  if (s->q.heuristic == ASTAR_H_CALLBACK) {
+    int32_t goal = s->topo == TOPO_GRID ? s->q.goal : s->goal;
+    if (s->q.heuristic_fn(s->q.heuristic_ctx, node, goal, h)) return ASTAR_ECALLBACK;
+    if (!(*h >= 0) || !isfinite(*h)) return record_error(s, ASTAR_EHEURISTIC, node, *h);
+    return ASTAR_OK;
+  }
+  *h = s->topo == TOPO_GRAPH ? builtin_h(s, s->graph->nodes[v].x, s->graph->nodes[v].y,
+                                         s->graph->nodes[v].z)
+                             : grid_h(s, x, y);
+  return ASTAR_OK;
+}
+
+/* One step u -> v of cost c for the consistency check. */
+static void audit_step(astar_audit *out, const double *hv, int32_t u, int32_t v,
+                       double c) {
+  double excess;
+  if (hv[u] < 0 || hv[v] < 0) return; /* an end the heuristic was not asked */
+  out->steps++;
+  excess = hv[u] - c - hv[v];
+  if (excess > 1e-9 * (1 + hv[u])) {
+    out->inconsistent++;
+    if (excess > out->max_inconsistency) out->max_inconsistency = excess;
+  }
+}
+
+int astar_search_audit(astar_search *s, const astar_search *d, astar_audit *out) {
+  int32_t n, i;
+  double *hv;
+  int rc = ASTAR_OK;
+  memset(out, 0, sizeof *out);
+  if (s->status == ASTAR_ESTATE || d->status != ASTAR_FOUND || !d->reverse ||
+      s->topo != d->topo || s->graph != d->graph || s->grid != d->grid)
+    return ASTAR_EINVAL;
+  n = s->topo == TOPO_GRAPH ? s->graph->nn : s->grid->w * s->grid->h;
+  if (astar__resize(s->alloc, s->ud, (void **)&s->scratch, &s->scratch_cap,
+                    (size_t)n, sizeof(double)))
+    return ASTAR_ENOMEM;
+  hv = s->scratch;
+  /* h everywhere the goal can be reached from (-1 elsewhere) */
+  for (i = 0; i < n && rc == ASTAR_OK; i++) {
+    double dist = astar_search_g(d, i);
+    hv[i] = -1;
+    if (dist < 0) continue;
+    if ((rc = astar_search_h(s, i, &hv[i])) != ASTAR_OK) break;
+    out->checked++;
+    if (hv[i] > dist + 1e-9 * (1 + dist)) {
+      out->overestimates++;
+      if (hv[i] - dist > out->max_overestimate) out->max_overestimate = hv[i] - dist;
+    }
+  }
+  if (rc == ASTAR_OK && s->topo == TOPO_GRAPH) {
+    const astar_graph *g = s->graph;
+    for (i = 0; i < g->ne; i++) {
+      const astar_edge_rec *e = &g->edges[i];
+      if (g->nodes[e->from].enabled && g->nodes[e->to].enabled)
+        audit_step(out, hv, e->from, e->to, e->cost);
+    }
+  } else if (rc == ASTAR_OK) {
+    const astar_grid *gr = s->grid;
+    int32_t x, y, dd;
+    for (y = 0; y < gr->h; y++)
+      for (x = 0; x < gr->w; x++) {
+        int32_t p = (y + 1) * gr->pw + x + 1;
+        unsigned m = gr->moves[p];
+        for (dd = 0; dd < 8; dd++) {
+          int32_t q = p + gr->off[dd];
+          double c;
+          if (!(m >> dd & 1)) continue;
+          c = (dd < 4 ? 1.0 : ASTAR_GRID_DIAG) * (gr->cost ? gr->cost[q] : 1.0);
+          audit_step(out, hv, y * gr->w + x, (y + astar__dy[dd]) * gr->w + x + astar__dx[dd], c);
+        }
+      }
+  }
+  return rc;
+}
+
 size_t astar_search_bytes(const astar_search *s) {
   return sizeof *s + s->ns_cap * sizeof(astar_node) + s->parent_cap * sizeof(int32_t) +
          s->gpos_cap * sizeof(int32_t) + (s->hc_cap + s->cc_cap) * sizeof(double) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
-         s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t);
+         s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t) +
+         s->scratch_cap * sizeof(double);
 }
 
 const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n) {
