@@ -149,9 +149,17 @@ build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HDR)
 	@mkdir -p build/fuzz
 	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -o $@ fuzz/fuzz_core.c $(CORE_SRC) -lm
 
-fuzz: build/fuzz/fuzz_core
-	@mkdir -p build/fuzz/work-core
+build/fuzz/fuzz_parse: fuzz/fuzz_parse.c $(SRC) $(HDR)
+	@mkdir -p build/fuzz
+	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -I/usr/include/lua5.4 -o $@ fuzz/fuzz_parse.c $(SRC) -llua5.4 -lm
+
+# Each harness runs FUZZ_SECONDS on a work copy of its committed seed corpus
+# (new inputs stay in build/fuzz/work-*, out of the repository).
+fuzz: build/fuzz/fuzz_core build/fuzz/fuzz_parse
+	@mkdir -p build/fuzz/work-core build/fuzz/work-parse
 	cp -n fuzz/corpus/core/* build/fuzz/work-core/ 2>/dev/null || true
+	cp -n fuzz/corpus/parse/* build/fuzz/work-parse/ 2>/dev/null || true
 	./build/fuzz/fuzz_core -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz/work-core
+	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 build/fuzz/work-parse
 
 .PHONY: check memcheck fuzz

@@ -13,7 +13,11 @@
 **     exactly to the reported cost;
 **   - stop = optimal never costs more than stop = expand, and equals the
 **     cost Dijkstra (zero heuristic) finds, whatever the heuristic;
-**   - unreachable agrees with Dijkstra.
+**   - unreachable agrees with Dijkstra;
+**   - a reverse distance search (several sources, the same modifiers, a
+**     max_cost) gives every node the cheapest cost to any source, its link
+**     is a real step whose cost plus the next node's distance is exactly its
+**     own, and max_cost cuts exactly the nodes beyond it.
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
@@ -234,6 +238,58 @@ static void fuzz_graph(input *in) {
       }
     }
   }
+  /* distances to up to three sources, checked on a sample of nodes */
+  if (in->n > 0) {
+    int32_t src[3], ns = 1 + u8(in) % 3, v, k;
+    astar_query dq;
+    int st;
+    for (k = 0; k < ns; k++) src[k] = u8(in) % nn;
+    astar_query_init(&dq, 0, 0);
+    if (u8(in) & 1) {
+      dq.tag_factor = factors;
+      dq.tag_count = 4;
+    }
+    if (u8(in) % 4 == 0) dq.max_cost = (double)(u8(in) % 16);
+    /* the fuzzed factors may be invalid: then begin refuses, as it should */
+    if (astar_search_begin_distances(s, g, src, (size_t)ns, 1, &dq) != ASTAR_OK) goto done;
+    st = run(s, in);
+    if (st == ASTAR_ECOST) goto done;
+    CHECK(st == ASTAR_FOUND);
+    for (v = 0; v < nn && v < 10; v++) {
+      double d = astar_search_g(s, v), best = -1;
+      int32_t link = astar_search_link(s, v);
+      for (k = 0; k < ns; k++) {
+        astar_query rq;
+        int32_t nodes[512];
+        double c;
+        astar_query_init(&rq, v, src[k]);
+        rq.heuristic = ASTAR_H_ZERO;
+        rq.tag_factor = dq.tag_factor;
+        rq.tag_count = dq.tag_count;
+        CHECK(astar_search_begin(s2, g, &rq) == ASTAR_OK);
+        if (run(s2, in) != ASTAR_FOUND) continue;
+        astar_search_path(s2, src[k], nodes, NULL, &c);
+        if (best < 0 || c < best) best = c;
+      }
+      if (best < 0 || best > dq.max_cost) {
+        CHECK(d < 0);
+        continue;
+      }
+      CHECK(d >= 0 && fabs(d - best) <= 1e-9 * (1 + best));
+      if (link >= 0) { /* a real step, and the costs add up exactly */
+        int32_t from, to, tag;
+        double c;
+        CHECK(astar_graph_edge(g, link, &from, &to, &c, &tag) == ASTAR_OK && from == v);
+        if (dq.tag_factor && tag > 0 && tag < dq.tag_count) c *= dq.tag_factor[tag];
+        CHECK(d == c + astar_search_g(s, to));
+      } else {
+        int is_src = 0;
+        for (k = 0; k < ns; k++) is_src |= src[k] == v;
+        CHECK(is_src && d == 0);
+      }
+    }
+  }
+done:
   astar_search_free(s);
   astar_search_free(s2);
   astar_graph_free(g);
@@ -342,6 +398,45 @@ static void fuzz_grid(input *in) {
       co = check_grid_path(gr, &o, s);
       CHECK(co <= c + 1e-9 * (c + 1));
       CHECK(fabs(co - d) <= 1e-9 * (d + 1));
+    }
+  }
+  if (in->n > 0) {
+    int32_t src[2], ns = 1 + u8(in) % 2, v, k;
+    astar_query dq;
+    int st;
+    for (k = 0; k < ns; k++) src[k] = u8(in) % n;
+    astar_query_init(&dq, 0, 0);
+    if (u8(in) & 1) {
+      dq.tag_factor = factors;
+      dq.tag_count = 4;
+    }
+    if (u8(in) & 1) {
+      dq.penalty = penalty;
+      dq.penalty_scale = (double)(u8(in) % 3);
+    }
+    if (u8(in) % 3 == 0) dq.forbid = forbid;
+    CHECK(astar_search_begin_distances_grid(s, gr, src, (size_t)ns, 1, &dq) == ASTAR_OK);
+    st = run(s, in);
+    CHECK(st == ASTAR_FOUND);
+    for (v = 0; v < n && v < 12; v++) {
+      double d = astar_search_g(s, v), best = -1;
+      for (k = 0; k < ns; k++) {
+        astar_query rq = dq;
+        int32_t nodes[1024];
+        double c;
+        rq.start = v;
+        rq.goal = src[k];
+        rq.heuristic = ASTAR_H_ZERO;
+        CHECK(astar_search_begin_grid(s2, gr, &rq) == ASTAR_OK);
+        if (run(s2, in) != ASTAR_FOUND) continue;
+        astar_search_path(s2, src[k], nodes, NULL, &c);
+        if (best < 0 || c < best) best = c;
+      }
+      if (best < 0) {
+        CHECK(d < 0);
+        continue;
+      }
+      CHECK(d >= 0 && fabs(d - best) <= 1e-9 * (1 + best));
     }
   }
   astar_search_free(s);

@@ -36,23 +36,27 @@ local diagonal_rules = { never = true, no_corner_cutting = true, one_obstacle = 
 
 local passable = { ["."] = true, G = true, S = true, default = false }
 
---- maps.load(path [, opts]) -> grid.
--- opts.diagonal defaults to "no_corner_cutting", the benchmark's rule.
-function maps.load(path, opts)
-  local text = read_all(path, "map")
-  if opts ~= nil then
-    if type(opts) ~= "table" then
-      error(("bad argument #2 to 'load' (table expected, got %s)"):format(type(opts)), 2)
+-- Checks the options of load / parse ({ diagonal = rule }).
+local function check_opts(opts, fname)
+  if opts == nil then return end
+  if type(opts) ~= "table" then
+    error(("bad argument #2 to '%s' (table expected, got %s)"):format(fname, type(opts)), 3)
+  end
+  for k, v in pairs(opts) do
+    if k ~= "diagonal" then
+      error(("bad argument #2 to '%s' (unknown option %q)"):format(fname, tostring(k)), 3)
     end
-    for k, v in pairs(opts) do
-      if k ~= "diagonal" then error(("bad argument #2 to 'load' (unknown option %q)"):format(tostring(k)), 2) end
-      if not diagonal_rules[v] then
-        error(("bad argument #2 to 'load' (diagonal must be \"never\", \"no_corner_cutting\", "
-          .. "\"one_obstacle\" or \"always\", got %s)"):format(
-          type(v) == "string" and ("%q"):format(v) or tostring(v)), 2)
-      end
+    if not diagonal_rules[v] then
+      error(("bad argument #2 to '%s' (diagonal must be \"never\", \"no_corner_cutting\", "
+        .. "\"one_obstacle\" or \"always\", got %s)"):format(fname,
+        type(v) == "string" and ("%q"):format(v) or tostring(v)), 3)
     end
   end
+end
+
+-- Parses the text of a .map file; errors name `label` and point at the
+-- caller of the public function (level 4 from here).
+local function parse_map(text, opts, label)
   local header, rows = {}, nil
   local pos = 1
   while pos <= #text do
@@ -68,15 +72,33 @@ function maps.load(path, opts)
   end
   local w, h = tonumber(header.width), tonumber(header.height)
   if not rows or not w or not h then
-    error(("'%s' is not a Moving AI map (expected 'height', 'width' and 'map' lines)"):format(path), 2)
+    error(("%s is not a Moving AI map (expected 'height', 'width' and 'map' lines)"):format(label), 4)
   end
-    local ok, grid = pcall(core.grid_from_string, rows, passable, opts)
-  if not ok then error(("'%s': %s"):format(path, inner(grid)), 2) end
+  local ok, grid = pcall(core.grid_from_string, rows, passable, opts)
+  if not ok then error(("%s: %s"):format(label, inner(grid)), 4) end
   local gw, gh = grid:size()
   if gw ~= w or gh ~= h then
-    error(("'%s' says %dx%d but its rows make %dx%d"):format(path, w, h, gw, gh), 2)
+    error(("%s says %dx%d but its rows make %dx%d"):format(label, w, h, gw, gh), 4)
   end
   return grid
+end
+
+--- maps.load(path [, opts]) -> grid.
+-- opts.diagonal defaults to "no_corner_cutting", the benchmark's rule.
+function maps.load(path, opts)
+  local text = read_all(path, "map")
+  check_opts(opts, "load")
+  return parse_map(text, opts, "'" .. path .. "'")
+end
+
+--- maps.parse(text [, opts]) -> grid: the same from the text of a .map file
+-- (a game may read its files through its own file system).
+function maps.parse(text, opts)
+  if type(text) ~= "string" then
+    error(("bad argument #1 to 'parse' (string expected, got %s)"):format(type(text)), 2)
+  end
+  check_opts(opts, "parse")
+  return parse_map(text, opts, "map text")
 end
 
 -- The precision a scenario file promises for a printed length: half a unit
@@ -95,15 +117,9 @@ local function tolerance(s, value)
   return 0.5 * 10 ^ -(decimals and #decimals or 0) + FILE_NOISE * value
 end
 
---- maps.scenarios(path) -> list of scenarios, each
--- { start = {x, y}, goal = {x, y}, optimal = number, tolerance = number,
---   bucket = integer, map = string, width = integer, height = integer }
--- with 1-based coordinates.  tolerance is how far a correct path cost may be
--- from `optimal`: half a unit of the last digit the file printed, plus
--- 2e-8 * optimal for the files' own rounding noise (see FILE_NOISE).
-function maps.scenarios(path)
-  local text = read_all(path, "scenario file")
-    local list = {}
+-- Parses the text of a .map.scen file (errors as parse_map).
+local function parse_scenarios(text, label)
+  local list = {}
   local n = 0
   for line in (text .. "\n"):gmatch("([^\n]*)\n") do -- every line, blank ones too
     line = line:gsub("\r$", "")
@@ -111,7 +127,7 @@ function maps.scenarios(path)
     if line ~= "" and not (n == 1 and line:match("^version")) then
       local b, m, mw, mh, sx, sy, gx, gy, opt = line:match(
         "^(%d+)\t([^\t]*)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+%.?%d*)%s*$")
-      if not b then error(("'%s' line %d is not a scenario row"):format(path, n), 2) end
+      if not b then error(("%s line %d is not a scenario row"):format(label, n), 4) end
       list[#list + 1] = {
         bucket = tonumber(b), map = m, width = tonumber(mw), height = tonumber(mh),
         start = { tonumber(sx) + 1, tonumber(sy) + 1 },
@@ -121,6 +137,24 @@ function maps.scenarios(path)
     end
   end
   return list
+end
+
+--- maps.scenarios(path) -> list of scenarios, each
+-- { start = {x, y}, goal = {x, y}, optimal = number, tolerance = number,
+--   bucket = integer, map = string, width = integer, height = integer }
+-- with 1-based coordinates.  tolerance is how far a correct path cost may be
+-- from `optimal`: half a unit of the last digit the file printed, plus
+-- 2e-8 * optimal for the files' own rounding noise (see FILE_NOISE).
+function maps.scenarios(path)
+  return parse_scenarios(read_all(path, "scenario file"), "'" .. path .. "'")
+end
+
+--- maps.parse_scenarios(text) -> the same from the text of a .map.scen file.
+function maps.parse_scenarios(text)
+  if type(text) ~= "string" then
+    error(("bad argument #1 to 'parse_scenarios' (string expected, got %s)"):format(type(text)), 2)
+  end
+  return parse_scenarios(text, "scenario text")
 end
 
 return maps
