@@ -37,6 +37,14 @@ astar.field = core.field
 --- Moving AI benchmark maps: astar.maps.load(path), astar.maps.scenarios(path).
 astar.maps = require("astar.maps")
 
+local waypoints = require("astar.waypoints")
+--- astar.waypoints(points, los) -> graph (seed 001's waypoint graph).
+astar.waypoints = waypoints.waypoints
+--- astar.labyrinth(width, height [, opts]) -> graph (seed 000's labyrinths).
+astar.labyrinth = waypoints.labyrinth
+--- astar.svg(grid_or_graph [, opts]) -> SVG text.
+astar.svg = require("astar.svg").svg
+
 --- Precomputed heuristics, evaluated in C (see README: "Precomputed heuristics").
 astar.cluster_heuristic = core.cluster_heuristic
 astar.landmarks = core.landmarks

@@ -1,0 +1,466 @@
+--- astar.svg: pictures of grids, graphs, searches and paths, as SVG text.
+--
+--   local svg = require("astar.svg").svg
+--   local p = grid:find_path(1, 1, 20, 20, { visited = true })
+--   local text = svg(grid, { path = p, visited = p.visited, title = "octile" })
+--
+-- The output is standalone SVG 1.1, deterministic (the same input gives the
+-- same bytes on every Lua version) and small: blocked and tinted cells are
+-- merged into horizontal runs, graph edges that go both ways share one
+-- <path>, and the fill uses at most 16 shades.  Pure Lua; 5.1 to 5.4, LuaJIT.
+--
+-- Structure, in drawing order (the ids are stable, for tools and specs):
+--   <g id="map">        everything below, in cells / graph units
+--   grid:
+--     <g id="cells">    one background rect (the open cells), then one <g>
+--                       per kind with its runs: class blocked, dear (cost
+--                       > 1), cheap (cost < 1), tagged (cost 1 and a tag)
+--     <g id="fill">     the expanded cells as runs, one <g> per shade, light
+--                       (early) to dark (late)
+--     <path id="gridlines">  cell borders, when cells are 6 px or more
+--     <g id="path">     a <polyline> through the path's cell centres
+--     <g id="ends">     <circle id="start">, <circle id="goal">
+--   graph:
+--     <path id="edges-both">  one segment per pair of nodes joined both ways
+--     <g id="edges-one-way">  one <line> with an arrow per pair joined one
+--                       way only
+--     <g id="path">     a <polyline> through the path's nodes
+--     <g id="nodes">    one <circle> per node, in id order; an expanded
+--                       node carries its shade as fill, a disabled one dark
+--     <g id="ends">     <circle id="start">, <circle id="goal">
+local M = {}
+
+local floor, sqrt, huge, max, min = math.floor, math.sqrt, math.huge, math.max, math.min
+
+-- Values in error messages, as the C core writes them.
+local function typename(v)
+  if type(v) == "userdata" then
+    local mt = getmetatable(v)
+    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+  end
+  return type(v)
+end
+
+local function describe(v)
+  local t = type(v)
+  if t == "number" then
+    if v ~= v then return "nan" end
+    if v == huge then return "inf" end
+    if v == -huge then return "-inf" end
+    return ("%.14g"):format(v)
+  elseif t == "string" then
+    if #v > 40 then return ('"%s..."'):format(v:sub(1, 37)) end
+    return ('"%s"'):format(v)
+  elseif t == "boolean" or t == "nil" then
+    return tostring(v)
+  end
+  return typename(v)
+end
+
+-- Raised from svg() itself (level 3: the caller of svg).
+local function bad(n, msg)
+  error(("bad argument #%d to 'svg' (%s)"):format(n, msg), 3)
+end
+
+-- Numbers in the output: at most 3 decimals, no trailing zeros, no "-0",
+-- identical on every Lua (5.3's integer/float distinction never shows).
+local function num(v)
+  local s = ("%.3f"):format(v):gsub("0+$", ""):gsub("%.$", "")
+  if s == "-0" then s = "0" end
+  return s
+end
+
+local xml_escapes = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&apos;" }
+
+local function xml_text(s)
+  -- control characters are not allowed in XML 1.0 (tab, LF and CR are)
+  return (s:gsub("[%z\1-\8\11\12\14-\31]", ""):gsub("[&<>\"']", xml_escapes))
+end
+
+local LEVELS = 16                          -- shades of the fill
+local LIGHT = { 0xde, 0xeb, 0xf7 }         -- ColorBrewer "Blues", first and last
+local DARK = { 0x08, 0x30, 0x6b }
+
+--- The fill colour of shade `level` out of `levels`: level 1 is the lightest.
+local function shade(level, levels)
+  local t = (level - 0.5) / levels
+  local c = {}
+  for i = 1, 3 do c[i] = floor(LIGHT[i] + (DARK[i] - LIGHT[i]) * t + 0.5) end
+  return ("#%02x%02x%02x"):format(c[1], c[2], c[3])
+end
+
+local COLOURS = {
+  background = "#ffffff", text = "#222222",
+  open = "#f4f1ea", blocked = "#3b3b3b", dear = "#e3c98f", cheap = "#bfe3b4", tagged = "#b9d3ee",
+  gridline = "#000000", edge = "#8a8a8a", node = "#ffffff", node_stroke = "#555555", disabled = "#3b3b3b",
+  path = "#e8590c", start = "#2b8a3e", goal = "#c92a2a",
+}
+
+local options = { path = true, visited = true, trace = true, cell = true, title = true }
+
+-- Checks an id against 1..count; returns an error message or nil.
+local function id_error(where, v, count, what)
+  if type(v) ~= "number" or v ~= floor(v) or v < 1 or v > count then
+    if count == 0 then
+      return ("%s must be a %s id, but there are no %ss (got %s)"):format(where, what, what, describe(v))
+    end
+    return ("%s must be a %s id in 1..%d, got %s"):format(where, what, count, describe(v))
+  end
+end
+
+-- The fill: a list of distinct ids in order of first expansion, from
+-- `visited` (ids) or `trace` (entries with .node).  nil, msg on bad input.
+local function read_fill(opts, count, what)
+  local v, t = opts.visited, opts.trace
+  local order = {}
+  if v ~= nil then
+    if type(v) ~= "table" then return nil, ("visited must be a list of %s ids, got %s"):format(what, describe(v)) end
+    for i = 1, #v do
+      local msg = id_error(("visited[%d]"):format(i), v[i], count, what)
+      if msg then return nil, msg end
+    end
+  end
+  if t ~= nil then
+    if type(t) ~= "table" then return nil, ("trace must be a list of trace entries, got %s"):format(describe(t)) end
+    for i = 1, #t do
+      if type(t[i]) ~= "table" then
+        return nil, ("trace[%d] must be a table { node = id, ... }, got %s"):format(i, describe(t[i]))
+      end
+      local msg = id_error(("trace[%d].node"):format(i), t[i].node, count, what)
+      if msg then return nil, msg end
+    end
+  end
+  local seen = {}
+  local function add(id)
+    if not seen[id] then
+      seen[id] = true
+      order[#order + 1] = id
+    end
+  end
+  if v ~= nil then
+    for i = 1, #v do add(v[i]) end
+  elseif t ~= nil then
+    for i = 1, #t do add(t[i].node) end
+  end
+  return order
+end
+
+-- The path's node ids from a find_path result ({ nodes = ... }) or a plain
+-- list of ids.  nil, msg on bad input.
+local function read_path(p, count, what)
+  if p == nil then return {} end
+  if type(p) ~= "table" then
+    return nil, ("path must be a find_path result or a list of %s ids, got %s"):format(what, describe(p))
+  end
+  local list, name = p, "path"
+  if p.nodes ~= nil then
+    list, name = p.nodes, "path.nodes"
+    if type(list) ~= "table" then
+      return nil, ("path.nodes must be a list of %s ids, got %s"):format(what, describe(list))
+    end
+  end
+  local ids = {}
+  for i = 1, #list do
+    local msg = id_error(("%s[%d]"):format(name, i), list[i], count, what)
+    if msg then return nil, msg end
+    ids[i] = list[i]
+  end
+  return ids
+end
+
+-- Level (1..K) of each filled id: early light, late dark.
+local function fill_levels(order)
+  local n = #order
+  local k = min(n, LEVELS)
+  local level = {}
+  for rank, id in ipairs(order) do level[id] = floor((rank - 1) * k / n) + 1 end
+  return level, k
+end
+
+-- The document around the map: size in pixels, optional title band.
+local function document(out, width, height, title, body)
+  local band = title and 24 or 0
+  local total_h = height + band
+  out[#out + 1] = '<?xml version="1.0" encoding="UTF-8"?>'
+  out[#out + 1] = ('<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="%s" height="%s" viewBox="0 0 %s %s">')
+    :format(num(width), num(total_h), num(width), num(total_h))
+  if title then out[#out + 1] = ("<title>%s</title>"):format(xml_text(title)) end
+  out[#out + 1] = ('<rect width="%s" height="%s" fill="%s"/>'):format(num(width), num(total_h), COLOURS.background)
+  if title then
+    out[#out + 1] = ('<text x="6" y="17" font-family="sans-serif" font-size="14" fill="%s">%s</text>')
+      :format(COLOURS.text, xml_text(title))
+  end
+  body(band)
+  out[#out + 1] = "</svg>"
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- Horizontal runs of cells with the same class: for each row, cls(x, y)
+-- returns a class key or nil; emit(key, x, y, len) is called per run.
+local function runs(w, h, cls, emit)
+  for y = 1, h do
+    local x = 1
+    while x <= w do
+      local k = cls(x, y)
+      if k ~= nil then
+        local x2 = x
+        while x2 < w and cls(x2 + 1, y) == k do x2 = x2 + 1 end
+        emit(k, x, y, x2 - x + 1)
+        x = x2 + 1
+      else
+        x = x + 1
+      end
+    end
+  end
+end
+
+local function markers(out, sx, sy, gx, gy, r, stroke)
+  out[#out + 1] = ('<circle id="start" cx="%s" cy="%s" r="%s" fill="%s" stroke="#ffffff" stroke-width="%s"/>')
+    :format(num(sx), num(sy), num(r), COLOURS.start, num(stroke))
+  out[#out + 1] = ('<circle id="goal" cx="%s" cy="%s" r="%s" fill="%s" stroke="#ffffff" stroke-width="%s"/>')
+    :format(num(gx), num(gy), num(r), COLOURS.goal, num(stroke))
+end
+
+local function polyline(out, pts, width)
+  out[#out + 1] = ('<polyline points="%s" fill="none" stroke="%s" stroke-width="%s" '
+    .. 'stroke-linecap="round" stroke-linejoin="round"/>'):format(table.concat(pts, " "), COLOURS.path, num(width))
+end
+
+local function draw_grid(grid, opts, cell, title)
+  local w, h = grid:size()
+  local count = w * h
+  local order, msg = read_fill(opts, count, "cell")
+  if not order then return nil, msg end
+  local path
+  path, msg = read_path(opts.path, count, "cell")
+  if not path then return nil, msg end
+  cell = cell or min(24, max(1, 480 / max(w, h)))
+  local out = {}
+  return document(out, w * cell, h * cell, title, function(band)
+    out[#out + 1] = ('<g id="map" transform="translate(0,%s) scale(%s)">'):format(num(band), num(cell))
+    -- cells: open background, then runs of blocked / dear / cheap / tagged
+    out[#out + 1] = '<g id="cells">'
+    out[#out + 1] = ('<rect width="%s" height="%s" fill="%s"/>'):format(num(w), num(h), COLOURS.open)
+    local kind = {}
+    for y = 1, h do
+      for x = 1, w do
+        local k
+        if grid:is_blocked(x, y) then
+          k = "blocked"
+        else
+          local c = grid:get_cost(x, y)
+          if c > 1 then k = "dear" elseif c < 1 then k = "cheap" elseif grid:get_tag(x, y) then k = "tagged" end
+        end
+        kind[(y - 1) * w + x] = k
+      end
+    end
+    for _, k in ipairs({ "blocked", "dear", "cheap", "tagged" }) do
+      local rects = {}
+      runs(w, h, function(x, y) return kind[(y - 1) * w + x] == k or nil end, function(_, x, y, len)
+        rects[#rects + 1] = ('<rect x="%s" y="%s" width="%s" height="1"/>'):format(num(x - 1), num(y - 1), num(len))
+      end)
+      if #rects > 0 then
+        out[#out + 1] = ('<g class="%s" fill="%s">'):format(k, COLOURS[k])
+        for _, r in ipairs(rects) do out[#out + 1] = r end
+        out[#out + 1] = "</g>"
+      end
+    end
+    out[#out + 1] = "</g>"
+    -- the fill, one group per shade
+    out[#out + 1] = '<g id="fill">'
+    local level, k = fill_levels(order)
+    local by_level = {}
+    for l = 1, k do by_level[l] = {} end
+    runs(w, h, function(x, y) return level[(y - 1) * w + x] end, function(l, x, y, len)
+      local list = by_level[l]
+      list[#list + 1] = ('<rect x="%s" y="%s" width="%s" height="1"/>'):format(num(x - 1), num(y - 1), num(len))
+    end)
+    for l = 1, k do
+      out[#out + 1] = ('<g fill="%s">'):format(shade(l, k))
+      for _, r in ipairs(by_level[l]) do out[#out + 1] = r end
+      out[#out + 1] = "</g>"
+    end
+    out[#out + 1] = "</g>"
+    -- cell borders, one path, when cells are big enough to show them
+    if cell >= 6 then
+      local d = {}
+      for x = 0, w do d[#d + 1] = ("M%s 0V%s"):format(num(x), num(h)) end
+      for y = 0, h do d[#d + 1] = ("M0 %sH%s"):format(num(y), num(w)) end
+      out[#out + 1] = ('<path id="gridlines" d="%s" fill="none" stroke="%s" stroke-opacity="0.12" '
+        .. 'stroke-width="0.04"/>'):format(table.concat(d), COLOURS.gridline)
+    end
+    -- the path through cell centres, then start and goal
+    out[#out + 1] = '<g id="path">'
+    if #path > 0 then
+      local pts = {}
+      for i, id in ipairs(path) do
+        local x = (id - 1) % w + 1
+        local y = (id - x) / w + 1
+        pts[i] = num(x - 0.5) .. "," .. num(y - 0.5)
+      end
+      polyline(out, pts, max(0.3, 2 / cell))   -- at least 2 px wide on big maps
+    end
+    out[#out + 1] = "</g>"
+    out[#out + 1] = '<g id="ends">'
+    if #path > 0 then
+      local s, g = path[1], path[#path]
+      local sx, gx = (s - 1) % w + 1, (g - 1) % w + 1
+      markers(out, sx - 0.5, (s - sx) / w + 0.5, gx - 0.5, (g - gx) / w + 0.5, max(0.36, 5 / cell),
+        max(0.08, 1 / cell))
+    end
+    out[#out + 1] = "</g>"
+    out[#out + 1] = "</g>"
+  end)
+end
+
+local function draw_graph(graph, opts, cell, title)
+  local n = graph:node_count()
+  local order, msg = read_fill(opts, n, "node")
+  if not order then return nil, msg end
+  local path
+  path, msg = read_path(opts.path, n, "node")
+  if not path then return nil, msg end
+  local xs, ys = {}, {}
+  local x0, x1, y0, y1 = 0, 0, 0, 0
+  for i = 1, n do
+    local x, y = graph:position(i)
+    xs[i], ys[i] = x, y
+    if i == 1 or x < x0 then x0 = x end
+    if i == 1 or x > x1 then x1 = x end
+    if i == 1 or y < y0 then y0 = y end
+    if i == 1 or y > y1 then y1 = y end
+  end
+  -- the typical distance between nodes sets the node size and the margin
+  local ex, ey = x1 - x0, y1 - y0
+  local spacing
+  if ex > 0 and ey > 0 then
+    spacing = sqrt(ex * ey / n)
+  elseif ex > 0 or ey > 0 then
+    spacing = max(ex, ey) / max(n - 1, 1)
+  else
+    spacing = 1
+  end
+  local margin, r = spacing, 0.22 * spacing
+  local vw, vh = ex + 2 * margin, ey + 2 * margin
+  local scale = cell or 480 / max(vw, vh)
+  local out = {}
+  return document(out, vw * scale, vh * scale, title, function(band)
+    out[#out + 1] = ('<g id="map" transform="translate(0,%s) scale(%s) translate(%s,%s)">')
+      :format(num(band), num(scale), num(margin - x0), num(margin - y0))
+    out[#out + 1] = '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="5" '
+      .. 'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="' .. COLOURS.edge .. '"/></marker></defs>'
+    -- edges: one segment per pair of nodes, in order of first edge id
+    local dir, done = {}, {}
+    local m = graph:edge_count()
+    local from, to = {}, {}
+    for e = 1, m do
+      local a, b = graph:edge(e)
+      from[e], to[e] = a, b
+      dir[a] = dir[a] or {}
+      dir[a][b] = true
+    end
+    local both, one = {}, {}
+    for e = 1, m do
+      local a, b = from[e], to[e]
+      local lo, hi = min(a, b), max(a, b)
+      if a ~= b and not (done[lo] and done[lo][hi]) then
+        done[lo] = done[lo] or {}
+        done[lo][hi] = true
+        if dir[b] and dir[b][a] then
+          both[#both + 1] = ("M%s %sL%s %s"):format(num(xs[lo]), num(ys[lo]), num(xs[hi]), num(ys[hi]))
+        else
+          -- stop the arrow at the target's circle
+          local dx, dy = xs[b] - xs[a], ys[b] - ys[a]
+          local len = sqrt(dx * dx + dy * dy)
+          local cut = len > 2 * r and r / len or 0
+          one[#one + 1] = ('<line x1="%s" y1="%s" x2="%s" y2="%s"/>'):format(num(xs[a]), num(ys[a]),
+            num(xs[b] - dx * cut), num(ys[b] - dy * cut))
+        end
+      end
+    end
+    local ew = 0.06 * spacing
+    if #both > 0 then
+      out[#out + 1] = ('<path id="edges-both" d="%s" fill="none" stroke="%s" stroke-width="%s"/>')
+        :format(table.concat(both), COLOURS.edge, num(ew))
+    end
+    if #one > 0 then
+      out[#out + 1] = ('<g id="edges-one-way" stroke="%s" stroke-width="%s" marker-end="url(#arrow)">')
+        :format(COLOURS.edge, num(ew))
+      for _, l in ipairs(one) do out[#out + 1] = l end
+      out[#out + 1] = "</g>"
+    end
+    -- the path, under the nodes
+    out[#out + 1] = '<g id="path">'
+    if #path > 0 then
+      local pts = {}
+      for i, id in ipairs(path) do pts[i] = num(xs[id]) .. "," .. num(ys[id]) end
+      polyline(out, pts, 0.3 * spacing)
+    end
+    out[#out + 1] = "</g>"
+    -- nodes: unvisited white, disabled dark, visited by shade
+    local level, k = fill_levels(order)
+    out[#out + 1] = ('<g id="nodes" fill="%s" stroke="%s" stroke-width="%s">')
+      :format(COLOURS.node, COLOURS.node_stroke, num(0.04 * spacing))
+    for i = 1, n do
+      local fill = ""
+      if level[i] then
+        fill = (' fill="%s"'):format(shade(level[i], k))
+      elseif not graph:is_enabled(i) then
+        fill = (' fill="%s"'):format(COLOURS.disabled)
+      end
+      out[#out + 1] = ('<circle cx="%s" cy="%s" r="%s"%s/>'):format(num(xs[i]), num(ys[i]), num(r), fill)
+    end
+    out[#out + 1] = "</g>"
+    out[#out + 1] = '<g id="ends">'
+    if #path > 0 then
+      local s, g = path[1], path[#path]
+      markers(out, xs[s], ys[s], xs[g], ys[g], 0.3 * spacing, 0.05 * spacing)
+    end
+    out[#out + 1] = "</g>"
+    out[#out + 1] = "</g>"
+  end)
+end
+
+--- svg(grid_or_graph [, opts]) -> string
+-- Draws a grid (cells: blocked dark, open light, cost > 1 sand, cost < 1
+-- green, tagged blue) or a graph (nodes at their x, y positions, z ignored,
+-- y down as on grids, scaled to fit; edges joined both ways as plain lines,
+-- one-way edges with an arrow, self-loops not drawn; disabled nodes dark),
+-- with, from `opts`:
+--   path    a find_path result (its `nodes`) or a list of ids: a polyline
+--           through cell centres / node positions, start and goal markers
+--   visited the ids of expanded cells/nodes (find_path's `visited`), or
+--   trace   find_path's `trace`: the fill, shaded by first expansion, light
+--           (early) to dark (late), in up to 16 shades.  When both are
+--           given, `visited` is drawn.
+--   cell    pixels per grid cell (default: up to 24, the map at most 480
+--           pixels wide) or per graph unit (default: the graph fits 480)
+--   title   a caption above the picture (and the SVG <title>)
+function M.svg(what, opts)
+  local kind = typename(what)
+  if kind ~= "astar.Grid" and kind ~= "astar.Graph" then
+    bad(1, "astar.Grid or astar.Graph expected, got " .. kind)
+  end
+  if opts == nil then opts = {} end
+  if type(opts) ~= "table" then bad(2, "table expected, got " .. typename(opts)) end
+  for k in pairs(opts) do
+    if not options[k] then bad(2, "unknown option " .. describe(k)) end
+  end
+  local cell, title = opts.cell, opts.title
+  if cell ~= nil and (type(cell) ~= "number" or not (cell > 0 and cell < huge)) then
+    bad(2, "cell must be a finite number > 0, got " .. describe(cell))
+  end
+  if title ~= nil and type(title) ~= "string" then
+    bad(2, "title must be a string, got " .. describe(title))
+  end
+  local text, msg
+  if kind == "astar.Grid" then
+    text, msg = draw_grid(what, opts, cell, title)
+  else
+    text, msg = draw_graph(what, opts, cell, title)
+  end
+  if not text then bad(2, msg) end
+  return text
+end
+
+return M

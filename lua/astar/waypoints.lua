@@ -1,0 +1,253 @@
+--- astar.waypoints: graphs built in Lua for the common cases.
+--
+--   waypoints(points, los)         a waypoint graph: an edge pair between
+--                                  every two points that see each other
+--                                  (seed 001's Preprocess)
+--   labyrinth(width, height [, o]) a lattice with random corridors
+--                                  (seed 000's CreateGrid + CreateLabyrinth)
+--
+-- Both return an ordinary astar.Graph, so every find_path option works on
+-- them.  Pure Lua on top of astar.core; Lua 5.1 to 5.4 and LuaJIT.
+local core = require("astar.core")
+
+local M = {}
+
+local floor, sqrt, huge = math.floor, math.sqrt, math.huge
+
+-- Values in error messages, as the C core writes them: numbers by value
+-- ("nan", "inf", "1.5"), strings quoted, our userdata by type name.
+local function typename(v)
+  if type(v) == "userdata" then
+    local mt = getmetatable(v)
+    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+  end
+  return type(v)
+end
+
+local function describe(v)
+  local t = type(v)
+  if t == "number" then
+    if v ~= v then return "nan" end
+    if v == huge then return "inf" end
+    if v == -huge then return "-inf" end
+    return ("%.14g"):format(v)
+  elseif t == "string" then
+    if #v > 40 then return ('"%s..."'):format(v:sub(1, 37)) end
+    return ('"%s"'):format(v)
+  elseif t == "boolean" or t == "nil" then
+    return tostring(v)
+  end
+  return typename(v)
+end
+
+-- Raises "bad argument #n to 'fname' (msg)" at the caller of the public
+-- function that calls this one directly.
+local function bad(n, fname, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 3)
+end
+
+local function is_finite(v)
+  return type(v) == "number" and v == v and v ~= huge and v ~= -huge
+end
+
+local function is_callable(v)
+  if type(v) == "function" then return true end
+  local mt = getmetatable(v)
+  return type(mt) == "table" and mt.__call ~= nil
+end
+
+-- nil when v is a finite number, else the "x must be ..." message.
+local function coordinate_error(i, name, v)
+  if type(v) ~= "number" then
+    return ("point %d: %s must be a finite number, got %s"):format(i, name, typename(v))
+  elseif not is_finite(v) then
+    return ("point %d: %s must be a finite number, got %s"):format(i, name, describe(v))
+  end
+end
+
+--- waypoints(points, los) -> graph
+-- `points` is a list of positions {x, y [, z]} (other fields are ignored, so
+-- a point may carry a name).  Node i of the returned graph is points[i].  For
+-- every two points that see each other the graph gets an edge pair (both
+-- directions) costing their Euclidean distance (with z).
+--
+-- `los` decides who sees whom:
+--   * a function los(a, b, i, j) -> boolean, called once per pair with the
+--     two point tables and their indices (i < j).  It must be symmetric; a
+--     result that is not a boolean is an error.  Errors it raises reach the
+--     caller unchanged.
+--   * an astar.Grid: grid:line_of_sight between the points' cells.  Each
+--     point must then be an open cell of the grid (integer x and y in range);
+--     z is allowed (it is part of the node's position and of the costs) but
+--     the grid ignores it.
+-- O(n^2) visibility tests for n points: meant for level preprocessing, as in
+-- seed 001.
+function M.waypoints(points, los)
+  if type(points) ~= "table" then
+    bad(1, "waypoints", "table expected, got " .. typename(points))
+  end
+  local n = #points
+  for k in pairs(points) do
+    if type(k) ~= "number" or k < 1 or k > n or k ~= floor(k) then
+      bad(1, "waypoints", ("points must be a list {p1, p2, ...}, got key %s"):format(describe(k)))
+    end
+  end
+  local grid, w, h
+  if typename(los) == "astar.Grid" then
+    grid = los
+    w, h = grid:size()                     -- raises on a closed grid
+  elseif not is_callable(los) then
+    bad(2, "waypoints", "los must be a function or an astar.Grid, got " .. typename(los))
+  end
+  local xs, ys, zs = {}, {}, {}
+  for i = 1, n do
+    local p = points[i]
+    if type(p) ~= "table" then
+      bad(1, "waypoints", ("point %d must be a table {x, y [, z]}, got %s"):format(i, typename(p)))
+    end
+    local x, y, z = p[1], p[2], p[3]
+    local msg = coordinate_error(i, "x", x) or coordinate_error(i, "y", y)
+      or (z ~= nil and coordinate_error(i, "z", z))
+    if msg then bad(1, "waypoints", msg) end
+    if grid then
+      if x ~= floor(x) or x < 1 or x > w then
+        bad(1, "waypoints", ("point %d: x must be an integer in 1..%d (a cell of the %dx%d grid), got %s")
+          :format(i, w, w, h, describe(x)))
+      end
+      if y ~= floor(y) or y < 1 or y > h then
+        bad(1, "waypoints", ("point %d: y must be an integer in 1..%d (a cell of the %dx%d grid), got %s")
+          :format(i, h, w, h, describe(y)))
+      end
+      if grid:is_blocked(x, y) then
+        bad(1, "waypoints", ("point %d is on a blocked cell (%d, %d)"):format(i, x, y))
+      end
+    end
+    xs[i], ys[i], zs[i] = x, y, z or 0
+  end
+
+  local g = core.graph()
+  for i = 1, n do g:add_node(xs[i], ys[i], zs[i]) end
+  for i = 1, n - 1 do
+    for j = i + 1, n do
+      local visible
+      if grid then
+        visible = grid:line_of_sight(xs[i], ys[i], xs[j], ys[j])
+      else
+        visible = los(points[i], points[j], i, j)
+        if type(visible) ~= "boolean" then
+          error(("los returned %s for points %d and %d (expected a boolean)"):format(
+            describe(visible), i, j), 2)
+        end
+      end
+      if visible then
+        local dx, dy, dz = xs[j] - xs[i], ys[j] - ys[i], zs[j] - zs[i]
+        g:connect(i, j, sqrt(dx * dx + dy * dy + dz * dz))
+      end
+    end
+  end
+  return g
+end
+
+-- A small deterministic generator: L'Ecuyer's combined LCG (1988, the
+-- "ran2" core), period about 2.3e18.  Every product stays below 2^47 and
+-- every value is an integer, so doubles (5.1, LuaJIT) and integers (5.3,
+-- 5.4) give the same stream bit for bit; math.random differs between Lua
+-- versions and is shared global state, so it is not used.
+local M1, A1 = 2147483563, 40014
+local M2, A2 = 2147483399, 40692
+local MIX = 67108859                       -- a prime below 2^26: v * v is exact
+
+local function rng(seed)
+  -- s1 follows the seed directly; s2 goes through a few rounds of a
+  -- quadratic map, so neighbouring seeds give unrelated streams (a plain LCG
+  -- seeded with 1 and 2 gives u and 2u mod 1).
+  local s1 = seed % (M1 - 1) + 1
+  local v = seed % MIX
+  for _ = 1, 4 do v = (v * v + 1013904223 + seed % 9973) % MIX end
+  local s2 = v + 1
+  return function()
+    s1 = A1 * s1 % M1
+    s2 = A2 * s2 % M2
+    local z = (s1 - s2) % (M1 - 1)
+    if z == 0 then z = M1 - 1 end
+    return z / M1                          -- in (0, 1)
+  end
+end
+
+local labyrinth_options = { edge_probability = true, seed = true, gap = true }
+local MAX_NODES = 2 ^ 24
+
+--- labyrinth(width, height [, { edge_probability = p, seed = s, gap = g }]) -> graph
+-- A width x height lattice of nodes: node (x, y) has id (y - 1) * width + x
+-- and position ((x - 1) * gap, (y - 1) * gap), so (1, 1) is at the origin and
+-- y grows downwards in pictures.  Each corridor between horizontal or
+-- vertical neighbours exists with probability p (default 0.75), as an edge
+-- pair costing `gap` (default 1).  The corridors are drawn in a fixed order
+-- (rows top to bottom, each node's right corridor then its down corridor,
+-- one random number each), from a generator of our own: the same seed
+-- (default 1, an integer in -2^31..2^31 - 1) gives the same labyrinth on
+-- every Lua version.
+--
+-- Seed 000 builds its experiments with CreateGrid (an x * y matrix of nodes
+-- `gap` apart) and CreateLabyrinth(g, matrix, edgeProbability) seeded with
+-- Unity's Random.InitState; neither function's code is in the seed.  What is
+-- assumed here: only horizontal and vertical neighbours can be joined, each
+-- pair independently, in both directions, with weight `gap` ("edge weight is
+-- now the geometric distance (gap)"; "default edge probability is 0.75 and
+-- many nodes have 4 edges").  Unity's generator is not reproduced, so seed
+-- 18138 gives a different labyrinth here than on the slides.
+function M.labyrinth(width, height, opts)
+  if type(width) ~= "number" then bad(1, "labyrinth", "number expected, got " .. typename(width)) end
+  if type(height) ~= "number" then bad(2, "labyrinth", "number expected, got " .. typename(height)) end
+  if width ~= floor(width) or width < 1 or width > 65535 then
+    bad(1, "labyrinth", "width must be an integer in 1..65535, got " .. describe(width))
+  end
+  if height ~= floor(height) or height < 1 or height > 65535 then
+    bad(2, "labyrinth", "height must be an integer in 1..65535, got " .. describe(height))
+  end
+  if width * height > MAX_NODES then
+    bad(2, "labyrinth", "labyrinth too large (width * height must be at most 2^24)")
+  end
+  local p, seed, gap = 0.75, 1, 1
+  if opts ~= nil then
+    if type(opts) ~= "table" then bad(3, "labyrinth", "table expected, got " .. typename(opts)) end
+    for k in pairs(opts) do
+      if not labyrinth_options[k] then bad(3, "labyrinth", "unknown option " .. describe(k)) end
+    end
+    if opts.edge_probability ~= nil then
+      p = opts.edge_probability
+      if type(p) ~= "number" or not (p >= 0 and p <= 1) then
+        bad(3, "labyrinth", "edge_probability must be a number in 0..1, got " .. describe(p))
+      end
+    end
+    if opts.seed ~= nil then
+      seed = opts.seed
+      if type(seed) ~= "number" or seed ~= floor(seed) or seed < -2 ^ 31 or seed >= 2 ^ 31 then
+        bad(3, "labyrinth", "seed must be an integer in -2^31..2^31 - 1, got " .. describe(seed))
+      end
+    end
+    if opts.gap ~= nil then
+      gap = opts.gap
+      if not is_finite(gap) or gap <= 0 then
+        bad(3, "labyrinth", "gap must be a finite number > 0, got " .. describe(gap))
+      end
+    end
+  end
+
+  local g = core.graph()
+  for y = 1, height do
+    for x = 1, width do g:add_node((x - 1) * gap, (y - 1) * gap) end
+  end
+  local random = rng(seed)
+  local id = 0
+  for y = 1, height do
+    for x = 1, width do
+      id = id + 1
+      if x < width and random() < p then g:connect(id, id + 1, gap) end
+      if y < height and random() < p then g:connect(id, id + width, gap) end
+    end
+  end
+  return g
+end
+
+return M
