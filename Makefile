@@ -49,6 +49,12 @@ $(CORE_SO): $(SRC) $(HDR) $(STAMP)
 	@mkdir -p build/astar
 	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm
 
+# The module for LuaJIT in a directory of its own, beside the $(LUA) build:
+# LÖVE (LuaJIT) loads it from there (examples/love, spec/love_spec.lua).
+build/luajit/astar/core.so: $(SRC) $(HDR)
+	@mkdir -p build/luajit/astar
+	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) -lm
+
 deps:
 	@missing=""; \
 	command -v $(LUA) >/dev/null 2>&1 || missing="$$missing $(LUA)"; \
@@ -96,7 +102,8 @@ build/bench/core_bench: bench/core_bench.c $(CORE_SRC) $(HDR)
 bench: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/bench/core_bench
 	-@$(MAKE) --no-print-directory build/bench/boost_astar
-	$(LUA) bench/run.lua $(BENCH_RUNS)
+	$(RUN_ENV) $(LUA) bench/run.lua $(BENCH_RUNS)
+	$(RUN_ENV) $(LUA) bench/heuristics.lua $(BENCH_RUNS)
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.
