@@ -1999,6 +1999,36 @@ static void push_stats(lua_State *L, ltopo *T, lsearch *S, lopts *o) {
   }
 }
 
+#define GRID_PATH_MT "astar.GridPath"
+
+/* __index of grid paths: path.xy, the list of {x, y} cells, made from
+** path.nodes and path.width on first access and then stored in the path. */
+static int grid_path_index(lua_State *L) {
+  lua_Integer w, i, n;
+  if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "xy") != 0) return 0;
+  lua_getfield(L, 1, "width");
+  lua_getfield(L, 1, "nodes");
+  w = (lua_Integer)lua_tonumber(L, -2);
+  if (w <= 0 || !lua_istable(L, -1)) return 0;
+  n = (lua_Integer)compat_rawlen(L, -1);
+  lua_createtable(L, (int)n, 0);
+  for (i = 1; i <= n; i++) {
+    lua_Integer c;
+    lua_rawgeti(L, -2, (int)i);
+    c = (lua_Integer)lua_tonumber(L, -1) - 1;
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, c % w + 1);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, c / w + 1);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (int)i);
+  }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, 1, "xy");                 /* rawset: xy is not in the table yet */
+  return 1;
+}
+
 /* Pushes the path table for the path start..to. */
 static void push_path(lua_State *L, ltopo *T, lsearch *S, lopts *o, int32_t to) {
   int32_t len = astar_search_path_length(S->s, to), i;
@@ -2022,16 +2052,12 @@ static void push_path(lua_State *L, ltopo *T, lsearch *S, lopts *o, int32_t to) 
   }
   lua_setfield(L, -2, "nodes");
   if (w) {
-    lua_createtable(L, len, 0);
-    for (i = 0; i < len; i++) {
-      lua_createtable(L, 2, 0);
-      lua_pushinteger(L, S->nodes[i] % w + 1);
-      lua_rawseti(L, -2, 1);
-      lua_pushinteger(L, S->nodes[i] / w + 1);
-      lua_rawseti(L, -2, 2);
-      lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "xy");
+    /* xy is built on first access (grid_path_index): a table per cell is
+    ** more than many searches cost, and many callers never read it */
+    lua_pushinteger(L, w);
+    lua_setfield(L, -2, "width");
+    luaL_getmetatable(L, GRID_PATH_MT);
+    lua_setmetatable(L, -2);
   } else {
     lua_createtable(L, len > 0 ? len - 1 : 0, 0);
     for (i = 0; i + 1 < len; i++) {
@@ -2682,6 +2708,10 @@ int luaopen_astar_core(lua_State *L) {
   new_class(L, FIELD_MT, field_metamethods, field_methods);
   new_class(L, QUERY_MT, query_metamethods, query_methods);
   new_class(L, HEUR_MT, heur_metamethods, heur_methods);
+  luaL_newmetatable(L, GRID_PATH_MT);
+  lua_pushcfunction(L, grid_path_index);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
   lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY); /* shared by every require */
   if (lua_isnil(L, -1)) {
     lua_newtable(L);
