@@ -7,5 +7,6 @@ exclude_files = { "build/**" }
 -- specs hold tables of { call, exact error message } that read best one per
 -- line: a little more room there
 files["spec/"] = { std = "+busted", max_line_length = 140 }
--- examples/love/ runs inside LÖVE, which provides the `love` global
-files["examples/love/"] = { read_globals = { "love" } }
+-- examples/love/ is a LÖVE game: it sets love.load, love.draw ... on the
+-- `love` global LÖVE provides
+files["examples/love/"] = { globals = { "love" } }

@@ -73,9 +73,17 @@ build/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
 c-test: build/core_test
 	./build/core_test
 
+# Allocation failure, simulated: a Lua state with a byte budget, swept from
+# tiny to comfortable over a script using every kind of object (needs the
+# Lua 5.4 library: it links the binding into a C program).
+build/alloc_test: spec/c/alloc_test.c $(SRC) $(HDR)
+	@mkdir -p build
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 -lm
+
 test: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
 	./build/core_test
+	@if [ "$(LUA)" = lua5.4 ]; then $(MAKE) --no-print-directory build/alloc_test && ./build/alloc_test; fi
 	$(RUN_ENV) $(BUSTED)
 
 demo: deps
@@ -147,6 +155,8 @@ memcheck: deps
 	@command -v valgrind >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind)
 	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/core_test
+	@$(MAKE) --no-print-directory build/alloc_test
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
 	$(RUN_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
 	  $(LUA) $(BUSTED_SCRIPT) --exclude-tags=benchmark
 

@@ -22,6 +22,7 @@ build = {
    modules = {
       astar = "lua/astar.lua",
       ["astar.maps"] = "lua/astar/maps.lua",
+      ["astar.describe"] = "lua/astar/describe.lua",
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.core"] = {

@@ -11,6 +11,7 @@
 --   local path = g:find_path(a, b)      --> path.cost == 5, path.nodes == {1, 2}
 
 local core = require("astar.core")
+local describe = require("astar.describe")
 
 local astar = {}
 
@@ -69,10 +70,10 @@ function astar.cached(h, size)
   local is_callable = type(h) == "function" or
     (getmetatable(h) ~= nil and type(getmetatable(h).__call) == "function")
   if not is_callable then
-    error(("bad argument #1 to 'cached' (function expected, got %s)"):format(type(h)), 2)
+    error(("bad argument #1 to 'cached' (function expected, got %s)"):format(describe(h)), 2)
   end
   if type(size) ~= "number" or size < 1 or size ~= math.floor(size) or size ~= size then
-    error(("bad argument #2 to 'cached' (size must be an integer >= 1, got %s)"):format(tostring(size)), 2)
+    error(("bad argument #2 to 'cached' (size must be an integer >= 1, got %s)"):format(describe(size)), 2)
   end
   local cache = { hits = 0, misses = 0 }
   local cur, old, count = {}, {}, 0

@@ -45,7 +45,9 @@ typedef enum astar_status {
   ASTAR_ECALLBACK = -5,      /* a callback returned non-zero (asked to abort) */
   ASTAR_ECHANGED = -6,       /* the topology changed since the search began */
   ASTAR_EBUSY = -7,          /* mutation of a locked (being searched) topology */
-  ASTAR_ESTATE = -8          /* call out of order (step before begin, ...) */
+  ASTAR_ESTATE = -8,         /* call out of order (step before begin, ...) */
+  ASTAR_EOVERFLOW = -9       /* a path's cost summed to infinity (costs too
+                             ** large); astar_search_error_node names the node */
 } astar_status;
 
 /* Human-readable name of a status ("found", "unreachable", "out of memory"...). */

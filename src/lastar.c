@@ -80,7 +80,11 @@ static const char *describe(lua_State *L, int idx) {
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, idx, &len);
-      if (len > 40) return lua_pushfstring(L, "\"%.37s...\"", s);
+      char buf[48];
+      if (len > 40) { /* lua_pushfstring has no precision: cut it here */
+        snprintf(buf, sizeof buf, "\"%.37s...\"", s);
+        return compat_pushstring(L, buf);
+      }
       return lua_pushfstring(L, "\"%s\"", s);
     }
             case LUA_TBOOLEAN:
@@ -106,9 +110,23 @@ static const char *describe_number(lua_State *L, double v) {
 
 /* "<what> expected, got <type>" as a bad-argument error (lauxlib's wording;
 ** 5.3 has no public luaL_typeerror). */
+/* The type name of the value at idx for "got ..." in messages: our
+** userdata by their metatable's __name ("astar.Grid"), like 5.3+ would. */
+static const char *type_name(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TUSERDATA && luaL_getmetafield(L, idx, "__name")) {
+    const char *n = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (n != NULL) return n; /* the string stays on the stack while used */
+    lua_pop(L, 1);
+  }
+  return luaL_typename(L, idx);
+}
+
+/* "<what> expected, got <type>" as a bad-argument error (lauxlib's wording;
+** 5.3 has no public luaL_typeerror).  `what` must not live on the stack
+** above arg: read the type first. */
 static int type_error(lua_State *L, int arg, const char *what) {
-  return arg_error(L, arg, lua_pushfstring(L, "%s expected, got %s", what,
-                                               luaL_typename(L, arg)));
+  const char *got = type_name(L, arg);
+  return arg_error(L, arg, lua_pushfstring(L, "%s expected, got %s", what, got));
 }
 
 /* A finite number, no string coercion: "4" is refused like any string. */
@@ -137,8 +155,10 @@ static double check_cost(lua_State *L, int arg, const char *name) {
 static int32_t check_id(lua_State *L, int arg, const char *what, int32_t count,
                         const char *owner) {
   double v;
-  if (lua_type(L, arg) != LUA_TNUMBER)
-    return (int32_t)type_error(L, arg, lua_pushfstring(L, "%s id", what));
+  if (lua_type(L, arg) != LUA_TNUMBER) {
+    const char *got = type_name(L, arg); /* before pushing anything */
+    return (int32_t)arg_error(L, arg, lua_pushfstring(L, "%s id expected, got %s", what, got));
+  }
   v = lua_tonumber(L, arg);
   if (v != floor(v) || !isfinite(v))
     arg_error(L, arg, lua_pushfstring(L, "%s id must be an integer, got %s",
@@ -216,8 +236,9 @@ typedef struct lsearch {
   void *ud;
   double *tagf;                 /* per-query tag factors */
   size_t tagf_cap;
-  int32_t *nodes, *edges;       /* path scratch */
-  size_t path_cap;
+  int32_t *nodes, *edges;       /* path scratch (one capacity each: the
+                                ** allocator must be told each block's size) */
+  size_t nodes_cap, edges_cap;
 } lsearch;
 
 static int l_search_gc(lua_State *L) {
@@ -225,11 +246,11 @@ static int l_search_gc(lua_State *L) {
   astar_search_free(S->s);
   S->s = NULL;
   if (S->tagf) S->alloc(S->ud, S->tagf, S->tagf_cap * sizeof(double), 0);
-  if (S->nodes) S->alloc(S->ud, S->nodes, S->path_cap * sizeof(int32_t), 0);
-  if (S->edges) S->alloc(S->ud, S->edges, S->path_cap * sizeof(int32_t), 0);
+  if (S->nodes) S->alloc(S->ud, S->nodes, S->nodes_cap * sizeof(int32_t), 0);
+  if (S->edges) S->alloc(S->ud, S->edges, S->edges_cap * sizeof(int32_t), 0);
   S->tagf = NULL;
   S->nodes = S->edges = NULL;
-  S->tagf_cap = S->path_cap = 0;
+  S->tagf_cap = S->nodes_cap = S->edges_cap = 0;
   return 0;
 }
 
@@ -734,7 +755,7 @@ static size_t topo_bytes(lua_State *L, ltopo *T) {
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL && S->s != NULL)
     n += astar_search_bytes(S->s) + S->tagf_cap * sizeof(double) +
-         2 * S->path_cap * sizeof(int32_t);
+         (S->nodes_cap + S->edges_cap) * sizeof(int32_t);
   lua_pop(L, 2);
   return n;
 }
@@ -792,7 +813,9 @@ static lfield *new_field_of(lua_State *L, int gidx, ltopo *T, double init, int d
   for (i = 0; (size_t)i < n; i++) F->v[i] = init;
   luaL_getmetatable(L, FIELD_MT);
   lua_setmetatable(L, -2);
+  lua_createtable(L, 0, 1);   /* a table: 5.1's environments must be tables */
   lua_pushvalue(L, gidx);
+  lua_setfield(L, -2, "grid");
   compat_setuv(L, -2);
   return F;
 }
@@ -1080,7 +1103,9 @@ static int l_grid_from_string(lua_State *L) {
   for (i = 0; i < len && y < h; i++) {
     unsigned char ch = (unsigned char)text[i];
     cellspec *c;
-    if (ch == '\r') continue;
+    /* CR only as part of a line end (CRLF, or a last CR): elsewhere it is an
+    ** unknown character, not silently dropped */
+    if (ch == '\r' && (i + 1 == len || text[i + 1] == '\n')) continue;
     if (ch == '\n') {
       if (x > 0) y++;
       x = 0;
@@ -1382,7 +1407,9 @@ static lheur *new_heur(lua_State *L, ltopo *T, int kind, int32_t k, size_t bytes
   H->scale = geometric_scale(T);
   luaL_getmetatable(L, HEUR_MT);
   lua_setmetatable(L, -2);
+  lua_createtable(L, 0, 1);   /* a table: 5.1's environments must be tables */
   lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "topo");
   compat_setuv(L, -2);
   return H;
 }
@@ -1413,14 +1440,19 @@ static int l_cluster_heuristic(lua_State *L) {
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "count");
     auto_k = !lua_isnil(L, -1);
-    if (auto_k) k = (int32_t)opt_count(L, 2, lua_gettop(L), "clusters.count");
+    if (auto_k) {
+      uint64_t k64 = opt_count(L, 2, lua_gettop(L), "clusters.count");
+      if (k64 > 4096)
+        arg_error(L, 2, lua_pushfstring(L, "clusters.count must be at most 4096, got %s",
+                                        describe(L, lua_gettop(L))));
+      k = (int32_t)k64;
+    }
     lua_pop(L, 1);
   } else if (!compat_testudata(L, 2, FIELD_MT)) {
     type_error(L, 2, "table (labels or { count = k }) or astar.Field");
   }
   if (auto_k) {
     int32_t *seeds;
-    if (k > 4096) arg_error(L, 2, "clusters.count must be at most 4096");
     seeds = (int32_t *)compat_newud(L, (size_t)k * sizeof(int32_t)); /* 5 */
     k = farthest_points(L, T, S, k, seeds);
     if (k > 0) {
@@ -1497,11 +1529,13 @@ static int l_cluster_heuristic(lua_State *L) {
 ** farthest-point sampling, with the costs from and to each of them. */
 static int l_landmarks(lua_State *L) {
   ltopo *T = check_any_topo(L, 1);
-  int32_t n = topo_count(T), k = (int32_t)opt_count(L, 2, 2, "k"), i, v;
+  uint64_t k64 = opt_count(L, 2, 2, "k");
+  int32_t n = topo_count(T), k, i, v;
   int32_t *marks;
   lsearch *S;
   lheur *H;
-  if (k > 64) arg_error(L, 2, lua_pushfstring(L, "k must be at most 64, got %d", (int)k));
+  if (k64 > 64) arg_error(L, 2, lua_pushfstring(L, "k must be at most 64, got %s", describe(L, 2)));
+  k = (int32_t)k64;
   lua_settop(L, 2);
   S = new_search(L);
   marks = (int32_t *)compat_newud(L, (size_t)k * sizeof(int32_t));
@@ -1540,8 +1574,9 @@ static int l_heur_value(lua_State *L) {
   int32_t a, b;
   double h;
   compat_getuv(L, 1);
+  lua_getfield(L, -1, "topo");
   T = (ltopo *)lua_touserdata(L, -1);
-  lua_pop(L, 1);
+  lua_pop(L, 2);
   if (T->graph == NULL && T->grid == NULL)
     return luaL_error(L, "attempt to use a closed %s", T->kind == KIND_GRAPH ? "graph" : "grid");
   check_heur_for(L, H, T, 1);
@@ -1603,6 +1638,7 @@ static int l_register_heuristic(lua_State *L) {
 ** ones and the registered ones. */
 static int l_heuristics(lua_State *L) {
   int i, j, n = 0;
+  lua_settop(L, 0);                         /* absolute indices below */
   lua_newtable(L);                          /* 1: result */
   lua_newtable(L);                          /* 2: set of names */
   for (i = 0; heuristic_names[i]; i++) {
@@ -1932,7 +1968,7 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t edge,
 /* What a protected run does. */
 enum {
   RUN_PATH,     /* find_path: begin, run to the end, push the results */
-  RUN_BEGIN,    /* query creation: begin only */
+  RUN_FIRST,    /* a query's first step: begin, then as RUN_STEP */
   RUN_STEP,     /* query step: run at most `steps` expansions */
   RUN_DIST,     /* distances: begin a distance search, run it to the end */
   RUN_AUDIT     /* audit: begin, then compare h with the distances in `dist` */
@@ -2034,13 +2070,10 @@ static void push_path(lua_State *L, ltopo *T, lsearch *S, lopts *o, int32_t to) 
   int32_t len = astar_search_path_length(S->s, to), i;
   int32_t w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
   double cost;
-  if ((size_t)len > S->path_cap) {
-    size_t cap = S->path_cap;
-    S->nodes = (int32_t *)grow_scratch(L, S, S->nodes, &cap, (size_t)len, sizeof(int32_t));
-    cap = S->path_cap;
-    S->edges = (int32_t *)grow_scratch(L, S, S->edges, &cap, (size_t)len, sizeof(int32_t));
-    S->path_cap = cap;
-  }
+  S->nodes = (int32_t *)grow_scratch(L, S, S->nodes, &S->nodes_cap, (size_t)len,
+                                     sizeof(int32_t));
+  S->edges = (int32_t *)grow_scratch(L, S, S->edges, &S->edges_cap, (size_t)len,
+                                     sizeof(int32_t));
   astar_search_path(S->s, to, S->nodes, S->edges, &cost);
   lua_createtable(L, 0, 9);
   lua_pushnumber(L, cost);
@@ -2109,6 +2142,13 @@ static int search_error(lua_State *L, ltopo *T, lsearch *S, int rc, const char *
   if (rc == ASTAR_ECHANGED)
     return luaL_error(L, "the %s changed since this query began (start a new query)",
                       T->kind == KIND_GRAPH ? "graph" : "grid");
+  if (rc == ASTAR_EOVERFLOW && T->kind == KIND_GRID) {
+    int32_t w = astar_grid_width(T->grid);
+    return luaL_error(L, "the cost of reaching cell (%d, %d) overflows (costs too large)",
+                      (int)(at % w + 1), (int)(at / w + 1));
+  }
+  if (rc == ASTAR_EOVERFLOW)
+    return luaL_error(L, "the cost of reaching node %d overflows (costs too large)", (int)at + 1);
   return core_error(L, rc, fname);
 }
 
@@ -2129,7 +2169,7 @@ static int run_protected(lua_State *L) {
     o->q.cost_fn = bridge_cost;
     o->q.cost_ctx = r->b;
   }
-  if (r->op == RUN_PATH || r->op == RUN_BEGIN || r->op == RUN_AUDIT)
+  if (r->op == RUN_PATH || r->op == RUN_FIRST || r->op == RUN_AUDIT)
     rc = r->T->kind == KIND_GRAPH ? astar_search_begin(r->S->s, r->T->graph, &o->q)
                                   : astar_search_begin_grid(r->S->s, r->T->grid, &o->q);
   else if (r->op == RUN_DIST)
@@ -2144,11 +2184,8 @@ static int run_protected(lua_State *L) {
     if (rc != ASTAR_OK) return search_error(L, r->T, r->S, rc, "audit_heuristic");
     return 0;
   }
-  if (r->op == RUN_BEGIN) {
-    r->status = astar_search_status(r->S->s);
-    return 0;
-  }
-  r->status = astar_search_step(r->S->s, r->op == RUN_STEP ? r->steps : 0);
+  r->status = astar_search_step(r->S->s,
+                                r->op == RUN_STEP || r->op == RUN_FIRST ? r->steps : 0);
   if (r->status < 0) return search_error(L, r->T, r->S, r->status, "find_path");
   if (r->op == RUN_PATH) return push_outcome(L, r->T, r->S, o, r->status);
   return 0;
@@ -2180,12 +2217,14 @@ static lsearch *acquire_search(lua_State *L) {
   compat_getuv(L, 1);
   lua_getfield(L, -1, "search");
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
-  if (S != NULL && !S->in_use) {
+  if (S != NULL && !S->in_use && S->s != NULL) {
     lua_remove(L, -2);
     return S;
   }
   {
-    int cache = lua_isnil(L, -1);          /* uv, cached */
+    /* replace a cached search only if it was freed (its __gc called
+    ** through the debug library): a busy one stays for its owner */
+    int cache = lua_isnil(L, -1) || (S != NULL && S->s == NULL);
     lua_pop(L, 1);
     S = new_search(L);                     /* uv, S */
     if (cache) {
@@ -2243,6 +2282,8 @@ typedef struct lquery {
   bridge b;
   int state;                    /* QS_* */
   int status;                   /* last core status */
+  int begun;                    /* the search began (on the first step) */
+  uint32_t version;             /* the topology's version at creation */
 } lquery;
 
 enum { QS_RUNNING, QS_DONE, QS_CANCELLED, QS_FAILED };
@@ -2251,11 +2292,11 @@ static void query_release(lquery *Q) {
   astar_search_free(Q->S.s);
   Q->S.s = NULL;
   if (Q->S.tagf) Q->S.alloc(Q->S.ud, Q->S.tagf, Q->S.tagf_cap * sizeof(double), 0);
-  if (Q->S.nodes) Q->S.alloc(Q->S.ud, Q->S.nodes, Q->S.path_cap * sizeof(int32_t), 0);
-  if (Q->S.edges) Q->S.alloc(Q->S.ud, Q->S.edges, Q->S.path_cap * sizeof(int32_t), 0);
+  if (Q->S.nodes) Q->S.alloc(Q->S.ud, Q->S.nodes, Q->S.nodes_cap * sizeof(int32_t), 0);
+  if (Q->S.edges) Q->S.alloc(Q->S.ud, Q->S.edges, Q->S.edges_cap * sizeof(int32_t), 0);
   Q->S.tagf = NULL;
   Q->S.nodes = Q->S.edges = NULL;
-  Q->S.tagf_cap = Q->S.path_cap = 0;
+  Q->S.tagf_cap = Q->S.nodes_cap = Q->S.edges_cap = 0;
 }
 
 static int l_query_gc(lua_State *L) {
@@ -2279,6 +2320,7 @@ static ltopo *query_topo(lua_State *L, int qidx) {
 }
 
 static const char *query_state_name(lquery *Q) {
+  if (Q->S.in_use) return "searching"; /* asked from its own callback */
   if (Q->state == QS_CANCELLED) return "cancelled";
   if (Q->state == QS_FAILED) return "failed";
   return astar_status_name(Q->status);
@@ -2287,7 +2329,6 @@ static const char *query_state_name(lquery *Q) {
 /* graph:query(start, goal [, opts]) / grid:query(x1, y1, x2, y2 [, opts]) */
 static int query_new(lua_State *L, ltopo *T, int optarg, int32_t start, int32_t goal) {
   lquery *Q;
-  run r;
   int qidx;
   lua_settop(L, optarg);
   Q = (lquery *)compat_newud(L, sizeof(lquery));
@@ -2315,15 +2356,11 @@ static int query_new(lua_State *L, ltopo *T, int optarg, int32_t start, int32_t 
   lua_setfield(L, -2, "hobj");
   compat_setuv(L, qidx);
   Q->b.w = T->kind == KIND_GRID ? astar_grid_width(T->grid) : 0;
-  memset(&r, 0, sizeof r);
-  r.T = T;
-  r.S = &Q->S;
-  r.o = &Q->o;
-  r.b = &Q->b;
-  r.op = RUN_BEGIN;
-  run_search(L, &r, Q->o.hslot, Q->o.cslot);
-  Q->status = r.status;
-  Q->state = r.status == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
+  /* no callback runs here: the search begins on the first step (which also
+  ** notices a topology changed since now) */
+  Q->version = topo_version(T);
+  Q->status = ASTAR_SEARCHING;
+  Q->state = QS_RUNNING;
   lua_settop(L, qidx);
   return 1;
 }
@@ -2347,14 +2384,16 @@ static int l_query_step(lua_State *L) {
   uint64_t n = lua_isnoneornil(L, 2) ? 0 : opt_count(L, 2, 2, "n");
   ltopo *T;
   run r;
+  if (Q->S.in_use) return luaL_error(L, "cannot step a query while it is stepping");
   if (Q->state == QS_FAILED)
     return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
   if (Q->state != QS_RUNNING) {
     lua_pushstring(L, query_state_name(Q));
     return 1;
   }
-  if (Q->S.in_use) return luaL_error(L, "this query is already stepping (called from its own callback)");
   T = query_topo(L, 1);                     /* q, n?, topo */
+  if (!Q->begun && topo_version(T) != Q->version)
+    return search_error(L, T, &Q->S, ASTAR_ECHANGED, "step");
   compat_getuv(L, 1);
   lua_getfield(L, -1, "h");
   lua_getfield(L, -2, "c");                 /* ..., uv, h, c */
@@ -2363,10 +2402,11 @@ static int l_query_step(lua_State *L) {
   r.S = &Q->S;
   r.o = &Q->o;
   r.b = &Q->b;
-  r.op = RUN_STEP;
+  r.op = Q->begun ? RUN_STEP : RUN_FIRST;
   r.steps = n;
   Q->state = QS_FAILED;                     /* unless the step returns */
   run_search(L, &r, lua_gettop(L) - 1, lua_gettop(L));
+  Q->begun = 1;
   Q->status = r.status;
   Q->state = r.status == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
   lua_pushstring(L, query_state_name(Q));
@@ -2378,6 +2418,14 @@ static int l_query_step(lua_State *L) {
 static int l_query_result(lua_State *L) {
   lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
   ltopo *T;
+  if (Q->S.in_use) { /* asked from its own callback: not done yet */
+    T = query_topo(L, 1);                   /* pushes the topology first */
+    lua_pushnil(L);
+    lua_pushstring(L, "searching");
+    lua_createtable(L, 0, 5);
+    push_stats(L, T, &Q->S, &Q->o);
+    return 3;
+  }
   if (Q->state == QS_FAILED)
     return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
   if (Q->state == QS_CANCELLED) {
@@ -2430,13 +2478,8 @@ static int32_t *read_sources(lua_State *L, ltopo *T, lsearch *S, int arg, size_t
   if (!lua_istable(L, arg)) type_error(L, arg, "table (a list of sources)");
   count = compat_rawlen(L, arg);
   if (count == 0) arg_error(L, arg, "sources must be a non-empty list");
-  if (count > S->path_cap) {
-    size_t cap = S->path_cap;
-    S->nodes = (int32_t *)grow_scratch(L, S, S->nodes, &cap, count, sizeof(int32_t));
-    cap = S->path_cap;
-    S->edges = (int32_t *)grow_scratch(L, S, S->edges, &cap, count, sizeof(int32_t));
-    S->path_cap = cap;
-  }
+  S->nodes = (int32_t *)grow_scratch(L, S, S->nodes, &S->nodes_cap, count,
+                                     sizeof(int32_t));
   for (i = 0; i < count; i++) {
     int top = lua_gettop(L);
     lua_rawgeti(L, arg, (int)i + 1);
@@ -2474,16 +2517,14 @@ static int32_t *read_sources(lua_State *L, ltopo *T, lsearch *S, int arg, size_t
 
 /* graph:distances(sources [, opts]) -> dist, toward
 ** grid:distances({{x, y}, ...} [, opts]) -> field (with next_step) */
-static int l_distances(lua_State *L) {
-  ltopo *T;
+static int distances_common(lua_State *L, ltopo *T) {
   lsearch *S;
   lopts o;
   bridge b;
   run r;
   size_t n;
   int32_t i, count;
-  if (compat_testudata(L, 1, GRAPH_MT)) T = check_graph(L, 1);
-  else T = check_grid(L, 1);
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of sources)");
   lua_settop(L, 3);
   S = acquire_search(L);                    /* 4 */
   memset(&r, 0, sizeof r);
@@ -2523,6 +2564,14 @@ static int l_distances(lua_State *L) {
     }
   }
   return 2;
+}
+
+static int l_graph_distances(lua_State *L) {
+  return distances_common(L, check_graph(L, 1));
+}
+
+static int l_grid_distances(lua_State *L) {
+  return distances_common(L, check_grid(L, 1));
 }
 
 /* astar.audit_heuristic(topology, h [, { samples = n }]) -> report.
@@ -2617,7 +2666,7 @@ static const luaL_Reg graph_methods[] = {
     {"edge", l_graph_edge},             {"set_cost", l_graph_set_cost},
     {"set_enabled", l_graph_set_enabled}, {"is_enabled", l_graph_is_enabled},
     {"find_path", l_graph_find_path},   {"close", l_graph_gc},
-    {"query", l_graph_query},           {"distances", l_distances},
+    {"query", l_graph_query},           {"distances", l_graph_distances},
     {NULL, NULL}};
 
 static const luaL_Reg graph_metamethods[] = {
@@ -2634,7 +2683,7 @@ static const luaL_Reg grid_methods[] = {
     {"visible_from", l_grid_visible_from}, {"to_string", l_grid_to_string},
     {"memory", l_grid_memory},
     {"find_path", l_grid_find_path},     {"close", l_grid_gc},
-    {"query", l_grid_query},             {"distances", l_distances},
+    {"query", l_grid_query},             {"distances", l_grid_distances},
     {NULL, NULL}};
 
 static const luaL_Reg field_methods[] = {

@@ -372,6 +372,11 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ref, double ng,
   astar_node *n = &s->ns[v];
   double h, f;
   int rc;
+  /* finite steps can still sum to infinity (1e308 + 1e308): no path has
+  ** that cost (plain grid steps cannot get there) */
+  if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
+    return record_error(s, ASTAR_EOVERFLOW,
+                        s->topo == TOPO_GRID ? grid_external(s, v) : v, ng);
   if (n->stamp != s->gen) {
     if (!plain && ng > s->q.max_cost) {
       s->pruned = 1;

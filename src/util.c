@@ -58,6 +58,7 @@ const char *astar_status_name(int status) {
     case ASTAR_ECHANGED: return "topology changed since the search began";
     case ASTAR_EBUSY: return "topology is being searched";
     case ASTAR_ESTATE: return "no search in progress";
+    case ASTAR_EOVERFLOW: return "path cost overflow";
     default: return "unknown status";
   }
 }

@@ -9,6 +9,7 @@
 --              with 0-based coordinates.
 -- Both parsers accept LF and CRLF line endings and skip blank lines.
 local core = require("astar.core")
+local describe = require("astar.describe")
 
 local maps = {}
 
@@ -44,12 +45,11 @@ local function check_opts(opts, fname)
   end
   for k, v in pairs(opts) do
     if k ~= "diagonal" then
-      error(("bad argument #2 to '%s' (unknown option %q)"):format(fname, tostring(k)), 3)
+      error(("bad argument #2 to '%s' (unknown option %s)"):format(fname, describe(k)), 3)
     end
     if not diagonal_rules[v] then
       error(("bad argument #2 to '%s' (diagonal must be \"never\", \"no_corner_cutting\", "
-        .. "\"one_obstacle\" or \"always\", got %s)"):format(fname,
-        type(v) == "string" and ("%q"):format(v) or tostring(v)), 3)
+        .. "\"one_obstacle\" or \"always\", got %s)"):format(fname, describe(v)), 3)
     end
   end
 end
