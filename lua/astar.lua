@@ -70,9 +70,10 @@ function astar.cached(h, size)
   local is_callable = type(h) == "function" or
     (getmetatable(h) ~= nil and type(getmetatable(h).__call) == "function")
   if not is_callable then
-    error(("bad argument #1 to 'cached' (function expected, got %s)"):format(describe(h)), 2)
+    error(("bad argument #1 to 'cached' (function expected, got %s)"):format(type(h)), 2)
   end
-  if type(size) ~= "number" or size < 1 or size ~= math.floor(size) or size ~= size then
+  if type(size) ~= "number" or size < 1 or size ~= math.floor(size) or size ~= size
+      or size == math.huge then
     error(("bad argument #2 to 'cached' (size must be an integer >= 1, got %s)"):format(describe(size)), 2)
   end
   local cache = { hits = 0, misses = 0 }

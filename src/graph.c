@@ -107,6 +107,7 @@ int astar_graph_edge(const astar_graph *g, int32_t edge, int32_t *from,
 int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost) {
   if (g->lock > 0) return ASTAR_EBUSY;
   if (edge < 0 || edge >= g->ne || !valid_cost(cost)) return ASTAR_EINVAL;
+  if (g->edges[edge].cost == cost) return ASTAR_OK; /* no change, no new version */
   g->edges[edge].cost = cost;
   if (g->csr_valid) g->adj[g->edges[edge].slot].cost = cost;
   g->version++;
@@ -116,7 +117,9 @@ int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost) {
 int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
   if (g->lock > 0) return ASTAR_EBUSY;
   if (node < 0 || node >= g->nn) return ASTAR_EINVAL;
-  g->nodes[node].enabled = enabled ? 1 : 0;
+  enabled = enabled ? 1 : 0;
+  if (g->nodes[node].enabled == enabled) return ASTAR_OK;
+  g->nodes[node].enabled = enabled;
   g->version++;
   return ASTAR_OK;
 }

@@ -123,11 +123,11 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->lock > 0) return ASTAR_EBUSY;
   if (!INSIDE(gr, x, y)) return ASTAR_EINVAL;
   blocked = blocked ? 1 : 0;
-  if (gr->blocked[CELL(gr, x, y)] != blocked) {
+  if (gr->blocked[CELL(gr, x, y)] != blocked) { /* no change, no new version */
     gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
     update_around(gr, CELL(gr, x, y));
+    gr->version++;
   }
-  gr->version++;
   return ASTAR_OK;
 }
 
@@ -147,8 +147,10 @@ int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
     if (gr->cost == NULL) return ASTAR_ENOMEM;
     for (i = 0; i < n; i++) gr->cost[i] = 1.0;
   }
-  gr->cost[CELL(gr, x, y)] = cost;
-  gr->version++;
+  if (gr->cost[CELL(gr, x, y)] != cost) {
+    gr->cost[CELL(gr, x, y)] = cost;
+    gr->version++;
+  }
   return ASTAR_OK;
 }
 
@@ -169,8 +171,10 @@ int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag) {
     if (gr->tag == NULL) return ASTAR_ENOMEM;
     memset(gr->tag, 0, n * sizeof(uint16_t));
   }
-  gr->tag[CELL(gr, x, y)] = (uint16_t)tag;
-  gr->version++;
+  if (gr->tag[CELL(gr, x, y)] != tag) {
+    gr->tag[CELL(gr, x, y)] = (uint16_t)tag;
+    gr->version++;
+  }
   return ASTAR_OK;
 }
 

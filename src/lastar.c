@@ -1475,7 +1475,14 @@ static int l_cluster_heuristic(lua_State *L) {
     for (v = 0; v < n; v++) {
       if (compat_testudata(L, 2, FIELD_MT)) {
         lfield *F = (lfield *)lua_touserdata(L, 2);
-        if (F->w * F->h != n) arg_error(L, 2, "clusters field does not match the grid");
+        if (T->kind != KIND_GRID || F->w != astar_grid_width(T->grid) ||
+            F->h != astar_grid_height(T->grid))
+        {
+          if (T->kind != KIND_GRID) arg_error(L, 2, "a field of labels needs a grid");
+          arg_error(L, 2, lua_pushfstring(L, "clusters field is %dx%d but the grid is %dx%d",
+                                          (int)F->w, (int)F->h, (int)astar_grid_width(T->grid),
+                                          (int)astar_grid_height(T->grid)));
+        }
         if (F->v[v] <= 0) continue;
         lua_pushnumber(L, F->v[v]);
       } else {
@@ -1558,10 +1565,17 @@ static int l_landmarks(lua_State *L) {
   return 1;
 }
 
-/* Checks that heuristic object H serves topology T as it is now. */
-static void check_heur_for(lua_State *L, lheur *H, ltopo *T, int arg) {
-  if (H->topo != topo_ptr(T))
-    arg_error(L, arg, "heuristic was built for another graph or grid");
+/* Checks that heuristic object H (at hidx) serves topology T (the
+** userdata at stack index 1) as it is now.  Identity is the userdata held in
+** H's user value, not the C pointer: a new topology may be allocated where
+** a closed one was. */
+static void check_heur_for(lua_State *L, lheur *H, int hidx, ltopo *T, int arg) {
+  int same;
+  compat_getuv(L, hidx);
+  lua_getfield(L, -1, "topo");
+  same = lua_rawequal(L, -1, 1) && H->topo == topo_ptr(T);
+  lua_pop(L, 2);
+  if (!same) arg_error(L, arg, "heuristic was built for another graph or grid");
   if (H->version != topo_version(T))
     arg_error(L, arg, "heuristic was built before the last change to this graph or grid "
                       "(build it again)");
@@ -1579,7 +1593,9 @@ static int l_heur_value(lua_State *L) {
   lua_pop(L, 2);
   if (T->graph == NULL && T->grid == NULL)
     return luaL_error(L, "attempt to use a closed %s", T->kind == KIND_GRAPH ? "graph" : "grid");
-  check_heur_for(L, H, T, 1);
+  if (H->topo != topo_ptr(T) || H->version != topo_version(T))
+    return arg_error(L, 1, "heuristic was built before the last change to this graph or grid "
+                           "(build it again)");
   if (T->kind == KIND_GRAPH) {
     a = check_node(L, T, 2);
     b = check_node(L, T, 3);
@@ -1754,7 +1770,7 @@ static void parse_heuristic(lua_State *L, ltopo *T, int arg, int v, lopts *o) {
     lua_pop(L, 1);
   }
   if ((H = (lheur *)compat_testudata(L, v, HEUR_MT)) != NULL) {
-    check_heur_for(L, H, T, arg);
+    check_heur_for(L, H, v, T, arg);
     o->q.heuristic = ASTAR_H_CALLBACK;
     o->q.heuristic_fn = heur_eval;
     o->q.heuristic_ctx = H;
@@ -2409,6 +2425,23 @@ static int l_query_step(lua_State *L) {
   Q->begun = 1;
   Q->status = r.status;
   Q->state = r.status == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
+  if (Q->state == QS_DONE) {
+    /* the outcome, as it is now: later changes to the topology (which make
+    ** its step costs differ) must not rewrite a finished query's answer */
+    int i, n, top = lua_gettop(L);
+    n = push_outcome(L, T, &Q->S, &Q->o, Q->status);
+    lua_createtable(L, n, 1);
+    for (i = 1; i <= n; i++) {
+      lua_pushvalue(L, top + i);
+      lua_rawseti(L, -2, i);
+    }
+    lua_pushinteger(L, n);
+    lua_setfield(L, -2, "n");
+    compat_getuv(L, 1);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "result");
+    lua_settop(L, top);
+  }
   lua_pushstring(L, query_state_name(Q));
   return 1;
 }
@@ -2434,21 +2467,30 @@ static int l_query_result(lua_State *L) {
     lua_newtable(L);
     return 3;
   }
-  T = query_topo(L, 1);
-  if (Q->state == QS_RUNNING) {
-    lua_pushnil(L);
-    lua_pushstring(L, "searching");
-    lua_createtable(L, 0, 5);
-    push_stats(L, T, &Q->S, &Q->o);
-    return 3;
+  if (Q->state == QS_DONE) {                /* the snapshot made when it finished */
+    int i, n;
+    compat_getuv(L, 1);
+    lua_getfield(L, -1, "result");
+    lua_getfield(L, -1, "n");
+    n = (int)lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    for (i = 1; i <= n; i++) lua_rawgeti(L, -i, i);
+    return n;
   }
-  return push_outcome(L, T, &Q->S, &Q->o, Q->status);
+  T = query_topo(L, 1);
+  lua_pushnil(L);
+  lua_pushstring(L, "searching");
+  lua_createtable(L, 0, 5);
+  push_stats(L, T, &Q->S, &Q->o);
+  return 3;
 }
 
+/* Stops a running query; on a finished one only frees the search memory
+** (its result stays: final statuses stick). */
 static int l_query_cancel(lua_State *L) {
   lquery *Q = (lquery *)check_ud(L, 1, QUERY_MT);
   if (Q->S.in_use) return luaL_error(L, "cannot cancel a query while it is stepping");
-  if (Q->state == QS_RUNNING || Q->state == QS_DONE) Q->state = QS_CANCELLED;
+  if (Q->state == QS_RUNNING) Q->state = QS_CANCELLED;
   query_release(Q);
   return 0;
 }

@@ -760,14 +760,18 @@ static int seed(astar_search *s, int32_t v, int32_t ext) {
   return relax(s, v, -1, 0.0, 0.0, x, y);
 }
 
-static int begin_common(astar_search *s, size_t n, int passable_ends) {
+/* start_ok / goal_ok: the ends are passable.  An impassable goal still
+** gets a search when the query tracks the best node: a partial path toward
+** a wall (a player clicked on it) is the point of partial paths. */
+static int begin_common(astar_search *s, size_t n, int start_ok, int goal_ok) {
   int rc;
   s->reverse = 0;
   if ((rc = begin_reset(s, n)) != ASTAR_OK) return rc;
-  if (!passable_ends) {
+  if (!start_ok || (!goal_ok && !s->q.track_best)) {
     s->status = ASTAR_UNREACHABLE;
     return ASTAR_OK;
   }
+  if (!goal_ok) s->goal = -2; /* never reached; the search runs until empty */
   if ((rc = seed(s, s->start, s->q.start)) != ASTAR_OK) return s->status = rc;
   s->status = ASTAR_SEARCHING;
   return ASTAR_OK;
@@ -879,7 +883,7 @@ int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q) {
   s->octile_k = ASTAR_SQRT2 - 1;
   s->sx = a->x; s->sy = a->y; s->sz = a->z;
   s->gx = b->x; s->gy = b->y; s->gz = b->z;
-  return begin_common(s, (size_t)g->nn, a->enabled && b->enabled);
+  return begin_common(s, (size_t)g->nn, a->enabled, b->enabled);
 }
 
 int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
@@ -901,9 +905,9 @@ int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
   s->octile_k = ASTAR_GRID_DIAG - 1;
   s->sx = q->start % gr->w; s->sy = q->start / gr->w; s->sz = 0;
   s->gx = q->goal % gr->w; s->gy = q->goal / gr->w; s->gz = 0;
-  ends_open = !gr->blocked[s->start] && !gr->blocked[s->goal] &&
-              !(q->forbid && (q->forbid[q->start] != 0 || q->forbid[q->goal] != 0));
-  return begin_common(s, (size_t)gr->pw * (size_t)gr->ph, ends_open);
+  ends_open = !gr->blocked[s->start] && !(q->forbid && q->forbid[q->start] != 0);
+  return begin_common(s, (size_t)gr->pw * (size_t)gr->ph, ends_open,
+                      !gr->blocked[s->goal] && !(q->forbid && q->forbid[q->goal] != 0));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -961,7 +965,7 @@ int astar_search_step(astar_search *s, uint64_t max_steps) {
         return s->status = ASTAR_FOUND;
     }
         if (s->open.n == 0 && s->next.node < 0) {
-      if (s->goal < 0) return s->status = ASTAR_FOUND; /* distances: all settled */
+      if (s->goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
     }
     if (s->q.max_expansions && s->st.expanded >= s->q.max_expansions)
