@@ -11,7 +11,7 @@
 --   local path = g:find_path(a, b)      --> path.cost == 5, path.nodes == {1, 2}
 
 local core = require("astar.core")
-local describe = require("astar.describe")
+local describe = require("astar.describe").value
 
 local astar = {}
 

@@ -12,16 +12,7 @@ local D = astar.DIAGONAL
 local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
 local HUGE = math.huge
 
-local function rng(seed)
-  local state = seed % 2147483646 + 1
-  for _ = 1, 4 do state = (state * 16807) % 2147483647 end
-  return function(lo, hi)
-    state = (state * 16807) % 2147483647
-    local r = (state - 1) / 2147483646
-    if lo then return lo + math.floor(r * (hi - lo + 1)) end
-    return r
-  end
-end
+local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
 
 -- Fast checks for the hot loops: luassert only on failure (same message).
 local function eq(want, got, label)

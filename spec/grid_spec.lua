@@ -26,9 +26,7 @@ local function map(text, rule, legend)
   return g, pos.S[1], pos.S[2], pos.G[1], pos.G[2]
 end
 
-local function close(a, b)
-  return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
-end
+local close = require("helpers").close
 
 -- The path's xy list matches its cell ids, and it runs from start to goal.
 local function assert_shape(g, p, sx, sy, gx, gy)
@@ -864,18 +862,7 @@ end)
 -- Random grids against a plain Dijkstra over the move rules.
 -- ---------------------------------------------------------------------------
 
--- Park-Miller minimal standard generator: exact in doubles and integers, so
--- the worlds are the same on every Lua.
-local function rng(seed)
-  local state = seed % 2147483646 + 1
-  for _ = 1, 4 do state = (state * 16807) % 2147483647 end -- spread small seeds
-  return function(lo, hi)
-    state = (state * 16807) % 2147483647
-    local r = (state - 1) / 2147483646
-    if lo then return lo + math.floor(r * (hi - lo + 1)) end
-    return r
-  end
-end
+local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
 
 local TAGS = { "mud", "lava", "ice", "grass" }
 

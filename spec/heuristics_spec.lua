@@ -13,20 +13,9 @@ local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
 local HUGE = math.huge
 local BUILTIN = { "bisector", "chebyshev", "euclidean", "full_bisector", "manhattan", "octile", "zero" }
 
-local function rng(seed)
-  local state = seed % 2147483646 + 1
-  for _ = 1, 4 do state = (state * 16807) % 2147483647 end
-  return function(lo, hi)
-    state = (state * 16807) % 2147483647
-    local r = (state - 1) / 2147483646
-    if lo then return lo + math.floor(r * (hi - lo + 1)) end
-    return r
-  end
-end
+local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
 
-local function close(a, b)
-  return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
-end
+local close = require("helpers").close
 
 -- A grid path's xy list may be built on first access: read it, so two
 -- equal paths compare equal.

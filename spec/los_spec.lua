@@ -4,17 +4,7 @@
 -- against line_of_sight cell by cell.
 local astar = require("astar")
 
--- Park-Miller minimal standard generator: exact in doubles and integers.
-local function rng(seed)
-  local state = seed % 2147483646 + 1
-  for _ = 1, 4 do state = (state * 16807) % 2147483647 end -- spread small seeds
-  return function(lo, hi)
-    state = (state * 16807) % 2147483647
-    local r = (state - 1) / 2147483646
-    if lo then return lo + math.floor(r * (hi - lo + 1)) end
-    return r
-  end
-end
+local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
 
 local function grid(text)
   return astar.grid_from_string(text, { A = true, B = true })

@@ -72,9 +72,7 @@ local function dijkstra(n, edges, disabled, s)
   return dist
 end
 
-local function close(a, b)
-  return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
-end
+local close = require("helpers").close
 
 -- The path is a chain of edges from start to goal, the nodes match the
 -- edges, and the edge costs sum to path.cost.

@@ -12,21 +12,9 @@ local D = astar.DIAGONAL
 local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
 local FAILED = "this query failed (an error was raised while it ran): start a new one"
 
--- Park-Miller minimal standard generator: exact in doubles and integers.
-local function rng(seed)
-  local state = seed % 2147483646 + 1
-  for _ = 1, 4 do state = (state * 16807) % 2147483647 end
-  return function(lo, hi)
-    state = (state * 16807) % 2147483647
-    local r = (state - 1) / 2147483646
-    if lo then return lo + math.floor(r * (hi - lo + 1)) end
-    return r
-  end
-end
+local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
 
-local function close(a, b)
-  return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
-end
+local close = require("helpers").close
 
 -- Fast checks for the hot loops: luassert only on failure (same message).
 local function eq(want, got, label)

@@ -460,6 +460,21 @@ ASTAR_INLINE int graph_step(const astar_search *s, double cost, int32_t edge,
   return 1;
 }
 
+/* The query's cost callback on the step from -> to whose cost so far is
+** *c (edge: the graph edge or grid direction; at: the id a bad value is
+** reported for).  1: relax with *c (replaced); 0: the callback forbade the
+** step; < 0: an error status.  Without a callback: 1. */
+ASTAR_INLINE int step_callback(astar_search *s, int32_t from, int32_t to,
+                               int32_t edge, int32_t at, double *c) {
+  double out = *c;
+  if (!s->q.cost_fn) return 1;
+  if (s->q.cost_fn(s->q.cost_ctx, from, to, edge, *c, &out)) return ASTAR_ECALLBACK;
+  if (out == ASTAR_FORBID) return 0;
+  if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, at, out);
+  *c = out;
+  return 1;
+}
+
 static int expand_graph(astar_search *s, int32_t u) {
   const astar_graph *g = s->graph;
   const astar_adj *a, *end;
@@ -470,19 +485,36 @@ static int expand_graph(astar_search *s, int32_t u) {
   for (; a < end; a++) {
     double c;
     int rc;
-        if (!g->nodes[a->to].enabled) continue;
+    if (!g->nodes[a->to].enabled) continue;
     if (!graph_step(s, a->cost, a->edge, &c)) continue;
     if (!isfinite(c)) return record_error(s, ASTAR_ECOST, a->edge, c);
-    if (s->q.cost_fn) {
-      double out = c;
-      if (s->q.cost_fn(s->q.cost_ctx, u, a->to, a->edge, c, &out))
-        return ASTAR_ECALLBACK;
-      if (out == HUGE_VAL) continue;
-      if (!(out >= 0) || !isfinite(out))
-        return record_error(s, ASTAR_ECOST, a->edge, out);
-      c = out;
+    if ((rc = step_callback(s, u, a->to, a->edge, a->edge, &c)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
     }
     if ((rc = relax(s, a->to, a->edge, gu + c, c, 0, 0)) != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
+/* Reverse graph expansion: each edge e = (u -> v) into v offers u the cost
+** g(v) + c(e); u's link becomes e, the edge to take toward the source. */
+static int expand_graph_rev(astar_search *s, int32_t v) {
+  const astar_graph *g = s->graph;
+  int32_t i, end = g->rfirst[v + 1];
+  double gv = s->ns[v].g;
+  for (i = g->rfirst[v]; i < end; i++) {
+    int32_t e = g->redge[i], u = g->edges[e].from;
+    double c;
+    int rc;
+    if (!g->nodes[u].enabled) continue;
+    if (!graph_step(s, g->edges[e].cost, e, &c)) continue;
+    if (!isfinite(c)) return record_error(s, ASTAR_ECOST, e, c);
+    if ((rc = step_callback(s, u, v, e, e, &c)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
+    }
+    if ((rc = relax(s, u, e, gv + c, c, 0, 0)) != ASTAR_OK) return rc;
   }
   return ASTAR_OK;
 }
@@ -518,49 +550,55 @@ ASTAR_INLINE int grid_step(const astar_search *s, int32_t q, int d, int32_t uq,
   return 1;
 }
 
-/*
-** Expands padded cell p in the general case: cell costs, tag factors,
-** penalty and forbid fields, a cost callback.  A forbidden cell counts as
-** blocked for the corner rules too.
-*/
-static int expand_grid_general(astar_search *s, int32_t p) {
+/* The moves out of padded cell p (unpadded id up) this query allows: bit d
+** set when the step in direction d enters an open, unforbidden cell under
+** the grid's diagonal rule, a forbidden cell counting as blocked for the
+** corner rules too.  Without a forbid field that is the grid's own move
+** mask.  The rule is symmetric (the same two side cells decide a diagonal
+** step either way), so reverse expansions use it too. */
+static unsigned query_moves(const astar_search *s, int32_t p, int32_t up) {
   static const int side[8][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0},
                                  {0, 2}, {0, 3}, {1, 2}, {1, 3}};
   const astar_grid *gr = s->grid;
-  const unsigned char *b = gr->blocked;
-  const int32_t *off = gr->off;
-  int32_t pw = gr->pw, w = gr->w, py = grid_row(s, p), px = p - py * pw;
-  int32_t up = (py - 1) * w + (px - 1); /* unpadded id of p */
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
   const double *forbid = s->q.forbid;
-  unsigned keep = back_mask(s, p);
-  int open[4], d, rc;
-  for (d = 0; d < 4; d++) {
-    int32_t q = p + off[d];
-    open[d] = !b[q] && !(forbid && forbid[up + astar__dx[d] + astar__dy[d] * w]);
-  }
+  int open[8], d;
+  unsigned m = 0;
+  if (!forbid) return gr->moves[p];
+  for (d = 0; d < 8; d++)
+    open[d] = !gr->blocked[p + gr->off[d]] &&
+              forbid[up + astar__dx[d] + astar__dy[d] * gr->w] == 0;
   for (d = 0; d < 8; d++) {
-    int32_t q = p + off[d], uq = up + astar__dx[d] + astar__dy[d] * w;
-    double c;
-    if (d < 4) {
-      if (!open[d]) continue;
-    } else {
-      int a = open[side[d][0]], bb = open[side[d][1]];
+    if (!open[d]) continue;
+    if (d >= 4) {
+      int a = open[side[d][0]], b = open[side[d][1]];
       if (gr->diagonal == ASTAR_DIAG_NEVER) break;
-      if (b[q] || (forbid && forbid[uq] != 0)) continue;
-      if (gr->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? !(a && bb)
-          : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(a || bb) : 0)
+      if (gr->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? !(a && b)
+          : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(a || b) : 0)
         continue;
     }
-        if (!(keep >> d & 1)) continue;
+    m |= 1u << d;
+  }
+  return m;
+}
+
+/* Expands padded cell p in the general case: cell costs, tag factors,
+** penalty and forbid fields, a cost callback. */
+static int expand_grid_general(astar_search *s, int32_t p) {
+  const astar_grid *gr = s->grid;
+  int32_t w = gr->w, py = grid_row(s, p), px = p - py * gr->pw;
+  int32_t up = (py - 1) * w + (px - 1); /* unpadded id of p */
+  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  unsigned m = query_moves(s, p, up) & back_mask(s, p);
+  int d, rc;
+  for (d = 0; m != 0; d++, m >>= 1) {
+    int32_t q = p + gr->off[d], uq = up + astar__dx[d] + astar__dy[d] * w;
+    double c;
+    if (!(m & 1)) continue;
     if (!grid_step(s, q, d, uq, &c)) continue;
     if (!(c >= 0) || !isfinite(c)) return record_error(s, ASTAR_ECOST, uq, c);
-    if (s->q.cost_fn) {
-      double out = c;
-      if (s->q.cost_fn(s->q.cost_ctx, up, uq, d, c, &out)) return ASTAR_ECALLBACK;
-      if (out == HUGE_VAL) continue;
-      if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, uq, out);
-      c = out;
+    if ((rc = step_callback(s, up, uq, d, uq, &c)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
     }
     rc = relax(s, q, d, gp + c, c, x + astar__dx[d], y + astar__dy[d]);
     if (rc != ASTAR_OK) return rc;
@@ -568,71 +606,27 @@ static int expand_grid_general(astar_search *s, int32_t p) {
   return ASTAR_OK;
 }
 
-/* Reverse graph expansion: each edge e = (u -> v) into v offers u the cost
-** g(v) + c(e); u's link becomes e, the edge to take toward the source. */
-static int expand_graph_rev(astar_search *s, int32_t v) {
-  const astar_graph *g = s->graph;
-  int32_t i, end = g->rfirst[v + 1];
-  double gv = s->ns[v].g;
-  for (i = g->rfirst[v]; i < end; i++) {
-    int32_t e = g->redge[i], u = g->edges[e].from;
-    double c;
-    int rc;
-    if (!g->nodes[u].enabled) continue;
-    if (!graph_step(s, g->edges[e].cost, e, &c)) continue;
-    if (!isfinite(c)) return record_error(s, ASTAR_ECOST, e, c);
-    if (s->q.cost_fn) {
-      double out = c;
-      if (s->q.cost_fn(s->q.cost_ctx, u, v, e, c, &out)) return ASTAR_ECALLBACK;
-      if (out == ASTAR_FORBID) continue;
-      if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, e, out);
-      c = out;
-    }
-    if ((rc = relax(s, u, e, gv + c, c, 0, 0)) != ASTAR_OK) return rc;
-  }
-  return ASTAR_OK;
-}
-
-/* Reverse grid expansion: each open neighbour a of p offers the step a -> p
-** (the cost of entering p).  The diagonal rule looks at the same two side
-** cells either way; a's link becomes the direction of the step a -> p. */
+/* Reverse grid expansion: each neighbour a that may step to p offers the
+** step a -> p (the cost of entering p); a's link becomes the direction of
+** that step. */
 static int expand_grid_rev(astar_search *s, int32_t p) {
-  static const int side[8][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0},
-                                 {0, 2}, {0, 3}, {1, 2}, {1, 3}};
   static const unsigned char opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
   const astar_grid *gr = s->grid;
-  const unsigned char *b = gr->blocked;
-  const int32_t *off = gr->off;
-  int32_t pw = gr->pw, w = gr->w, py = grid_row(s, p), px = p - py * pw;
+  int32_t w = gr->w, py = grid_row(s, p), px = p - py * gr->pw;
   int32_t up = (py - 1) * w + (px - 1);
   double gp = s->ns[p].g, x = px - 1, y = py - 1;
-  const double *forbid = s->q.forbid;
-  int open[4], d, rc;
-  for (d = 0; d < 4; d++)
-    open[d] = !b[p + off[d]] &&
-              !(forbid && forbid[up + astar__dx[d] + astar__dy[d] * w]);
-  for (d = 0; d < 8; d++) {
-    int32_t a = p + off[d], ua = up + astar__dx[d] + astar__dy[d] * w;
+  unsigned m = query_moves(s, p, up);
+  int d, rc;
+  for (d = 0; m != 0; d++, m >>= 1) {
+    int32_t a = p + gr->off[d], ua = up + astar__dx[d] + astar__dy[d] * w;
     int back = opposite[d]; /* the direction of the step a -> p */
     double c;
-    if (d < 4) {
-      if (!open[d]) continue;
-    } else {
-      int sa = open[side[d][0]], sb = open[side[d][1]];
-      if (gr->diagonal == ASTAR_DIAG_NEVER) break;
-      if (b[a] || (forbid && forbid[ua] != 0)) continue;
-      if (gr->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? !(sa && sb)
-          : gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE ? !(sa || sb) : 0)
-        continue;
-    }
+    if (!(m & 1)) continue;
     if (!grid_step(s, p, back, up, &c)) continue;
     if (!(c >= 0) || !isfinite(c)) return record_error(s, ASTAR_ECOST, up, c);
-    if (s->q.cost_fn) {
-      double out = c;
-      if (s->q.cost_fn(s->q.cost_ctx, ua, up, back, c, &out)) return ASTAR_ECALLBACK;
-      if (out == ASTAR_FORBID) continue;
-      if (!(out >= 0) || !isfinite(out)) return record_error(s, ASTAR_ECOST, up, out);
-      c = out;
+    if ((rc = step_callback(s, ua, up, back, up, &c)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
     }
     rc = relax(s, a, back, gp + c, c, x + astar__dx[d], y + astar__dy[d]);
     if (rc != ASTAR_OK) return rc;

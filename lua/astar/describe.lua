@@ -1,8 +1,20 @@
---- astar.describe (internal): a value as the C functions name it in error
--- messages, so Lua-side checks read the same: numbers by value ("nan",
--- "inf", "-1", "0.5"), strings quoted, booleans and nil by name, userdata by
--- their __name ("astar.Grid"), anything else by type name.
-return function(v)
+--- astar.describe (internal): values and types as the C functions name them
+-- in error messages, so Lua-side checks read the same.
+--   value(v): numbers by value ("nan", "inf", "-1", "0.5"), strings quoted
+--             (cut after 37 characters), booleans and nil by name, anything
+--             else as type(v)
+--   type(v):  type(v), but our userdata by their __name ("astar.Grid")
+local M = {}
+
+function M.type(v)
+  if type(v) == "userdata" then
+    local mt = getmetatable(v)
+    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+  end
+  return type(v)
+end
+
+function M.value(v)
   local t = type(v)
   if t == "number" then
     if v ~= v then return "nan" end
@@ -14,9 +26,8 @@ return function(v)
     return '"' .. v .. '"'
   elseif t == "boolean" or t == "nil" then
     return tostring(v)
-  elseif t == "userdata" then
-    local mt = getmetatable(v)
-    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
   end
-  return t
+  return M.type(v)
 end
+
+return M

@@ -9,7 +9,7 @@
 --              with 0-based coordinates.
 -- Both parsers accept LF and CRLF line endings and skip blank lines.
 local core = require("astar.core")
-local describe = require("astar.describe")
+local describe = require("astar.describe").value
 
 local maps = {}
 

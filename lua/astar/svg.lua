@@ -33,29 +33,8 @@ local M = {}
 local floor, sqrt, huge, max, min = math.floor, math.sqrt, math.huge, math.max, math.min
 
 -- Values in error messages, as the C core writes them.
-local function typename(v)
-  if type(v) == "userdata" then
-    local mt = getmetatable(v)
-    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
-  end
-  return type(v)
-end
-
-local function describe(v)
-  local t = type(v)
-  if t == "number" then
-    if v ~= v then return "nan" end
-    if v == huge then return "inf" end
-    if v == -huge then return "-inf" end
-    return ("%.14g"):format(v)
-  elseif t == "string" then
-    if #v > 40 then return ('"%s..."'):format(v:sub(1, 37)) end
-    return ('"%s"'):format(v)
-  elseif t == "boolean" or t == "nil" then
-    return tostring(v)
-  end
-  return typename(v)
-end
+local describe_mod = require("astar.describe")
+local typename, describe = describe_mod.type, describe_mod.value
 
 -- Raised from svg() itself (level 3: the caller of svg).
 local function bad(n, msg)

@@ -16,29 +16,8 @@ local floor, sqrt, huge = math.floor, math.sqrt, math.huge
 
 -- Values in error messages, as the C core writes them: numbers by value
 -- ("nan", "inf", "1.5"), strings quoted, our userdata by type name.
-local function typename(v)
-  if type(v) == "userdata" then
-    local mt = getmetatable(v)
-    if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
-  end
-  return type(v)
-end
-
-local function describe(v)
-  local t = type(v)
-  if t == "number" then
-    if v ~= v then return "nan" end
-    if v == huge then return "inf" end
-    if v == -huge then return "-inf" end
-    return ("%.14g"):format(v)
-  elseif t == "string" then
-    if #v > 40 then return ('"%s..."'):format(v:sub(1, 37)) end
-    return ('"%s"'):format(v)
-  elseif t == "boolean" or t == "nil" then
-    return tostring(v)
-  end
-  return typename(v)
-end
+local describe_mod = require("astar.describe")
+local typename, describe = describe_mod.type, describe_mod.value
 
 -- Raises "bad argument #n to 'fname' (msg)" at the caller of the public
 -- function that calls this one directly.
