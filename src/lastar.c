@@ -1350,15 +1350,16 @@ static void plain_distances(lua_State *L, ltopo *T, lsearch *S, const int32_t *s
 ** nodes). */
 static int32_t farthest_points(lua_State *L, ltopo *T, lsearch *S, int32_t k,
                                int32_t *out) {
-  int32_t n = topo_count(T), v, first = -1, got = 0;
+  int32_t n = topo_count(T), v, first = -1, got;
   for (v = 0; v < n && first < 0; v++)
     if (node_open(T, v)) first = v;
-  if (first < 0) return 0;
+  if (first < 0 || k < 1) return 0;
+  /* the first point: the far end of a probe from the first open node */
   out[0] = first;
   got = 1;
-  while (got <= k) {
+  for (;;) {
     int32_t best = -1;
-    double far = -1;
+    double far = 0;
     plain_distances(L, T, S, out, (size_t)got, 0);
     for (v = 0; v < n; v++) {
       double g = astar_search_g(S->s, v);
@@ -1367,14 +1368,13 @@ static int32_t farthest_points(lua_State *L, ltopo *T, lsearch *S, int32_t k,
         best = v;
       }
     }
-    if (best < 0 || far <= 0) break;
-    if (got == 1 && out[0] == first && k > 0) {
-      out[0] = best;        /* start from the far end of the first probe */
-      first = -2;
+    if (first >= 0) { /* the probe: move the first point to its far end */
+      if (best >= 0) out[0] = best;
+      first = -1;
       continue;
     }
+    if (got >= k || best < 0) break; /* enough, or nothing farther */
     out[got++] = best;
-    if (got == k) break;
   }
   return got;
 }
