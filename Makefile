@@ -147,7 +147,7 @@ build/asan/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
 
 check: deps
 	@command -v $(SAN_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev)
-	@$(MAKE) --no-print-directory build/asan/astar/core.so build/asan/core_test
+	@$(MAKE) --no-print-directory build/asan/astar/core.so build/asan/core_test $(CORE_SO)
 	./build/asan/core_test
 	$(SAN_ENV) $(RUN_ENV) $(LUA) $(BUSTED_SCRIPT) --cpath='build/asan/?.so'
 
