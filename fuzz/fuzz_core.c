@@ -392,6 +392,9 @@ static void fuzz_grid(input *in) {
     ref.weight = 1;
     CHECK(astar_search_begin_grid(s2, gr, &ref) == ASTAR_OK);
     st_ref = run(s2, in);
+    /* the exhaustive reference may meet a step the query never touched whose
+    ** penalty makes it negative (ECOST): then nothing is known */
+    if (st_ref < 0) continue;
     if (st_ref != ASTAR_FOUND) {
       CHECK(st == ASTAR_UNREACHABLE && st_ref == ASTAR_UNREACHABLE);
       continue;
@@ -402,7 +405,9 @@ static void fuzz_grid(input *in) {
       astar_query o = q;
       o.stop = ASTAR_STOP_OPTIMAL;
       CHECK(astar_search_begin_grid(s, gr, &o) == ASTAR_OK);
-      CHECK(run(s, in) == ASTAR_FOUND);
+      st = run(s, in);
+      if (st < 0) continue; /* it may meet such a step too */
+      CHECK(st == ASTAR_FOUND);
       co = check_grid_path(gr, &o, s);
       CHECK(co <= c + 1e-9 * (c + 1));
       CHECK(fabs(co - d) <= 1e-9 * (d + 1));
