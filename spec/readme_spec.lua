@@ -42,8 +42,11 @@ describe("README", function()
   end)
 
   it("documents every method of every type", function()
-    local objects = { graph = astar.graph() }
-    if astar.grid then objects.grid = astar.grid(2, 2) end
+    local grid = astar.grid(2, 2)
+    local objects = {
+      graph = astar.graph(), grid = grid, field = astar.field(grid),
+      query = grid:query(1, 1, 2, 2), heuristic = astar.landmarks(grid, 1),
+    }
     for _, obj in pairs(objects) do
       local methods = getmetatable(obj).__index
       for name in pairs(methods) do
