@@ -320,38 +320,8 @@ local function random_mods(world)
   return o
 end
 
-local function passable(world, o, x, y)
-  if x < 1 or y < 1 or x > world.w or y > world.h then return false end
-  local id = (y - 1) * world.w + x
-  return not world.blocked[id] and not (o.fb and o.fb[id] ~= 0)
-end
-
--- The cost of the step (x1,y1) -> (x2,y2) under the modifiers, or nil.
-local function step_cost(world, o, x1, y1, x2, y2)
-  local dx, dy = x2 - x1, y2 - y1
-  if math.max(math.abs(dx), math.abs(dy)) ~= 1 then return nil end
-  if not passable(world, o, x1, y1) or not passable(world, o, x2, y2) then return nil end
-  local diag = dx ~= 0 and dy ~= 0
-  if diag then
-    local a, b = passable(world, o, x1 + dx, y1), passable(world, o, x1, y1 + dy)
-    if world.rule == "never" then return nil end
-    if world.rule == "no_corner_cutting" and not (a and b) then return nil end
-    if world.rule == "one_obstacle" and not (a or b) then return nil end
-  end
-  local id = (y2 - 1) * world.w + x2
-  local c = (diag and D or 1) * world.cost[id]
-  local tag = world.tag[id]
-  if tag and o.costs and o.costs[tag] ~= nil then
-    if o.costs[tag] == false then return nil end
-    c = c * o.costs[tag]
-  end
-  if o.pen then c = c + o.pen[id] * (o.penalty_scale or 1) end
-  if o.cost then
-    c = o.cost(x1, y1, x2, y2, c)
-    if c == false then return nil end
-  end
-  return c
-end
+local oracle = require("grid_oracle") -- the rules in plain Lua
+local passable, step_cost = oracle.passable, oracle.step
 
 local function grid_path_opts(o)
   return { heuristic = "zero", costs = o.costs, cost = o.cost, penalty = o.penalty,

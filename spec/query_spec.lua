@@ -123,7 +123,7 @@ local function assert_graph_chain(w, o, p, s, t)
   for i, e in ipairs(p.edges) do
     eq(p.nodes[i], w.edges[e][1])
     eq(p.nodes[i + 1], w.edges[e][2])
-    sum = sum + assert(edge_cost(w, o, e, true))
+    sum = sum + assert(edge_cost(w, o, e))
   end
   yes(close(sum, p.cost), ("edges sum to %.17g, cost says %.17g"):format(sum, p.cost))
 end
@@ -150,62 +150,8 @@ local function random_world(seed)
   return world
 end
 
-local function passable(world, o, x, y)
-  if x < 1 or y < 1 or x > world.w or y > world.h then return false end
-  local id = (y - 1) * world.w + x
-  return not world.blocked[id] and not (o.fb and o.fb[id] ~= 0)
-end
-
--- The cost of the grid step (x1,y1) -> (x2,y2) under o, or nil.
-local function grid_step(world, o, x1, y1, x2, y2, call)
-  local dx, dy = x2 - x1, y2 - y1
-  if math.max(math.abs(dx), math.abs(dy)) ~= 1 then return nil end
-  if not passable(world, o, x2, y2) then return nil end
-  local diag = dx ~= 0 and dy ~= 0
-  if diag then
-    local a, b = passable(world, o, x1 + dx, y1), passable(world, o, x1, y1 + dy)
-    if world.rule == "never" then return nil end
-    if world.rule == "no_corner_cutting" and not (a and b) then return nil end
-    if world.rule == "one_obstacle" and not (a or b) then return nil end
-  end
-  local id = (y2 - 1) * world.w + x2
-  local c = (diag and D or 1) * world.cost[id]
-  local tag = world.tag[id]
-  if tag and o.costs and o.costs[tag] ~= nil then
-    if o.costs[tag] == false then return nil end
-    c = c * o.costs[tag]
-  end
-  if o.pen then c = c + o.pen[id] * (o.penalty_scale or 1) end
-  if o.cost and call then
-    c = o.cost(x1, y1, x2, y2, c)
-    if c == false then return nil end
-  end
-  return c
-end
-
-local function grid_dijkstra(world, o, sx, sy)
-  local w, n = world.w, world.w * world.h
-  local dist, done = {}, {}
-  for i = 1, n do dist[i] = math.huge end
-  if not passable(world, o, sx, sy) then return dist end
-  dist[(sy - 1) * w + sx] = 0
-  for _ = 1, n do
-    local u, best = nil, math.huge
-    for i = 1, n do
-      if not done[i] and dist[i] < best then u, best = i, dist[i] end
-    end
-    if not u then break end
-    done[u] = true
-    local ux, uy = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
-    for dy = -1, 1 do
-      for dx = -1, 1 do
-        local c = grid_step(world, o, ux, uy, ux + dx, uy + dy, true)
-        if c and dist[u] + c < dist[u + dy * w + dx] then dist[u + dy * w + dx] = dist[u] + c end
-      end
-    end
-  end
-  return dist
-end
+local oracle = require("grid_oracle") -- the rules in plain Lua
+local passable, grid_step, grid_dijkstra = oracle.passable, oracle.step, oracle.dijkstra
 
 local function assert_grid_chain(world, o, p, sx, sy, gx, gy)
   eq(#p.nodes, #p.xy)
@@ -215,7 +161,7 @@ local function assert_grid_chain(world, o, p, sx, sy, gx, gy)
   for i = 2, #p.xy do
     local a, b = p.xy[i - 1], p.xy[i]
     eq((b[2] - 1) * world.w + b[1], p.nodes[i])
-    sum = sum + assert(grid_step(world, o, a[1], a[2], b[1], b[2], true))
+    sum = sum + assert(grid_step(world, o, a[1], a[2], b[1], b[2]))
   end
   yes(close(sum, p.cost), ("steps sum to %.17g, cost says %.17g"):format(sum, p.cost))
 end
@@ -974,7 +920,7 @@ local function grid_reached(world, o, sx, sy, trace)
   for _, t in ipairs(trace) do
     for dy = -1, 1 do
       for dx = -1, 1 do
-        local c = grid_step(world, o, t.x, t.y, t.x + dx, t.y + dy, true)
+        local c = grid_step(world, o, t.x, t.y, t.x + dx, t.y + dy)
         if c and t.g + c <= max_cost then reached[(t.y + dy - 1) * world.w + t.x + dx] = true end
       end
     end
