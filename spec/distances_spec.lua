@@ -7,12 +7,12 @@
 -- compared with ==.
 local astar = require("astar")
 local error_of = require("helpers").error_of
+local worlds = require("worlds")
 
 local D = astar.DIAGONAL
-local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
+local RULES = worlds.RULES
 local HUGE = math.huge
-
-local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
+local with = worlds.with
 
 -- Fast checks for the hot loops: luassert only on failure (same message).
 local function eq(want, got, label)
@@ -23,39 +23,16 @@ local function yes(cond, label)
   if not cond then assert.is_true(cond, label) end
 end
 
-local function with(o, extra)
-  local t = {}
-  for k, v in pairs(o) do t[k] = v end
-  for k, v in pairs(extra or {}) do t[k] = v end
-  return t
-end
-
 -- ---------------------------------------------------------------------------
 -- Graphs
 -- ---------------------------------------------------------------------------
 
-local TAGS = { "door", "mud", "ice" }
+-- Random graphs: positions 0..10, costs 0..6 in quarters, some tags, a few
+-- disabled nodes.
+local GRAPHS = { span = 10, cost = function(r) return r(0, 24) / 4 end,
+  tagged = 0.35, tags = { "door", "mud", "ice" }, disabled = 0.08 }
 
-local function random_graph(seed, n, m)
-  local r = rng(seed)
-  local g = astar.graph()
-  local w = { g = g, n = n, edges = {}, disabled = {}, r = r }
-  for _ = 1, n do g:add_node(r(0, 10), r(0, 10)) end
-  for _ = 1, m do
-    local a, b = r(1, n), r(1, n)
-    local c = r(0, 24) / 4
-    local tag = r() < 0.35 and TAGS[r(1, #TAGS)] or nil
-    local id = g:add_edge(a, b, c, tag)
-    w.edges[id] = { a, b, c, tag }
-  end
-  for i = 1, n do
-    if r() < 0.08 then
-      w.disabled[i] = true
-      g:set_enabled(i, false)
-    end
-  end
-  return w
-end
+local function random_graph(seed, n, m) return worlds.random_graph(seed, n, m, GRAPHS) end
 
 -- The cost of edge e under the options (tag factors, then the callback), or
 -- nil when it cannot be used.
@@ -72,12 +49,6 @@ local function edge_cost(w, o, e)
     if c == false then return nil end
   end
   return c
-end
-
--- The options find_path takes for the same modifiers (max_cost is applied
--- afterwards: it prunes the distance search, not single paths).
-local function path_opts(o)
-  return { heuristic = "zero", costs = o.costs, cost = o.cost }
 end
 
 local graph_variants = {
@@ -109,7 +80,8 @@ describe("graph:distances", function()
       for i = 1, w.n do if w.disabled[i] then off = i end end
       if off then sets[4] = { off, r(1, w.n) } end -- a disabled source is skipped
       for vi, o in ipairs(graph_variants) do
-        local po = path_opts(o)
+        -- max_cost is left out: it prunes the distance search, not single paths
+        local po = worlds.options(o, { heuristic = "zero" })
         local memo = { to_sources = {}, from_sources = {} } -- find_path costs by node and source
         for si, sources in ipairs(sets) do
           for _, direction in ipairs({ "to_sources", "from_sources" }) do
@@ -254,57 +226,24 @@ end)
 -- Grids
 -- ---------------------------------------------------------------------------
 
-local GTAGS = { "mud", "lava", "ice" }
+-- Random grids: cell costs from 0 to 3, some tags.
+local GRIDS = { width = { 3, 9 }, height = { 2, 7 }, density = 0.3,
+  costed = 0.35, costs = { 0, 0.5, 1.5, 2, 3 }, tagged = 0.3, tags = { "mud", "lava", "ice" } }
 
-local function random_world(seed)
-  local r = rng(seed)
-  local w, h = r(3, 9), r(2, 7)
-  local rule = RULES[seed % 4 + 1]
-  local g = astar.grid(w, h, { diagonal = rule })
-  local world = { g = g, w = w, h = h, rule = rule, blocked = {}, cost = {}, tag = {}, r = r }
-  local density = r() * 0.3
-  for y = 1, h do
-    for x = 1, w do
-      local id = (y - 1) * w + x
-      world.blocked[id] = r() < density
-      world.cost[id] = r() < 0.35 and ({ 0, 0.5, 1.5, 2, 3 })[r(1, 5)] or 1
-      world.tag[id] = r() < 0.3 and GTAGS[r(1, #GTAGS)] or nil
-      if world.blocked[id] then g:set_blocked(x, y, true) end
-      if world.cost[id] ~= 1 then g:set_cost(x, y, world.cost[id]) end
-      if world.tag[id] then g:set_tag(x, y, world.tag[id]) end
-    end
-  end
-  return world
-end
+local function random_world(seed) return worlds.random_grid(seed, GRIDS) end
 
 -- Random modifiers: tag factors, a penalty field (>= 0), a forbid field, a
 -- cost callback, max_cost; each with probability.
 local function random_mods(world)
-  local r, g = world.r, world.g
+  local r = world.r
   local o = {}
   if r() < 0.6 then o.costs = { mud = 2, lava = r() < 0.5 and false or 3, ice = 0.5 } end
   if r() < 0.5 then
-    o.penalty = astar.field(g)
-    o.pen = {}
-    for y = 1, world.h do
-      for x = 1, world.w do
-        local v = r() < 0.4 and ({ 0.25, 1, 2.5 })[r(1, 3)] or 0
-        o.pen[(y - 1) * world.w + x] = v
-        o.penalty:set(x, y, v)
-      end
-    end
+    o.penalty, o.pen = worlds.random_field(world, function() return r() < 0.4 and ({ 0.25, 1, 2.5 })[r(1, 3)] or 0 end)
     if r() < 0.5 then o.penalty_scale = ({ 0, 0.5, 2 })[r(1, 3)] end
   end
   if r() < 0.4 then
-    o.forbid = astar.field(g)
-    o.fb = {}
-    for y = 1, world.h do
-      for x = 1, world.w do
-        local v = r() < 0.12 and ({ 1, -1, 0.5 })[r(1, 3)] or 0
-        o.fb[(y - 1) * world.w + x] = v
-        o.forbid:set(x, y, v)
-      end
-    end
+    o.forbid, o.fb = worlds.random_field(world, function() return r() < 0.12 and ({ 1, -1, 0.5 })[r(1, 3)] or 0 end)
   end
   if r() < 0.35 then
     local salt = r(0, 5)
@@ -322,11 +261,6 @@ end
 
 local oracle = require("grid_oracle") -- the rules in plain Lua
 local passable, step_cost = oracle.passable, oracle.step
-
-local function grid_path_opts(o)
-  return { heuristic = "zero", costs = o.costs, cost = o.cost, penalty = o.penalty,
-    penalty_scale = o.penalty_scale, forbid = o.forbid }
-end
 
 describe("grid:distances", function()
   it("gives the cheapest find_path cost to (or from) any source; next_step walks it", function()
@@ -347,11 +281,10 @@ describe("grid:distances", function()
       for _, s in ipairs(sources) do
         if passable(world, o, s[1], s[2]) then is_source[(s[2] - 1) * world.w + s[1]] = true end
       end
+      local po = worlds.options(o, { heuristic = "zero" }) -- for find_path: max_cost prunes distances only
       for _, direction in ipairs({ "to_sources", "from_sources" }) do
-        local opts = grid_path_opts(o)
-        opts.heuristic = nil
-        opts.max_cost = o.max_cost
-        if direction == "from_sources" then opts.direction = direction end
+        local opts = worlds.options(o, { max_cost = o.max_cost,
+          direction = direction ~= "to_sources" and direction or nil })
         local field = g:distances(sources, opts)
         eq("astar.Field (" .. world.w .. "x" .. world.h .. ")", tostring(field))
         for y = 1, world.h do
@@ -360,8 +293,8 @@ describe("grid:distances", function()
             local want = HUGE
             for _, s in ipairs(sources) do
               local p
-              if direction == "to_sources" then p = g:find_path(x, y, s[1], s[2], grid_path_opts(o))
-              else p = g:find_path(s[1], s[2], x, y, grid_path_opts(o)) end
+              if direction == "to_sources" then p = g:find_path(x, y, s[1], s[2], po)
+              else p = g:find_path(s[1], s[2], x, y, po) end
               if p and p.cost < want then want = p.cost end
             end
             if o.max_cost and want > o.max_cost then want = HUGE end

@@ -4,9 +4,10 @@
 -- random grids against a plain Dijkstra written here over the move rules.
 local astar = require("astar")
 local error_of = require("helpers").error_of
+local worlds = require("worlds")
 
 local D = astar.DIAGONAL
-local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
+local RULES = worlds.RULES
 
 -- A map with 'S' and 'G' marking start and goal (both open, cost 1); other
 -- legend entries are passed through.  Returns the grid, sx, sy, gx, gy.
@@ -862,71 +863,37 @@ end)
 -- Random grids against a plain Dijkstra over the move rules.
 -- ---------------------------------------------------------------------------
 
-local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
-
-local TAGS = { "mud", "lava", "ice", "grass" }
-
 -- A random world: a grid and its description in plain Lua tables.  `cheap`
 -- allows cell costs and factors below 1 (the default heuristic is then
 -- inadmissible).
 local function random_world(seed, cheap)
-  local r = rng(seed)
-  local w, h = r(3, 11), r(2, 9)
-  local rule = RULES[r(1, 4)]
-  local g = astar.grid(w, h, { diagonal = rule })
-  local world = { g = g, w = w, h = h, rule = rule, blocked = {}, cost = {}, tag = {}, r = r }
-  local costs = cheap and { 0, 0.25, 0.5, 1, 2, 3 } or { 1, 1.5, 2, 3, 4.25 }
-  local density = r() * 0.35
-  for y = 1, h do
-    for x = 1, w do
-      local id = (y - 1) * w + x
-      world.blocked[id] = r() < density
-      world.cost[id] = r() < 0.35 and costs[r(1, #costs)] or 1
-      world.tag[id] = r() < 0.3 and TAGS[r(1, #TAGS)] or nil
-      if world.blocked[id] then g:set_blocked(x, y, true) end
-      if world.cost[id] ~= 1 then g:set_cost(x, y, world.cost[id]) end
-      if world.tag[id] then g:set_tag(x, y, world.tag[id]) end
-    end
-  end
-  return world
+  return worlds.random_grid(seed, { width = { 3, 11 }, height = { 2, 9 }, rule = "drawn", density = 0.35,
+    costed = 0.35, costs = cheap and { 0, 0.25, 0.5, 1, 2, 3 } or { 1, 1.5, 2, 3, 4.25 },
+    tagged = 0.3, tags = { "mud", "lava", "ice", "grass" } })
 end
 
 -- A random query: per-query tag factors, penalty and forbid fields, maybe a
 -- cost callback.  Penalties are >= 0 except (when `cheap`) small negative
 -- ones on untagged cells of cost >= 1, which keep every step >= 0.
 local function random_query(world, cheap)
-  local r, g = world.r, world.g
+  local r = world.r
   local q = {}
   if r() < 0.7 then
     q.costs = cheap and { mud = r() < 0.5 and 0.5 or 3, lava = false, ice = 0, rock = 2 }
       or { mud = 3, lava = r() < 0.5 and false or 1.5, ice = 1.25, rock = false }
   end
   if r() < 0.5 then
-    q.penalty = astar.field(g)
-    q.pen = {}
-    for y = 1, world.h do
-      for x = 1, world.w do
-        local id = (y - 1) * world.w + x
-        local v = 0
-        if r() < 0.4 then v = ({ 0.5, 1, 2.75, 6 })[r(1, 4)] end
-        if cheap and not world.tag[id] and world.cost[id] >= 1 and r() < 0.3 then v = -0.5 end
-        q.pen[id] = v
-        q.penalty:set(x, y, v)
-      end
-    end
+    q.penalty, q.pen = worlds.random_field(world, function(id)
+      local v = 0
+      if r() < 0.4 then v = ({ 0.5, 1, 2.75, 6 })[r(1, 4)] end
+      if cheap and not world.tag[id] and world.cost[id] >= 1 and r() < 0.3 then v = -0.5 end
+      return v
+    end)
     if r() < 0.6 then q.penalty_scale = ({ 0, 0.5, 1, 2 })[r(1, 4)] end
     if cheap then q.penalty_scale = math.min(q.penalty_scale or 1, 1) end
   end
   if r() < 0.4 then
-    q.forbid = astar.field(g)
-    q.fb = {}
-    for y = 1, world.h do
-      for x = 1, world.w do
-        local v = r() < 0.12 and ({ 1, -2, 0.5 })[r(1, 3)] or 0
-        q.fb[(y - 1) * world.w + x] = v
-        q.forbid:set(x, y, v)
-      end
-    end
+    q.forbid, q.fb = worlds.random_field(world, function() return r() < 0.12 and ({ 1, -2, 0.5 })[r(1, 3)] or 0 end)
   end
   if r() < 0.3 then
     local salt = r(0, 4)
@@ -959,12 +926,6 @@ local function assert_valid(world, q, p, sx, sy, gx, gy, label)
   assert.is_true(close(sum, p.cost), ("%s: steps sum to %.17g, cost says %.17g"):format(label, sum, p.cost))
 end
 
-local function opts_of(q, extra)
-  local o = { costs = q.costs, penalty = q.penalty, penalty_scale = q.penalty_scale, forbid = q.forbid, cost = q.cost }
-  for k, v in pairs(extra) do o[k] = v end
-  return o
-end
-
 local function random_cell(world)
   return world.r(1, world.w), world.r(1, world.h)
 end
@@ -991,7 +952,7 @@ describe("random grids against a plain Dijkstra", function()
             for _, tie in ipairs({ "high_g", "fifo" }) do
               local label = ("seed %d (%s) (%d,%d)->(%d,%d) h=%s %s"):format(seed, world.rule, sx, sy, gx, gy,
                 tostring(h), tie)
-              local p, why = world.g:find_path(sx, sy, gx, gy, opts_of(q, { heuristic = h or nil, tie_break = tie }))
+              local p, why = world.g:find_path(sx, sy, gx, gy, worlds.options(q, { heuristic = h or nil, tie_break = tie }))
               queries = queries + 1
               if want == math.huge then
                 assert.is_nil(p, label)
@@ -1032,7 +993,7 @@ describe("random grids against a plain Dijkstra", function()
             { stop = "optimal", heuristic = wild, tie_break = "fifo" }, { stop = "optimal", heuristic = "manhattan" } }) do
             local label = ("seed %d (%s) (%d,%d)->(%d,%d) %s %s"):format(seed, world.rule, sx, sy, gx, gy,
               tostring(o.stop), tostring(o.heuristic))
-            local p, why = world.g:find_path(sx, sy, gx, gy, opts_of(q, o))
+            local p, why = world.g:find_path(sx, sy, gx, gy, worlds.options(q, o))
             count = count + 1
             if want == math.huge then
               assert.is_nil(p, label)
@@ -1063,7 +1024,7 @@ describe("random grids against a plain Dijkstra", function()
         for _, o in ipairs({ { stop = "first_hit" }, { weight = 3 }, { weight = 0 },
           { heuristic = function() return world.r() * 50 end } }) do
           local label = ("seed %d (%d,%d)->(%d,%d)"):format(seed, sx, sy, gx, gy)
-          local p = world.g:find_path(sx, sy, gx, gy, opts_of(q, o))
+          local p = world.g:find_path(sx, sy, gx, gy, worlds.options(q, o))
           if want == math.huge then
             assert.is_nil(p, label)
           else

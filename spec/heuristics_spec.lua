@@ -7,15 +7,13 @@
 -- made here is undone (the registry is shared by the whole process).
 local astar = require("astar")
 local error_of = require("helpers").error_of
+local rng = require("helpers").rng -- Park-Miller: the same draws on every Lua
+local close = require("helpers").close
+local worlds = require("worlds")
 
 local D = astar.DIAGONAL
-local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
 local HUGE = math.huge
 local BUILTIN = { "bisector", "chebyshev", "euclidean", "full_bisector", "manhattan", "octile", "zero" }
-
-local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
-
-local close = require("helpers").close
 
 -- A grid path's xy list may be built on first access: read it, so two
 -- equal paths compare equal.
@@ -39,55 +37,21 @@ end
 
 -- A geometric graph: edges cost at least the distance between their ends
 -- (euclidean is admissible and consistent), a few cost less when `cheap`
--- (the precomputed heuristics must scale their geometric bound down).
+-- (the precomputed heuristics must scale their geometric bound down); half
+-- the edges have a twin the other way.
 local function random_graph(seed, n, m, cheap)
-  local r = rng(seed)
-  local g = astar.graph()
-  local w = { g = g, n = n, pos = {}, edges = {}, disabled = {}, r = r }
-  for i = 1, n do
-    w.pos[i] = { r(0, 20), r(0, 20) }
-    g:add_node(w.pos[i][1], w.pos[i][2])
-  end
-  for _ = 1, m do
-    local a, b = r(1, n), r(1, n)
-    local d = math.sqrt((w.pos[a][1] - w.pos[b][1]) ^ 2 + (w.pos[a][2] - w.pos[b][2]) ^ 2)
-    local c = r() < 0.3 and d or d * (1 + r()) + r(0, 3)
-    if cheap and r() < 0.1 then c = d * 0.5 end
-    local id = g:add_edge(a, b, c)
-    w.edges[id] = { a, b, c }
-    if r() < 0.5 then
-      id = g:add_edge(b, a, c)
-      w.edges[id] = { b, a, c }
-    end
-  end
-  for i = 1, n do
-    if r() < 0.05 then
-      w.disabled[i] = true
-      g:set_enabled(i, false)
-    end
-  end
-  return w
+  return worlds.random_graph(seed, n, m, { span = 20, twin = 0.5, disabled = 0.05,
+    cost = function(r, d)
+      local c = r() < 0.3 and d or d * (1 + r()) + r(0, 3)
+      if cheap and r() < 0.1 then c = d * 0.5 end
+      return c
+    end })
 end
 
--- A grid: blocked cells, costs >= 1 (or some below 1 when `cheap`).
+-- A grid: blocked cells, costs >= 1 (or some below 1 when `cheap`), no tags.
 local function random_world(seed, cheap)
-  local r = rng(seed)
-  local w, h = r(4, 10), r(3, 8)
-  local rule = RULES[seed % 4 + 1]
-  local g = astar.grid(w, h, { diagonal = rule })
-  local world = { g = g, w = w, h = h, rule = rule, blocked = {}, cost = {}, r = r }
-  local density = r() * 0.3
-  local costs = cheap and { 0.5, 2, 3 } or { 1.5, 2, 4 }
-  for y = 1, h do
-    for x = 1, w do
-      local id = (y - 1) * w + x
-      world.blocked[id] = r() < density
-      world.cost[id] = r() < 0.3 and costs[r(1, #costs)] or 1
-      if world.blocked[id] then g:set_blocked(x, y, true) end
-      if world.cost[id] ~= 1 then g:set_cost(x, y, world.cost[id]) end
-    end
-  end
-  return world
+  return worlds.random_grid(seed, { width = { 4, 10 }, height = { 3, 8 }, density = 0.3,
+    costed = 0.3, costs = cheap and { 0.5, 2, 3 } or { 1.5, 2, 4 } })
 end
 
 local function xy(world, id) return (id - 1) % world.w + 1, math.floor((id - 1) / world.w) + 1 end

@@ -5,6 +5,7 @@
 local astar = require("astar")
 
 local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
+local worlds = require("worlds")
 
 local function grid(text)
   return astar.grid_from_string(text, { A = true, B = true })
@@ -158,20 +159,10 @@ local function oracle(blocked, x1, y1, x2, y2)
 end
 
 local function random_grid(seed)
-  local r = rng(seed)
-  local w, h = r(1, 13), r(1, 13)
-  local g = astar.grid(w, h, { diagonal = ({ "never", "no_corner_cutting", "one_obstacle", "always" })[r(1, 4)] })
-  local density = r() * 0.45
-  local b = {}
-  for y = 1, h do
-    b[y] = {}
-    for x = 1, w do
-      b[y][x] = r() < density
-      if b[y][x] then g:set_blocked(x, y, true) end
-    end
-  end
-  local function blocked(x, y) return b[y][x] end
-  return g, w, h, blocked, r
+  local world = worlds.random_grid(seed, { width = { 1, 13 }, height = { 1, 13 }, rule = "drawn", density = 0.45 })
+  local w, b = world.w, world.blocked
+  local function blocked(x, y) return b[(y - 1) * w + x] end
+  return world.g, world.w, world.h, blocked, world.r
 end
 
 -- A random pair, often on a diagonal or another line through grid corners.

@@ -3,9 +3,10 @@
 -- queries: costs must match, every path must be a real chain of edges whose
 -- costs sum to the reported cost.
 local astar = require("astar")
+local worlds = require("worlds")
 
-local function rng(seed)
-  -- a small LCG so the graphs are the same on every Lua version
+-- A small LCG: the same graphs on every Lua version.
+local function lcg(seed)
   local state = seed
   return function(lo, hi)
     state = (state * 1103515245 + 12345) % 2147483648
@@ -15,39 +16,18 @@ local function rng(seed)
   end
 end
 
--- Builds a random graph; edges cost at least the Euclidean distance between
--- their ends (so euclidean and chebyshev are admissible), some cost exactly
--- that, some are parallel duplicates, a few cost 0 between coincident nodes.
+-- A random graph; edges cost at least the Euclidean distance between their
+-- ends (so euclidean and chebyshev are admissible), some cost exactly that,
+-- some are parallel duplicates, a few cost 0 between coincident nodes.
+local GRAPHS = { rng = lcg, span = 20, coincident = 0.05, disabled = 0.05,
+  cost = function(r, d) return r() < 0.3 and d or d * (1 + 2 * r()) + r(0, 3) end,
+  parallel = function(r, d, c) -- sometimes cheaper
+    if r() < 0.1 then return d + r() * c end
+  end }
+
 local function random_graph(seed, n, m)
-  local r = rng(seed)
-  local g = astar.graph()
-  local pos, edges = {}, {}
-  for i = 1, n do
-    local x, y = r(0, 20), r(0, 20)
-    if i > 1 and r() < 0.05 then x, y = pos[i - 1][1], pos[i - 1][2] end
-    pos[i] = { x, y }
-    g:add_node(x, y)
-  end
-  for _ = 1, m do
-    local a, b = r(1, n), r(1, n)
-    local d = math.sqrt((pos[a][1] - pos[b][1]) ^ 2 + (pos[a][2] - pos[b][2]) ^ 2)
-    local c = r() < 0.3 and d or d * (1 + 2 * r()) + r(0, 3)
-    local id = g:add_edge(a, b, c)
-    edges[id] = { a, b, c }
-    if r() < 0.1 then -- a parallel edge, sometimes cheaper
-      local c2 = d + r() * c
-      id = g:add_edge(a, b, c2)
-      edges[id] = { a, b, c2 }
-    end
-  end
-  local disabled = {}
-  for i = 1, n do
-    if r() < 0.05 then
-      disabled[i] = true
-      g:set_enabled(i, false)
-    end
-  end
-  return g, edges, disabled, r
+  local w = worlds.random_graph(seed, n, m, GRAPHS)
+  return w.g, w.edges, w.disabled, w.r
 end
 
 -- Single-source Dijkstra over the edge list, skipping disabled nodes.

@@ -7,14 +7,13 @@
 -- trace.  Fixed-seed Park-Miller generator: identical runs on every Lua.
 local astar = require("astar")
 local error_of = require("helpers").error_of
+local close = require("helpers").close
+local worlds = require("worlds")
 
 local D = astar.DIAGONAL
-local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
+local RULES = worlds.RULES
 local FAILED = "this query failed (an error was raised while it ran): start a new one"
-
-local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua
-
-local close = require("helpers").close
+local with = worlds.with
 
 -- Fast checks for the hot loops: luassert only on failure (same message).
 local function eq(want, got, label)
@@ -47,31 +46,10 @@ local TAGS = { "door", "mud", "ice" }
 -- A random graph.  Integer positions; every edge costs a multiple of 1/4 at
 -- least the distance between its ends (euclidean is admissible and every sum
 -- is exact); some tags, parallel edges and disabled nodes.
-local function random_graph(seed, n, m)
-  local r = rng(seed)
-  local g = astar.graph()
-  local w = { g = g, n = n, pos = {}, edges = {}, disabled = {}, r = r }
-  for i = 1, n do
-    local x, y = r(0, 12), r(0, 12)
-    w.pos[i] = { x, y }
-    g:add_node(x, y)
-  end
-  for _ = 1, m do
-    local a, b = r(1, n), r(1, n)
-    local d = math.sqrt((w.pos[a][1] - w.pos[b][1]) ^ 2 + (w.pos[a][2] - w.pos[b][2]) ^ 2)
-    local c = math.ceil(d * 4) / 4 + r(0, 6) / 4
-    local tag = r() < 0.3 and TAGS[r(1, #TAGS)] or nil
-    local id = g:add_edge(a, b, c, tag)
-    w.edges[id] = { a, b, c, tag }
-  end
-  for i = 1, n do
-    if r() < 0.06 then
-      w.disabled[i] = true
-      g:set_enabled(i, false)
-    end
-  end
-  return w
-end
+local GRAPHS = { span = 12, tagged = 0.3, tags = TAGS, disabled = 0.06,
+  cost = function(r, d) return math.ceil(d * 4) / 4 + r(0, 6) / 4 end }
+
+local function random_graph(seed, n, m) return worlds.random_graph(seed, n, m, GRAPHS) end
 
 -- The cost of graph edge e under the query options o (costs, cost), or nil
 -- when the edge cannot be used.  The callback is called only when asked
@@ -129,26 +107,10 @@ local function assert_graph_chain(w, o, p, s, t)
 end
 
 -- A random grid world: blocked cells, cell costs >= 1, tags.
-local function random_world(seed)
-  local r = rng(seed)
-  local w, h = r(3, 11), r(2, 8)
-  local rule = RULES[(seed % 4) + 1]
-  local g = astar.grid(w, h, { diagonal = rule })
-  local world = { g = g, w = w, h = h, rule = rule, blocked = {}, cost = {}, tag = {}, r = r }
-  local density = r() * 0.3
-  for y = 1, h do
-    for x = 1, w do
-      local id = (y - 1) * w + x
-      world.blocked[id] = r() < density
-      world.cost[id] = r() < 0.3 and ({ 1.5, 2, 3 })[r(1, 3)] or 1
-      world.tag[id] = r() < 0.25 and TAGS[r(1, #TAGS)] or nil
-      if world.blocked[id] then g:set_blocked(x, y, true) end
-      if world.cost[id] ~= 1 then g:set_cost(x, y, world.cost[id]) end
-      if world.tag[id] then g:set_tag(x, y, world.tag[id]) end
-    end
-  end
-  return world
-end
+local GRIDS = { width = { 3, 11 }, height = { 2, 8 }, density = 0.3,
+  costed = 0.3, costs = { 1.5, 2, 3 }, tagged = 0.25, tags = TAGS }
+
+local function random_world(seed) return worlds.random_grid(seed, GRIDS) end
 
 local oracle = require("grid_oracle") -- the rules in plain Lua
 local passable, grid_step, grid_dijkstra = oracle.passable, oracle.step, oracle.dijkstra
@@ -228,14 +190,6 @@ local function run_sliced(make, slice, want, label)
   if slice then yes(calls <= math.floor(total / slice) + 1, label) end
   yes(calls == 1 or first == "searching", label)
   return calls
-end
-
--- Copies o with the extra fields.
-local function with(o, extra)
-  local t = {}
-  for k, v in pairs(o) do t[k] = v end
-  for k, v in pairs(extra or {}) do t[k] = v end
-  return t
 end
 
 describe("time-sliced queries", function()
