@@ -131,13 +131,115 @@ describe("astar.maps.load", function()
       error_of(maps.load, path))
   end)
 
-  -- BUG (reported, not fixed): io.open succeeds on a directory, f:read("a")
-  -- then returns nil and maps.lua:31 fails with "attempt to get length of a
-  -- nil value (local 'text')" instead of a "cannot open map" error.
+  -- io.open succeeds on a directory and f:read("a") then returns nil: the
+  -- error is still "cannot open map", not an internal one
   it("raises 'cannot open map' for a path that is a directory", function()
     local dir = base:match("^(.*)/[^/]*$")
     local prefix = "cannot open map '" .. dir .. "': "
     assert.matches("^" .. prefix:gsub("%p", "%%%0"), error_of(maps.load, dir))
+  end)
+end)
+
+describe("maps header values", function()
+  setup(function() base = os.tmpname() end)
+  teardown(cleanup)
+
+  local function map_text(height, width, rows)
+    return ("type octile\nheight %s\nwidth %s\nmap\n%s"):format(height, width, rows or "...\n")
+  end
+  local SIDE = "must be an integer in 1..65535, got "
+
+  -- header text -> the value the message shows: the number as Lua reads it
+  -- (decimal text only), else the text quoted
+  local cases = {
+    { "4.9", "height", "4.9" }, { "0", "height", "0" }, { "-1", "height", "-1" },
+    { "65536", "height", "65536" }, { "99999999", "height", "99999999" },
+    { "1e308", "height", "1e+308" }, { "1e400", "height", "inf" }, { "1e-400", "height", "0" },
+    { "nan", "height", '"nan"' }, { "inf", "height", '"inf"' }, { "-inf", "height", '"-inf"' },
+    { "0x10", "height", '"0x10"' }, { "ten", "height", '"ten"' }, { "1..2", "height", '"1..2"' },
+    { ("9"):rep(50), "height", "1e+50" }, { ("x"):rep(50), "height", '"' .. ("x"):rep(37) .. '..."' },
+  }
+  for _, c in ipairs(cases) do
+    it("refuses height " .. c[1]:sub(1, 12) .. " (and the same as width)", function()
+      assert.equal("map text: height " .. SIDE .. c[3], error_of(maps.parse, map_text(c[1], 3, "")))
+      assert.equal("map text: width " .. SIDE .. c[3], error_of(maps.parse, map_text(1, c[1])))
+    end)
+  end
+
+  it("refuses a non-integer header in maps.parse and maps.load alike", function()
+    assert.equal("map text: width " .. SIDE .. "3.5", error_of(maps.parse, map_text(1, "3.5")))
+    local path = tmpfile("half.map", map_text(4.9, 9))
+    assert.equal("'" .. path .. "': height " .. SIDE .. "4.9", error_of(maps.load, path))
+    path = tmpfile("zero.map", crlf(map_text(1, 0)))
+    assert.equal("'" .. path .. "': width " .. SIDE .. "0", error_of(maps.load, path))
+  end)
+
+  it("gives the fuzzer's input a clean error (fuzz/corpus/parse/map-height-not-integer)", function()
+    -- this text made string.format fail inside maps.lua, an internal error
+    -- that aborted fuzz/fuzz_parse.c
+    assert.equal("map text: height " .. SIDE .. "4.9", error_of(maps.parse, "\nheight 4.9\nwidth 9\nmap\nTti\3"))
+    local f = assert(io.open("fuzz/corpus/parse/map-height-not-integer", "rb"))
+    local data = f:read("*a")
+    f:close()
+    assert.equal(2, data:byte(1) % 4)      -- the harness's mode byte: maps.parse
+    assert.equal("map text: height " .. SIDE .. "4.9", error_of(maps.parse, data:sub(2)))
+  end)
+
+  it("checks height before width, as the files list them", function()
+    assert.equal("map text: height " .. SIDE .. "0", error_of(maps.parse, map_text(0, 0)))
+  end)
+
+  it("takes integral decimal text: 3.0 and 3e0 are 3", function()
+    assert.same({ 3, 1 }, { maps.parse(map_text("1.0", "3e0")):size() })
+    assert.same({ 3, 1 }, { maps.parse(map_text("+1", "003")):size() })
+  end)
+
+  it("still compares a valid header with the rows", function()
+    assert.equal("map text says 3x65535 but its rows make 3x1", error_of(maps.parse, map_text(65535, 3)))
+  end)
+
+  it("blames the caller's line for parse, load and scenario errors", function()
+    local path = tmpfile("blame.map", map_text(2, 3))
+    for _, call in ipairs({
+      function() maps.parse(map_text("x", 3)) end,
+      function() maps.parse(map_text(2, 3)) end,
+      function() maps.parse("no map here") end,
+      function() maps.load(path) end,
+      function() maps.parse_scenarios("version 1\nnot a row\n") end,
+    }) do
+      local ok, err = pcall(call)
+      assert.is_false(ok)
+      assert.truthy(err:match("^[^\n]*maps_spec%.lua:%d+: "), err)
+    end
+  end)
+end)
+
+describe("maps options with metatables", function()
+  local TEXT = "type octile\nheight 2\nwidth 2\nmap\n.@\n..\n"
+  local C = 'diagonal must be "never", "no_corner_cutting", "one_obstacle" or "always", got '
+
+  it("reads diagonal through __index, like the C functions, and checks it", function()
+    local opts = setmetatable({}, { __index = { diagonal = "always" } })
+    assert.equal("always", maps.parse(TEXT, opts):diagonal())
+    opts = setmetatable({}, { __index = { diagonal = "bogus" } })
+    assert.equal("bad argument #2 to 'parse' (" .. C .. '"bogus")', error_of(maps.parse, TEXT, opts))
+    opts = setmetatable({}, { __index = function() return 5 end })
+    assert.equal("bad argument #2 to 'parse' (" .. C .. "5)", error_of(maps.parse, TEXT, opts))
+  end)
+
+  it("reads diagonal once: a __index that changes its answer cannot slip past the check", function()
+    local calls = 0
+    local opts = setmetatable({}, { __index = function()
+      calls = calls + 1
+      return calls == 1 and "never" or "bogus"
+    end })
+    assert.equal("never", maps.parse(TEXT, opts):diagonal())
+    assert.equal(1, calls)
+  end)
+
+  it("lists the keys raw: __pairs is not called", function()
+    local opts = setmetatable({}, { __pairs = function() error("__pairs called") end })
+    assert.equal("no_corner_cutting", maps.parse(TEXT, opts):diagonal())
   end)
 end)
 

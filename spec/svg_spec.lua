@@ -480,3 +480,168 @@ describe("svg bad input", function()
     assert.equal("attempt to use a closed graph", error_of(svg, h))
   end)
 end)
+
+describe("svg at the extremes", function()
+  -- the output as a checked document: never inf or nan, anywhere
+  local function finite_doc(text)
+    assert.is_nil(text:lower():find("inf", 1, true), "inf in the picture")
+    assert.is_nil(text:lower():find("nan", 1, true), "nan in the picture")
+    return parse(text)
+  end
+  local function map_group(doc) return find_id(doc, "map").attrs.transform end
+  local function circle_xy(doc, i)
+    local c = find_id(doc, "nodes").children[i].attrs
+    return tonumber(c.cx), tonumber(c.cy)
+  end
+
+  it("refuses a grid cell that makes the picture's size overflow", function()
+    assert.equal("bad argument #2 to 'svg' (cell too large for a 3x3 grid (the picture's size in pixels "
+      .. "overflows), got 1e+308)", error_of(svg, astar.grid(3, 3), { cell = 1e308 }))
+    assert.equal("bad argument #2 to 'svg' (cell too large for a 65535x1 grid (the picture's size in pixels "
+      .. "overflows), got 1e+304)", error_of(svg, astar.grid(65535, 1), { cell = 1e304 }))
+    local ok, err = pcall(function() svg(astar.grid(3, 3), { cell = 1e308 }) end)
+    assert.is_false(ok)
+    assert.truthy(err:match("^[^\n]*svg_spec%.lua:%d+: bad argument #2 to 'svg'"))
+  end)
+
+  it("refuses a grid cell so small that the path and markers would be infinitely wide in cells", function()
+    assert.equal("bad argument #2 to 'svg' (cell too small (a 5-pixel marker would be inf cells wide), "
+      .. "got 4.9406564584125e-324)", error_of(svg, astar.grid(3, 3), { cell = 5e-324 }))
+  end)
+
+  it("draws extreme but finite grid cells finitely, path and markers included", function()
+    local g = astar.grid(3, 3)
+    local p = assert(g:find_path(1, 1, 3, 3))
+    local doc = finite_doc(svg(g, { cell = 1e300, path = p }))
+    assert.equal(3e300, tonumber(doc.attrs.width))
+    doc = finite_doc(svg(g, { cell = 1e-300, path = p }))
+    assert.equal("0", doc.attrs.width)
+    assert.equal("translate(0,0) scale(1e-300)", map_group(doc))
+  end)
+
+  it("keeps 6 significant digits of a scale below 1 (3 decimals would make it 0)", function()
+    assert.equal("translate(0,0) scale(0.0123)", map_group(parse(svg(astar.grid(3, 3), { cell = 0.0123 }))))
+    local g = astar.graph()
+    g:add_node(0, 0); g:add_node(1e6, 5e5)
+    g:connect(1, 2, 1)
+    -- spacing sqrt(1e6 * 5e5 / 2) = 5e5, so the view is 2e6 x 1.5e6 units
+    local doc = finite_doc(svg(g))
+    assert.equal("translate(0,0) scale(0.00024) translate(500000,500000)", map_group(doc))
+    assert.same({ 1e6, 5e5 }, { circle_xy(doc, 2) })
+    assert.equal("480", doc.attrs.width)
+  end)
+
+  it("draws a graph spanning -1e308..1e308 in its own units, finite and in proportion", function()
+    local g = astar.graph()
+    g:add_node(1e308, 0); g:add_node(-1e308, 0); g:add_node(0, 1e308)
+    g:add_edge(1, 2, 1)
+    g:connect(2, 3, 1)
+    local doc = finite_doc(svg(g, { path = { 1, 2, 3 }, visited = { 2 }, title = "far" }))
+    local x1, y1 = circle_xy(doc, 1)
+    local x2, y2 = circle_xy(doc, 2)
+    local x3, y3 = circle_xy(doc, 3)
+    -- moved to the origin, scaled by a power of two to span 512..1024
+    assert.same({ 0, 0 }, { x2, y2 })
+    assert.equal(0, y1)
+    assert.is_true(x1 >= 512 and x1 < 1024)
+    assert.near(x1 / 2, x3, 1e-3)
+    assert.near(x1 / 2, y3, 1e-3)
+    assert.equal("480", doc.attrs.width)
+    assert.equal(3, #points_of(all(find_id(doc, "path"), "polyline")[1]))
+    assert.equal(1, #find_id(doc, "edges-one-way").children)
+  end)
+
+  it("draws a graph within 1e-320 in its own units, its nodes apart", function()
+    local g = astar.graph()
+    g:add_node(0, 0); g:add_node(1e-320, 0); g:add_node(0, 5e-324)
+    g:add_edge(1, 2, 0)
+    local doc = finite_doc(svg(g, { path = { 1, 2 } }))
+    local x2 = circle_xy(doc, 2)
+    local _, y3 = circle_xy(doc, 3)
+    assert.is_true(x2 >= 512 and x2 < 1024)
+    assert.near(1e-320 / 5e-324, x2 / y3, 1e-9)  -- 2024 smallest doubles to one
+  end)
+
+  it("draws a graph spanning 1e100 as it is (only extreme spans are rescaled)", function()
+    local g = astar.graph()
+    g:add_node(0, 0); g:add_node(1e100, 1e100)
+    local doc = finite_doc(svg(g))
+    assert.same({ 1e100, 1e100 }, { circle_xy(doc, 2) })
+  end)
+
+  it("refuses a graph cell that makes the picture's size overflow, takes one that does not", function()
+    local g = astar.graph()
+    g:add_node(1e308, 0); g:add_node(-1e308, 0)
+    assert.equal("bad argument #2 to 'svg' (cell too large for this graph (the picture's size in pixels "
+      .. "overflows), got 1)", error_of(svg, g, { cell = 1 }))
+    local doc = finite_doc(svg(g, { cell = 1e-300 }))
+    assert.is_true(tonumber(doc.attrs.width) > 2e8)
+    local one = astar.graph()
+    one:add_node(0, 0); one:add_node(1, 0)
+    assert.equal("bad argument #2 to 'svg' (cell too large for this graph (the picture's size in pixels "
+      .. "overflows), got 1e+308)", error_of(svg, one, { cell = 1e308 }))
+  end)
+
+  it("writes a title that is not UTF-8 as UTF-8, bad bytes as U+FFFD", function()
+    local R = "\239\191\189"
+    local cases = {
+      { "caf\195\169 \226\130\172 \240\159\152\128", "caf\195\169 \226\130\172 \240\159\152\128" }, -- valid
+      { "caf\233", "caf" .. R },                          -- Latin-1
+      { "\192\128", R .. R },                              -- overlong NUL
+      { "\237\160\128", R .. R .. R },                     -- a surrogate
+      { "\239\191\190 \239\191\191", R .. R .. R .. " " .. R .. R .. R }, -- U+FFFE, U+FFFF
+      { "\244\144\128\128", R .. R .. R .. R },            -- above U+10FFFF
+      { "end \226\130", "end " .. R .. R },                -- cut short
+    }
+    for _, c in ipairs(cases) do
+      local doc = parse(svg(astar.grid(2, 2), { title = c[1] }))
+      assert.equal(c[2], all(doc, "title")[1].text)
+    end
+  end)
+
+  it("reads lists raw and fields once, like the C functions; __pairs is not called", function()
+    local trap = function() error("metamethod called") end
+    local g = astar.grid(3, 1)
+    local visited = setmetatable({ 1, 2 }, { __len = trap, __index = trap })
+    local opts = setmetatable({ visited = visited }, { __pairs = trap })
+    local doc = parse(svg(g, opts))
+    assert.equal(2, #all(find_id(doc, "fill"), "rect"))
+    -- a path whose nodes come through __index, read once
+    local reads = 0
+    local path = setmetatable({}, { __index = function(_, k)
+      if k == "nodes" then
+        reads = reads + 1
+        return reads == 1 and { 1, 2, 3 } or "changed"
+      end
+    end })
+    doc = parse(svg(g, { path = path }))
+    assert.equal(1, reads)
+    assert.equal(3, #points_of(all(find_id(doc, "path"), "polyline")[1]))
+    -- a cell option through __index, read once
+    reads = 0
+    opts = setmetatable({}, { __index = function(_, k)
+      if k == "cell" then
+        reads = reads + 1
+        return reads == 1 and 10 or 1e308
+      end
+    end })
+    assert.equal("30", parse(svg(g, opts)).attrs.width)
+    assert.equal(1, reads)
+  end)
+
+  it("reports a closed grid or graph at the caller's line, even one closed by an option's __index", function()
+    local g = astar.grid(2, 2)
+    g:close()
+    local ok, err = pcall(function() svg(g) end)
+    assert.is_false(ok)
+    assert.truthy(err:match("^[^\n]*svg_spec%.lua:%d+: attempt to use a closed grid$"), err)
+    local h = astar.graph()
+    h:add_node(0, 0)
+    local path = setmetatable({}, { __index = function(_, k)
+      if k == "nodes" then h:close() return { 1 } end
+    end })
+    ok, err = pcall(function() svg(h, { path = path }) end)
+    assert.is_false(ok)
+    assert.truthy(err:match("^[^\n]*svg_spec%.lua:%d+: attempt to use a closed graph$"), err)
+  end)
+end)

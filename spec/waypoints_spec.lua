@@ -250,6 +250,186 @@ describe("waypoints bad input", function()
   end)
 end)
 
+describe("waypoints at the extremes", function()
+  local yes = function() return true end
+  local no = function() return false end
+  local MAXI, MINI = math.maxinteger or 2 ^ 63, math.mininteger or -2 ^ 63
+
+  -- the cost of the only edge pair (both directions alike)
+  local function cost(points)
+    local g = waypoints(points, yes)
+    assert.equal(2, g:edge_count())
+    local _, _, c = g:edge(1)
+    assert.equal(c, select(3, g:edge(2)))
+    return c
+  end
+
+  it("refuses two visible points whose distance overflows, naming both", function()
+    assert.equal("bad argument #1 to 'waypoints' (points 1 and 2 are too far apart: the distance from "
+      .. "(1e+308, 0) to (-1e+308, 0) overflows)", error_of(waypoints, { { 1e308, 0 }, { -1e308, 0 } }, yes))
+    assert.equal("bad argument #1 to 'waypoints' (points 2 and 3 are too far apart: the distance from "
+      .. "(0, 0, 1e+308) to (0, 0, -1e+308) overflows)",
+      error_of(waypoints, { { 5, 5 }, { 0, 0, 1e308 }, { 0, 0, -1e308 } }, yes))
+    -- each difference is finite, the length is not: 1.5e308 * sqrt 3
+    assert.equal("bad argument #1 to 'waypoints' (points 1 and 2 are too far apart: the distance from "
+      .. "(1.5e+308, 1.5e+308, 1.5e+308) to (0, 0) overflows)",
+      error_of(waypoints, { { 1.5e308, 1.5e308, 1.5e308 }, { 0, 0 } }, yes))
+  end)
+
+  it("names the points by the coordinates given, whatever los does to the list", function()
+    local points = { { 1e308, 0 }, { -1e308, 0 } }
+    local function los()
+      points[1], points[2] = nil, nil
+      return true
+    end
+    assert.equal("bad argument #1 to 'waypoints' (points 1 and 2 are too far apart: the distance from "
+      .. "(1e+308, 0) to (-1e+308, 0) overflows)", error_of(waypoints, points, los))
+  end)
+
+  it("blames the caller's line for points too far apart", function()
+    local ok, err = pcall(function() waypoints({ { 1e308, 0 }, { -1e308, 0 } }, yes) end)
+    assert.is_false(ok)
+    assert.truthy(err:match("^[^\n]*waypoints_spec%.lua:%d+: bad argument #1 to 'waypoints'"))
+  end)
+
+  it("builds the graph when such points do not see each other", function()
+    local g = waypoints({ { 1e308, 0 }, { -1e308, 0 } }, no)
+    assert.equal(2, g:node_count())
+    assert.equal(0, g:edge_count())
+    assert.same({ -1e308, 0, 0 }, { g:position(2) })
+  end)
+
+  it("gives far and near points their exact distance (no overflow or underflow in squaring)", function()
+    assert.equal(1e200, cost({ { 1e200, 0 }, { 0, 0 } }))
+    assert.equal(1e308, cost({ { 0, 1e308 }, { 0, 0 } }))
+    assert.equal(1e-200, cost({ { 1e-200, 0 }, { 0, 0 } }))
+    assert.equal(5e-324, cost({ { 0, 0, 5e-324 }, { 0, 0 } }))
+    assert.is_true(math.abs(cost({ { 1e308, 1e308 }, { 0, 0 } }) / (math.sqrt(2) * 1e308) - 1) < 1e-15)
+    assert.is_true(math.abs(cost({ { 3e-300, 0 }, { 0, 4e-300 } }) / 5e-300 - 1) < 1e-15)
+    -- ordinary points: the plain formula, bit for bit
+    assert.equal(math.sqrt(1 + 4 + 9), cost({ { 1, 2, 3 }, { 2, 4, 6 } }))
+  end)
+
+  it("measures integer coordinates as numbers: maxinteger to mininteger is 2^64, not -1", function()
+    assert.equal(2 ^ 64, cost({ { MAXI, 0 }, { MINI, 0 } }))
+    assert.equal(2 ^ 64, cost({ { 0, MINI, 0 }, { 0, MAXI, 0 } }))
+  end)
+
+  it("refuses huge and integer-limit points on a grid by their value", function()
+    local grid = astar.grid(2, 2)
+    assert.equal("bad argument #1 to 'waypoints' (point 1: x must be an integer in 1..2 (a cell of the 2x2 grid), "
+      .. "got 1e+308)", error_of(waypoints, { { 1e308, 1 } }, grid))
+    assert.equal("bad argument #1 to 'waypoints' (point 1: y must be an integer in 1..2 (a cell of the 2x2 grid), "
+      .. "got -1e+308)", error_of(waypoints, { { 1, -1e308 } }, grid))
+    if math.maxinteger then
+      assert.equal("bad argument #1 to 'waypoints' (point 1: x must be an integer in 1..2 (a cell of the 2x2 "
+        .. "grid), got 9223372036854775807)", error_of(waypoints, { { math.maxinteger, 1 } }, grid))
+      assert.equal("bad argument #1 to 'waypoints' (point 1: y must be an integer in 1..2 (a cell of the 2x2 "
+        .. "grid), got -9223372036854775808)", error_of(waypoints, { { 1, math.mininteger } }, grid))
+    end
+  end)
+
+  it("reports a closed grid at the caller's line, not inside the library", function()
+    local g = astar.grid(3, 3)
+    g:close()
+    local ok, err = pcall(function() waypoints({ { 1, 1 } }, g) end)
+    assert.is_false(ok)
+    assert.truthy(err:match("^[^\n]*waypoints_spec%.lua:%d+: attempt to use a closed grid$"), err)
+  end)
+
+  it("reads points raw, as the C functions read lists: __len, __index, __pairs are not called", function()
+    local trap = function() error("metamethod called") end
+    local points = setmetatable({ { 0, 0 }, { 3, 4 } }, { __len = trap, __index = trap, __pairs = trap })
+    local p2 = setmetatable({ 6, 8 }, { __index = trap })
+    local g = waypoints(points, yes)
+    assert.equal(2, g:node_count())
+    assert.equal(5, select(3, g:edge(1)))
+    -- a point's missing coordinate is missing, whatever its __index says
+    assert.equal("bad argument #1 to 'waypoints' (point 1: y must be a finite number, got nil)",
+      error_of(waypoints, { setmetatable({ 1 }, { __index = function() return 2 end }) }, yes))
+    -- a __len that lies about the length is not asked
+    assert.equal(1, waypoints(setmetatable({ p2 }, { __len = function() return "many" end }), yes):node_count())
+  end)
+
+  it("accepts a callable los whose metatable is protected", function()
+    local los = setmetatable({}, { __call = function() return true end, __metatable = "locked" })
+    assert.equal(2, waypoints({ { 0, 0 }, { 1, 0 } }, los):edge_count())
+  end)
+end)
+
+describe("labyrinth at the extremes", function()
+  it("refuses a gap that puts nodes at infinity, naming the size and the gap", function()
+    assert.equal("bad argument #3 to 'labyrinth' (gap too large for a 3x3 labyrinth (2 * gap overflows), "
+      .. "got 1e+308)", error_of(labyrinth, 3, 3, { gap = 1e308 }))
+    assert.equal("bad argument #3 to 'labyrinth' (gap too large for a 2x65535 labyrinth (65534 * gap "
+      .. "overflows), got 1e+304)", error_of(labyrinth, 2, 65535, { gap = 1e304 }))
+    local ok, err = pcall(function() labyrinth(3, 3, { gap = 1e308 }) end)
+    assert.is_false(ok)
+    assert.truthy(err:match("^[^\n]*waypoints_spec%.lua:%d+: bad argument #3 to 'labyrinth'"))
+  end)
+
+  it("takes any gap whose positions stay finite", function()
+    local g = labyrinth(2, 1, { gap = 1e308, edge_probability = 1 })
+    assert.same({ 1e308, 0, 0 }, { g:position(2) })
+    assert.equal(1e308, g:find_path(1, 2).cost)
+    g = labyrinth(1, 1, { gap = 1.7976931348623157e308 })
+    assert.equal(1, g:node_count())
+    g = labyrinth(3, 3, { gap = 5e-324, edge_probability = 1 })
+    assert.same({ 1e-323, 1e-323, 0 }, { g:position(9) })
+    assert.equal(4 * 5e-324, g:find_path(1, 9).cost)
+  end)
+
+  it("places nodes with a huge integer gap without wrapping around", function()
+    local gap = math.maxinteger or 2 ^ 63
+    local g = labyrinth(3, 3, { gap = gap })
+    assert.same({ 2 * 2 ^ 63, 2 * 2 ^ 63, 0 }, { g:position(9) })
+  end)
+
+  it("refuses extreme seeds and probabilities by value", function()
+    assert.equal("bad argument #3 to 'labyrinth' (seed must be an integer in -2^31..2^31 - 1, got 1e+308)",
+      error_of(labyrinth, 3, 3, { seed = 1e308 }))
+    assert.equal("bad argument #3 to 'labyrinth' (seed must be an integer in -2^31..2^31 - 1, got -inf)",
+      error_of(labyrinth, 3, 3, { seed = -math.huge }))
+    assert.equal("bad argument #3 to 'labyrinth' (seed must be an integer in -2^31..2^31 - 1, got nan)",
+      error_of(labyrinth, 3, 3, { seed = 0 / 0 }))
+    if math.maxinteger then
+      assert.equal("bad argument #3 to 'labyrinth' (seed must be an integer in -2^31..2^31 - 1, "
+        .. "got 9223372036854775807)", error_of(labyrinth, 3, 3, { seed = math.maxinteger }))
+      assert.equal("bad argument #3 to 'labyrinth' (seed must be an integer in -2^31..2^31 - 1, "
+        .. "got -9223372036854775808)", error_of(labyrinth, 3, 3, { seed = math.mininteger }))
+      assert.equal("bad argument #1 to 'labyrinth' (width must be an integer in 1..65535, "
+        .. "got 9223372036854775807)", error_of(labyrinth, math.maxinteger, 3))
+    end
+    assert.equal("bad argument #3 to 'labyrinth' (edge_probability must be a number in 0..1, got 1e+308)",
+      error_of(labyrinth, 3, 3, { edge_probability = 1e308 }))
+    assert.equal("bad argument #3 to 'labyrinth' (edge_probability must be a number in 0..1, "
+      .. "got -4.9406564584125e-324)",
+      error_of(labyrinth, 3, 3, { edge_probability = -5e-324 }))
+    assert.equal("bad argument #1 to 'labyrinth' (width must be an integer in 1..65535, got 1e+308)",
+      error_of(labyrinth, 1e308, 3))
+    assert.equal("bad argument #2 to 'labyrinth' (height must be an integer in 1..65535, got -inf)",
+      error_of(labyrinth, 3, -math.huge))
+    -- the smallest positive probability draws nothing: every draw is >= 1 / M1
+    assert.equal(0, labyrinth(10, 10, { edge_probability = 5e-324 }):edge_count())
+  end)
+
+  it("reads each option once, through __index; lists the keys raw", function()
+    local reads = 0
+    local opts = setmetatable({}, {
+      __index = function(_, k)
+        if k == "gap" then
+          reads = reads + 1
+          return reads == 1 and 2 or 1e308           -- a second read would see 1e308
+        end
+      end,
+      __pairs = function() error("__pairs called") end,
+    })
+    local g = labyrinth(3, 3, opts)
+    assert.equal(1, reads)
+    assert.same({ 4, 4, 0 }, { g:position(9) })
+  end)
+end)
+
 -- The lattice of width w: which neighbours an edge joins.
 local function neighbours(w, a, b)
   local lo, hi = math.min(a, b), math.max(a, b)

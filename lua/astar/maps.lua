@@ -37,25 +37,56 @@ local diagonal_rules = { never = true, no_corner_cutting = true, one_obstacle = 
 
 local passable = { ["."] = true, G = true, S = true, default = false }
 
--- Checks the options of load / parse ({ diagonal = rule }).
+local floor = math.floor
+local MAX_SIDE = 65535                     -- ASTAR_GRID_MAX_SIDE
+
+-- Checks the options of load / parse ({ diagonal = rule }) and returns a
+-- plain table of them for the core (or nil).  Like the C functions, keys are
+-- read raw and values through __index; each value is read once, so a table
+-- with metamethods cannot pass the check and then hand the core another value.
 local function check_opts(opts, fname)
-  if opts == nil then return end
+  if opts == nil then return nil end
   if type(opts) ~= "table" then
     error(("bad argument #2 to '%s' (table expected, got %s)"):format(fname, type(opts)), 3)
   end
-  for k, v in pairs(opts) do
+  for k in next, opts do
     if k ~= "diagonal" then
       error(("bad argument #2 to '%s' (unknown option %s)"):format(fname, describe(k)), 3)
     end
-    if not diagonal_rules[v] then
-      error(("bad argument #2 to '%s' (diagonal must be \"never\", \"no_corner_cutting\", "
-        .. "\"one_obstacle\" or \"always\", got %s)"):format(fname, describe(v)), 3)
-    end
   end
+  local rule = opts.diagonal
+  if rule == nil then return nil end
+  if not diagonal_rules[rule] then
+    error(("bad argument #2 to '%s' (diagonal must be \"never\", \"no_corner_cutting\", "
+      .. "\"one_obstacle\" or \"always\", got %s)"):format(fname, describe(rule)), 3)
+  end
+  return { diagonal = rule }
+end
+
+-- A header value as a number: decimal text only ("49", "3.0", "1e3"), so
+-- "0x31", "inf" and "nan" are refused the same on every Lua (5.1's tonumber
+-- takes "inf" and "nan").  nil when the text is not a decimal number.
+local function header_number(text)
+  if text:find("[^%d%.eE+-]") then return nil end
+  return tonumber(text)
+end
+
+-- The height or width of the header: an integer in 1..65535 (the largest
+-- grid side), else an error naming the file, the key and the value.
+local function header_side(header, key, label)
+  local text = header[key]
+  local n = header_number(text)
+  if not n or n ~= floor(n) or n < 1 or n > MAX_SIDE then
+    error(("%s: %s must be an integer in 1..%d, got %s"):format(label, key, MAX_SIDE,
+      n and describe(n) or describe(text)), 4)
+  end
+  return n
 end
 
 -- Parses the text of a .map file; errors name `label` and point at the
--- caller of the public function (level 4 from here).
+-- caller of the public function (level 3 from here: the public functions
+-- call this without a tail call, so their frame is there on every Lua).
+-- `opts` is what check_opts returned.
 local function parse_map(text, opts, label)
   local header, rows = {}, nil
   local pos = 1
@@ -70,15 +101,17 @@ local function parse_map(text, opts, label)
     local key, value = line:match("^(%a+)%s+(%S+)%s*$")
     if key then header[key] = value end
   end
-  local w, h = tonumber(header.width), tonumber(header.height)
-  if not rows or not w or not h then
-    error(("%s is not a Moving AI map (expected 'height', 'width' and 'map' lines)"):format(label), 4)
+  if not rows or not header.width or not header.height then
+    error(("%s is not a Moving AI map (expected 'height', 'width' and 'map' lines)"):format(label), 3)
   end
+  -- in the files' order: height, then width
+  local h = header_side(header, "height", label)
+  local w = header_side(header, "width", label)
   local ok, grid = pcall(core.grid_from_string, rows, passable, opts)
-  if not ok then error(("%s: %s"):format(label, inner(grid)), 4) end
+  if not ok then error(("%s: %s"):format(label, inner(grid)), 3) end
   local gw, gh = grid:size()
   if gw ~= w or gh ~= h then
-    error(("%s says %dx%d but its rows make %dx%d"):format(label, w, h, gw, gh), 4)
+    error(("%s says %dx%d but its rows make %dx%d"):format(label, w, h, gw, gh), 3)
   end
   return grid
 end
@@ -87,8 +120,8 @@ end
 -- opts.diagonal defaults to "no_corner_cutting", the benchmark's rule.
 function maps.load(path, opts)
   local text = read_all(path, "map")
-  check_opts(opts, "load")
-  return parse_map(text, opts, "'" .. path .. "'")
+  local grid = parse_map(text, check_opts(opts, "load"), "'" .. path .. "'")
+  return grid                              -- not a tail call: see parse_map
 end
 
 --- maps.parse(text [, opts]) -> grid: the same from the text of a .map file
@@ -97,8 +130,8 @@ function maps.parse(text, opts)
   if type(text) ~= "string" then
     error(("bad argument #1 to 'parse' (string expected, got %s)"):format(type(text)), 2)
   end
-  check_opts(opts, "parse")
-  return parse_map(text, opts, "map text")
+  local grid = parse_map(text, check_opts(opts, "parse"), "map text")
+  return grid                              -- not a tail call: see parse_map
 end
 
 -- The precision a scenario file promises for a printed length: half a unit
@@ -127,7 +160,7 @@ local function parse_scenarios(text, label)
     if line ~= "" and not (n == 1 and line:match("^version")) then
       local b, m, mw, mh, sx, sy, gx, gy, opt = line:match(
         "^(%d+)\t([^\t]*)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+)\t(%d+%.?%d*)%s*$")
-      if not b then error(("%s line %d is not a scenario row"):format(label, n), 4) end
+      if not b then error(("%s line %d is not a scenario row"):format(label, n), 3) end
       list[#list + 1] = {
         bucket = tonumber(b), map = m, width = tonumber(mw), height = tonumber(mh),
         start = { tonumber(sx) + 1, tonumber(sy) + 1 },
@@ -146,7 +179,8 @@ end
 -- from `optimal`: half a unit of the last digit the file printed, plus
 -- 2e-8 * optimal for the files' own rounding noise (see FILE_NOISE).
 function maps.scenarios(path)
-  return parse_scenarios(read_all(path, "scenario file"), "'" .. path .. "'")
+  local list = parse_scenarios(read_all(path, "scenario file"), "'" .. path .. "'")
+  return list                              -- not a tail call: see parse_map
 end
 
 --- maps.parse_scenarios(text) -> the same from the text of a .map.scen file.
@@ -154,7 +188,8 @@ function maps.parse_scenarios(text)
   if type(text) ~= "string" then
     error(("bad argument #1 to 'parse_scenarios' (string expected, got %s)"):format(type(text)), 2)
   end
-  return parse_scenarios(text, "scenario text")
+  local list = parse_scenarios(text, "scenario text")
+  return list                              -- not a tail call: see parse_map
 end
 
 return maps

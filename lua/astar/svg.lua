@@ -31,6 +31,10 @@
 local M = {}
 
 local floor, sqrt, huge, max, min = math.floor, math.sqrt, math.huge, math.max, math.min
+-- Lists are read raw, as the C functions read them (lua_rawlen, lua_rawgeti);
+-- fields (opts.cell, path.nodes, trace[i].node) through __index, once each.
+-- 5.1 and LuaJIT have no rawlen, and their # is raw on tables.
+local rawlen = rawlen or function(t) return #t end
 
 -- Values in error messages, as the C core writes them.
 local describe_mod = require("astar.describe")
@@ -49,11 +53,62 @@ local function num(v)
   return s
 end
 
+-- The scale of the map's transform: 3 decimals would turn 480 / 1e6 into 0
+-- (an empty picture), so below 1 it keeps 6 significant digits (an exponent,
+-- "4.8e-07", is valid in SVG numbers).  Same bytes on every Lua.
+local function scale_text(v)
+  if v >= 1 then return num(v) end
+  return ("%.6g"):format(v)
+end
+
 local xml_escapes = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&apos;" }
+
+local REPLACEMENT = "\239\191\189"       -- U+FFFD in UTF-8
+
+-- s with every byte that does not start a well-formed UTF-8 sequence of an
+-- XML character replaced by U+FFFD: no overlong forms, no surrogates, nothing
+-- above U+10FFFF, not U+FFFE or U+FFFF.  The document says encoding="UTF-8",
+-- so a title in Latin-1 (or any bytes) must not make it unreadable.
+local function utf8_text(s)
+  if not s:find("[\128-\255]") then return s end
+  local out, i, n = {}, 1, #s
+  while i <= n do
+    local c = s:byte(i)
+    local len, lo, hi = 0, 0x80, 0xBF      -- sequence length, second byte's range
+    if c < 0x80 then len = 1
+    elseif c >= 0xC2 and c <= 0xDF then len = 2
+    elseif c >= 0xE0 and c <= 0xEF then
+      len = 3
+      if c == 0xE0 then lo = 0xA0 elseif c == 0xED then hi = 0x9F end
+    elseif c >= 0xF0 and c <= 0xF4 then
+      len = 4
+      if c == 0xF0 then lo = 0x90 elseif c == 0xF4 then hi = 0x8F end
+    end
+    local ok = len > 0 and i + len - 1 <= n
+    if ok and len > 1 then
+      local b = s:byte(i + 1)
+      ok = b >= lo and b <= hi
+      for k = i + 2, i + len - 1 do
+        if not ok then break end
+        b = s:byte(k)
+        ok = b >= 0x80 and b <= 0xBF
+      end
+      if ok and c == 0xEF and s:byte(i + 1) == 0xBF and s:byte(i + 2) >= 0xBE then ok = false end
+    end
+    if ok then
+      out[#out + 1] = s:sub(i, i + len - 1)
+      i = i + len
+    else
+      out[#out + 1] = REPLACEMENT
+      i = i + 1
+    end
+  end
+  return table.concat(out)
+end
 
 local function xml_text(s)
   -- control characters are not allowed in XML 1.0 (tab, LF and CR are)
-  return (s:gsub("[%z\1-\8\11\12\14-\31]", ""):gsub("[&<>\"']", xml_escapes))
+  return (utf8_text(s):gsub("[%z\1-\8\11\12\14-\31]", ""):gsub("[&<>\"']", xml_escapes))
 end
 
 local LEVELS = 16                          -- shades of the fill
@@ -91,35 +146,37 @@ end
 -- `visited` (ids) or `trace` (entries with .node).  nil, msg on bad input.
 local function read_fill(opts, count, what)
   local v, t = opts.visited, opts.trace
-  local order = {}
+  local ids = {}                           -- the ids read, checked, in order
   if v ~= nil then
     if type(v) ~= "table" then return nil, ("visited must be a list of %s ids, got %s"):format(what, describe(v)) end
-    for i = 1, #v do
-      local msg = id_error(("visited[%d]"):format(i), v[i], count, what)
+    for i = 1, rawlen(v) do
+      local id = rawget(v, i)
+      local msg = id_error(("visited[%d]"):format(i), id, count, what)
       if msg then return nil, msg end
+      ids[i] = id
     end
   end
   if t ~= nil then
     if type(t) ~= "table" then return nil, ("trace must be a list of trace entries, got %s"):format(describe(t)) end
-    for i = 1, #t do
-      if type(t[i]) ~= "table" then
-        return nil, ("trace[%d] must be a table { node = id, ... }, got %s"):format(i, describe(t[i]))
+    local from_trace = {}
+    for i = 1, rawlen(t) do
+      local entry = rawget(t, i)
+      if type(entry) ~= "table" then
+        return nil, ("trace[%d] must be a table { node = id, ... }, got %s"):format(i, describe(entry))
       end
-      local msg = id_error(("trace[%d].node"):format(i), t[i].node, count, what)
+      local id = entry.node
+      local msg = id_error(("trace[%d].node"):format(i), id, count, what)
       if msg then return nil, msg end
+      from_trace[i] = id
     end
+    if v == nil then ids = from_trace end
   end
-  local seen = {}
-  local function add(id)
+  local order, seen = {}, {}
+  for _, id in ipairs(ids) do
     if not seen[id] then
       seen[id] = true
       order[#order + 1] = id
     end
-  end
-  if v ~= nil then
-    for i = 1, #v do add(v[i]) end
-  elseif t ~= nil then
-    for i = 1, #t do add(t[i].node) end
   end
   return order
 end
@@ -132,17 +189,19 @@ local function read_path(p, count, what)
     return nil, ("path must be a find_path result or a list of %s ids, got %s"):format(what, describe(p))
   end
   local list, name = p, "path"
-  if p.nodes ~= nil then
-    list, name = p.nodes, "path.nodes"
+  local nodes = p.nodes
+  if nodes ~= nil then
+    list, name = nodes, "path.nodes"
     if type(list) ~= "table" then
       return nil, ("path.nodes must be a list of %s ids, got %s"):format(what, describe(list))
     end
   end
   local ids = {}
-  for i = 1, #list do
-    local msg = id_error(("%s[%d]"):format(name, i), list[i], count, what)
+  for i = 1, rawlen(list) do
+    local id = rawget(list, i)
+    local msg = id_error(("%s[%d]"):format(name, i), id, count, what)
     if msg then return nil, msg end
-    ids[i] = list[i]
+    ids[i] = id
   end
   return ids
 end
@@ -193,6 +252,16 @@ local function runs(w, h, cls, emit)
   end
 end
 
+-- method(obj) for our C object: its size or node count.  A closed object
+-- raises; the error is re-raised at the caller of svg (level 4: this,
+-- draw_grid or draw_graph, svg, its caller).  Called through pcall, the C
+-- function has no Lua caller, so its message names no place in this file.
+local function size_of(obj, method)
+  local ok, a, b = pcall(method, obj)
+  if not ok then error(a, 4) end
+  return a, b
+end
+
 local function markers(out, sx, sy, gx, gy, r, stroke)
   out[#out + 1] = ('<circle id="start" cx="%s" cy="%s" r="%s" fill="%s" stroke="#ffffff" stroke-width="%s"/>')
     :format(num(sx), num(sy), num(r), COLOURS.start, num(stroke))
@@ -206,17 +275,29 @@ local function polyline(out, pts, width)
 end
 
 local function draw_grid(grid, opts, cell, title)
-  local w, h = grid:size()
+  local w, h = size_of(grid, grid.size)
   local count = w * h
   local order, msg = read_fill(opts, count, "cell")
   if not order then return nil, msg end
   local path
   path, msg = read_path(opts.path, count, "cell")
   if not path then return nil, msg end
+  size_of(grid, grid.size)                 -- still open after the __index calls above
+  if cell then
+    -- every number in the picture must stay finite: its size in pixels, and
+    -- the path and markers, at least a few pixels wide, in cells (5 / cell)
+    if max(w, h) * cell + 24 == huge then
+      return nil, ("cell too large for a %dx%d grid (the picture's size in pixels overflows), got %s")
+        :format(w, h, describe(cell))
+    end
+    if 5 / cell == huge then
+      return nil, ("cell too small (a 5-pixel marker would be inf cells wide), got %s"):format(describe(cell))
+    end
+  end
   cell = cell or min(24, max(1, 480 / max(w, h)))
   local out = {}
   return document(out, w * cell, h * cell, title, function(band)
-    out[#out + 1] = ('<g id="map" transform="translate(0,%s) scale(%s)">'):format(num(band), num(cell))
+    out[#out + 1] = ('<g id="map" transform="translate(0,%s) scale(%s)">'):format(num(band), scale_text(cell))
     -- cells: open background, then runs of blocked / dear / cheap / tagged
     out[#out + 1] = '<g id="cells">'
     out[#out + 1] = ('<rect width="%s" height="%s" fill="%s"/>'):format(num(w), num(h), COLOURS.open)
@@ -292,13 +373,62 @@ local function draw_grid(grid, opts, cell, title)
   end)
 end
 
+-- 2^e for any integer e in -2148..2046, as two factors (2^e alone overflows
+-- or underflows past 2^1023 and 2^-1074).  v * a * b is v * 2^e, exactly,
+-- unless the result itself overflows or underflows.
+local function pow2(e)
+  local half = floor(e / 2)
+  return 2 ^ half, 2 ^ (e - half)
+end
+
+-- The e that brings s (finite, > 0) into 512..1024 as s * 2^e.
+local function exponent_for(s)
+  local e = 0
+  while s >= 1024 do s, e = s / 2, e - 1 end
+  while s < 512 do s, e = s * 2, e + 1 end
+  return e
+end
+
+-- Graph coordinates are drawn as they are (a node at (3, 4) has cx="3"
+-- cy="4") while they span 1 to 2^400 units: every number derived from them
+-- is then finite, and 3 decimals resolve a thousandth of the picture.  A
+-- graph outside that (nodes at 1e308 and -1e308, whose span overflows, or
+-- all within 1e-320) is drawn in its own units instead: moved to the origin
+-- and scaled by a power of two (exact) to span 512..1024, the scale folded
+-- into the picture's transform.  Returns the new x0, x1, y0, y1 and the
+-- exponent e (the scale is 2^e; 0 when nothing was done).
+local NORMAL_SPAN = 2 ^ 400
+local function normalize(xs, ys, n, x0, x1, y0, y1)
+  local span = max(x1 - x0, y1 - y0)
+  if span == 0 or (span >= 1 and span <= NORMAL_SPAN) then return x0, x1, y0, y1, 0 end
+  local half = span == huge                -- then half the span is used: it cannot overflow
+  local e
+  if half then
+    e = exponent_for(max(x1 * 0.5 - x0 * 0.5, y1 * 0.5 - y0 * 0.5)) - 1
+  else
+    e = exponent_for(span)
+  end
+  local a, b = pow2(e)
+  -- halved coordinates need 2^(e + 1); a is at most 2^-500 there, so
+  -- doubling it (not the coordinate) cannot overflow
+  if half then a = a * 2 end
+  local function at(v, v0)
+    if half then return (v * 0.5 - v0 * 0.5) * a * b end
+    return (v - v0) * a * b
+  end
+  local nx1, ny1 = at(x1, x0), at(y1, y0)
+  for i = 1, n do xs[i], ys[i] = at(xs[i], x0), at(ys[i], y0) end
+  return 0, nx1, 0, ny1, e
+end
+
 local function draw_graph(graph, opts, cell, title)
-  local n = graph:node_count()
+  local n = size_of(graph, graph.node_count)
   local order, msg = read_fill(opts, n, "node")
   if not order then return nil, msg end
   local path
   path, msg = read_path(opts.path, n, "node")
   if not path then return nil, msg end
+  size_of(graph, graph.node_count)         -- still open after the __index calls above
   local xs, ys = {}, {}
   local x0, x1, y0, y1 = 0, 0, 0, 0
   for i = 1, n do
@@ -309,6 +439,8 @@ local function draw_graph(graph, opts, cell, title)
     if i == 1 or y < y0 then y0 = y end
     if i == 1 or y > y1 then y1 = y end
   end
+  local unit_exp                           -- the drawing's unit is 2^-unit_exp graph units
+  x0, x1, y0, y1, unit_exp = normalize(xs, ys, n, x0, x1, y0, y1)
   -- the typical distance between nodes sets the node size and the margin
   local ex, ey = x1 - x0, y1 - y0
   local spacing
@@ -321,11 +453,20 @@ local function draw_graph(graph, opts, cell, title)
   end
   local margin, r = spacing, 0.22 * spacing
   local vw, vh = ex + 2 * margin, ey + 2 * margin
-  local scale = cell or 480 / max(vw, vh)
+  local scale = 480 / max(vw, vh)
+  if cell then
+    -- cell is per graph unit
+    local a, b = pow2(-unit_exp)
+    scale = cell * a * b
+    if max(vw, vh) * scale + 24 == huge then
+      return nil, ("cell too large for this graph (the picture's size in pixels overflows), got %s")
+        :format(describe(cell))
+    end
+  end
   local out = {}
   return document(out, vw * scale, vh * scale, title, function(band)
     out[#out + 1] = ('<g id="map" transform="translate(0,%s) scale(%s) translate(%s,%s)">')
-      :format(num(band), num(scale), num(margin - x0), num(margin - y0))
+      :format(num(band), scale_text(scale), num(margin - x0), num(margin - y0))
     out[#out + 1] = '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="5" '
       .. 'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="' .. COLOURS.edge .. '"/></marker></defs>'
     -- edges: one segment per pair of nodes, in order of first edge id
@@ -413,8 +554,13 @@ end
 --           (early) to dark (late), in up to 16 shades.  When both are
 --           given, `visited` is drawn.
 --   cell    pixels per grid cell (default: up to 24, the map at most 480
---           pixels wide) or per graph unit (default: the graph fits 480)
---   title   a caption above the picture (and the SVG <title>)
+--           pixels wide) or per graph unit (default: the graph fits 480);
+--           refused when the picture's size would overflow, or (grids)
+--           when 5 / cell would
+--   title   a caption above the picture (and the SVG <title>); bytes that
+--           are not UTF-8 are written as U+FFFD
+-- Every number written is finite: graphs of extreme extent are rescaled
+-- (see normalize).
 function M.svg(what, opts)
   local kind = typename(what)
   if kind ~= "astar.Grid" and kind ~= "astar.Graph" then
@@ -422,10 +568,13 @@ function M.svg(what, opts)
   end
   if opts == nil then opts = {} end
   if type(opts) ~= "table" then bad(2, "table expected, got " .. typename(opts)) end
-  for k in pairs(opts) do
+  for k in next, opts do
     if not options[k] then bad(2, "unknown option " .. describe(k)) end
   end
+  -- each option read once, into a plain table (a __index function could
+  -- answer differently each time)
   local cell, title = opts.cell, opts.title
+  opts = { path = opts.path, visited = opts.visited, trace = opts.trace }
   if cell ~= nil and (type(cell) ~= "number" or not (cell > 0 and cell < huge)) then
     bad(2, "cell must be a finite number > 0, got " .. describe(cell))
   end

@@ -12,7 +12,11 @@ local core = require("astar.core")
 
 local M = {}
 
-local floor, sqrt, huge = math.floor, math.sqrt, math.huge
+local floor, sqrt, huge, abs, max = math.floor, math.sqrt, math.huge, math.abs, math.max
+-- Lists are read raw, as the C functions read them (lua_rawlen, lua_rawgeti):
+-- a __len or __index cannot run code or hand back odd values halfway
+-- through.  5.1 and LuaJIT have no rawlen, and their # is raw on tables.
+local rawlen = rawlen or function(t) return #t end
 
 -- Values in error messages, as the C core writes them: numbers by value
 -- ("nan", "inf", "1.5"), strings quoted, our userdata by type name.
@@ -31,8 +35,37 @@ end
 
 local function is_callable(v)
   if type(v) == "function" then return true end
-  local mt = getmetatable(v)
-  return type(mt) == "table" and mt.__call ~= nil
+  local mt = describe_mod.getmetatable(v) -- the real one, as the call sees it
+  return type(mt) == "table" and rawget(mt, "__call") ~= nil
+end
+
+-- Calls method(obj) for the C object `obj` (a closed grid raises); re-raises
+-- its error at the caller of the public function, as the C functions' own
+-- errors would be.  Called through pcall, the C function sees no Lua caller,
+-- so its message carries no position inside this file.
+local function checked(method, obj)
+  local ok, a, b = pcall(method, obj)
+  if not ok then error(a, 3) end
+  return a, b
+end
+
+-- The Euclidean length of (dx, dy, dz), without the overflow (or underflow)
+-- of squaring: 3e200 apart is 3e200, not inf.  inf only when the length
+-- itself is too large for a double.
+local TINY = 2 ^ -1022                     -- the smallest normal double
+local function length(dx, dy, dz)
+  local s = dx * dx + dy * dy + dz * dz
+  if s < huge and s >= TINY then return sqrt(s) end -- the usual case, bit for bit
+  local m = max(abs(dx), abs(dy), abs(dz))
+  if m == 0 or m == huge then return m end
+  dx, dy, dz = dx / m, dy / m, dz / m
+  return m * sqrt(dx * dx + dy * dy + dz * dz)
+end
+
+-- "(x, y)" or "(x, y, z)" for messages.
+local function where(x, y, z)
+  if z == nil then return ("(%s, %s)"):format(describe(x), describe(y)) end
+  return ("(%s, %s, %s)"):format(describe(x), describe(y), describe(z))
 end
 
 -- nil when v is a finite number, else the "x must be ..." message.
@@ -65,8 +98,8 @@ function M.waypoints(points, los)
   if type(points) ~= "table" then
     bad(1, "waypoints", "table expected, got " .. typename(points))
   end
-  local n = #points
-  for k in pairs(points) do
+  local n = rawlen(points)
+  for k in next, points do
     if type(k) ~= "number" or k < 1 or k > n or k ~= floor(k) then
       bad(1, "waypoints", ("points must be a list {p1, p2, ...}, got key %s"):format(describe(k)))
     end
@@ -74,17 +107,18 @@ function M.waypoints(points, los)
   local grid, w, h
   if typename(los) == "astar.Grid" then
     grid = los
-    w, h = grid:size()                     -- raises on a closed grid
+    w, h = checked(grid.size, grid)        -- raises on a closed grid
   elseif not is_callable(los) then
     bad(2, "waypoints", "los must be a function or an astar.Grid, got " .. typename(los))
   end
   local xs, ys, zs = {}, {}, {}
+  local given = {}                         -- each point's coordinates as given, for messages
   for i = 1, n do
-    local p = points[i]
+    local p = rawget(points, i)
     if type(p) ~= "table" then
       bad(1, "waypoints", ("point %d must be a table {x, y [, z]}, got %s"):format(i, typename(p)))
     end
-    local x, y, z = p[1], p[2], p[3]
+    local x, y, z = rawget(p, 1), rawget(p, 2), rawget(p, 3)
     local msg = coordinate_error(i, "x", x) or coordinate_error(i, "y", y)
       or (z ~= nil and coordinate_error(i, "z", z))
     if msg then bad(1, "waypoints", msg) end
@@ -101,7 +135,10 @@ function M.waypoints(points, los)
         bad(1, "waypoints", ("point %d is on a blocked cell (%d, %d)"):format(i, x, y))
       end
     end
-    xs[i], ys[i], zs[i] = x, y, z or 0
+    -- as floats: integer subtraction would wrap (maxinteger - mininteger
+    -- is -1 on 5.3+), float subtraction does not
+    xs[i], ys[i], zs[i] = x + 0.0, y + 0.0, (z or 0) + 0.0
+    given[i] = where(x, y, z)
   end
 
   local g = core.graph()
@@ -112,15 +149,21 @@ function M.waypoints(points, los)
       if grid then
         visible = grid:line_of_sight(xs[i], ys[i], xs[j], ys[j])
       else
-        visible = los(points[i], points[j], i, j)
+        visible = los(rawget(points, i), rawget(points, j), i, j)
         if type(visible) ~= "boolean" then
           error(("los returned %s for points %d and %d (expected a boolean)"):format(
             describe(visible), i, j), 2)
         end
       end
       if visible then
-        local dx, dy, dz = xs[j] - xs[i], ys[j] - ys[i], zs[j] - zs[i]
-        g:connect(i, j, sqrt(dx * dx + dy * dy + dz * dz))
+        -- far apart points (1e308 and -1e308) have no finite distance: the
+        -- edge cannot be made, so the points are refused
+        local d = length(xs[j] - xs[i], ys[j] - ys[i], zs[j] - zs[i])
+        if d == huge then
+          bad(1, "waypoints", ("points %d and %d are too far apart: the distance from %s to %s "
+            .. "overflows"):format(i, j, given[i], given[j]))
+        end
+        g:connect(i, j, d)
       end
     end
   end
@@ -190,25 +233,37 @@ function M.labyrinth(width, height, opts)
   local p, seed, gap = 0.75, 1, 1
   if opts ~= nil then
     if type(opts) ~= "table" then bad(3, "labyrinth", "table expected, got " .. typename(opts)) end
-    for k in pairs(opts) do
+    for k in next, opts do
       if not labyrinth_options[k] then bad(3, "labyrinth", "unknown option " .. describe(k)) end
     end
-    if opts.edge_probability ~= nil then
-      p = opts.edge_probability
+    -- each value read once (a __index function may answer differently)
+    local v = opts.edge_probability
+    if v ~= nil then
+      p = v
       if type(p) ~= "number" or not (p >= 0 and p <= 1) then
         bad(3, "labyrinth", "edge_probability must be a number in 0..1, got " .. describe(p))
       end
     end
-    if opts.seed ~= nil then
-      seed = opts.seed
+    v = opts.seed
+    if v ~= nil then
+      seed = v
       if type(seed) ~= "number" or seed ~= floor(seed) or seed < -2 ^ 31 or seed >= 2 ^ 31 then
         bad(3, "labyrinth", "seed must be an integer in -2^31..2^31 - 1, got " .. describe(seed))
       end
     end
-    if opts.gap ~= nil then
-      gap = opts.gap
+    v = opts.gap
+    if v ~= nil then
+      gap = v
       if not is_finite(gap) or gap <= 0 then
         bad(3, "labyrinth", "gap must be a finite number > 0, got " .. describe(gap))
+      end
+      -- a float: (x - 1) * gap in integers would wrap for a huge integer gap
+      gap = gap + 0.0
+      -- the farthest node sits at (width - 1) * gap, (height - 1) * gap
+      local far = (max(width, height) - 1) * gap
+      if far == huge then
+        bad(3, "labyrinth", ("gap too large for a %dx%d labyrinth (%s * gap overflows), got %s")
+          :format(width, height, describe(max(width, height) - 1), describe(v)))
       end
     end
   end
