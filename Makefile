@@ -5,6 +5,7 @@
 #                   the busted specs
 #   make demo       install what is missing, build, run the main example
 #   make bench      the benchmark table (see bench/README section in README.md)
+#   make lint       luacheck (Lua) and cppcheck (C), installed when missing
 #   make LUA=lua5.3 / lua5.1 / luajit   the same for another interpreter
 #
 # Dependencies are Debian packages; `make deps` installs the missing ones
@@ -13,9 +14,12 @@
 LUA ?= lua5.4
 CC ?= cc
 CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wpedantic
-CORE_SRC = src/util.c src/graph.c src/grid.c src/search.c
+CORE_SRC = src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c
+# the binding is one unit: lastar.c includes the l*.c files (see its header)
+BINDING = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
+          src/lresult.c src/lsearch.c src/lquery.c src/lgraph.c src/lgrid.c src/ltext.c
 SRC = $(CORE_SRC) src/lastar.c
-HDR = src/astar.h src/astar_int.h src/compat.h
+HDR = src/astar.h src/astar_int.h src/engine.h src/compat.h $(BINDING)
 
 # per-interpreter headers and Debian packages
 LUA_INC_lua5.4 = /usr/include/lua5.4
@@ -34,7 +38,7 @@ STAMP = build/.built-for-$(LUA)
 RUN_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;'
 BUSTED = busted --lua=$(LUA)
 
-.PHONY: all deps test demo bench clean c-test
+.PHONY: all deps test demo bench clean c-test lint
 
 all: $(CORE_SO)
 
@@ -178,5 +182,15 @@ fuzz: build/fuzz/fuzz_core build/fuzz/fuzz_parse
 	cp -n fuzz/corpus/parse/* build/fuzz/work-parse/ 2>/dev/null || true
 	./build/fuzz/fuzz_core -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz/work-core
 	./build/fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 build/fuzz/work-parse
+
+# Lint: luacheck on the Lua code, cppcheck on the C (the binding through
+# lastar.c, which includes its parts).  Either reporting anything fails.
+lint:
+	@command -v luacheck >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lua-check)
+	@command -v cppcheck >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cppcheck)
+	luacheck lua spec examples bench
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
+	  --std=c99 -Isrc -I$(LUA_INC) --suppress=missingIncludeSystem --suppress=toomanyconfigs \
+	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c
 
 .PHONY: check memcheck fuzz

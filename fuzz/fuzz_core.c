@@ -17,11 +17,15 @@
 **   - a reverse distance search (several sources, the same modifiers, a
 **     max_cost) gives every node the cheapest cost to any source, its link
 **     is a real step whose cost plus the next node's distance is exactly its
-**     own, and max_cost cuts exactly the nodes beyond it.
+**     own, and max_cost cuts exactly the nodes beyond it;
+**   - precomputed tables (landmarks, clusters: automatic or from labels in
+**     the input) never overestimate the true cost to a goal, A* with them
+**     finds Dijkstra's cost, and the audit finds no overestimate either.
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
-**         src/util.c src/graph.c src/grid.c src/search.c -lm -o build/fuzz/fuzz_core
+**         src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c -lm \
+**         -o build/fuzz/fuzz_core
 */
 #include <math.h>
 #include <stdio.h>
@@ -122,6 +126,91 @@ static int run(astar_search *s, input *in) {
   return st;
 }
 
+/* ---- precomputed tables -------------------------------------------------- */
+
+/* Builds a landmark or cluster table on t from the input and checks it
+** against Dijkstra (reverse distances to a few goals): no overestimate, and
+** A* guided by it (stop = expand, with reopening) finds the optimal cost.
+** Then the audit, with the table and with the fuzzed callback heuristic. */
+static void fuzz_tables(astar_topology *t, input *in, astar_search *s,
+                        astar_search *s2, cbctx *cb) {
+  int32_t n = astar_topology_node_count(t), labels[256], k, v, gi;
+  astar_table *h = NULL;
+  astar_audit a;
+  astar_query q;
+  int rc, kind = u8(in) % 3;
+  if (kind == 0) {
+    k = (int32_t)(u8(in) % 6);            /* 0 is refused */
+    rc = astar_landmarks_build(t, k, NULL, NULL, &h);
+  } else {
+    k = (int32_t)(u8(in) % 6);
+    if (kind == 2 && n <= 256) {
+      for (v = 0; v < n; v++) labels[v] = (int32_t)(u8(in) % 8) - 1; /* -1..6 */
+      rc = astar_clusters_build(t, labels, k, NULL, NULL, &h);
+    } else {
+      rc = astar_clusters_build(t, NULL, k, NULL, NULL, &h);
+    }
+  }
+  if (rc != ASTAR_OK) { /* no passable node, a bad k or label, or costs
+                         ** whose sums overflow */
+    CHECK(h == NULL);
+    if (rc != ASTAR_EINVAL) data_error(rc);
+    return;
+  }
+  CHECK(astar_table_serves(h, t) && astar_table_size(h) >= 1);
+  for (gi = 0; gi < 3 && in->n > 0; gi++) {
+    int32_t goal = (int32_t)(u8(in) % (uint32_t)n), start = (int32_t)(u8(in) % (uint32_t)n);
+    int st;
+    astar_query_init(&q, 0, 0);
+    CHECK(astar_search_begin_distances(s2, t, &goal, 1, 1, &q) == ASTAR_OK);
+    st = run(s2, in);
+    if (data_error(st)) continue;         /* a sum overflowed */
+    CHECK(st == ASTAR_FOUND);
+    for (v = 0; v < n; v++) {
+      double hv, d = astar_search_g(s2, v);
+      CHECK(astar_table_heuristic(h, v, goal, &hv) == 0 && hv >= 0 && isfinite(hv));
+      if (d >= 0) CHECK(hv <= d + 1e-9 * (1 + d));
+    }
+    astar_query_init(&q, start, goal);
+    q.heuristic = ASTAR_H_CALLBACK;
+    q.heuristic_fn = astar_table_heuristic;
+    q.heuristic_ctx = h;
+    CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+    st = run(s, in);
+    if (data_error(st)) continue;
+    if (astar_search_g(s2, start) < 0) {
+      CHECK(st == ASTAR_UNREACHABLE);
+    } else {
+      double d = astar_search_g(s2, start), c;
+      int32_t nodes[1024];
+      CHECK(st == ASTAR_FOUND);
+      if (astar_search_path_length(s, goal) <= 1024) {
+        astar_search_path(s, goal, nodes, NULL, &c);
+        CHECK(fabs(c - d) <= 1e-9 * (1 + d) || !isfinite(d));
+      }
+    }
+  }
+  astar_query_init(&q, 0, 0);
+  q.heuristic = ASTAR_H_CALLBACK;
+  q.heuristic_fn = astar_table_heuristic;
+  q.heuristic_ctx = h;
+  rc = astar_audit_heuristic(t, &q, 1 + u8(in) % 4, s, s2, &a);
+  if (rc == ASTAR_EINVAL) { /* only when no node is passable (labels may
+                            ** name blocked cells only) */
+    for (v = 0; v < n; v++) CHECK(astar_topology_passable(t, v) == 0);
+  } else if (!data_error(rc)) {
+    CHECK(rc == ASTAR_OK && a.overestimates == 0 && a.samples >= 1);
+  }
+  astar_table_free(h);
+  /* the fuzzed heuristic: any answer, but a clean one */
+  q.heuristic_fn = fuzz_h;
+  q.heuristic_ctx = cb;
+  cb->calls = 0;
+  cb->abort_at = (u8(in) % 4 == 0) ? u8(in) : -1;
+  rc = astar_audit_heuristic(t, &q, (int32_t)(u8(in) % 4), s, s2, &a); /* 0: refused */
+  if (rc != ASTAR_EINVAL && !data_error(rc)) CHECK(rc == ASTAR_OK && a.samples >= 1);
+}
+
 /* ---- graphs -------------------------------------------------------------- */
 
 /* Independent check of a graph path; returns its cost. */
@@ -132,7 +221,10 @@ static double check_graph_path(const astar_graph *g, const astar_query *q,
   CHECK(len >= 1 && len <= astar_graph_node_count(g));
   CHECK(astar_search_path(s, q->goal, nodes, edges, &cost) == len);
   CHECK(nodes[0] == q->start && nodes[len - 1] == q->goal);
-  for (i = 0; i < len; i++) CHECK(astar_graph_enabled(g, nodes[i]) == 1);
+  for (i = 0; i < len; i++) {
+    CHECK(astar_graph_enabled(g, nodes[i]) == 1);
+    CHECK(!q->forbid || q->forbid[nodes[i]] == 0);
+  }
   for (i = 0; i + 1 < len; i++) {
     int32_t from, to, tag;
     double c;
@@ -142,6 +234,7 @@ static double check_graph_path(const astar_graph *g, const astar_query *q,
       CHECK(q->tag_factor[tag] != ASTAR_FORBID);
       c *= q->tag_factor[tag];
     }
+    if (q->penalty) c += q->penalty[nodes[i + 1]] * q->penalty_scale;
     if (q->cost_fn) {
       double v = cb->c[(uint32_t)edges[i] % 256];
       if (v >= 0) c = v;
@@ -157,7 +250,7 @@ static void fuzz_graph(input *in) {
   astar_graph *g = astar_graph_new(NULL, NULL);
   astar_search *s = astar_search_new(NULL, NULL), *s2 = astar_search_new(NULL, NULL);
   int32_t nn = 1 + u8(in) % 40, ne = u8(in) % 160, i, id;
-  double factors[4];
+  double factors[4], penalty[40], forbid[40];
   cbctx cb;
   int nq;
   CHECK(g && s && s2);
@@ -177,6 +270,10 @@ static void fuzz_graph(input *in) {
   for (i = 0; i < nn; i++)
     if (u8(in) % 8 == 0) astar_graph_set_enabled(g, i, 0);
   for (i = 0; i < 4; i++) factors[i] = (u8(in) % 4 == 0) ? ASTAR_FORBID : dbl(in);
+  for (i = 0; i < nn; i++) {
+    penalty[i] = (u8(in) % 4) ? 0 : (double)(u8(in) % 8);
+    forbid[i] = (u8(in) % 9) ? 0 : 1;
+  }
   for (i = 0; i < 64; i++) cb.h[i] = (u8(in) % 3) ? (double)(u8(in) % 32) : dbl(in);
   for (i = 0; i < 256; i++) cb.c[i] = (u8(in) % 2) ? -1 : dbl(in);
   for (nq = 0; nq < 4 && in->n > 0; nq++) {
@@ -191,6 +288,11 @@ static void fuzz_graph(input *in) {
       q.tag_factor = factors;
       q.tag_count = u8(in) % 5;
     }
+    if (u8(in) % 4 == 0) {
+      q.penalty = penalty;
+      q.penalty_scale = (double)(u8(in) % 3);
+    }
+    if (u8(in) % 5 == 0) q.forbid = forbid;
     if (q.heuristic == ASTAR_H_CALLBACK || (u8(in) & 1)) {
       q.heuristic_fn = fuzz_h;
       q.heuristic_ctx = &cb;
@@ -204,7 +306,7 @@ static void fuzz_graph(input *in) {
     q.track_best = u8(in) & 1;
     cb.calls = 0;
     cb.abort_at = (u8(in) % 16 == 0) ? u8(in) : -1;
-    if (astar_search_begin(s, g, &q) != ASTAR_OK) {
+    if (astar_search_begin(s, astar_graph_topology(g), &q) != ASTAR_OK) {
       CHECK(astar_search_step(s, 1) < 0); /* nothing to step */
       continue;
     }
@@ -217,7 +319,7 @@ static void fuzz_graph(input *in) {
     ref.weight = 1;
     ref.record_trace = ref.record_visited = 0;
     cb.abort_at = -1;
-    CHECK(astar_search_begin(s2, g, &ref) == ASTAR_OK);
+    CHECK(astar_search_begin(s2, astar_graph_topology(g), &ref) == ASTAR_OK);
     st_ref = run(s2, in);
     if (data_error(st_ref)) continue;
     if (st_ref != ASTAR_FOUND) {
@@ -231,7 +333,7 @@ static void fuzz_graph(input *in) {
       astar_query o = q;
       o.stop = ASTAR_STOP_OPTIMAL;
       cb.abort_at = -1;
-      CHECK(astar_search_begin(s, g, &o) == ASTAR_OK);
+      CHECK(astar_search_begin(s, astar_graph_topology(g), &o) == ASTAR_OK);
       st_opt = run(s, in);
       /* optimal relaxes more steps than expand: it may meet a bad value */
       if (data_error(st_opt)) continue;
@@ -260,7 +362,7 @@ static void fuzz_graph(input *in) {
     }
     if (u8(in) % 4 == 0) dq.max_cost = (double)(u8(in) % 16);
     /* the fuzzed factors may be invalid: then begin refuses, as it should */
-    if (astar_search_begin_distances(s, g, src, (size_t)ns, 1, &dq) != ASTAR_OK) goto done;
+    if (astar_search_begin_distances(s, astar_graph_topology(g), src, (size_t)ns, 1, &dq) != ASTAR_OK) goto done;
     st = run(s, in);
     if (data_error(st)) goto done;
     CHECK(st == ASTAR_FOUND);
@@ -277,7 +379,7 @@ static void fuzz_graph(input *in) {
         rq.heuristic = ASTAR_H_ZERO;
         rq.tag_factor = dq.tag_factor;
         rq.tag_count = dq.tag_count;
-        CHECK(astar_search_begin(s2, g, &rq) == ASTAR_OK);
+        CHECK(astar_search_begin(s2, astar_graph_topology(g), &rq) == ASTAR_OK);
         rst = run(s2, in);
         /* a forward search explores other edges than the reverse one: it
         ** may meet an edge whose cost overflows that the distance search
@@ -306,6 +408,7 @@ static void fuzz_graph(input *in) {
       }
     }
   }
+  if (in->n > 0) fuzz_tables(astar_graph_topology(g), in, s, s2, &cb);
 done:
   astar_search_free(s);
   astar_search_free(s2);
@@ -359,9 +462,11 @@ static void fuzz_grid(input *in) {
   astar_grid *gr = astar_grid_new(w, h, u8(in) % 4, NULL, NULL);
   astar_search *s = astar_search_new(NULL, NULL), *s2 = astar_search_new(NULL, NULL);
   double penalty[256], forbid[256], factors[4];
+  cbctx cb;
   int nq;
   CHECK(gr && s && s2);
   n = w * h;
+  for (i = 0; i < 64; i++) cb.h[i] = (double)(i % 5);
   CHECK(astar_grid_set_blocked(gr, w, 0, 1) == ASTAR_EINVAL);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -392,14 +497,14 @@ static void fuzz_grid(input *in) {
       q.penalty_scale = (double)(u8(in) % 3);
     }
     if (u8(in) % 3 == 0) q.forbid = forbid;
-    if (astar_search_begin_grid(s, gr, &q) != ASTAR_OK) continue;
+    if (astar_search_begin(s, astar_grid_topology(gr), &q) != ASTAR_OK) continue;
     st = run(s, in);
     if (data_error(st)) continue;
     ref = q;
     ref.heuristic = ASTAR_H_ZERO;
     ref.stop = ASTAR_STOP_EXPAND;
     ref.weight = 1;
-    CHECK(astar_search_begin_grid(s2, gr, &ref) == ASTAR_OK);
+    CHECK(astar_search_begin(s2, astar_grid_topology(gr), &ref) == ASTAR_OK);
     st_ref = run(s2, in);
     /* the exhaustive reference may meet a step the query never touched whose
     ** penalty makes it negative (ECOST): then nothing is known */
@@ -413,7 +518,7 @@ static void fuzz_grid(input *in) {
       double c = check_grid_path(gr, &q, s), d = check_grid_path(gr, &ref, s2), co;
       astar_query o = q;
       o.stop = ASTAR_STOP_OPTIMAL;
-      CHECK(astar_search_begin_grid(s, gr, &o) == ASTAR_OK);
+      CHECK(astar_search_begin(s, astar_grid_topology(gr), &o) == ASTAR_OK);
       st = run(s, in);
       if (data_error(st)) continue; /* it may meet such a step too */
       CHECK(st == ASTAR_FOUND);
@@ -437,7 +542,7 @@ static void fuzz_grid(input *in) {
       dq.penalty_scale = (double)(u8(in) % 3);
     }
     if (u8(in) % 3 == 0) dq.forbid = forbid;
-    CHECK(astar_search_begin_distances_grid(s, gr, src, (size_t)ns, 1, &dq) == ASTAR_OK);
+    CHECK(astar_search_begin_distances(s, astar_grid_topology(gr), src, (size_t)ns, 1, &dq) == ASTAR_OK);
     st = run(s, in);
     if (!data_error(st)) CHECK(st == ASTAR_FOUND);
     for (v = 0; st == ASTAR_FOUND && v < n && v < 12; v++) {
@@ -451,7 +556,7 @@ static void fuzz_grid(input *in) {
         rq.start = v;
         rq.goal = src[k];
         rq.heuristic = ASTAR_H_ZERO;
-        CHECK(astar_search_begin_grid(s2, gr, &rq) == ASTAR_OK);
+        CHECK(astar_search_begin(s2, astar_grid_topology(gr), &rq) == ASTAR_OK);
         rst = run(s2, in);
         if (data_error(rst)) unknown = 1; /* as for graphs above */
         if (rst != ASTAR_FOUND) continue;
@@ -466,6 +571,7 @@ static void fuzz_grid(input *in) {
       CHECK(d >= 0 && fabs(d - best) <= 1e-9 * (1 + best));
     }
   }
+  if (in->n > 0) fuzz_tables(astar_grid_topology(gr), in, s, s2, &cb);
   astar_search_free(s);
   astar_search_free(s2);
   astar_grid_free(gr);

@@ -175,13 +175,12 @@ describe("grid", function()
     assert.equal("astar.Grid (closed)", tostring(g))
   end)
 
-  it("cannot be changed or closed by a callback during its own search", function()
+  it("cannot be changed by a callback during its own search", function()
     local g = astar.grid(3, 3)
     local cases = {
       { function() g:set_blocked(2, 2, true) end, "cannot call 'set_blocked': grid is being searched" },
       { function() g:set_cost(2, 2, 5) end, "cannot call 'set_cost': grid is being searched" },
       { function() g:set_tag(2, 2, "mud") end, "cannot call 'set_tag': grid is being searched" },
-      { function() g:close() end, "cannot close a grid while it is being searched" },
     }
     for _, c in ipairs(cases) do
       local msg = error_of(function()
@@ -204,6 +203,13 @@ describe("grid", function()
     assert.equal(2 * D, inner)
     g:set_blocked(2, 2, true) -- unlocked again
     assert.equal(4, g:find_path(1, 1, 3, 3).cost)
+  end)
+
+  it("closed by a callback during its own search, closes when the search ends", function()
+    local g = astar.grid(3, 3)
+    local p = assert(g:find_path(1, 1, 3, 3, { cost = function(_, _, _, _, cost) g:close() return cost end }))
+    assert.equal(2 * D, p.cost)
+    assert.equal("astar.Grid (closed)", tostring(g))
   end)
 end)
 
@@ -304,8 +310,13 @@ describe("grid_from_string", function()
       "bad argument #2 to 'grid_from_string' (legend[\"x\"] must be true, false, a cost, a tag name or "
         .. "{ blocked =, cost =, tag = }, got -1)" },
     { "a bad cost in a legend table", function() return astar.grid_from_string("x.", { x = { cost = "a" } }) end,
-      "bad argument #2 to 'grid_from_string' (legend[\"x\"] must be true, false, a cost, a tag name or "
-        .. "{ blocked =, cost =, tag = }, got table)" },
+      "bad argument #2 to 'grid_from_string' (legend[\"x\"].cost must be a finite number >= 0, got \"a\")" },
+    { "a negative cost in a legend table", function() return astar.grid_from_string("x.", { x = { cost = -1 } }) end,
+      "bad argument #2 to 'grid_from_string' (legend[\"x\"].cost must be a finite number >= 0, got -1)" },
+    { "an unknown field in a legend table", function()
+      return astar.grid_from_string("x.", { x = { colour = 1 } }) end,
+      "bad argument #2 to 'grid_from_string' (legend[\"x\"] has an unknown field \"colour\" "
+        .. "(expected blocked, cost or tag))" },
     { "a NaN default", function() return astar.grid_from_string("x.", { default = 0 / 0 }) end,
       "bad argument #2 to 'grid_from_string' (legend[\"default\"] must be true, false, a cost, a tag name or "
         .. "{ blocked =, cost =, tag = }, got nan)" },

@@ -14,11 +14,15 @@
 **   NULL on failure).  Pass NULL for the C library's realloc/free.
 ** - Nothing is global; objects never share state.  An object may be used from
 **   one thread at a time.
-** - A search (astar_search) never owns graph or grid memory: the topology must
+** - A search (astar_search) never owns topology memory: the topology must
 **   outlive every search begun on it.  A search holds no memory that is not
-**   reachable from the astar_search object, so a callback may longjmp out of a
-**   search (a Lua error does); the search object stays valid and can begin a
-**   new query, and must be freed as usual.
+**   reachable from the astar_search object, so a callback may longjmp out of
+**   a search (a Lua error does); the search object stays valid and can begin
+**   a new query, and must be freed as usual.
+**
+** Layout of this header: topologies (the interface every search takes), the
+** two topologies (graphs, grids), queries and searches, precomputed
+** heuristics and audits.
 */
 #ifndef ASTAR_H
 #define ASTAR_H
@@ -41,17 +45,54 @@ typedef enum astar_status {
   ASTAR_ENOMEM = -1,         /* allocation failed; the object is unchanged */
   ASTAR_EINVAL = -2,         /* bad argument (id out of range, NaN cost, ...) */
   ASTAR_EHEURISTIC = -3,     /* a heuristic gave a value that is not finite >= 0 */
-  ASTAR_ECOST = -4,          /* a cost callback gave NaN or a negative value */
+  ASTAR_ECOST = -4,          /* a step cost came out NaN, negative or infinite */
   ASTAR_ECALLBACK = -5,      /* a callback returned non-zero (asked to abort) */
   ASTAR_ECHANGED = -6,       /* the topology changed since the search began */
   ASTAR_EBUSY = -7,          /* mutation of a locked (being searched) topology */
   ASTAR_ESTATE = -8,         /* call out of order (step before begin, ...) */
   ASTAR_EOVERFLOW = -9       /* a path's cost summed to infinity (costs too
-                             ** large); astar_search_error_node names the node */
+                             ** large) */
 } astar_status;
 
 /* Human-readable name of a status ("found", "unreachable", "out of memory"...). */
 const char *astar_status_name(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Topologies                                                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+** A topology is anything a search can walk: a graph or a grid, seen through
+** one interface.  Searches, distance fields, precomputed heuristics and
+** audits take an astar_topology; get one from astar_graph_topology or
+** astar_grid_topology (the same object, viewed generically: it lives and
+** dies with the graph or grid).  Node ids are 0..node_count - 1: graph node
+** ids, or grid cell ids.
+*/
+typedef struct astar_topology astar_topology;
+
+/* "graph" or "grid". */
+const char *astar_topology_kind(const astar_topology *t);
+int32_t astar_topology_node_count(const astar_topology *t);
+/* 1 when a path may pass through the node (an enabled node, an open cell),
+** 0 when not, EINVAL on a bad id. */
+int astar_topology_passable(const astar_topology *t, int32_t node);
+/* [out] xyz: the position the distance heuristics use (grid cells: column,
+** row, 0).  EINVAL on a bad id. */
+int astar_topology_position(const astar_topology *t, int32_t node, double xyz[3]);
+/* The heuristic a query gets when it asks for ASTAR_H_DEFAULT: euclidean on
+** graphs; octile on grids, manhattan on grids without diagonal steps. */
+int astar_topology_default_heuristic(const astar_topology *t);
+/* Bytes the topology holds (its arrays and the struct). */
+size_t astar_topology_bytes(const astar_topology *t);
+
+/* While a topology is locked (delta +1 / -1; locks nest) every mutator
+** returns EBUSY: a host locks it around a search whose callbacks run
+** foreign code.  The version changes with every mutation; a search begun on
+** an older version refuses to step (ECHANGED). */
+void astar_topology_lock(astar_topology *t, int delta);
+int astar_topology_locked(const astar_topology *t);
+uint32_t astar_topology_version(const astar_topology *t);
 
 /* ------------------------------------------------------------------------ */
 /* Directed weighted multigraph                                              */
@@ -63,6 +104,7 @@ typedef struct astar_graph astar_graph;
 astar_graph *astar_graph_new(astar_alloc_fn alloc, void *ud);
 /* Frees everything; NULL is ignored. */
 void astar_graph_free(astar_graph *g);
+astar_topology *astar_graph_topology(astar_graph *g);
 
 /* [in] x, y, z: position used by the distance heuristics; any finite values.
 ** [out] id: the new node's id (node_count - 1).  Nodes start enabled.
@@ -94,14 +136,6 @@ int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled);
 /* 1 enabled, 0 disabled, EINVAL on a bad id. */
 int astar_graph_enabled(const astar_graph *g, int32_t node);
 
-/* While a graph is locked (delta +1 / -1; locks nest) every mutator returns
-** EBUSY: a host locks it around a search whose callbacks run foreign code.
-** The version changes with every mutation; a search begun on an older
-** version refuses to step (ECHANGED). */
-void astar_graph_lock(astar_graph *g, int delta);
-int astar_graph_locked(const astar_graph *g);
-uint32_t astar_graph_version(const astar_graph *g);
-
 /* ------------------------------------------------------------------------ */
 /* Grid (implicit 4/8-connected graph; no edge arrays)                       */
 /* ------------------------------------------------------------------------ */
@@ -130,9 +164,8 @@ typedef enum astar_diagonal {
 astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
                            astar_alloc_fn alloc, void *ud);
 void astar_grid_free(astar_grid *gr);
+astar_topology *astar_grid_topology(astar_grid *gr);
 
-/* Bytes this grid holds (cells, masks, cost and tag layers, the struct). */
-size_t astar_grid_bytes(const astar_grid *gr);
 int32_t astar_grid_width(const astar_grid *gr);
 int32_t astar_grid_height(const astar_grid *gr);
 int astar_grid_diagonal(const astar_grid *gr);
@@ -142,18 +175,13 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked);
 /* 1 blocked, 0 open, EINVAL out of range. */
 int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y);
 /* [in] cost: finite and >= 0; the cost of entering the cell is the step
-** length (1 or sqrt 2) times this.  ENOMEM possible (the cost layer is
-** allocated on the first cost other than 1). */
+** length (1 or ASTAR_GRID_DIAG) times this.  ENOMEM possible (the cost layer
+** is allocated on the first cost other than 1). */
 int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost);
 int astar_grid_cost(const astar_grid *gr, int32_t x, int32_t y, double *cost);
 /* [in] tag: 0..65535 (0 = none). ENOMEM possible (tag layer allocated lazily). */
 int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag);
 int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag);
-
-/* Same contract as the graph's. */
-void astar_grid_lock(astar_grid *gr, int delta);
-int astar_grid_locked(const astar_grid *gr);
-uint32_t astar_grid_version(const astar_grid *gr);
 
 /* 1 when the segment between the centres of the two cells crosses no blocked
 ** cell, 0 otherwise, EINVAL when a cell is out of range.  A segment through a
@@ -174,10 +202,13 @@ int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
 /* ------------------------------------------------------------------------ */
 
 typedef enum astar_heuristic {
+  ASTAR_H_DEFAULT = -1,    /* the topology's default (see
+                           ** astar_topology_default_heuristic) */
   ASTAR_H_ZERO = 0,        /* Dijkstra */
   ASTAR_H_EUCLIDEAN,       /* straight-line distance */
   ASTAR_H_MANHATTAN,       /* |dx| + |dy| + |dz| */
-  ASTAR_H_OCTILE,          /* max + (sqrt2 - 1) * min of |dx|,|dy|; + |dz| */
+  ASTAR_H_OCTILE,          /* max + (sqrt2 - 1) * min of |dx|,|dy|; + |dz|
+                           ** (grids: their own diagonal cost) */
   ASTAR_H_CHEBYSHEV,       /* max(|dx|, |dy|, |dz|) */
   ASTAR_H_BISECTOR,        /* distance to the line through start and goal */
   ASTAR_H_FULL_BISECTOR,   /* that + distance from the line's foot to the goal */
@@ -200,48 +231,58 @@ typedef enum astar_tie_break {
 
 /* Heuristic callback: store an estimate from `node` to `goal` in *h (finite,
 ** >= 0) and return 0; return non-zero to abort the search (ECALLBACK).
-** Called at most once per node per query; the value is cached.  Ids are graph
-** node ids or grid cell ids. */
+** Called at most once per node per query; the value is cached. */
 typedef int (*astar_heuristic_fn)(void *ctx, int32_t node, int32_t goal,
                                   double *h);
 
 /* Cost callback: called when a step from -> to is relaxed, with `cost` the
 ** step cost after tag factors and penalties; store the cost to use in *out
 ** (finite >= 0, or ASTAR_FORBID) and return 0, or non-zero to abort.
-** `edge` is the graph edge id, or for grids the direction 0..7 of the step. */
-typedef int (*astar_cost_fn)(void *ctx, int32_t from, int32_t to, int32_t edge,
+** `link` is the graph edge id, or for grids the direction 0..7 of the step
+** (E, W, S, N, SE, NE, SW, NW). */
+typedef int (*astar_cost_fn)(void *ctx, int32_t from, int32_t to, int32_t link,
                              double cost, double *out);
 
+/*
+** One query.  Always start from astar_query_init and then set fields: the
+** fast path (a grid search with no modifiers) is taken only when every
+** field it does not honour still holds its default, so the struct must be
+** initialised as a whole (no field, and no padding, left undefined).
+*/
 typedef struct astar_query {
-  int32_t start, goal;         /* node ids, or grid cell ids (y * width + x) */
-  int heuristic;               /* astar_heuristic */
+  int32_t start, goal;         /* node ids */
+  int32_t heuristic;           /* astar_heuristic */
+  int32_t stop;                /* astar_stop */
+  int32_t tie_break;           /* astar_tie_break */
+  int32_t tag_count;           /* entries of tag_factor */
   double weight;               /* f = g + weight * h; finite >= 0 (1 = A*) */
-  int stop;                    /* astar_stop */
-  int tie_break;               /* astar_tie_break */
-  astar_heuristic_fn heuristic_fn; void *heuristic_ctx;
-  astar_cost_fn cost_fn; void *cost_ctx;
+  double penalty_scale;        /* any finite value (see penalty) */
+  double max_cost;             /* prune nodes whose g would exceed it (inf:
+                               ** no limit) */
+  uint64_t max_expansions;     /* 0 = no limit */
+  astar_heuristic_fn heuristic_fn;
+  void *heuristic_ctx;
+  astar_cost_fn cost_fn;
+  void *cost_ctx;
   /* Per-query multipliers by tag: tag t (1 <= t < tag_count) has its step
   ** cost multiplied by tag_factor[t] (finite >= 0, or ASTAR_FORBID).  Tags
   ** at or past tag_count are unchanged.  NULL = none. */
-  const double *tag_factor; int32_t tag_count;
-    /* Grids only, width * height values indexed by cell id, or NULL:
-  ** penalty[c] * penalty_scale (any finite scale, negative too) is added to
-  ** the cost of entering cell c; a step whose cost is then not finite >= 0
-  ** stops the search with ECOST.  Cells with forbid[c] != 0 are impassable
-  ** for this query. */
-  const double *penalty; double penalty_scale;
+  const double *tag_factor;
+  /* node_count values indexed by node id, or NULL: penalty[v] *
+  ** penalty_scale is added to the cost of entering v; a step whose cost is
+  ** then not finite >= 0 stops the search with ECOST.  Nodes with
+  ** forbid[v] != 0 are impassable for this query. */
+  const double *penalty;
   const double *forbid;
-  /* Budgets: 0 = none.  max_cost prunes every node whose g would exceed it. */
-  uint64_t max_expansions;
-  double max_cost;
-  int record_trace;            /* keep every expansion (astar_search_trace) */
-  int record_visited;          /* keep expanded ids (astar_search_visited) */
-  int track_best;              /* keep the reached node with the smallest h
+  int32_t record_trace;        /* keep every expansion (astar_search_trace) */
+  int32_t record_visited;      /* keep expanded ids (astar_search_visited) */
+  int32_t track_best;          /* keep the reached node with the smallest h
                                ** (astar_search_best; costs a compare per node) */
+  int32_t reserved;            /* 0 */
 } astar_query;
 
-/* Fills q with the defaults: euclidean (graphs) heuristic, weight 1, stop
-** expand, tie high_g, no callbacks, modifiers or budgets. */
+/* Fills q with the defaults: the topology's default heuristic, weight 1,
+** stop expand, tie high_g, no callbacks, modifiers or budgets. */
 void astar_query_init(astar_query *q, int32_t start, int32_t goal);
 
 typedef struct astar_stats {
@@ -251,10 +292,33 @@ typedef struct astar_stats {
 } astar_stats;
 
 typedef struct astar_trace_entry {
-  int32_t node;         /* expanded node / cell id */
-  int32_t parent;       /* its parent node / cell at that moment, -1 for start */
+  int32_t node;         /* expanded node id */
+  int32_t parent;       /* its parent at that moment, -1 for start */
   double g, f;
 } astar_trace_entry;
+
+/* What made a search stop with EHEURISTIC, ECOST or EOVERFLOW. */
+typedef enum astar_cause {
+  ASTAR_CAUSE_NONE = 0,
+  ASTAR_CAUSE_HEURISTIC,   /* the heuristic callback gave `value` at `node` */
+  ASTAR_CAUSE_CALLBACK,    /* the cost callback gave `value` for the step */
+  ASTAR_CAUSE_STEP,        /* the step's own cost is `value` (not finite:
+                           ** a huge cell cost times a diagonal length) */
+  ASTAR_CAUSE_TAG_FACTOR,  /* the step's cost times its tag factor is `value`
+                           ** (not finite) */
+  ASTAR_CAUSE_PENALTY,     /* adding penalty * penalty_scale made the step
+                           ** cost `value` (negative or not finite) */
+  ASTAR_CAUSE_SUM          /* the cost of reaching `node` summed to `value`
+                           ** (infinite) */
+} astar_cause;
+
+typedef struct astar_error_info {
+  int cause;               /* astar_cause */
+  int32_t node;            /* the node entered (or evaluated) */
+  int32_t from;            /* the node the step left, -1 when none */
+  int32_t link;            /* the step's edge or direction, -1 when none */
+  double value;            /* the bad value */
+} astar_error_info;
 
 typedef struct astar_search astar_search;
 
@@ -267,9 +331,7 @@ void astar_search_free(astar_search *s);
 /* Validates q and prepares the search (allocating if the topology grew).
 ** EINVAL on a bad id, weight, heuristic, stop, tie_break or factor; ENOMEM.
 ** The callbacks may run from here on (the start node's heuristic). */
-int astar_search_begin(astar_search *s, astar_graph *g, const astar_query *q);
-int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
-                            const astar_query *q);
+int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q);
 
 /*
 ** Distance searches (a multi-source Dijkstra): every node in sources[0..n-1]
@@ -280,20 +342,12 @@ int astar_search_begin_grid(astar_search *s, const astar_grid *gr,
 ** crowd walking to the sources needs).  The query's modifiers apply (tag
 ** factors, cost callback, penalty, forbid, max_cost: nodes beyond it stay
 ** unreached); start, goal, heuristic, weight, stop and tie_break are
-** ignored.  Blocked, disabled or forbidden sources are skipped.  EINVAL on a
-** bad source id or an empty topology.
+** ignored.  Impassable or forbidden sources are skipped.  EINVAL on a bad
+** source id or an empty topology.
 */
-int astar_search_begin_distances(astar_search *s, astar_graph *g,
+int astar_search_begin_distances(astar_search *s, astar_topology *t,
                                  const int32_t *sources, size_t n, int reverse,
                                  const astar_query *q);
-int astar_search_begin_distances_grid(astar_search *s, const astar_grid *gr,
-                                      const int32_t *sources, size_t n,
-                                      int reverse, const astar_query *q);
-/* The link of a reached node: the edge id (graphs) or step direction 0..7
-** (grids) by which the search reached it; after a reverse distance search,
-** the first step to take from it toward its nearest source.  -1 for a
-** source or an unreached node. */
-int32_t astar_search_link(const astar_search *s, int32_t node);
 
 /* Runs at most max_steps expansions (0 = no limit).  Returns SEARCHING when
 ** the budget ran out first, a final outcome (FOUND, UNREACHABLE,
@@ -304,35 +358,111 @@ int astar_search_step(astar_search *s, uint64_t max_steps);
 /* The last status astar_search_step returned (ESTATE before any begin). */
 int astar_search_status(const astar_search *s);
 const astar_stats *astar_search_stats(const astar_search *s);
-/* After EHEURISTIC / ECOST: the node or cell (a graph cost error: the edge)
-** whose value was bad, and the value.  -1 otherwise. */
-int32_t astar_search_error_node(const astar_search *s, double *value);
+/* After EHEURISTIC, ECOST or EOVERFLOW: what went wrong and where (cause
+** ASTAR_CAUSE_NONE otherwise). */
+const astar_error_info *astar_search_error(const astar_search *s);
 
-/* After FOUND: the number of nodes on the path (>= 1) and its cost (the sum
-** of the step costs this query used).  Partial paths: pass the node from
-** astar_search_best.  0 when `to` was not reached. */
+/* After FOUND: the number of nodes on the path (>= 1).  Partial paths: pass
+** the node from astar_search_best.  0 when `to` was not reached. */
 int32_t astar_search_path_length(const astar_search *s, int32_t to);
 /* Writes the path start..to: nodes[0..len-1] (required, room for
-** astar_search_path_length entries) and edges[0..len-2] (may be NULL; graph
+** astar_search_path_length entries) and links[0..len-2] (may be NULL; graph
 ** edge ids, or for grids the step directions 0..7).  [out] cost (may be
 ** NULL): the sum of the step costs along the path.  Returns the length, 0
 ** when `to` was not reached. */
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
-                          int32_t *edges, double *cost);
-/* The goal id of the current query. */
+                          int32_t *links, double *cost);
+/* The goal id of the current query (-1 for distance searches). */
 int32_t astar_search_goal(const astar_search *s);
 /* With query.track_best: the reached node with the smallest heuristic value
 ** (ties: the first reached); the target of a partial path.  -1 otherwise. */
 int32_t astar_search_best(const astar_search *s);
 /* Cost so far of a reached node; -1 when not reached in this query. */
 double astar_search_g(const astar_search *s, int32_t node);
+/* The link of a reached node: the edge id (graphs) or step direction 0..7
+** (grids) by which the search reached it; after a reverse distance search,
+** the first step to take from it toward its nearest source.  -1 for a
+** source, the start or an unreached node. */
+int32_t astar_search_link(const astar_search *s, int32_t node);
+/* The node a reached node's link joins it to: its predecessor on the way
+** from the start (or from the nearest source) after a path or forward
+** distance search, the next node on the way to the nearest source after a
+** reverse one.  -1 where astar_search_link is -1. */
+int32_t astar_search_parent(const astar_search *s, int32_t node);
 
 /* The query's heuristic at any node (not only reached ones), after a begin:
 ** callbacks run (uncached).  EHEURISTIC / ECALLBACK as during a search. */
 int astar_search_h(astar_search *s, int32_t node, double *h);
 
+/* Recorded when the query asked; valid until the next begin. */
+const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n);
+const int32_t *astar_search_visited(const astar_search *s, size_t *n);
+
+/* Bytes this search holds: node states, caches, heaps, trace and visited
+** buffers (they grow to the largest query run so far and are kept). */
+size_t astar_search_bytes(const astar_search *s);
+
+/* ------------------------------------------------------------------------ */
+/* Precomputed heuristics                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+** A table is a heuristic computed once from a topology's own costs (no query
+** modifiers) and evaluated in C, with no callback per node:
+**   - landmarks (ALT): the costs from and to k landmarks chosen by
+**     farthest-point sampling in path cost; h(n) is the best of
+**     d(L, goal) - d(L, n) and d(n, L) - d(goal, L) over the landmarks L
+**     (triangle inequality: admissible, on directed graphs too, and
+**     consistent up to the float rounding of the stored costs);
+**   - clusters: every node carries a cluster label, and the table holds the
+**     cheapest cost between each pair of clusters (admissible; it jumps at
+**     cluster borders, so it is not consistent).
+** Either is combined with a geometric bound (Euclidean on graphs, octile on
+** grids) scaled by the smallest cost per unit of length among the
+** topology's steps, so it is never worse than that.  A table serves the
+** topology it was built for, as it was then: use astar_table_serves before
+** searching with it (a changed topology could make it overestimate).
+*/
+typedef struct astar_table astar_table;
+
+enum astar_table_kinds {
+  ASTAR_TABLE_LANDMARKS = 0,
+  ASTAR_TABLE_CLUSTERS
+};
+
+/* Landmarks: [in] k: 1..ASTAR_MAX_LANDMARKS landmarks wanted (fewer when
+** fewer nodes are reachable).  [out] out: the table.  EINVAL when k is out of
+** range or no node is passable; ENOMEM. */
+#define ASTAR_MAX_LANDMARKS 64
+int astar_landmarks_build(astar_topology *t, int32_t k, astar_alloc_fn alloc,
+                          void *ud, astar_table **out);
+
+/* Clusters: [in] labels: node_count labels, each -1 (no cluster) or
+** 0..k-1; or NULL to cluster automatically: k seeds by farthest-point
+** sampling, every node joining the seed nearest to it.  [in] k:
+** 1..ASTAR_MAX_CLUSTERS.  EINVAL on a bad k or label, or when no node has a
+** cluster; ENOMEM. */
+#define ASTAR_MAX_CLUSTERS 4096
+int astar_clusters_build(astar_topology *t, const int32_t *labels, int32_t k,
+                         astar_alloc_fn alloc, void *ud, astar_table **out);
+
+void astar_table_free(astar_table *h);
+/* An astar_heuristic_fn: ctx is the table. */
+int astar_table_heuristic(void *ctx, int32_t node, int32_t goal, double *h);
+int astar_table_kind(const astar_table *h);
+/* The number of landmarks or clusters. */
+int32_t astar_table_size(const astar_table *h);
+size_t astar_table_bytes(const astar_table *h);
+/* 1 when h was built for t and t has not changed since. */
+int astar_table_serves(const astar_table *h, const astar_topology *t);
+
+/* ------------------------------------------------------------------------ */
+/* Auditing a heuristic                                                      */
+/* ------------------------------------------------------------------------ */
+
 typedef struct astar_audit {
-  uint64_t checked;           /* nodes with a finite cost to the goal */
+  uint64_t samples;           /* goals tried */
+  uint64_t checked;           /* (node, goal) pairs with a finite cost */
   uint64_t overestimates;     /* ... whose h exceeds that cost */
   double max_overestimate;    /* largest h - cost (0 when none) */
   uint64_t steps;             /* steps u -> v checked for consistency */
@@ -340,20 +470,19 @@ typedef struct astar_audit {
   double max_inconsistency;   /* largest h(u) - c(u, v) - h(v) */
 } astar_audit;
 
-/* Audits the heuristic of `s` (begun, not stepped) against `d`, a finished
-** reverse distance search to the same goal on the same topology: every node
-** whose true cost to the goal is finite is checked for admissibility (h <=
-** cost, within 1e-9 relative), and every step of the topology for
-** consistency (h(u) <= c(u, v) + h(v)), with the topology's own costs (no
-** modifiers).  The heuristic is evaluated once per node. */
-int astar_search_audit(astar_search *s, const astar_search *d, astar_audit *out);
-
-/* Recorded when the query asked; valid until the next begin. */
-const astar_trace_entry *astar_search_trace(const astar_search *s, size_t *n);
-
-/* Bytes this search holds: node states, caches, heaps, trace and visited
-** buffers (they grow to the largest query run so far and are kept). */
-size_t astar_search_bytes(const astar_search *s);
-const int32_t *astar_search_visited(const astar_search *s, size_t *n);
+/*
+** Audits the heuristic of q (q->heuristic and q->heuristic_fn; start and
+** goal are ignored) on t with the topology's own costs: for `samples` goals
+** spread evenly over the passable nodes (each query's start halfway round
+** them, for the bisector heuristics), every node that can reach the goal is
+** checked for admissibility (h <= true cost, within 1e-9 relative) and every
+** step for consistency (h(u) <= c(u, v) + h(v)).  s and d are two search
+** objects that hold every buffer the audit needs, so a heuristic callback
+** may longjmp out of it.  EINVAL when samples < 1 or no node is passable;
+** EHEURISTIC / ECALLBACK from the heuristic; ENOMEM.
+*/
+int astar_audit_heuristic(astar_topology *t, const astar_query *q,
+                          int32_t samples, astar_search *s, astar_search *d,
+                          astar_audit *out);
 
 #endif

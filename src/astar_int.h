@@ -1,6 +1,18 @@
 /*
-** astar_int.h -- private layouts shared by the core files (graph.c, grid.c,
-** search.c).  Not installed, not part of the API: only astar.h is public.
+** astar_int.h -- private layouts shared by the core files.  Not installed,
+** not part of the API: only astar.h is public.
+**
+**   util.c        allocation helpers, status names
+**   search.c      the search object: begin, step, results
+**   engine.h      the search loop, heap and relaxation, as inline code that
+**                 each topology instantiates with its own expansion
+**   graph.c       graph storage and the graph's topology operations
+**   grid.c        grid storage, move rules, line of sight, the grid's
+**                 topology operations
+**   heuristics.c  precomputed tables (landmarks, clusters) and the audit
+**
+** A new topology is one more file like graph.c: its storage, an
+** astar_topo_ops table and its expansions instantiated from engine.h.
 */
 #ifndef ASTAR_INT_H
 #define ASTAR_INT_H
@@ -33,77 +45,71 @@ int astar__grow(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
 ** where doubling would only waste memory. */
 int astar__resize(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
                   size_t need, size_t size);
+/* Frees an array grown by the two above and zeroes its capacity. */
+void astar__release(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
+                    size_t size);
 
-/* graph ------------------------------------------------------------------- */
+/* topologies -------------------------------------------------------------- */
 
-typedef struct astar_node_rec {
-  double x, y, z;
-  int32_t enabled;
-} astar_node_rec;
+typedef struct astar_topo_ops astar_topo_ops;
 
-typedef struct astar_edge_rec {
-  int32_t from, to;
-  double cost;
-  int32_t tag;
-  int32_t slot;              /* position in adj[] while the CSR is valid */
-} astar_edge_rec;
-
-/* One outgoing edge in the CSR adjacency: the data the search loop reads,
-** contiguous per source node. */
-typedef struct astar_adj {
-  double cost;
-  int32_t to, edge;
-} astar_adj;
-
-struct astar_graph {
+/* The header every topology starts with (graph.c, grid.c): a pointer to an
+** astar_topology is a pointer to the graph or grid itself. */
+struct astar_topology {
+  const astar_topo_ops *ops;
   astar_alloc_fn alloc;
   void *ud;
-  int32_t nn, ne;            /* node and edge counts */
-  size_t ncap, ecap;
-  astar_node_rec *nodes;     /* ncap */
-  astar_edge_rec *edges;     /* ecap */
-  /* CSR adjacency, rebuilt lazily when nodes or edges were added */
-  int csr_valid;
-  size_t first_cap, adj_cap;
-  int32_t *first;            /* nn + 1 offsets into adj */
-    astar_adj *adj;            /* ne entries grouped by source, insertion order */
-  /* incoming edges, built only for reverse distance searches */
-  int rcsr_valid;
-  size_t rfirst_cap, redge_cap;
-  int32_t *rfirst;           /* nn + 1 offsets into redge */
-  int32_t *redge;            /* edge ids grouped by destination */
   uint32_t version;          /* bumped by every mutation */
   int lock;                  /* > 0 while searched: mutators refuse */
 };
 
-/* Builds the CSR arrays if stale.  0 or ENOMEM. */
-int astar__graph_prepare(astar_graph *g);
-/* The same for the incoming-edge arrays. */
-int astar__graph_prepare_reverse(astar_graph *g);
+/* A search loop instantiated for one topology and one kind of expansion
+** (engine.h: search_loop). */
+typedef int (*astar_run_fn)(astar_search *s, uint64_t max_steps);
 
-/* grid -------------------------------------------------------------------- */
+/* One step of a topology, for the audit and the geometric bound: external
+** ids and the step's own cost (no query modifiers). */
+typedef void (*astar_step_visit)(void *ctx, int32_t from, int32_t to,
+                                 double cost);
 
-/* Cells are stored with a one-cell blocked border (padded width pw = w + 2),
-** so the search loop never checks bounds.  Padded index p = (y + 1) * pw +
-** (x + 1). */
-struct astar_grid {
-  astar_alloc_fn alloc;
-  void *ud;
-  int32_t w, h, pw, ph;
-  int diagonal;
-  unsigned char *blocked;    /* pw * ph; 1 blocked (the border too) */
-  unsigned char *moves;      /* pw * ph; bit d: the step in direction d is
-                             ** allowed by the blocked cells and the diagonal
-                             ** rule (kept current by set_blocked) */
-  double *cost;              /* pw * ph or NULL while every cost is 1 */
-  uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
-  int32_t off[8];            /* padded offsets of the 8 directions */
-  uint32_t version;
-  int lock;
+/*
+** What the generic code needs from a topology.  Node ids come in two
+** spaces: external ids (0..count - 1, what callers see) and internal ids
+** (0..span - 1, what the search state is indexed by: a grid pads its cells
+** with a blocked border so its loop never tests bounds).  Nothing here is
+** called per neighbour: the hot loops are the `run` functions, each an
+** instantiation of engine.h's loop with the topology's expansion inlined.
+*/
+struct astar_topo_ops {
+  const char *kind;                                        /* "graph", "grid" */
+  int32_t (*count)(const astar_topology *t);
+  size_t (*span)(const astar_topology *t);
+  int32_t (*internal)(const astar_topology *t, int32_t ext);
+  int32_t (*external)(const astar_topology *t, int32_t v);
+  int (*passable)(const astar_topology *t, int32_t v);           /* internal */
+  void (*position)(const astar_topology *t, int32_t v, double xyz[3]);
+  /* brings derived structures (adjacency) up to date; ENOMEM */
+  int (*prepare)(astar_topology *t, int reverse);
+  /* the other end of internal node v's link: the node it was reached from
+  ** (forward) or the node the step leads to (reverse) */
+  int32_t (*link_from)(const astar_topology *t, int32_t v, int32_t link);
+  int32_t (*link_to)(const astar_topology *t, int32_t v, int32_t link);
+  /* the query's cost of the step into internal node v by link (path costs
+  ** when no cost callback recorded them); 0 when the step is forbidden */
+  int (*step_cost)(const astar_search *s, int32_t v, int32_t link, double *c);
+  /* every step of the topology, with its own cost */
+  void (*each_step)(const astar_topology *t, astar_step_visit visit, void *ctx);
+  int (*default_heuristic)(const astar_topology *t);
+  int geometric;             /* the heuristic that bounds a step's length:
+                             ** its distance over a step <= the step's cost
+                             ** at unit cost */
+  double octile_k;           /* octile's diagonal extra (grids: their own) */
+  /* the topology's part of the fast-path decision (the query's part is
+  ** search.c's query_plain); NULL: no fast path */
+  int (*plain)(const astar_topology *t);
+  astar_run_fn run_general, run_plain, run_reverse;
+  size_t (*bytes)(const astar_topology *t);
 };
-
-/* Directions 0..3 cardinal (E, W, S, N), 4..7 diagonal (SE, NE, SW, NW). */
-extern const int astar__dx[8], astar__dy[8];
 
 /* search ------------------------------------------------------------------ */
 
@@ -132,5 +138,59 @@ typedef struct astar_heap {
   astar_heap_item *a;
   size_t n, cap;
 } astar_heap;
+
+struct astar_search {
+  astar_alloc_fn alloc;
+  void *ud;
+  astar_node *ns;               /* node states, ns_init of them zeroed */
+  size_t ns_cap, ns_init;
+  int32_t *parent;              /* the link each node was reached by */
+  size_t parent_cap;
+  int32_t *gpos;                /* by-g heap positions (stop = optimal) */
+  size_t gpos_cap;
+  double *hc;                   /* callback heuristic values (cached) */
+  size_t hc_cap;
+  double *cc;                   /* incoming step cost when a cost_fn runs */
+  size_t cc_cap;
+  int use_cc;                   /* this query keeps cc (it has a cost_fn) */
+  double *scratch;              /* audits: h per node (owned here: the
+                                ** heuristic may longjmp out of an audit) */
+  size_t scratch_cap;
+  int32_t *ids;                 /* audits: passable nodes (same reason) */
+  size_t ids_cap;
+  astar_heap open, byg;
+  uint32_t gen;
+  astar_trace_entry *trace;
+  size_t ntrace, trace_cap;
+  int32_t *visited;
+  size_t nvisited, visited_cap;
+  /* the current query */
+  int status;
+  astar_topology *topo;
+  const astar_topo_ops *ops;
+  astar_run_fn run;             /* the loop this query steps with */
+  uint32_t version;             /* the topology's version at begin */
+  astar_query q;                /* heuristic resolved (never DEFAULT) */
+  int32_t start, goal;          /* internal ids; goal -1: distances, -2:
+                                ** impassable goal of a partial search */
+  int reached;                  /* the goal has a g value */
+  int reverse;                  /* distance search relaxing steps backwards */
+  double gx, gy, gz;            /* goal position */
+  double sx, sy, sz;            /* start position */
+  double ux, uy, uz;            /* unit vector start -> goal; 0 if they meet */
+  double octile_k;              /* octile's diagonal extra: grid or true sqrt2 */
+  astar_heap_item next;         /* the bypass slot (node -1 when empty) */
+  uint32_t seq;                 /* FIFO tie-break counter (saturates) */
+  astar_stats st;
+  int32_t best;                 /* reached node with the smallest h */
+  double best_h;
+  int pruned;                   /* max_cost cut something off */
+  astar_error_info err;
+};
+
+/* The built-in heuristics' distance between two positions, for a search
+** begun with that heuristic (heuristics.c uses it for geometric bounds). */
+double astar__distance(int heuristic, double octile_k, const double a[3],
+                       const double b[3]);
 
 #endif

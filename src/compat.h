@@ -1,7 +1,7 @@
 /*
 ** compat.h -- the few Lua C API differences between 5.1 (and LuaJIT), 5.2,
-** 5.3 and 5.4 that the binding meets, behind one name each, so lastar.c has
-** no version #ifdefs of its own.
+** 5.3 and 5.4 that the binding meets, behind one name each, so the binding
+** files have no version #ifdefs of their own.
 */
 #ifndef ASTAR_COMPAT_H
 #define ASTAR_COMPAT_H
@@ -42,6 +42,23 @@ static void *compat_testudata(lua_State *L, int idx, const char *name) {
 
 #ifndef LUA_OK
 #define LUA_OK 0
+#endif
+
+/* Integers print as integers in messages: 5.3+ has an integer subtype. */
+#if LUA_VERSION_NUM >= 503
+#define COMPAT_HAS_INTEGERS 1
+#define compat_isinteger(L, idx) lua_isinteger((L), (idx))
+#else
+#define COMPAT_HAS_INTEGERS 0
+#define compat_isinteger(L, idx) 0
+#endif
+
+/* Whether the collector runs (the user may have stopped it); 5.1 and
+** LuaJIT cannot tell, and are assumed to run. */
+#if LUA_VERSION_NUM >= 502
+#define compat_gc_running(L) lua_gc((L), LUA_GCISRUNNING, 0)
+#else
+#define compat_gc_running(L) 1
 #endif
 
 /* lua_pushstring returns the interned string from 5.2 on; 5.1's returns

@@ -1,42 +1,91 @@
 /*
-** graph.c -- directed weighted multigraph: node and edge storage, and the
-** CSR adjacency the search loop reads.
+** graph.c -- directed weighted multigraph: node and edge storage, the CSR
+** adjacency the search loop reads, and the graph's topology operations.
 **
 ** Edges are appended to one array; the adjacency (first[] offsets into adj[],
 ** grouped by source node, insertion order kept) is rebuilt lazily on the
 ** first search after nodes or edges were added, so building a graph edge by
 ** edge stays O(1) amortised.  set_cost writes through to adj[] (each edge
 ** record knows its slot), so changing costs between queries costs no rebuild.
+** Internal and external node ids are the same.
 */
 #include <math.h>
 #include <string.h>
 
-#include "astar_int.h"
+#include "engine.h"
+
+typedef struct node_rec {
+  double x, y, z;
+  int32_t enabled;
+} node_rec;
+
+typedef struct edge_rec {
+  int32_t from, to;
+  double cost;
+  int32_t tag;
+  int32_t slot;              /* position in adj[] while the CSR is valid */
+} edge_rec;
+
+/* One outgoing edge in the CSR adjacency: the data the search loop reads,
+** contiguous per source node. */
+typedef struct adj_rec {
+  double cost;
+  int32_t to, edge;
+} adj_rec;
+
+struct astar_graph {
+  astar_topology t;          /* first: the topology view of the graph */
+  int32_t nn, ne;            /* node and edge counts */
+  size_t ncap, ecap;
+  node_rec *nodes;           /* ncap */
+  edge_rec *edges;           /* ecap */
+  /* CSR adjacency, rebuilt lazily when nodes or edges were added */
+  int csr_valid;
+  size_t first_cap, adj_cap;
+  int32_t *first;            /* nn + 1 offsets into adj */
+  adj_rec *adj;              /* ne entries grouped by source, insertion order */
+  /* incoming edges, built only for reverse distance searches */
+  int rcsr_valid;
+  size_t rfirst_cap, redge_cap;
+  int32_t *rfirst;           /* nn + 1 offsets into redge */
+  int32_t *redge;            /* edge ids grouped by destination */
+};
+
+#define GRAPH(t) ((astar_graph *)(t))
+#define CGRAPH(t) ((const astar_graph *)(t))
+
+static const astar_topo_ops graph_ops;
+
+/* ------------------------------------------------------------------------ */
+/* storage                                                                    */
+/* ------------------------------------------------------------------------ */
 
 astar_graph *astar_graph_new(astar_alloc_fn alloc, void *ud) {
   astar_graph *g = (astar_graph *)astar__mem(alloc, ud, NULL, 0, sizeof *g);
   if (g == NULL) return NULL;
   memset(g, 0, sizeof *g);
-  g->alloc = alloc;
-  g->ud = ud;
+  g->t.ops = &graph_ops;
+  g->t.alloc = alloc;
+  g->t.ud = ud;
   return g;
 }
 
 void astar_graph_free(astar_graph *g) {
+  astar_alloc_fn f;
+  void *ud;
   if (g == NULL) return;
-  astar__mem(g->alloc, g->ud, g->nodes, g->ncap * sizeof(astar_node_rec), 0);
-  astar__mem(g->alloc, g->ud, g->edges, g->ecap * sizeof(astar_edge_rec), 0);
-  astar__mem(g->alloc, g->ud, g->first, g->first_cap * sizeof(int32_t), 0);
-    astar__mem(g->alloc, g->ud, g->adj, g->adj_cap * sizeof(astar_adj), 0);
-  astar__mem(g->alloc, g->ud, g->rfirst, g->rfirst_cap * sizeof(int32_t), 0);
-  astar__mem(g->alloc, g->ud, g->redge, g->redge_cap * sizeof(int32_t), 0);
-  astar__mem(g->alloc, g->ud, g, sizeof *g, 0);
+  f = g->t.alloc;
+  ud = g->t.ud;
+  astar__release(f, ud, (void **)&g->nodes, &g->ncap, sizeof(node_rec));
+  astar__release(f, ud, (void **)&g->edges, &g->ecap, sizeof(edge_rec));
+  astar__release(f, ud, (void **)&g->first, &g->first_cap, sizeof(int32_t));
+  astar__release(f, ud, (void **)&g->adj, &g->adj_cap, sizeof(adj_rec));
+  astar__release(f, ud, (void **)&g->rfirst, &g->rfirst_cap, sizeof(int32_t));
+  astar__release(f, ud, (void **)&g->redge, &g->redge_cap, sizeof(int32_t));
+  astar__mem(f, ud, g, sizeof *g, 0);
 }
 
-void astar_graph_lock(astar_graph *g, int delta) { g->lock += delta; }
-int astar_graph_locked(const astar_graph *g) { return g->lock > 0; }
-uint32_t astar_graph_version(const astar_graph *g) { return g->version; }
-
+astar_topology *astar_graph_topology(astar_graph *g) { return &g->t; }
 int32_t astar_graph_node_count(const astar_graph *g) { return g->nn; }
 int32_t astar_graph_edge_count(const astar_graph *g) { return g->ne; }
 
@@ -44,12 +93,12 @@ static int valid_cost(double c) { return c >= 0 && isfinite(c); }
 
 int astar_graph_add_node(astar_graph *g, double x, double y, double z,
                          int32_t *id) {
-  astar_node_rec *n;
-  if (g->lock > 0) return ASTAR_EBUSY;
+  node_rec *n;
+  if (g->t.lock > 0) return ASTAR_EBUSY;
   if (!isfinite(x) || !isfinite(y) || !isfinite(z)) return ASTAR_EINVAL;
   if (g->nn == INT32_MAX - 1) return ASTAR_EINVAL;
-  if (astar__grow(g->alloc, g->ud, (void **)&g->nodes, &g->ncap,
-                  (size_t)g->nn + 1, sizeof(astar_node_rec)))
+  if (astar__grow(g->t.alloc, g->t.ud, (void **)&g->nodes, &g->ncap,
+                  (size_t)g->nn + 1, sizeof(node_rec)))
     return ASTAR_ENOMEM;
   n = &g->nodes[g->nn];
   n->x = x;
@@ -58,19 +107,19 @@ int astar_graph_add_node(astar_graph *g, double x, double y, double z,
   n->enabled = 1;
   *id = g->nn++;
   g->csr_valid = g->rcsr_valid = 0;
-  g->version++;
+  g->t.version++;
   return ASTAR_OK;
 }
 
 int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
                          int32_t tag, int32_t *id) {
-  astar_edge_rec *e;
-  if (g->lock > 0) return ASTAR_EBUSY;
+  edge_rec *e;
+  if (g->t.lock > 0) return ASTAR_EBUSY;
   if (from < 0 || from >= g->nn || to < 0 || to >= g->nn) return ASTAR_EINVAL;
   if (!valid_cost(cost) || tag < 0) return ASTAR_EINVAL;
   if (g->ne == INT32_MAX - 1) return ASTAR_EINVAL;
-  if (astar__grow(g->alloc, g->ud, (void **)&g->edges, &g->ecap,
-                  (size_t)g->ne + 1, sizeof(astar_edge_rec)))
+  if (astar__grow(g->t.alloc, g->t.ud, (void **)&g->edges, &g->ecap,
+                  (size_t)g->ne + 1, sizeof(edge_rec)))
     return ASTAR_ENOMEM;
   e = &g->edges[g->ne];
   e->from = from;
@@ -80,7 +129,7 @@ int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
   e->slot = -1;
   *id = g->ne++;
   g->csr_valid = g->rcsr_valid = 0;
-  g->version++;
+  g->t.version++;
   return ASTAR_OK;
 }
 
@@ -94,7 +143,7 @@ int astar_graph_position(const astar_graph *g, int32_t node, double xyz[3]) {
 
 int astar_graph_edge(const astar_graph *g, int32_t edge, int32_t *from,
                      int32_t *to, double *cost, int32_t *tag) {
-  const astar_edge_rec *e;
+  const edge_rec *e;
   if (edge < 0 || edge >= g->ne) return ASTAR_EINVAL;
   e = &g->edges[edge];
   if (from) *from = e->from;
@@ -105,22 +154,22 @@ int astar_graph_edge(const astar_graph *g, int32_t edge, int32_t *from,
 }
 
 int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost) {
-  if (g->lock > 0) return ASTAR_EBUSY;
+  if (g->t.lock > 0) return ASTAR_EBUSY;
   if (edge < 0 || edge >= g->ne || !valid_cost(cost)) return ASTAR_EINVAL;
   if (g->edges[edge].cost == cost) return ASTAR_OK; /* no change, no new version */
   g->edges[edge].cost = cost;
   if (g->csr_valid) g->adj[g->edges[edge].slot].cost = cost;
-  g->version++;
+  g->t.version++;
   return ASTAR_OK;
 }
 
 int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
-  if (g->lock > 0) return ASTAR_EBUSY;
+  if (g->t.lock > 0) return ASTAR_EBUSY;
   if (node < 0 || node >= g->nn) return ASTAR_EINVAL;
   enabled = enabled ? 1 : 0;
   if (g->nodes[node].enabled == enabled) return ASTAR_OK;
   g->nodes[node].enabled = enabled;
-  g->version++;
+  g->t.version++;
   return ASTAR_OK;
 }
 
@@ -132,50 +181,195 @@ int astar_graph_enabled(const astar_graph *g, int32_t node) {
 /*
 ** Counting sort of the edges by source: first[n] .. first[n+1] - 1 are the
 ** positions of node n's outgoing edges in adj[], in insertion order (which
-** the FIFO tie-break and the seed step tables rely on).
+** the FIFO tie-break and the seed step tables rely on).  With reverse, the
+** incoming edges too, as edge ids (costs are read from the edge records,
+** which set_cost keeps current).
 */
-int astar__graph_prepare(astar_graph *g) {
+static int graph_prepare(astar_topology *t, int reverse) {
+  astar_graph *g = GRAPH(t);
   int32_t i, n = g->nn, m = g->ne;
-  if (g->csr_valid) return ASTAR_OK;
-  if (astar__grow(g->alloc, g->ud, (void **)&g->first, &g->first_cap,
-                  (size_t)n + 1, sizeof(int32_t)) ||
-      astar__grow(g->alloc, g->ud, (void **)&g->adj, &g->adj_cap,
-                  (size_t)m, sizeof(astar_adj)))
-    return ASTAR_ENOMEM;
-  memset(g->first, 0, ((size_t)n + 1) * sizeof(int32_t));
-  for (i = 0; i < m; i++) g->first[g->edges[i].from + 1]++;
-  for (i = 0; i < n; i++) g->first[i + 1] += g->first[i];
-  /* place edges; first[from] walks forward and is shifted back afterwards */
-  for (i = 0; i < m; i++) {
-    astar_edge_rec *e = &g->edges[i];
-    int32_t at = g->first[e->from]++;
-    g->adj[at].cost = e->cost;
-    g->adj[at].to = e->to;
-    g->adj[at].edge = i;
-    e->slot = at;
-  }
-  for (i = n; i > 0; i--) g->first[i] = g->first[i - 1];
+  if (!g->csr_valid) {
+    if (astar__grow(t->alloc, t->ud, (void **)&g->first, &g->first_cap,
+                    (size_t)n + 1, sizeof(int32_t)) ||
+        astar__grow(t->alloc, t->ud, (void **)&g->adj, &g->adj_cap, (size_t)m,
+                    sizeof(adj_rec)))
+      return ASTAR_ENOMEM;
+    memset(g->first, 0, ((size_t)n + 1) * sizeof(int32_t));
+    for (i = 0; i < m; i++) g->first[g->edges[i].from + 1]++;
+    for (i = 0; i < n; i++) g->first[i + 1] += g->first[i];
+    /* place edges; first[from] walks forward and is shifted back afterwards */
+    for (i = 0; i < m; i++) {
+      edge_rec *e = &g->edges[i];
+      int32_t at = g->first[e->from]++;
+      g->adj[at].cost = e->cost;
+      g->adj[at].to = e->to;
+      g->adj[at].edge = i;
+      e->slot = at;
+    }
+    for (i = n; i > 0; i--) g->first[i] = g->first[i - 1];
     g->first[0] = 0;
-  g->csr_valid = 1;
+    g->csr_valid = 1;
+  }
+  if (reverse && !g->rcsr_valid) {
+    if (astar__grow(t->alloc, t->ud, (void **)&g->rfirst, &g->rfirst_cap,
+                    (size_t)n + 1, sizeof(int32_t)) ||
+        astar__grow(t->alloc, t->ud, (void **)&g->redge, &g->redge_cap, (size_t)m,
+                    sizeof(int32_t)))
+      return ASTAR_ENOMEM;
+    memset(g->rfirst, 0, ((size_t)n + 1) * sizeof(int32_t));
+    for (i = 0; i < m; i++) g->rfirst[g->edges[i].to + 1]++;
+    for (i = 0; i < n; i++) g->rfirst[i + 1] += g->rfirst[i];
+    for (i = 0; i < m; i++) g->redge[g->rfirst[g->edges[i].to]++] = i;
+    for (i = n; i > 0; i--) g->rfirst[i] = g->rfirst[i - 1];
+    g->rfirst[0] = 0;
+    g->rcsr_valid = 1;
+  }
   return ASTAR_OK;
 }
 
-/* The incoming edges of each node, as edge ids (costs are read from the edge
-** records, which set_cost keeps current). */
-int astar__graph_prepare_reverse(astar_graph *g) {
-  int32_t i, n = g->nn, m = g->ne;
-  if (g->rcsr_valid) return ASTAR_OK;
-  if (astar__grow(g->alloc, g->ud, (void **)&g->rfirst, &g->rfirst_cap,
-                  (size_t)n + 1, sizeof(int32_t)) ||
-      astar__grow(g->alloc, g->ud, (void **)&g->redge, &g->redge_cap,
-                  (size_t)m, sizeof(int32_t)))
-    return ASTAR_ENOMEM;
-  memset(g->rfirst, 0, ((size_t)n + 1) * sizeof(int32_t));
-  for (i = 0; i < m; i++) g->rfirst[g->edges[i].to + 1]++;
-  for (i = 0; i < n; i++) g->rfirst[i + 1] += g->rfirst[i];
-  for (i = 0; i < m; i++) g->redge[g->rfirst[g->edges[i].to]++] = i;
-  for (i = n; i > 0; i--) g->rfirst[i] = g->rfirst[i - 1];
-  g->rfirst[0] = 0;
-  g->rcsr_valid = 1;
+/* ------------------------------------------------------------------------ */
+/* expansions                                                                 */
+/* ------------------------------------------------------------------------ */
+
+ASTAR_INLINE double graph_h(const astar_search *s, int32_t v, double x, double y) {
+  const node_rec *n = &CGRAPH(s->topo)->nodes[v];
+  (void)x;
+  (void)y;
+  return builtin_h(s, n->x, n->y, n->z);
+}
+
+/* The tag of edge e when the query has tag factors (its record is not
+** read otherwise: one random load less per edge). */
+ASTAR_INLINE int32_t edge_tag(const astar_search *s, const astar_graph *g, int32_t e) {
+  return s->q.tag_factor ? g->edges[e].tag : 0;
+}
+
+static int expand_graph(astar_search *s, int32_t u) {
+  const astar_graph *g = CGRAPH(s->topo);
+  const adj_rec *a, *end;
+  double gu = s->ns[u].g;
+  if (g->first[u] == g->first[u + 1]) return ASTAR_OK; /* adj may be NULL */
+  a = g->adj + g->first[u];
+  end = g->adj + g->first[u + 1];
+  for (; a < end; a++) {
+    double c = a->cost;
+    int rc;
+    if (!g->nodes[a->to].enabled) continue;
+    if ((rc = query_step(s, u, a->to, a->edge, edge_tag(s, g, a->edge), &c, 1)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
+    }
+    if ((rc = relax_impl(s, a->to, a->edge, gu + c, c, 0, 0, 0, graph_h)) != ASTAR_OK)
+      return rc;
+  }
   return ASTAR_OK;
 }
+
+/* Reverse expansion: each edge e = (u -> v) into v offers u the cost
+** g(v) + c(e); u's link becomes e, the edge to take toward the source.  The
+** step enters v, so v's penalty applies; u must itself be passable. */
+static int expand_graph_rev(astar_search *s, int32_t v) {
+  const astar_graph *g = CGRAPH(s->topo);
+  int32_t i, end = g->rfirst[v + 1];
+  double gv = s->ns[v].g;
+  for (i = g->rfirst[v]; i < end; i++) {
+    int32_t e = g->redge[i], u = g->edges[e].from;
+    double c = g->edges[e].cost;
+    int rc;
+    if (!g->nodes[u].enabled || (s->q.forbid && s->q.forbid[u] != 0)) continue;
+    if ((rc = query_step(s, u, v, e, edge_tag(s, g, e), &c, 1)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
+    }
+    if ((rc = relax_impl(s, u, e, gv + c, c, 0, 0, 0, graph_h)) != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
+static int graph_run(astar_search *s, uint64_t n) {
+  return search_loop(s, n, expand_graph);
+}
+
+static int graph_run_reverse(astar_search *s, uint64_t n) {
+  return search_loop(s, n, expand_graph_rev);
+}
+
+/* ------------------------------------------------------------------------ */
+/* topology operations                                                        */
+/* ------------------------------------------------------------------------ */
+
+static int32_t graph_count(const astar_topology *t) { return CGRAPH(t)->nn; }
+static size_t graph_span(const astar_topology *t) { return (size_t)CGRAPH(t)->nn; }
+static int32_t graph_id(const astar_topology *t, int32_t v) { (void)t; return v; }
+
+static int graph_passable(const astar_topology *t, int32_t v) {
+  return CGRAPH(t)->nodes[v].enabled;
+}
+
+static void graph_position(const astar_topology *t, int32_t v, double xyz[3]) {
+  astar_graph_position(CGRAPH(t), v, xyz);
+}
+
+static int32_t graph_link_from(const astar_topology *t, int32_t v, int32_t link) {
+  (void)v;
+  return CGRAPH(t)->edges[link].from;
+}
+
+static int32_t graph_link_to(const astar_topology *t, int32_t v, int32_t link) {
+  (void)v;
+  return CGRAPH(t)->edges[link].to;
+}
+
+/* The search accepted this very step, so query_step cannot fail here and
+** writes nothing into s: the cast only satisfies its signature. */
+static int graph_step_cost(const astar_search *s, int32_t v, int32_t link, double *c) {
+  const astar_graph *g = CGRAPH(s->topo);
+  *c = g->edges[link].cost;
+  return query_step((astar_search *)s, g->edges[link].from, v, link,
+                    edge_tag(s, g, link), c, 0) > 0;
+}
+
+static void graph_each_step(const astar_topology *t, astar_step_visit visit, void *ctx) {
+  const astar_graph *g = CGRAPH(t);
+  int32_t i;
+  for (i = 0; i < g->ne; i++) {
+    const edge_rec *e = &g->edges[i];
+    if (g->nodes[e->from].enabled && g->nodes[e->to].enabled)
+      visit(ctx, e->from, e->to, e->cost);
+  }
+}
+
+static int graph_default_heuristic(const astar_topology *t) {
+  (void)t;
+  return ASTAR_H_EUCLIDEAN;
+}
+
+static size_t graph_bytes(const astar_topology *t) {
+  const astar_graph *g = CGRAPH(t);
+  return sizeof *g + g->ncap * sizeof(node_rec) + g->ecap * sizeof(edge_rec) +
+         (g->first_cap + g->rfirst_cap + g->redge_cap) * sizeof(int32_t) +
+         g->adj_cap * sizeof(adj_rec);
+}
+
+static const astar_topo_ops graph_ops = {
+    .kind = "graph",
+    .count = graph_count,
+    .span = graph_span,
+    .internal = graph_id,
+    .external = graph_id,
+    .passable = graph_passable,
+    .position = graph_position,
+    .prepare = graph_prepare,
+    .link_from = graph_link_from,
+    .link_to = graph_link_to,
+    .step_cost = graph_step_cost,
+    .each_step = graph_each_step,
+    .default_heuristic = graph_default_heuristic,
+    .geometric = ASTAR_H_EUCLIDEAN,
+    .octile_k = ASTAR_SQRT2 - 1,
+    .plain = NULL, /* no fast path yet: steps can overflow, tags are common */
+    .run_general = graph_run,
+    .run_plain = graph_run,
+    .run_reverse = graph_run_reverse,
+    .bytes = graph_bytes,
+};

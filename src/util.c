@@ -42,6 +42,13 @@ int astar__grow(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
   return ASTAR_OK;
 }
 
+void astar__release(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
+                    size_t size) {
+  if (*arr != NULL) astar__mem(f, ud, *arr, *cap * size, 0);
+  *arr = NULL;
+  *cap = 0;
+}
+
 const char *astar_status_name(int status) {
   switch (status) {
     case ASTAR_OK: return "ok";

@@ -1,7 +1,9 @@
 /*
 ** core_test.c -- checks of the C core without Lua: the seed 003 examples
 ** through the public API, grid basics, and the invariants a C engine relies
-** on (status codes, unchanged objects on bad input).  Run by `make test`.
+** on (status codes, unchanged objects on bad input), the topology
+** interface, the fast path's agreement with the general one, precomputed
+** tables and the audit.  Run by `make test`.
 */
 #include <math.h>
 #include <stdio.h>
@@ -55,7 +57,7 @@ static double run(astar_graph *g, astar_search *s, const double *h, int stop,
   q.stop = stop;
   q.tie_break = ASTAR_TIE_FIFO;
   q.record_trace = 1;
-  CHECK(astar_search_begin(s, g, &q) == ASTAR_OK);
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
   CHECK(astar_search_path(s, 5, nodes, NULL, &cost) > 0);
   *expanded = (int)astar_search_stats(s)->expanded;
@@ -100,17 +102,17 @@ static void test_bad_input(void) {
   CHECK(astar_graph_add_node(g, NAN, 0, 0, &id) == ASTAR_EINVAL);
   CHECK(astar_graph_edge_count(g) == 9 && astar_graph_node_count(g) == 6);
   astar_query_init(&q, 0, 6);
-  CHECK(astar_search_begin(s, g, &q) == ASTAR_EINVAL);
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_EINVAL);
   CHECK(astar_search_step(s, 0) == ASTAR_ESTATE);
   astar_query_init(&q, 0, 5);
   q.weight = -1;
-  CHECK(astar_search_begin(s, g, &q) == ASTAR_EINVAL);
-  astar_graph_lock(g, 1);
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_EINVAL);
+  astar_topology_lock(astar_graph_topology(g), 1);
   CHECK(astar_graph_add_node(g, 0, 0, 0, &id) == ASTAR_EBUSY);
-  astar_graph_lock(g, -1);
+  astar_topology_lock(astar_graph_topology(g), -1);
   /* a sliced search notices mutation */
   astar_query_init(&q, 0, 5);
-  CHECK(astar_search_begin(s, g, &q) == ASTAR_OK);
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 1) == ASTAR_SEARCHING);
   CHECK(astar_graph_set_cost(g, 0, 2) == ASTAR_OK);
   CHECK(astar_search_step(s, 1) == ASTAR_ECHANGED);
@@ -130,7 +132,7 @@ static void test_grid(void) {
   CHECK(astar_grid_set_blocked(gr, 5, 0, 1) == ASTAR_EINVAL);
   astar_query_init(&q, 0, 4);
   q.heuristic = ASTAR_H_OCTILE;
-  CHECK(astar_search_begin_grid(s, gr, &q) == ASTAR_OK);
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
   n = astar_search_path(s, 4, nodes, NULL, &cost);
   /* the wall forces the path through (2,2), and the corner rule forbids the
@@ -155,12 +157,194 @@ static void test_no_edges(void) {
   astar_graph_add_node(g, 0, 0, 0, &id);
   astar_graph_add_node(g, 1, 0, 0, &id);
   astar_query_init(&q, 0, 1);
-  CHECK(astar_search_begin(s, g, &q) == ASTAR_OK);
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 0) == ASTAR_UNREACHABLE);
   astar_query_init(&q, 0, 0);
-  CHECK(astar_search_begin(s, g, &q) == ASTAR_OK);
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
   astar_search_free(s);
+  astar_graph_free(g);
+}
+
+
+/* The topology interface answers the same for both kinds. */
+static void test_topology(void) {
+  astar_graph *g = seed_graph();
+  astar_grid *gr = astar_grid_new(4, 3, ASTAR_DIAG_NEVER, NULL, NULL);
+  astar_topology *tg = astar_graph_topology(g), *tr = astar_grid_topology(gr);
+  double xyz[3];
+  CHECK(strcmp(astar_topology_kind(tg), "graph") == 0);
+  CHECK(strcmp(astar_topology_kind(tr), "grid") == 0);
+  CHECK(astar_topology_node_count(tg) == 6 && astar_topology_node_count(tr) == 12);
+  CHECK(astar_topology_default_heuristic(tg) == ASTAR_H_EUCLIDEAN);
+  CHECK(astar_topology_default_heuristic(tr) == ASTAR_H_MANHATTAN);
+  CHECK(astar_topology_position(tr, 7, xyz) == ASTAR_OK);
+  CHECK(xyz[0] == 3 && xyz[1] == 1 && xyz[2] == 0);
+  CHECK(astar_topology_position(tr, 12, xyz) == ASTAR_EINVAL);
+  CHECK(astar_topology_passable(tr, 5) == 1);
+  astar_grid_set_blocked(gr, 1, 1, 1);
+  CHECK(astar_topology_passable(tr, 5) == 0);
+  astar_graph_set_enabled(g, 2, 0);
+  CHECK(astar_topology_passable(tg, 2) == 0 && astar_topology_passable(tg, -1) == ASTAR_EINVAL);
+  CHECK(astar_topology_version(tr) == 1);
+  astar_topology_lock(tr, 1);
+  CHECK(astar_grid_set_cost(gr, 0, 0, 2) == ASTAR_EBUSY);
+  astar_topology_lock(tr, -1);
+  CHECK(astar_topology_bytes(tr) >= 2 * 6 * 5);
+  astar_graph_free(g);
+  astar_grid_free(gr);
+}
+
+/* Runs q on t to the end; the cost of the path to the goal, -1 when none. */
+static double cost_of(astar_topology *t, const astar_query *q) {
+  astar_search *s = astar_search_new(NULL, NULL);
+  int32_t nodes[4096];
+  double cost = -1;
+  if (astar_search_begin(s, t, q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_FOUND)
+    astar_search_path(s, q->goal, nodes, NULL, &cost);
+  astar_search_free(s);
+  return cost;
+}
+
+/* Every query field the fast path does not honour changes the answer on an
+** open grid exactly as on the same grid forced onto the general path (a
+** cost layer that no path can use): no field is ignored by the fast path. */
+static void test_fast_path_honours_fields(void) {
+  enum { W = 12, H = 9 };
+  astar_grid *open = astar_grid_new(W, H, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *general = astar_grid_new(W, H + 2, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  static double penalty[W * H], forbid[W * H], factor[2] = {1, 3};
+  int32_t x, i;
+  /* general: the same W x H area, then a wall row and a costly row below */
+  for (x = 0; x < W; x++) {
+    astar_grid_set_blocked(general, x, H, 1);
+    astar_grid_set_cost(general, x, H + 1, 5);
+  }
+  for (i = 0; i < W * H; i++) penalty[i] = (i % W == 5) ? 4 : 0;
+  for (i = 0; i < W * H; i++) forbid[i] = (i % W == 6 && i / W > 0) ? 1 : 0;
+  for (i = 0; i < 7; i++) {
+    astar_query q;
+    double a, b;
+    astar_query_init(&q, 0, W * H - 1);
+    switch (i) {
+      case 0: q.penalty = penalty; break;
+      case 1: q.forbid = forbid; break;
+      case 2: q.weight = 3; q.heuristic = ASTAR_H_ZERO; break;
+      case 3: q.max_cost = 5; break;
+      case 4: q.stop = ASTAR_STOP_OPTIMAL; q.heuristic = ASTAR_H_CHEBYSHEV; break;
+      case 5: q.penalty = penalty; q.penalty_scale = 0.5; break;
+      default: q.tag_factor = factor; q.tag_count = 2; break;
+    }
+    a = cost_of(astar_grid_topology(open), &q);
+    b = cost_of(astar_grid_topology(general), &q);
+    CHECK(a == b);
+  }
+  astar_grid_free(open);
+  astar_grid_free(general);
+}
+
+/* Errors say what went wrong: the step's own cost, a tag factor, a
+** penalty. */
+static void test_error_causes(void) {
+  astar_grid *gr = astar_grid_new(3, 1, ASTAR_DIAG_NEVER, NULL, NULL);
+  astar_topology *t = astar_grid_topology(gr);
+  astar_search *s = astar_search_new(NULL, NULL);
+  double factor[2] = {1, 1e300}, penalty[3] = {0, -5, 0};
+  astar_query q;
+  astar_grid_set_cost(gr, 1, 0, 1e10);
+  astar_grid_set_tag(gr, 1, 0, 1);
+  astar_query_init(&q, 0, 2);
+  q.tag_factor = factor;
+  q.tag_count = 2;
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_ECOST);
+  CHECK(astar_search_error(s)->cause == ASTAR_CAUSE_TAG_FACTOR);
+  CHECK(astar_search_error(s)->node == 1 && astar_search_error(s)->from == 0);
+  astar_query_init(&q, 0, 2);
+  astar_grid_set_cost(gr, 1, 0, 1);
+  q.penalty = penalty;
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_ECOST);
+  CHECK(astar_search_error(s)->cause == ASTAR_CAUSE_PENALTY);
+  CHECK(astar_search_error(s)->value == -4);
+  astar_search_free(s);
+  astar_grid_free(gr);
+}
+
+/* Parents of a distance search lead to the nearest source. */
+static void test_parents(void) {
+  astar_grid *gr = astar_grid_new(5, 1, ASTAR_DIAG_NEVER, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  int32_t src = 0;
+  astar_query_init(&q, 0, 0);
+  CHECK(astar_search_begin_distances(s, astar_grid_topology(gr), &src, 1, 1, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_search_parent(s, 4) == 3 && astar_search_parent(s, 1) == 0);
+  CHECK(astar_search_parent(s, 0) == -1 && astar_search_g(s, 4) == 4);
+  CHECK(astar_search_goal(s) == -1);
+  astar_search_free(s);
+  astar_grid_free(gr);
+}
+
+/* Tables are admissible (checked against Dijkstra from every goal) and stop
+** serving once the topology changes; the audit agrees. */
+static void check_table(astar_topology *t, astar_table *h) {
+  int32_t n = astar_topology_node_count(t), goal, v;
+  astar_search *d = astar_search_new(NULL, NULL), *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  astar_audit a;
+  astar_query init;
+  CHECK(h != NULL && astar_table_serves(h, t));
+  for (goal = 0; goal < n; goal += 7) {
+    astar_query_init(&q, 0, 0);
+    if (astar_search_begin_distances(d, t, &goal, 1, 1, &q) != ASTAR_OK) continue;
+    CHECK(astar_search_step(d, 0) == ASTAR_FOUND);
+    for (v = 0; v < n; v++) {
+      double hv, dist = astar_search_g(d, v);
+      CHECK(astar_table_heuristic(h, v, goal, &hv) == 0 && hv >= 0 && isfinite(hv));
+      if (dist >= 0) CHECK(hv <= dist * (1 + 1e-9) + 1e-9);
+    }
+  }
+  astar_query_init(&init, 0, 0);
+  init.heuristic = ASTAR_H_CALLBACK;
+  init.heuristic_fn = astar_table_heuristic;
+  init.heuristic_ctx = h;
+  CHECK(astar_audit_heuristic(t, &init, 5, s, d, &a) == ASTAR_OK);
+  CHECK(a.samples == 5 && a.checked > 0 && a.overestimates == 0);
+  /* landmark distances are floats, each term shaved by its rounding error:
+  ** consistent up to that, a few 1e-7 of the costs */
+  if (astar_table_kind(h) == ASTAR_TABLE_LANDMARKS) CHECK(a.max_inconsistency < 1e-5);
+  astar_search_free(s);
+  astar_search_free(d);
+}
+
+static void test_tables(void) {
+  astar_grid *gr = astar_grid_new(16, 12, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_graph *g = seed_graph();
+  astar_topology *t = astar_grid_topology(gr);
+  astar_table *h;
+  int32_t y, labels[6] = {0, 0, 1, 1, -1, 2};
+  for (y = 0; y < 10; y++) astar_grid_set_blocked(gr, 7, y, 1);
+  astar_grid_set_cost(gr, 3, 3, 4);
+  CHECK(astar_landmarks_build(t, 0, NULL, NULL, &h) == ASTAR_EINVAL);
+  CHECK(astar_landmarks_build(t, 4, NULL, NULL, &h) == ASTAR_OK);
+  CHECK(astar_table_size(h) == 4 && astar_table_bytes(h) > 4 * 2 * 192 * sizeof(float));
+  check_table(t, h);
+  astar_grid_set_blocked(gr, 0, 0, 1);
+  CHECK(!astar_table_serves(h, t));
+  astar_table_free(h);
+  CHECK(astar_clusters_build(t, NULL, 6, NULL, NULL, &h) == ASTAR_OK);
+  CHECK(astar_table_kind(h) == ASTAR_TABLE_CLUSTERS && astar_table_size(h) == 6);
+  check_table(t, h);
+  astar_table_free(h);
+  CHECK(astar_clusters_build(astar_graph_topology(g), labels, 3, NULL, NULL, &h) == ASTAR_OK);
+  check_table(astar_graph_topology(g), h);
+  astar_table_free(h);
+  labels[0] = 3;
+  CHECK(astar_clusters_build(astar_graph_topology(g), labels, 3, NULL, NULL, &h) == ASTAR_EINVAL);
+  CHECK(h == NULL);
+  astar_grid_free(gr);
   astar_graph_free(g);
 }
 
@@ -169,6 +353,11 @@ int main(void) {
   test_seed();
   test_bad_input();
   test_grid();
+  test_topology();
+  test_fast_path_honours_fields();
+  test_error_causes();
+  test_parents();
+  test_tables();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }

@@ -57,7 +57,7 @@ local VALUES = {
   { label = "0", v = 0, t = "number", d = "0" },
   { label = "-1", v = -1, t = "number", d = "-1" },
   { label = "2^31", v = 2 ^ 31, t = "number", d = "2147483648" },
-  { label = "2^53", v = 2 ^ 53, t = "number", d = "9.007199254741e+15" },
+  { label = "2^53", v = 2 ^ 53, t = "number", d = "9007199254740992" },
   { label = "-2^63", v = -2 ^ 63, t = "number", d = "-9.2233720368548e+18" },
   { label = "math.huge", v = HUGE, t = "number", d = "inf" },
   { label = "-math.huge", v = -HUGE, t = "number", d = "-inf" },

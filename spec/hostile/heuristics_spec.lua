@@ -24,10 +24,10 @@ describe("hostile precomputed heuristics and modding hooks", function()
   -- integer: 2^31 and 2^32 + 2 get the same error as 65.
   it("landmarks checks k before narrowing it", function()
     local g = chain()
-    assert.equal("bad argument #2 to 'landmarks' (k must be at most 64, got 65)", error_of(astar.landmarks, g, 65))
-    assert.equal("bad argument #2 to 'landmarks' (k must be at most 64, got 2147483648)",
+    assert.equal("bad argument #2 to 'landmarks' (k must be an integer in 1..64, got 65)", error_of(astar.landmarks, g, 65))
+    assert.equal("bad argument #2 to 'landmarks' (k must be an integer in 1..64, got 2147483648)",
       outcome(astar.landmarks, g, 2 ^ 31))
-    assert.equal("bad argument #2 to 'landmarks' (k must be at most 64, got 4294967298)",
+    assert.equal("bad argument #2 to 'landmarks' (k must be an integer in 1..64, got 4294967298)",
       outcome(astar.landmarks, g, 2 ^ 32 + 2))
     chain_ok(g)
   end)

@@ -76,13 +76,13 @@ local function option_cases(grid)
     { "visited", 0, "visited must be a boolean, got 0" },
     { "visited", NAN, "visited must be a boolean, got nan" },
     { "visited", true },
-    { "max_expansions", 0, "max_expansions must be an integer >= 1, got 0" },
-    { "max_expansions", 1.5, "max_expansions must be an integer >= 1, got 1.5" },
-    { "max_expansions", -1, "max_expansions must be an integer >= 1, got -1" },
-    { "max_expansions", "1", 'max_expansions must be an integer >= 1, got "1"' },
-    { "max_expansions", NAN, "max_expansions must be an integer >= 1, got nan" },
-    { "max_expansions", HUGE, "max_expansions must be an integer >= 1, got inf" },
-    { "max_expansions", true, "max_expansions must be an integer >= 1, got true" },
+    { "max_expansions", 0, "max_expansions must be an integer in 1..2^53, got 0" },
+    { "max_expansions", 1.5, "max_expansions must be an integer in 1..2^53, got 1.5" },
+    { "max_expansions", -1, "max_expansions must be an integer in 1..2^53, got -1" },
+    { "max_expansions", "1", 'max_expansions must be an integer in 1..2^53, got "1"' },
+    { "max_expansions", NAN, "max_expansions must be an integer in 1..2^53, got nan" },
+    { "max_expansions", HUGE, "max_expansions must be an integer in 1..2^53, got inf" },
+    { "max_expansions", true, "max_expansions must be an integer in 1..2^53, got true" },
     { "max_expansions", 1 },
     { "max_expansions", 2 ^ 31 },
     { "max_cost", -1, "max_cost must be a number >= 0, got -1" },
@@ -180,13 +180,19 @@ describe("hostile find_path options", function()
       healthy(g)
     end)
 
-    it(kind .. ": an options table with a metatable is read raw (no __index, no __pairs)", function()
+    it(kind .. ": options inherit through __index, own keys are checked, __pairs is never used", function()
       local g = make()
-      local mt = { __index = function() error("__index must not be used") end,
-                   __pairs = function() error("__pairs must not be used") end }
-      assert.is_table(query(g, setmetatable({}, mt)))
+      local no_pairs = function() error("__pairs must not be used") end
+      local p = query(g, setmetatable({}, { __index = { trace = true }, __pairs = no_pairs }))
+      assert.is_table(p.trace)
+      p = query(g, setmetatable({}, { __index = function(_, k) return k == "visited" or nil end }))
+      assert.is_table(p.visited)
+      assert.is_nil(p.trace)
+      assert.equal(("bad argument #%d to 'find_path' (stop must be \"expand\", \"first_hit\" or \"optimal\", "
+        .. "got \"bogus\")"):format(argn),
+        error_of(function() return query(g, setmetatable({}, { __index = { stop = "bogus" } })) end))
       assert.equal(("bad argument #%d to 'find_path' (unknown option \"bogus\")"):format(argn),
-        error_of(function() return query(g, setmetatable({ bogus = 1 }, mt)) end))
+        error_of(function() return query(g, setmetatable({ bogus = 1 }, { __pairs = no_pairs })) end))
       healthy(g)
     end)
 

@@ -1,0 +1,71 @@
+-- bench/ab.lua -- two builds of the module on the same scenarios, A and B
+-- alternating, so that both sides see the same machine (shared, noisy).
+--
+--   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic]
+--
+-- Each directory holds an astar/core.so (for instance a worktree's build/
+-- of the commit before a change, and this tree's build/).  For every map
+-- family of ../shared/maps (the plan of bench/run.lua) it runs
+-- bench/module_bench.lua with A, then B, `runs` times (default 5), each in
+-- its own process, and prints per family the median CPU seconds (os.clock)
+-- of each side and the median of the per-run ratios B / A: below 1, B is
+-- faster.  Every answer is checked against the scenario optimum as in
+-- module_bench.lua.
+local LUA = os.getenv("LUA") or "lua5.4"
+local MAPS = os.getenv("MAPS") or "../shared/maps"
+local A, B = arg[1], arg[2]
+local RUNS = tonumber(arg[3] or "5")
+local EXTRA = arg[4] == "lua-heuristic" and " lua-heuristic" or ""
+if not (A and B and RUNS) then
+  io.stderr:write("usage: lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic]\n")
+  os.exit(2)
+end
+
+local plan = {
+  { "game", "arena", 1 }, { "game", "den312d", 1 }, { "game", "lak303d", 4 },
+  { "game", "brc202d", 16 }, { "game", "AR0011SR", 12 }, { "game", "CatwalkAlley", 16 },
+  { "street", "Berlin_0_256", 4 }, { "street", "Boston_0_512", 10 },
+  { "maze", "maze512-1-0", 80 },
+  { "random", "random512-10-0", 10 }, { "random", "random512-20-0", 10 },
+  { "rooms", "8room_000", 12 },
+}
+local families = { "game", "street", "maze", "random", "rooms" }
+
+local function seconds(dir, map, stride)
+  local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='%s/?.so;;' %s bench/module_bench.lua "
+    .. "%s/%s.map %s/%s.map.scen %d%s 2>&1"):format(dir, LUA, MAPS, map, MAPS, map, stride, EXTRA)
+  local p = assert(io.popen(cmd))
+  local out = p:read("*a")
+  p:close()
+  local s, bad = out:match("seconds=(%S+)"), out:match("mismatches=(%d+)")
+  if not s or bad ~= "0" then error("benchmark failed: " .. cmd .. "\n" .. out) end
+  return tonumber(s)
+end
+
+local function median(t)
+  table.sort(t)
+  local n = #t
+  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
+end
+
+print(("A = %s, B = %s, %d runs%s"):format(A, B, RUNS, EXTRA))
+print("| family | A median s | B median s | B / A (median of runs) |")
+print("|---|---:|---:|---:|")
+for _, fam in ipairs(families) do
+  local as, bs, ratios = {}, {}, {}
+  for r = 1, RUNS do
+    local a, b = 0, 0
+    for _, row in ipairs(plan) do
+      if row[1] == fam then
+        -- alternate which side goes first, so neither always runs warm
+        if r % 2 == 1 then
+          a = a + seconds(A, row[2], row[3]); b = b + seconds(B, row[2], row[3])
+        else
+          b = b + seconds(B, row[2], row[3]); a = a + seconds(A, row[2], row[3])
+        end
+      end
+    end
+    as[r], bs[r], ratios[r] = a, b, b / a
+  end
+  print(("| %s | %.3f | %.3f | %.3f |"):format(fam, median(as), median(bs), median(ratios)))
+end

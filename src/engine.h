@@ -1,0 +1,490 @@
+/*
+** engine.h -- the search engine as inline code: the indexed heap, the
+** relaxation that owns the rules of A* (reopening, heuristics, the open
+** list, budgets), and the search loop.  Each topology (graph.c, grid.c)
+** includes this file and instantiates search_loop with its own expansion
+** functions, so the loop, the expansion and relax() compile into one
+** function per topology and mode, with no call per neighbour and no
+** topology branch per expansion.
+**
+** Node state lives in flat arrays indexed by internal node id and is valid
+** only when its stamp equals the search's generation, so a query never
+** clears memory it did not touch.  The open list is a binary heap that
+** records each node's position for O(log n) decrease-key and reopening.
+** stop = "optimal" keeps a second heap of the open nodes keyed by g (only in
+** that mode), so "is any open node cheaper than the goal?" is a look at its
+** top.
+**
+** Successor bypass: the best node an expansion opens is held in a one-node
+** slot instead of the heap, and expanded next when its key is no worse than
+** the heap's top (on open terrain it usually is: f stays constant toward the
+** goal and high_g prefers the newest node).  The keys compared are the
+** heap's own, so the expansion order is the heap's; it saves a push that
+** would climb to the root and the pop that would bring it back.
+**
+** Step costs are the topology's business (its expansion computes them and
+** applies the query's tag factors, penalty and forbid fields through the
+** helpers below); relax() owns what happens once a cost is known.
+**
+** Longjmp safety: callbacks run only inside relax() and the step helpers;
+** every buffer they can interrupt is owned by the astar_search, and nothing
+** the next begin relies on is left half-written (the generation bump
+** invalidates the rest).
+*/
+#ifndef ASTAR_ENGINE_H
+#define ASTAR_ENGINE_H
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "astar_int.h"
+
+/* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
+enum { POS_CLOSED = -1, POS_NEXT = -2 };
+
+/* A closed node is reopened only for an improvement larger than this
+** relative amount.  Without it, two routes of equal length whose float sums
+** differ in the last bit (1 + sqrt2 + 1 vs 1 + 1 + sqrt2) reopen nodes on
+** open grids for nothing; real improvements are never this small. */
+#define REOPEN_EPS 1e-12
+
+/* ------------------------------------------------------------------------ */
+/* indexed binary heap                                                        */
+/* ------------------------------------------------------------------------ */
+
+ASTAR_INLINE int item_less(const astar_heap_item *a, const astar_heap_item *b) {
+  return a->fkey < b->fkey || (a->fkey == b->fkey && a->k < b->k);
+}
+
+/* f <-> heap key (see astar_heap_item). */
+ASTAR_INLINE uint64_t fkey(double f) {
+  uint64_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+ASTAR_INLINE double key_f(uint64_t u) {
+  double f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* `which` selects the heap (0 open: positions in the node states; 1 by-g:
+** positions in gpos); constant at each call site, so the compiler folds it. */
+#define HPOS(s, node, which) (*((which) ? &(s)->gpos[node] : &(s)->ns[node].pos))
+
+ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
+  astar_heap_item it = h->a[i];
+  while (i > 0) {
+    size_t p = (i - 1) >> 1;
+    if (!item_less(&it, &h->a[p])) break;
+    h->a[i] = h->a[p];
+    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    i = p;
+  }
+  h->a[i] = it;
+  HPOS(s, it.node, which) = (int32_t)i;
+}
+
+ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
+  astar_heap_item it = h->a[i];
+  size_t n = h->n;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
+    if (!item_less(&h->a[c], &it)) break;
+    h->a[i] = h->a[c];
+    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    i = c;
+  }
+  h->a[i] = it;
+  HPOS(s, it.node, which) = (int32_t)i;
+}
+
+/* Removes the top: the hole descends to a leaf along the smaller children
+** (one compare per level), then the last item rises from there; it came
+** from the bottom, so it seldom rises far (Floyd's bottom-up variant). */
+ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
+  size_t i = 0, n = --h->n;
+  astar_heap_item last = h->a[n];
+  if (n == 0) return;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
+    h->a[i] = h->a[c];
+    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    i = c;
+  }
+  h->a[i] = last;
+  heap_up(s, h, i, which);
+}
+
+static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
+                     uint32_t k, int which) {
+  if (ASTAR_UNLIKELY(h->n == h->cap) &&
+      astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
+                  sizeof(astar_heap_item)))
+    return ASTAR_ENOMEM;
+  h->a[h->n].fkey = fkey(f);
+  h->a[h->n].k = k;
+  h->a[h->n].node = node;
+  heap_up(s, h, h->n++, which);
+  return ASTAR_OK;
+}
+
+/* Changes the key of the item at i, in either direction. */
+ASTAR_INLINE void heap_update(astar_search *s, astar_heap *h, size_t i, double f,
+                              uint32_t k, int which) {
+  int32_t node = h->a[i].node;
+  h->a[i].fkey = fkey(f);
+  h->a[i].k = k;
+  heap_up(s, h, i, which);
+  heap_down(s, h, (size_t)HPOS(s, node, which), which);
+}
+
+static void heap_remove(astar_search *s, astar_heap *h, size_t i, int which) {
+  int32_t gone = h->a[i].node;
+  h->n--;
+  if (i < h->n) {
+    int32_t moved = h->a[h->n].node;
+    h->a[i] = h->a[h->n];
+    heap_up(s, h, i, which);
+    heap_down(s, h, (size_t)HPOS(s, moved, which), which);
+  }
+  HPOS(s, gone, which) = -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* heuristics                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The distance heuristics' metrics on the absolute differences of two
+** positions (octile_k: octile's extra per diagonal unit).  Also used for
+** the geometric bound of precomputed tables (astar__distance). */
+ASTAR_INLINE double metric(int heuristic, double octile_k, double dx, double dy,
+                           double dz) {
+  double h;
+  switch (heuristic) {
+    case ASTAR_H_EUCLIDEAN: return sqrt(dx * dx + dy * dy + dz * dz);
+    case ASTAR_H_MANHATTAN: return dx + dy + dz;
+    case ASTAR_H_OCTILE:
+      return (dx < dy ? octile_k * dx + dy : octile_k * dy + dx) + dz;
+    case ASTAR_H_CHEBYSHEV:
+      h = dx > dy ? dx : dy;
+      return dz > h ? dz : h;
+    default: return 0.0;
+  }
+}
+
+/* Built-in estimate from position (x, y, z) to the goal.  Values that
+** overflow (coordinates near DBL_MAX) are clamped so no NaN reaches f.  The
+** topology passes z = 0 when it has none, and the compiler drops it. */
+ASTAR_INLINE double builtin_h(const astar_search *s, double x, double y,
+                              double z) {
+  double dx = fabs(x - s->gx), dy = fabs(y - s->gy), dz = fabs(z - s->gz), h;
+  switch (s->q.heuristic) {
+    case ASTAR_H_ZERO: return 0.0;
+    case ASTAR_H_EUCLIDEAN:
+    case ASTAR_H_MANHATTAN:
+    case ASTAR_H_OCTILE:
+    case ASTAR_H_CHEBYSHEV:
+      h = metric(s->q.heuristic, s->octile_k, dx, dy, dz);
+      break;
+    default: {
+      /* bisector family: v = node - start, t = v . u (foot of the
+      ** perpendicular on the start-goal line), distance to the line = |v - t u| */
+      double vx = x - s->sx, vy = y - s->sy, vz = z - s->sz;
+      double t = vx * s->ux + vy * s->uy + vz * s->uz;
+      double px = vx - t * s->ux, py = vy - t * s->uy, pz = vz - t * s->uz;
+      h = sqrt(px * px + py * py + pz * pz);
+      if (s->ux == 0 && s->uy == 0 && s->uz == 0) {
+        /* start == goal in space: no line; the distance to the goal */
+        h = sqrt(dx * dx + dy * dy + dz * dz);
+      } else if (s->q.heuristic == ASTAR_H_FULL_BISECTOR) {
+        /* from the foot (start + t u) on to the goal */
+        double fx = s->sx + t * s->ux - s->gx, fy = s->sy + t * s->uy - s->gy,
+               fz = s->sz + t * s->uz - s->gz;
+        h += sqrt(fx * fx + fy * fy + fz * fz);
+      }
+      break;
+    }
+  }
+  return h <= DBL_MAX ? h : DBL_MAX;
+}
+
+/* A topology's built-in estimate for internal node v; (x, y) are the
+** coordinates its expansion already has at hand (grids), or unused
+** (graphs read the node's position). */
+typedef double (*astar_h_fn)(const astar_search *s, int32_t v, double x, double y);
+
+ASTAR_INLINE int fail(astar_search *s, int status, int cause, int32_t node,
+                      int32_t from, int32_t link, double v) {
+  s->err.cause = cause;
+  s->err.node = node;
+  s->err.from = from;
+  s->err.link = link;
+  s->err.value = v;
+  return status;
+}
+
+/* The h of node v: from the cache for callback heuristics (calling it on
+** first sight), otherwise the topology's built-in estimate. */
+ASTAR_INLINE int node_h(astar_search *s, int32_t v, int fresh, double x,
+                        double y, double *h, astar_h_fn hf) {
+  if (s->q.heuristic == ASTAR_H_CALLBACK) {
+    if (fresh) {
+      double hv = 0;
+      int32_t ext = s->ops->external(s->topo, v);
+      if (s->q.heuristic_fn(s->q.heuristic_ctx, ext, s->q.goal, &hv))
+        return ASTAR_ECALLBACK;
+      if (!(hv >= 0) || !isfinite(hv))
+        return fail(s, ASTAR_EHEURISTIC, ASTAR_CAUSE_HEURISTIC, ext, -1, -1, hv);
+      s->hc[v] = hv;
+    }
+    *h = s->hc[v];
+  } else {
+    *h = hf(s, v, x, y);
+  }
+  return ASTAR_OK;
+}
+
+ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
+  if (s->q.tie_break == ASTAR_TIE_HIGH_G) {
+    union { float f; uint32_t u; } b;
+    b.f = (float)h;
+    return b.u;
+  }
+  return s->seq == UINT32_MAX ? s->seq : s->seq++;
+}
+
+/* ------------------------------------------------------------------------ */
+/* relaxation                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+** Offers internal node v the cost-so-far ng through `link`.  step is the
+** step cost (kept for path costs when a cost callback decided it).  New
+** nodes get their h and enter the open list; open nodes are decreased;
+** closed nodes are reopened (a cheaper route to a closed node puts it back
+** on the open list).  plain: the fast path's instantiation (no budgets,
+** callbacks, optimal stop or partial tracking; steps cannot overflow).
+*/
+ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t link, double ng,
+                            double step, double x, double y, int plain,
+                            astar_h_fn hf) {
+  astar_node *n = &s->ns[v];
+  double h, f;
+  int rc;
+  /* finite steps can still sum to infinity (1e308 + 1e308): no path has
+  ** that cost */
+  if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
+    return fail(s, ASTAR_EOVERFLOW, ASTAR_CAUSE_SUM, s->ops->external(s->topo, v),
+                -1, link, ng);
+  if (n->stamp != s->gen) {
+    if (!plain && ng > s->q.max_cost) {
+      s->pruned = 1;
+      return ASTAR_OK;
+    }
+    if (plain) h = hf(s, v, x, y);
+    else if ((rc = node_h(s, v, 1, x, y, &h, hf)) != ASTAR_OK) return rc;
+    n->stamp = s->gen;
+    n->g = ng;
+    n->pos = POS_CLOSED;
+    s->parent[v] = link;
+    if (!plain) {
+      if (s->q.stop == ASTAR_STOP_OPTIMAL) s->gpos[v] = -1;
+      if (s->use_cc) s->cc[v] = step;
+      if (s->q.track_best && h < s->best_h) {
+        s->best_h = h;
+        s->best = v;
+      }
+    }
+    if (v == s->goal) s->reached = 1;
+  } else {
+    if (!(ng < n->g)) return ASTAR_OK;
+    if (n->pos == POS_CLOSED) {
+      if (!(ng < n->g - REOPEN_EPS * n->g)) return ASTAR_OK;
+      s->st.reopened++;
+    }
+    if (plain) h = hf(s, v, x, y);
+    else if ((rc = node_h(s, v, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
+    n->g = ng;
+    s->parent[v] = link;
+    if (!plain && s->use_cc) s->cc[v] = step;
+  }
+  if (plain || s->q.weight == 1.0) f = ng + h;
+  else f = s->q.weight == 0 ? ng : ng + s->q.weight * h;
+  if (n->pos >= 0) {
+    heap_update(s, &s->open, (size_t)n->pos, f, tie_key(s, h), 0);
+  } else {
+    astar_heap_item it;
+    it.fkey = fkey(f);
+    it.k = tie_key(s, h);
+    it.node = v;
+    if (n->pos == POS_CLOSED) s->st.generated++;
+    if (s->next.node < 0 || s->next.node == v || item_less(&it, &s->next)) {
+      /* v takes the bypass slot; a previous holder goes to the heap */
+      if (s->next.node >= 0 && s->next.node != v &&
+          heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, 0))
+        return ASTAR_ENOMEM;
+      s->next = it;
+      n->pos = POS_NEXT;
+    } else if (heap_push(s, &s->open, v, f, it.k, 0)) {
+      return ASTAR_ENOMEM;
+    }
+  }
+  if (!plain && s->q.stop == ASTAR_STOP_OPTIMAL) {
+    if (s->gpos[v] >= 0) heap_update(s, &s->byg, (size_t)s->gpos[v], ng, 0, 1);
+    else if (heap_push(s, &s->byg, v, ng, 0, 1)) return ASTAR_ENOMEM;
+  }
+  return ASTAR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the query's step modifiers                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The query's multiplier for tag t: 1 when none applies.  *forbidden is set
+** when the factor forbids the step (a flag, never an infinite cost: a
+** product that overflows is an error, not a closed door). */
+ASTAR_INLINE double tag_factor(const astar_search *s, int32_t t, int *forbidden) {
+  double k;
+  *forbidden = 0;
+  if (!s->q.tag_factor || t <= 0 || t >= s->q.tag_count) return 1.0;
+  k = s->q.tag_factor[t];
+  if (k == ASTAR_FORBID) {
+    *forbidden = 1;
+    return 1.0;
+  }
+  return k;
+}
+
+/*
+** The query's cost of the step from -> to (external ids; link: the edge or
+** direction) whose cost before the query's modifiers is *c: tag factor
+** (tag t), penalty of the entered node, then the cost callback.  1: the step
+** is allowed at cost *c; 0: forbidden (tag factor, forbid field, callback);
+** < 0: an error status (err names the cause).  The same function serves
+** relaxation and the path costs computed afterwards (callbacks are not run
+** again then: their costs are recorded).
+*/
+ASTAR_INLINE int query_step(astar_search *s, int32_t from, int32_t to,
+                            int32_t link, int32_t t, double *c, int callback) {
+  int forbidden;
+  double k = tag_factor(s, t, &forbidden), v = *c;
+  if (forbidden || (s->q.forbid && s->q.forbid[to] != 0)) return 0;
+  if (ASTAR_UNLIKELY(!isfinite(v)))
+    return fail(s, ASTAR_ECOST, ASTAR_CAUSE_STEP, to, from, link, v);
+  v *= k;
+  if (ASTAR_UNLIKELY(!isfinite(v)))
+    return fail(s, ASTAR_ECOST, ASTAR_CAUSE_TAG_FACTOR, to, from, link, v);
+  if (s->q.penalty) {
+    v += s->q.penalty[to] * s->q.penalty_scale;
+    if (!(v >= 0) || !isfinite(v))
+      return fail(s, ASTAR_ECOST, ASTAR_CAUSE_PENALTY, to, from, link, v);
+  }
+  if (callback && s->q.cost_fn) {
+    double out = v;
+    if (s->q.cost_fn(s->q.cost_ctx, from, to, link, v, &out)) return ASTAR_ECALLBACK;
+    if (out == ASTAR_FORBID) return 0;
+    if (!(out >= 0) || !isfinite(out))
+      return fail(s, ASTAR_ECOST, ASTAR_CAUSE_CALLBACK, to, from, link, out);
+    v = out;
+  }
+  *c = v;
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the loop                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Records the expansion of internal node v (trace, visited). */
+static int record(astar_search *s, int32_t v, double f) {
+  int32_t ext = s->ops->external(s->topo, v);
+  if (s->q.record_visited) {
+    if (astar__grow(s->alloc, s->ud, (void **)&s->visited, &s->visited_cap,
+                    s->nvisited + 1, sizeof(int32_t)))
+      return ASTAR_ENOMEM;
+    s->visited[s->nvisited++] = ext;
+  }
+  if (s->q.record_trace) {
+    astar_trace_entry *t;
+    int32_t link = s->parent[v], par = -1;
+    if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
+                    s->ntrace + 1, sizeof(astar_trace_entry)))
+      return ASTAR_ENOMEM;
+    if (link >= 0)
+      par = s->ops->external(s->topo, s->ops->link_from(s->topo, v, link));
+    t = &s->trace[s->ntrace++];
+    t->node = ext;
+    t->parent = par;
+    t->g = s->ns[v].g;
+    t->f = f;
+  }
+  return ASTAR_OK;
+}
+
+typedef int (*astar_expand_fn)(astar_search *s, int32_t u);
+
+/*
+** Runs at most max_steps expansions (0: no limit) of the search, expanding
+** with `expand`.  astar_search_step has checked the status and the
+** topology's version.  Instantiated once per topology and expansion kind:
+**   static int grid_run_plain(astar_search *s, uint64_t n)
+**   { return search_loop(s, n, expand_grid_plain); }
+*/
+ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
+                             astar_expand_fn expand) {
+  uint64_t done = 0;
+  for (;;) {
+    astar_heap_item top;
+    int rc;
+    if (s->reached) {
+      if (s->q.stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
+      if (s->q.stop == ASTAR_STOP_OPTIMAL &&
+          (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= s->ns[s->goal].g))
+        return s->status = ASTAR_FOUND;
+    }
+    if (s->open.n == 0 && s->next.node < 0) {
+      if (s->goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
+      return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
+    }
+    if (s->q.max_expansions && s->st.expanded >= s->q.max_expansions)
+      return s->status = ASTAR_MAX_EXPANSIONS;
+    if (max_steps && done == max_steps) return ASTAR_SEARCHING;
+    /* take the best open node: the bypass slot when its key is no worse than
+    ** the heap's top (the heap would have returned it too) */
+    if (s->next.node >= 0 &&
+        (s->open.n == 0 || !item_less(&s->open.a[0], &s->next))) {
+      top = s->next;
+      s->next.node = -1;
+    } else {
+      top = s->open.a[0];
+      heap_pop(s, &s->open, 0);
+      if (s->next.node >= 0) {
+        /* the slot lost to the heap's top: it joins the heap */
+        astar_heap_item old = s->next;
+        s->next.node = -1;
+        if (heap_push(s, &s->open, old.node, key_f(old.fkey), old.k, 0))
+          return s->status = ASTAR_ENOMEM;
+      }
+    }
+    s->ns[top.node].pos = POS_CLOSED;
+    if (s->q.stop == ASTAR_STOP_OPTIMAL)
+      heap_remove(s, &s->byg, (size_t)s->gpos[top.node], 1);
+    s->st.expanded++;
+    done++;
+    if ((s->q.record_trace || s->q.record_visited) &&
+        (rc = record(s, top.node, key_f(top.fkey))) != ASTAR_OK)
+      return s->status = rc;
+    if (top.node == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
+      return s->status = ASTAR_FOUND;
+    if ((rc = expand(s, top.node)) != ASTAR_OK) return s->status = rc;
+  }
+}
+
+#endif

@@ -1,0 +1,171 @@
+/*
+** lfield.c -- fields: a number per grid cell, kept inside the userdata (the
+** collector sees their size, a search reads them without a copy).  Danger
+** maps for the penalty and forbid options, visibility from
+** grid:visible_from, and distance fields from grid:distances, which also
+** know the next step toward the nearest source.  Included by lastar.c.
+**
+** A field used by a running search is locked (its values are part of the
+** search's costs: "field is being searched"), and every change bumps its
+** version, so a time-sliced query notices a field changed between steps.
+*/
+
+#define FIELD_MT "astar.Field"
+
+typedef struct lfield {
+  lobj o;                       /* holds and locks; no C memory of its own */
+  int32_t w, h;
+  int distances;                /* made by distances(): next[] follows v[] */
+  uint32_t version;             /* bumped by every change */
+  ltopo *grid;                  /* distances: its grid (kept alive by the
+                                ** user value) ... */
+  uint32_t grid_version;        /* ... and that grid's version then */
+  double v[];                   /* w * h values, cell id order (y * w + x) */
+} lfield;
+
+/* Distance fields: the next cell toward the nearest source (-1: none). */
+static int32_t *field_next(lfield *F) {
+  return (int32_t *)(void *)((char *)F->v + (size_t)F->w * (size_t)F->h * sizeof(double));
+}
+
+static void field_release(lobj *o) { (void)o; }
+
+static lfield *check_field(lua_State *L, int idx) {
+  return (lfield *)check_ud(L, idx, FIELD_MT);
+}
+
+/* A field method that changes values: not while a search reads them. */
+static lfield *check_field_mutable(lua_State *L, int idx) {
+  lfield *F = check_field(L, idx);
+  if (F->o.locks > 0) luaL_error(L, "cannot call '%s': field is being searched", fname_of(L));
+  return F;
+}
+
+/* Pushes a new w x h field of the grid at gidx, every value `init`; with
+** distances, room for the next cells too.  The user value keeps the grid
+** (a table: 5.1's environments must be tables). */
+static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double init,
+                         int distances) {
+  size_t i, n = (size_t)w * (size_t)h;
+  lfield *F = (lfield *)compat_newud(L, offsetof(lfield, v) + n * sizeof(double) +
+                                            (distances ? n * sizeof(int32_t) : 0));
+  obj_init(&F->o, get_state(L), field_release);
+  F->w = w;
+  F->h = h;
+  F->distances = distances;
+  F->version = 0;
+  F->grid = NULL;
+  F->grid_version = 0;
+  for (i = 0; i < n; i++) F->v[i] = init;
+  luaL_getmetatable(L, FIELD_MT);
+  lua_setmetatable(L, -2);
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, gidx);
+  lua_setfield(L, -2, "grid");
+  compat_setuv(L, -2);
+  return F;
+}
+
+/* 1-based x at arg, y at arg + 1 in a w x h area -> 0-based cell id (and
+** coordinates). */
+static int32_t check_coords(lua_State *L, int arg, int32_t w, int32_t h, int32_t *px,
+                            int32_t *py) {
+  int32_t x = check_range(L, arg, "x", 1, w) - 1;
+  int32_t y = check_range(L, arg + 1, "y", 1, h) - 1;
+  if (px) *px = x;
+  if (py) *py = y;
+  return y * w + x;
+}
+
+/* astar.field(grid [, value]) -> a field of that grid's size. */
+static int l_field_new(lua_State *L) {
+  ltopo *T = check_topo(L, 1, &grid_class);
+  int32_t w, h;
+  double init = lua_isnoneornil(L, 2) ? 0 : check_finite(L, 2, "value");
+  T->cls->shape(T, &w, &h);
+  field_new(L, 1, w, h, init, 0);
+  return 1;
+}
+
+static int l_field_get(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  lua_pushnumber(L, F->v[check_coords(L, 2, F->w, F->h, NULL, NULL)]);
+  return 1;
+}
+
+static int l_field_set(lua_State *L) {
+  lfield *F = check_field_mutable(L, 1);
+  int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL);
+  F->v[c] = check_finite(L, 4, "value");
+  F->version++;
+  return 0;
+}
+
+static int l_field_fill(lua_State *L) {
+  lfield *F = check_field_mutable(L, 1);
+  double v = check_finite(L, 2, "value");
+  size_t i, n = (size_t)F->w * (size_t)F->h;
+  for (i = 0; i < n; i++) F->v[i] = v;
+  F->version++;
+  return 0;
+}
+
+/* Adds v to every cell whose centre is within `radius` of (x, y)'s. */
+static int l_field_add_disc(lua_State *L) {
+  lfield *F = check_field_mutable(L, 1);
+  int32_t cx, cy, x, y, x0, x1, y0, y1, r;
+  double radius, v;
+  check_coords(L, 2, F->w, F->h, &cx, &cy);
+  radius = check_cost(L, 4, "radius");
+  v = check_finite(L, 5, "value");
+  r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+  x0 = cx - r < 0 ? 0 : cx - r;
+  y0 = cy - r < 0 ? 0 : cy - r;
+  x1 = cx + r >= F->w ? F->w - 1 : cx + r;
+  y1 = cy + r >= F->h ? F->h - 1 : cy + r;
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      double ddx = x - cx, ddy = y - cy;
+      if (ddx * ddx + ddy * ddy <= radius * radius)
+        F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
+    }
+  F->version++;
+  return 0;
+}
+
+static int l_field_size(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  lua_pushinteger(L, F->w);
+  lua_pushinteger(L, F->h);
+  return 2;
+}
+
+/*
+** field:next_step(x, y) -> x2, y2: on a field made by grid:distances, the
+** neighbour to move to on a cheapest route toward the nearest source (with
+** the modifiers the distances used); nothing at a source or where no source
+** can be reached; nil, "changed" once the grid has changed since the field
+** was made (its routes may lead into new walls: build it again).
+*/
+static int l_field_next_step(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL), next;
+  if (!F->distances) return luaL_error(L, "next_step needs a field made by grid:distances");
+  if (F->grid != NULL && F->grid->t != NULL &&
+      astar_topology_version(F->grid->t) != F->grid_version) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "changed");
+    return 2;
+  }
+  next = field_next(F)[c];
+  if (next < 0) return 0;
+  lua_pushinteger(L, next % F->w + 1);
+  lua_pushinteger(L, next / F->w + 1);
+  return 2;
+}
+
+static int l_field_tostring(lua_State *L) {
+  lfield *F = check_field(L, 1);
+  lua_pushfstring(L, "astar.Field (%dx%d)", (int)F->w, (int)F->h);
+  return 1;
+}

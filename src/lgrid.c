@@ -1,0 +1,380 @@
+/*
+** lgrid.c -- astar.Grid: a 4- or 8-connected grid of cells.  Its class (a
+** cell is named by x, y; paths carry the width and build xy on demand;
+** distances return a field) and its own methods: cells, line of sight,
+** visibility, memory.  Text I/O is ltext.c.  Included by lastar.c.
+*/
+
+#define GRID_MT "astar.Grid"
+#define GRID_PATH_MT "astar.GridPath"
+#define GRID(T) ((astar_grid *)(T)->impl)
+
+static const char *const diagonal_names[] = {
+    [ASTAR_DIAG_NEVER] = "never",
+    [ASTAR_DIAG_NO_CORNER_CUTTING] = "no_corner_cutting",
+    [ASTAR_DIAG_ONE_OBSTACLE] = "one_obstacle",
+    [ASTAR_DIAG_ALWAYS] = "always",
+};
+
+/* ------------------------------------------------------------------------ */
+/* the class                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void grid_free(void *impl) { astar_grid_free((astar_grid *)impl); }
+static astar_topology *grid_topology(void *impl) {
+  return astar_grid_topology((astar_grid *)impl);
+}
+
+static int grid_shape(ltopo *T, int32_t *w, int32_t *h) {
+  *w = astar_grid_width(GRID(T));
+  *h = astar_grid_height(GRID(T));
+  return 1;
+}
+
+/* x at arg, y at arg + 1 -> the cell id (and coordinates, 0-based). */
+static int32_t check_xy(lua_State *L, ltopo *T, int arg, int32_t *px, int32_t *py) {
+  return check_coords(L, arg, astar_grid_width(GRID(T)), astar_grid_height(GRID(T)), px, py);
+}
+
+static int32_t grid_check_node(lua_State *L, ltopo *T, int arg) {
+  return check_xy(L, T, arg, NULL, NULL);
+}
+
+/* a list entry is a cell {x, y} */
+static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const char *what,
+                              size_t i) {
+  int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T));
+  double x = 0, y = 0;
+  int ok = lua_istable(L, vidx);
+  if (ok) {
+    lua_rawgeti(L, vidx, 1);
+    lua_rawgeti(L, vidx, 2);
+    x = lua_tonumber(L, -2);
+    y = lua_tonumber(L, -1);
+    ok = lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TNUMBER && x == floor(x) &&
+         y == floor(y) && x >= 1 && y >= 1 && x <= w && y <= h;
+    lua_pop(L, 2);
+  }
+  if (!ok)
+    arg_error(L, arg, lua_pushfstring(L, "%s[%d] must be a cell {x, y} inside the %dx%d grid, "
+                                      "got %s", what, (int)i + 1, (int)w, (int)h,
+                                      describe(L, vidx)));
+  return (int32_t)(y - 1) * w + (int32_t)(x - 1);
+}
+
+static int grid_push_node(lua_State *L, ltopo *T, int32_t id) {
+  int32_t w = astar_grid_width(GRID(T));
+  lua_pushinteger(L, id % w + 1);
+  lua_pushinteger(L, id / w + 1);
+  return 2;
+}
+
+static const char *grid_node_name(lua_State *L, ltopo *T, int32_t id) {
+  int32_t w = astar_grid_width(GRID(T));
+  return lua_pushfstring(L, "cell (%d, %d)", (int)(id % w + 1), (int)(id / w + 1));
+}
+
+/* cost(x1, y1, x2, y2, cost) */
+static int grid_push_step(lua_State *L, ltopo *T, int32_t from, int32_t to, int32_t link,
+                          double cost) {
+  (void)link;
+  grid_push_node(L, T, from);
+  grid_push_node(L, T, to);
+  lua_pushnumber(L, cost);
+  return 5;
+}
+
+static const char *grid_step_name(lua_State *L, ltopo *T, int32_t from, int32_t to,
+                                  int32_t link) {
+  int32_t w = astar_grid_width(GRID(T));
+  (void)link;
+  return lua_pushfstring(L, "the step from (%d, %d) to (%d, %d)", (int)(from % w + 1),
+                         (int)(from / w + 1), (int)(to % w + 1), (int)(to / w + 1));
+}
+
+static const char *grid_cost_subject(lua_State *L, ltopo *T, int32_t from, int32_t to,
+                                     int32_t link) {
+  int32_t w = astar_grid_width(GRID(T));
+  (void)from;
+  (void)link;
+  return lua_pushfstring(L, "entering cell (%d, %d)", (int)(to % w + 1), (int)(to / w + 1));
+}
+
+/* path.width, and path.xy built on first access (a table per cell is more
+** than many searches cost, and many callers never read it) */
+static void grid_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len) {
+  (void)links;
+  (void)len;
+  lua_pushinteger(L, astar_grid_width(GRID(T)));
+  lua_setfield(L, -2, "width");
+  luaL_getmetatable(L, GRID_PATH_MT);
+  lua_setmetatable(L, -2);
+}
+
+static void grid_trace_extras(lua_State *L, ltopo *T, int32_t node) {
+  int32_t w = astar_grid_width(GRID(T));
+  set_int(L, "x", node % w + 1);
+  set_int(L, "y", node / w + 1);
+}
+
+/* a field of the distances, which also knows the next cell toward the
+** nearest source (the search tree's parent, in either direction) */
+static int grid_push_distances(lua_State *L, ltopo *T, int tidx, astar_search *s,
+                               int reverse) {
+  int32_t w, h, i, count;
+  lfield *F;
+  (void)reverse;
+  grid_shape(T, &w, &h);
+  F = field_new(L, tidx, w, h, HUGE_VAL, 1);
+  count = w * h;
+  for (i = 0; i < count; i++) {
+    double g = astar_search_g(s, i);
+    F->v[i] = g < 0 ? HUGE_VAL : g;
+    field_next(F)[i] = g < 0 ? -1 : astar_search_parent(s, i);
+  }
+  F->grid = T;
+  F->grid_version = astar_topology_version(T->t);
+  return 1;
+}
+
+static const ltopo_class grid_class = {
+    .mt = GRID_MT,
+    .what = "grid",
+    .node_args = 2,
+    .max_tag = 65535,
+    .free = grid_free,
+    .topology = grid_topology,
+    .shape = grid_shape,
+    .check_node = grid_check_node,
+    .list_node = grid_list_node,
+    .push_node = grid_push_node,
+    .node_name = grid_node_name,
+    .push_step = grid_push_step,
+    .step_name = grid_step_name,
+    .cost_subject = grid_cost_subject,
+    .step_word = "step",
+    .path_extras = grid_path_extras,
+    .trace_extras = grid_trace_extras,
+    .push_distances = grid_push_distances,
+};
+
+/* __index of grid paths: path.xy, the list of {x, y} cells, made from
+** path.nodes and path.width on first access and then stored in the path.
+** The path is an ordinary table its owner may have changed: values that
+** are not cells are refused rather than converted. */
+static int grid_path_index(lua_State *L) {
+  lua_Integer w, i, n;
+  double dw;
+  if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "xy") != 0) return 0;
+  lua_getfield(L, 1, "width");
+  lua_getfield(L, 1, "nodes");
+  if (lua_isnil(L, -2) || !lua_istable(L, -1)) return 0;
+  dw = lua_tonumber(L, -2);
+  if (lua_type(L, -2) != LUA_TNUMBER || dw != floor(dw) || dw < 1 || dw > ASTAR_GRID_MAX_SIDE)
+    return luaL_error(L, "cannot build path.xy: path.width must be an integer in 1..%d, got %s",
+                      ASTAR_GRID_MAX_SIDE, describe(L, -2));
+  w = (lua_Integer)dw;
+  n = (lua_Integer)compat_rawlen(L, -1);
+  lua_createtable(L, n > INT32_MAX ? 0 : (int)n, 0);
+  for (i = 1; i <= n; i++) {
+    lua_Integer c;
+    double dc;
+    lua_rawgeti(L, -2, (int)i);
+    dc = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || dc != floor(dc) || dc < 1 || dc > 1073741824.0)
+      return luaL_error(L, "cannot build path.xy: path.nodes[%d] must be a cell id, got %s",
+                        (int)i, describe(L, -1));
+    c = (lua_Integer)dc - 1;
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, c % w + 1);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, c / w + 1);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (int)i);
+  }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, 1, "xy");                 /* rawset: xy is not in the table yet */
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* methods                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Reads { diagonal = rule } at arg into *diag (default no_corner_cutting). */
+static void grid_options(lua_State *L, int arg, int *diag) {
+  static const char *const keys[] = {"diagonal"};
+  *diag = ASTAR_DIAG_NO_CORNER_CUTTING;
+  if (!check_fields(L, arg, keys, 1)) return;
+  lua_getfield(L, arg, "diagonal");
+  if (!lua_isnil(L, -1))
+    *diag = check_choice(L, arg, lua_gettop(L), "diagonal", diagonal_names,
+                         COUNT_OF(diagonal_names), "");
+  lua_pop(L, 1);
+}
+
+/* astar.grid(width, height [, { diagonal = rule }]) -> an open grid. */
+static int l_grid_new(lua_State *L) {
+  lstate *M = get_state(L);
+  int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
+  int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
+  int diag;
+  ltopo *T;
+  lua_settop(L, 3);
+  grid_options(L, 3, &diag);
+  if ((double)w * h >= (double)(1 << 30))
+    return arg_error(L, 2, "grid too large (width * height must be below 2^30)");
+  T = topo_new(L, &grid_class);
+  topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, M));
+  account(L, M);
+  return 1;
+}
+
+static int l_grid_set_blocked(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y;
+  int b;
+  check_xy(L, T, 2, &x, &y);
+  b = check_bool(L, 4);
+  check_mutable(L, T);
+  astar_grid_set_blocked(GRID(T), x, y, b);
+  return 0;
+}
+
+static int l_grid_is_blocked(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y;
+  check_xy(L, T, 2, &x, &y);
+  lua_pushboolean(L, astar_grid_blocked(GRID(T), x, y));
+  return 1;
+}
+
+static int l_grid_set_cost(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y;
+  double c;
+  check_xy(L, T, 2, &x, &y);
+  c = check_cost(L, 4, "cost");
+  check_mutable(L, T);
+  if (astar_grid_set_cost(GRID(T), x, y, c) != ASTAR_OK) return luaL_error(L, "not enough memory");
+  account(L, T->o.M);
+  return 0;
+}
+
+static int l_grid_get_cost(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y;
+  double c;
+  check_xy(L, T, 2, &x, &y);
+  astar_grid_cost(GRID(T), x, y, &c);
+  lua_pushnumber(L, c);
+  return 1;
+}
+
+/* grid:set_tag(x, y, tag): interning a new name allocates (a finalizer may
+** run): with a name the call runs protected, the grid held. */
+static int set_tag(lua_State *L, lcall *C) {
+  ltopo *T = check_self(L);
+  int32_t x, y, tag = 0;
+  if (C) hold(L, C, &T->o, 0);
+  check_xy(L, T, 2, &x, &y);
+  if (!lua_isnoneornil(L, 4) && lua_type(L, 4) != LUA_TSTRING)
+    type_error(L, 4, "string (tag name)");
+  check_mutable(L, T);
+  if (!lua_isnoneornil(L, 4)) {
+    tag = intern_tag(L, 1, 4, grid_class.max_tag);
+    check_mutable(L, T);                    /* a finalizer's search ended */
+  }
+  if (astar_grid_set_tag(GRID(T), x, y, tag) != ASTAR_OK) return luaL_error(L, "not enough memory");
+  return 0;
+}
+
+static int grid_set_tag_named(lua_State *L) { return set_tag(L, call_frame(L)); }
+
+static int l_grid_set_tag(lua_State *L) {
+  if (!lua_isnoneornil(L, 4) && lua_type(L, 4) == LUA_TSTRING)
+    return protect(L, grid_set_tag_named);
+  set_tag(L, NULL);
+  account(L, get_state(L));
+  return 0;
+}
+
+static int l_grid_get_tag(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y, tag;
+  check_xy(L, T, 2, &x, &y);
+  astar_grid_tag(GRID(T), x, y, &tag);
+  push_tag_name(L, 1, tag);
+  return 1;
+}
+
+static int l_grid_id(lua_State *L) {
+  ltopo *T = check_self(L);
+  lua_pushinteger(L, (lua_Integer)check_xy(L, T, 2, NULL, NULL) + 1);
+  return 1;
+}
+
+static int l_grid_xy(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t w = astar_grid_width(GRID(T));
+  int32_t c = check_id(L, 2, "cell", w * astar_grid_height(GRID(T)), "grid");
+  lua_pushinteger(L, c % w + 1);
+  lua_pushinteger(L, c / w + 1);
+  return 2;
+}
+
+static int l_grid_size(lua_State *L) {
+  ltopo *T = check_self(L);
+  lua_pushinteger(L, astar_grid_width(GRID(T)));
+  lua_pushinteger(L, astar_grid_height(GRID(T)));
+  return 2;
+}
+
+static int l_grid_diagonal(lua_State *L) {
+  lua_pushstring(L, diagonal_names[astar_grid_diagonal(GRID(check_self(L)))]);
+  return 1;
+}
+
+static int l_grid_line_of_sight(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x0, y0, x1, y1;
+  check_xy(L, T, 2, &x0, &y0);
+  check_xy(L, T, 4, &x1, &y1);
+  lua_pushboolean(L, astar_grid_line_of_sight(GRID(T), x0, y0, x1, y1) == 1);
+  return 1;
+}
+
+/* grid:visible_from(x, y [, radius]) -> field: 1 where (x, y) sees the
+** cell.  Protected: making the field may run a finalizer. */
+static int l_grid_visible_from(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int32_t x, y, w, h;
+  double radius = -1;
+  lfield *F;
+  check_xy(L, T, 2, &x, &y);
+  if (!lua_isnoneornil(L, 4)) radius = check_cost(L, 4, "radius");
+  grid_shape(T, &w, &h);
+  F = field_new(L, 1, w, h, 0, 0);
+  astar_grid_visible_from(GRID(T), x, y, radius, F->v);
+  return 1;
+}
+
+static int l_grid_memory(lua_State *L) {
+  ltopo *T = check_self(L);
+  lua_pushinteger(L, (lua_Integer)topo_bytes(L, T, 1));
+  return 1;
+}
+
+static int l_grid_tostring(lua_State *L) {
+  ltopo *T;
+  if (topo_class_of(L, 1) != &grid_class) type_error(L, 1, GRID_MT);
+  T = (ltopo *)lua_touserdata(L, 1);
+  if (T->o.closed) lua_pushliteral(L, "astar.Grid (closed)");
+  else
+    lua_pushfstring(L, "astar.Grid (%dx%d, diagonal %s)", (int)astar_grid_width(GRID(T)),
+                    (int)astar_grid_height(GRID(T)),
+                    diagonal_names[astar_grid_diagonal(GRID(T))]);
+  return 1;
+}

@@ -1,0 +1,308 @@
+/*
+** lobject.c -- what every object of the binding shares: the module state,
+** object lifetimes, and protected calls.  Included by lastar.c.
+**
+** The module state (one per Lua state, in the registry) owns the allocator
+** the core uses.  It is Lua's own allocator, wrapped to count bytes: the
+** collector paces itself on what Lua allocated, so C memory it never hears
+** of lets dropped grids and queries pile up.  Every call that may have
+** allocated ends with account(), which tells the collector about the new
+** bytes (lua_gc(LUA_GCSTEP, kb)) exactly as if Lua had allocated them.
+**
+** Lifetimes.  A finalizer (__gc of any object) can run at any allocation
+** inside a C function, and so can an options table's __index metamethod or
+** a search callback: arbitrary Lua code in the middle of a call.  So every
+** call that uses an object's C memory across such a point *holds* it, in a
+** frame (lcall) that a protected call releases whatever happens:
+**   - close() (or cancel()) on a held object marks it closed at once --
+**     every other use raises "attempt to use a closed grid" -- but frees
+**     its memory only when the last call holding it ends;
+**   - a held object may also be *locked* (a search reads it): mutators
+**     refuse with "grid is being searched";
+**   - __gc on a held object (only at lua_close, e.g. os.exit(0, true) from
+**     a callback, or through the debug library) defers to the last release,
+**     or to the module state's own finalizer, which runs when the Lua state
+**     closes and frees whatever is left: nothing leaks.
+**
+** Protected calls.  A function registered as protected runs its body under
+** lua_pcall with a fresh frame passed as a light userdata in front of its
+** arguments (the body removes it first thing, so its arguments keep their
+** numbers); the frame is released after the pcall, whether the body
+** returned or raised, and an error is then rethrown unchanged.
+*/
+
+#define STATE_MT "astar.State"
+#define STATE_KEY "astar.state"
+
+/* Upvalues of every function the module registers (see register_funcs):
+** its name and whether it is a method (argument errors), the module state,
+** its class (methods of topologies) and, for protected functions, the body
+** (the entry) or true (the body itself: errors look one level up). */
+enum { UV_NAME = 1, UV_METHOD, UV_STATE, UV_CLASS, UV_BODY };
+
+typedef struct lobj lobj;
+
+typedef struct lstate {
+  lua_Alloc allocf;             /* Lua's allocator, as it was at luaopen */
+  void *allocud;
+  size_t bytes;                 /* C memory alive, through state_alloc */
+  size_t debt;                  /* allocated since the collector was told */
+  int closing;                  /* the Lua state is closing */
+  lobj *deferred;               /* collected while held (see obj_gc) */
+} lstate;
+
+/* The header of every userdata that owns C memory or must not change while
+** a call reads it (topologies, queries, searches, fields, heuristics). */
+struct lobj {
+  lstate *M;
+  void (*release)(lobj *o);     /* frees the C memory (called once) */
+  int holds;                    /* frames holding the object */
+  int locks;                    /* ... of which searches: no mutation */
+  unsigned char closed;         /* closed for everyone but its holders */
+  unsigned char released;       /* its C memory is gone */
+  unsigned char collected;      /* __gc ran while held: on M->deferred */
+  lobj *next;                   /* M->deferred */
+};
+
+/* A protected call's frame: the objects it holds. */
+#define LCALL_MAX 8
+
+typedef struct lcall {
+  lstate *M;
+  int n;
+  lobj *held[LCALL_MAX];
+  unsigned char locked[LCALL_MAX];
+} lcall;
+
+/* ------------------------------------------------------------------------ */
+/* memory the collector sees                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The core's allocator (lua_Alloc's contract): Lua's own, counting. */
+static void *state_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+  lstate *M = (lstate *)ud;
+  void *r;
+  if (p == NULL) osize = 0;
+  r = M->allocf(M->allocud, p, osize, nsize);
+  if (r == NULL && nsize > 0) return NULL;  /* the old block stays */
+  M->bytes = M->bytes - osize + nsize;
+  if (nsize > osize) M->debt += nsize - osize;
+  return r;
+}
+
+/* Below this many new bytes the collector is not bothered (a step costs
+** more than the pacing it buys). */
+#define ACCOUNT_MIN (64 * 1024)
+
+/*
+** Tells the collector about the C memory allocated since the last time,
+** as a debt of that many kilobytes: it then works as much as if Lua had
+** allocated them, so dropped objects holding C memory are collected at the
+** pace their size calls for.  Finalizers may run here: call it only where
+** the caller no longer uses object memory (the end of a call).  A stopped
+** collector is left alone (the debt waits); 5.4 refuses steps inside a
+** finalizer (-1) and the debt waits too.
+*/
+static void account(lua_State *L, lstate *M) {
+  size_t kb = M->debt / 1024;
+  if (M->debt < ACCOUNT_MIN || !compat_gc_running(L)) return;
+  if (kb > INT_MAX) kb = INT_MAX;
+  if (lua_gc(L, LUA_GCSTEP, (int)kb) != -1) M->debt = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* lifetimes                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void obj_init(lobj *o, lstate *M, void (*release)(lobj *)) {
+  memset(o, 0, sizeof *o);
+  o->M = M;
+  o->release = release;
+}
+
+/* Frees the object's C memory, once; takes it off the deferred list. */
+static void obj_release(lobj *o) {
+  if (o->released) return;
+  o->released = 1;
+  if (o->collected) {
+    lobj **p = &o->M->deferred;
+    while (*p != NULL && *p != o) p = &(*p)->next;
+    if (*p == o) *p = o->next;
+    o->collected = 0;
+  }
+  o->release(o);
+}
+
+/* close() and cancel(): at once for everyone, the memory when unheld. */
+static void obj_close(lobj *o) {
+  o->closed = 1;
+  if (o->holds == 0) obj_release(o);
+}
+
+/* __gc.  A real finalizer never meets a held object (held objects are on
+** a running C function's stack) except when the Lua state closes; then, or
+** through the debug library, the release waits for the last holder or for
+** the state's own finalizer, whichever comes first. */
+static void obj_gc(lobj *o) {
+  o->closed = 1;
+  if (o->holds == 0 || o->M->closing) {
+    obj_release(o);
+  } else if (!o->collected) {
+    o->collected = 1;
+    o->next = o->M->deferred;
+    o->M->deferred = o;
+  }
+}
+
+/* The module state's finalizer: the Lua state is closing.  Whatever is
+** still held belongs to C frames that will never resume. */
+static int l_state_gc(lua_State *L) {
+  lstate *M = (lstate *)lua_touserdata(L, 1);
+  if (M == NULL) return 0;
+  M->closing = 1;
+  while (M->deferred != NULL) obj_release(M->deferred);
+  return 0;
+}
+
+/* The module state of this Lua state (created on first use). */
+static lstate *state_open(lua_State *L) {
+  lstate *M;
+  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  M = (lstate *)compat_testudata(L, -1, STATE_MT);
+  lua_pop(L, 1);
+  if (M != NULL) return M;
+  M = (lstate *)compat_newud(L, sizeof *M);
+  memset(M, 0, sizeof *M);
+  M->allocf = lua_getallocf(L, &M->allocud);
+  luaL_newmetatable(L, STATE_MT);
+  lua_pushcfunction(L, l_state_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  return M;
+}
+
+/* The module state, from the running function's upvalues. */
+static lstate *get_state(lua_State *L) {
+  return (lstate *)lua_touserdata(L, lua_upvalueindex(UV_STATE));
+}
+
+/* ------------------------------------------------------------------------ */
+/* protected calls                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Holds o for the rest of the call; lock: the call searches it. */
+static void hold(lua_State *L, lcall *C, lobj *o, int lock) {
+  if (C->n == LCALL_MAX) luaL_error(L, "too many objects in one call");
+  o->holds++;
+  if (lock) o->locks++;
+  C->held[C->n] = o;
+  C->locked[C->n++] = (unsigned char)lock;
+}
+
+/* Ends the call: unholds in reverse order; a close that waited happens. */
+static void call_release(lcall *C) {
+  while (C->n > 0) {
+    lobj *o = C->held[--C->n];
+    o->holds--;
+    if (C->locked[C->n]) o->locks--;
+    if (o->holds == 0 && o->closed) obj_release(o);
+  }
+}
+
+/* Runs the closure below the n arguments on top of the stack under
+** lua_pcall, with a frame in front of the arguments; returns the results or
+** rethrows the error, after releasing what the frame held. */
+static int run_protected(lua_State *L, int n) {
+  lcall C;
+  int status, base = lua_gettop(L) - n - 1;
+  C.M = get_state(L);
+  C.n = 0;
+  luaL_checkstack(L, 2, "too many arguments");
+  lua_pushlightuserdata(L, &C);
+  lua_insert(L, base + 2);                      /* body, frame, args... */
+  status = lua_pcall(L, n + 1, LUA_MULTRET, 0);
+  call_release(&C);
+  if (status != LUA_OK) return lua_error(L);
+  account(L, C.M);
+  return lua_gettop(L) - base;
+}
+
+/* The entry of a protected function: its body is an upvalue. */
+static int l_protected(lua_State *L) {
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(UV_BODY));
+  lua_insert(L, 1);
+  return run_protected(L, n);
+}
+
+/* The body of a function that protects itself only when it must (a
+** mutator that interns a tag name): the same closure's upvalues, with
+** UV_BODY true.  Allocates the closure: keep it off hot paths. */
+static int protect(lua_State *L, lua_CFunction body) {
+  int n = lua_gettop(L), i;
+  luaL_checkstack(L, 6, "too many arguments");
+  for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, lua_upvalueindex(i));
+  lua_pushboolean(L, 1);
+  lua_pushcclosure(L, body, UV_BODY);
+  lua_insert(L, 1);
+  return run_protected(L, n);
+}
+
+/* A body's first step: takes its frame from in front of its arguments. */
+static lcall *call_frame(lua_State *L) {
+  lcall *C = (lcall *)lua_touserdata(L, 1);
+  lua_remove(L, 1);
+  return C;
+}
+
+/* ------------------------------------------------------------------------ */
+/* registration                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* One function: its name, its body, whether it runs protected. */
+typedef struct lfunc {
+  const char *name;
+  lua_CFunction f;
+  int protected;
+} lfunc;
+
+/* Sets the functions of l into the table on top, each a closure over its
+** upvalues (see the UV_ enum); cls: the class of a topology's methods. */
+static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
+                           const void *cls) {
+  for (; l->name != NULL; l++) {
+    lua_pushstring(L, l->name);
+    lua_pushboolean(L, method);
+    lua_pushlightuserdata(L, M);
+    if (cls) lua_pushlightuserdata(L, (void *)cls);
+    else lua_pushnil(L);
+    if (l->protected) {
+      int i;
+      for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, -4);
+      lua_pushboolean(L, 1);
+      lua_pushcclosure(L, l->f, UV_BODY);     /* the body */
+      lua_pushcclosure(L, l_protected, UV_BODY);
+    } else {
+      lua_pushcclosure(L, l->f, UV_CLASS);
+    }
+    lua_setfield(L, -2, l->name);
+  }
+}
+
+/* A metatable named `name` (also its __name: 5.1 and 5.2 do not set one)
+** with metamethods meta and, when given, an __index of methods. */
+static void new_class(lua_State *L, lstate *M, const char *name, const lfunc *meta,
+                      const lfunc *methods, const lfunc *more, const void *cls) {
+  luaL_newmetatable(L, name);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__name");
+  register_funcs(L, M, meta, 1, cls);
+  if (methods) {
+    lua_newtable(L);
+    register_funcs(L, M, methods, 1, cls);
+    if (more) register_funcs(L, M, more, 1, cls);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+}

@@ -1,0 +1,373 @@
+/*
+** lopts.c -- search options: one table row per option (its name, the
+** searches it applies to, whether it needs per-node fields, its parser),
+** read into a core astar_query.  Included by lastar.c.
+**
+** Reading follows largs.c's rule for tables of named fields: the options
+** table's own keys must all be options that apply; each option's value is
+** then read with lua_getfield, so defaults inherited through __index apply
+** (and may run Lua code: the caller holds what it uses).  The Lua values a
+** search needs while it runs (callbacks, fields, heuristic objects) are
+** kept in stack slots the parser pushes, so the collector cannot take them
+** whatever the options table becomes.
+**
+** A new option: a row here, a field in astar_query (with its default in
+** astar_query_init, its check in check_query and its fast-path rule in
+** query_plain, side by side in search.c), its use in the engine, and a
+** sample in spec/options_spec.lua, which fails when an option would be
+** ignored on open grids.
+*/
+
+static const char *const stop_names[] = {
+    [ASTAR_STOP_EXPAND] = "expand",
+    [ASTAR_STOP_FIRST_HIT] = "first_hit",
+    [ASTAR_STOP_OPTIMAL] = "optimal",
+};
+static const char *const tie_names[] = {
+    [ASTAR_TIE_HIGH_G] = "high_g",
+    [ASTAR_TIE_FIFO] = "fifo",
+};
+static const char *const direction_names[] = {"from_sources", "to_sources"};
+
+/* The stack slots of the Lua values a search uses. */
+enum { SLOT_H, SLOT_COST, SLOT_PENALTY, SLOT_FORBID, SLOT_HOBJ, OPT_SLOTS };
+
+/* Parsed options: the query, and what the binding keeps beside it. */
+typedef struct lopts {
+  astar_query q;
+  int slot;                     /* the first of OPT_SLOTS stack slots */
+  int trace, visited, partial;
+  int reverse;                  /* distances: 1 = cost to the sources */
+  lfield *penalty, *forbid;     /* the fields the query reads, if any */
+} lopts;
+
+/* What a set of options is for. */
+enum { FOR_PATH = 1, FOR_DIST = 2 };
+
+/* The parser's context. */
+typedef struct lparse {
+  lcall *C;
+  ltopo *T;
+  int tidx;                     /* the topology's stack index */
+  int arg;                      /* the options table's argument number */
+  lsbuf *buf;                   /* scratch for tag factors */
+  lopts *o;
+} lparse;
+
+typedef struct lopt {
+  const char *name;
+  unsigned applies;             /* FOR_PATH | FOR_DIST */
+  int fields;                   /* only where the topology takes fields */
+  void (*parse)(lua_State *L, lparse *P, int v);
+} lopt;
+
+/* Keeps the value at v in the search's slot s. */
+static void keep(lua_State *L, lparse *P, int s, int v) {
+  lua_pushvalue(L, v);
+  lua_replace(L, P->o->slot + s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the parsers                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* heuristic: a registered name (looked up first, so a mod can replace a
+** built-in), a heuristic object, a callable or a built-in name. */
+static void opt_heuristic(lua_State *L, lparse *P, int v) {
+  astar_query *q = &P->o->q;
+  if (lua_type(L, v) == LUA_TSTRING) {
+    lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+    lua_pushvalue(L, v);
+    lua_rawget(L, -2);
+    if (!lua_isnil(L, -1)) lua_replace(L, v); /* the registered value */
+    else lua_pop(L, 1);
+    lua_pop(L, 1);
+  }
+  if (compat_testudata(L, v, HEUR_MT)) {
+    lheur *H = check_heur_for(L, v, P->T, P->arg);
+    hold(L, P->C, &H->o, 0);
+    q->heuristic = ASTAR_H_CALLBACK;
+    q->heuristic_fn = astar_table_heuristic;
+    q->heuristic_ctx = H->tab;
+    keep(L, P, SLOT_HOBJ, v);
+    lua_pushnil(L);
+    lua_replace(L, P->o->slot + SLOT_H);
+  } else if (is_callable(L, v)) {
+    q->heuristic = ASTAR_H_CALLBACK;
+    q->heuristic_fn = NULL;                 /* the bridge, when the search runs */
+    keep(L, P, SLOT_H, v);
+  } else {
+    q->heuristic = check_choice(L, P->arg, v, "heuristic", heuristic_names, HEURISTIC_COUNT,
+                                "a function, a registered name or ");
+  }
+}
+
+static void opt_weight(lua_State *L, lparse *P, int v) {
+  double w = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
+  if (lua_type(L, v) != LUA_TNUMBER || !(w >= 0) || !isfinite(w))
+    arg_error(L, P->arg, lua_pushfstring(L, "weight must be a finite number >= 0, got %s",
+                                         describe(L, v)));
+  P->o->q.weight = w;
+}
+
+static void opt_stop(lua_State *L, lparse *P, int v) {
+  P->o->q.stop = check_choice(L, P->arg, v, "stop", stop_names, COUNT_OF(stop_names), "");
+}
+
+static void opt_tie_break(lua_State *L, lparse *P, int v) {
+  P->o->q.tie_break = check_choice(L, P->arg, v, "tie_break", tie_names, COUNT_OF(tie_names), "");
+}
+
+/* A tag factor at vi for costs.<name>: a finite number >= 0, or false. */
+static double tag_factor_of(lua_State *L, lparse *P, int vi, int kidx) {
+  double f;
+  if (lua_type(L, vi) == LUA_TBOOLEAN && !lua_toboolean(L, vi)) return ASTAR_FORBID;
+  f = lua_type(L, vi) == LUA_TNUMBER ? lua_tonumber(L, vi) : -1;
+  if (lua_type(L, vi) != LUA_TNUMBER || !(f >= 0) || !isfinite(f))
+    arg_error(L, P->arg, lua_pushfstring(L,
+        "costs.%s must be a finite number >= 0 or false, got %s", lua_tostring(L, kidx),
+        describe(L, vi)));
+  return f;
+}
+
+/*
+** costs = { tag = factor | false }: its own entries must be tag names with
+** valid factors (tags the topology never used are allowed: a level script
+** may share one table across maps); then each of the topology's tags reads
+** its factor with lua_getfield, so inherited factors apply.  The factors are
+** copied: changing the table during the search changes nothing.
+*/
+static void opt_costs(lua_State *L, lparse *P, int v) {
+  int32_t ntags, i;
+  int names;
+  if (!lua_istable(L, v))
+    arg_error(L, P->arg, lua_pushfstring(L, "costs must be a table, got %s", describe(L, v)));
+  lua_pushnil(L);
+  while (lua_next(L, v)) {                  /* key, value */
+    if (lua_type(L, -2) != LUA_TSTRING)
+      arg_error(L, P->arg, lua_pushfstring(L, "costs keys must be tag names, got %s",
+                                           describe(L, -2)));
+    tag_factor_of(L, P, lua_gettop(L), lua_gettop(L) - 1);
+    lua_pop(L, 1);
+  }
+  compat_getuv(L, P->tidx);
+  lua_getfield(L, -1, "names");
+  names = lua_gettop(L);
+  ntags = (int32_t)compat_rawlen(L, names);
+  P->buf->tagf = (double *)sbuf_grow(L, P->C->M, P->buf->tagf, &P->buf->tagf_cap,
+                                     (size_t)ntags + 1, sizeof(double));
+  for (i = 0; i <= ntags; i++) P->buf->tagf[i] = 1.0;
+  for (i = 1; i <= ntags; i++) {
+    lua_rawgeti(L, names, i);               /* the tag's name */
+    lua_pushvalue(L, -1);
+    lua_gettable(L, v);                     /* name, factor? */
+    if (!lua_isnil(L, -1)) P->buf->tagf[i] = tag_factor_of(L, P, lua_gettop(L), lua_gettop(L) - 1);
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 2);
+  P->o->q.tag_factor = P->buf->tagf;
+  P->o->q.tag_count = ntags + 1;
+}
+
+static void opt_cost(lua_State *L, lparse *P, int v) {
+  if (!is_callable(L, v))
+    arg_error(L, P->arg, lua_pushfstring(L, "cost must be a function, got %s", describe(L, v)));
+  keep(L, P, SLOT_COST, v);
+}
+
+/* A field option (penalty, forbid): a field of the topology's shape, held
+** and locked for the call (its values are part of the costs). */
+static lfield *field_option(lua_State *L, lparse *P, int v, const char *name) {
+  lfield *F = (lfield *)compat_testudata(L, v, FIELD_MT);
+  int32_t w, h;
+  if (F == NULL) {
+    arg_error(L, P->arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name,
+                                         describe(L, v)));
+    return NULL; /* not reached: arg_error raises */
+  }
+  P->T->cls->shape(P->T, &w, &h);
+  if (F->w != w || F->h != h)
+    arg_error(L, P->arg, lua_pushfstring(L, "%s field is %dx%d but the grid is %dx%d", name,
+                                         (int)F->w, (int)F->h, (int)w, (int)h));
+  hold(L, P->C, &F->o, 1);
+  return F;
+}
+
+static void opt_penalty(lua_State *L, lparse *P, int v) {
+  P->o->penalty = field_option(L, P, v, "penalty");
+  P->o->q.penalty = P->o->penalty->v;
+  keep(L, P, SLOT_PENALTY, v);
+}
+
+static void opt_forbid(lua_State *L, lparse *P, int v) {
+  P->o->forbid = field_option(L, P, v, "forbid");
+  P->o->q.forbid = P->o->forbid->v;
+  keep(L, P, SLOT_FORBID, v);
+}
+
+static void opt_penalty_scale(lua_State *L, lparse *P, int v) {
+  double sc = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
+  if (lua_type(L, v) != LUA_TNUMBER || !isfinite(sc))
+    arg_error(L, P->arg, lua_pushfstring(L, "penalty_scale must be a finite number, got %s",
+                                         describe(L, v)));
+  P->o->q.penalty_scale = sc;
+}
+
+static void opt_max_expansions(lua_State *L, lparse *P, int v) {
+  P->o->q.max_expansions = check_count(L, P->arg, v, "max_expansions", COUNT_MAX, COUNT_MAX_TEXT);
+}
+
+static void opt_max_cost(lua_State *L, lparse *P, int v) {
+  double c = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
+  if (lua_type(L, v) != LUA_TNUMBER || !(c >= 0))
+    arg_error(L, P->arg, lua_pushfstring(L, "max_cost must be a number >= 0, got %s",
+                                         describe(L, v)));
+  P->o->q.max_cost = c;
+}
+
+/* trace, visited, partial: booleans */
+static int flag(lua_State *L, lparse *P, int v, const char *name) {
+  if (lua_type(L, v) != LUA_TBOOLEAN)
+    arg_error(L, P->arg, lua_pushfstring(L, "%s must be a boolean, got %s", name, describe(L, v)));
+  return lua_toboolean(L, v);
+}
+
+static void opt_trace(lua_State *L, lparse *P, int v) { P->o->trace = flag(L, P, v, "trace"); }
+static void opt_visited(lua_State *L, lparse *P, int v) {
+  P->o->visited = flag(L, P, v, "visited");
+}
+static void opt_partial(lua_State *L, lparse *P, int v) {
+  P->o->partial = flag(L, P, v, "partial");
+}
+
+static void opt_direction(lua_State *L, lparse *P, int v) {
+  P->o->reverse = check_choice(L, P->arg, v, "direction", direction_names,
+                               COUNT_OF(direction_names), "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* the table                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static const lopt options[] = {
+    {"heuristic", FOR_PATH, 0, opt_heuristic},
+    {"weight", FOR_PATH, 0, opt_weight},
+    {"stop", FOR_PATH, 0, opt_stop},
+    {"tie_break", FOR_PATH, 0, opt_tie_break},
+    {"costs", FOR_PATH | FOR_DIST, 0, opt_costs},
+    {"cost", FOR_PATH | FOR_DIST, 0, opt_cost},
+    {"penalty", FOR_PATH | FOR_DIST, 1, opt_penalty},
+    {"penalty_scale", FOR_PATH | FOR_DIST, 1, opt_penalty_scale},
+    {"forbid", FOR_PATH | FOR_DIST, 1, opt_forbid},
+    {"max_expansions", FOR_PATH, 0, opt_max_expansions},
+    {"max_cost", FOR_PATH | FOR_DIST, 0, opt_max_cost},
+    {"trace", FOR_PATH, 0, opt_trace},
+    {"visited", FOR_PATH, 0, opt_visited},
+    {"partial", FOR_PATH, 0, opt_partial},
+    {"direction", FOR_DIST, 0, opt_direction},
+};
+
+static const lopt *find_option(const char *name) {
+  int i;
+  for (i = 0; i < COUNT_OF(options); i++)
+    if (strcmp(name, options[i].name) == 0) return &options[i];
+  return NULL;
+}
+
+/* Whether option p applies to a search `kind` on topology T. */
+static int option_applies(const lopt *p, ltopo *T, unsigned kind) {
+  int32_t w, h;
+  return (p->applies & kind) && (!p->fields || T->cls->shape(T, &w, &h));
+}
+
+/* The option named by the key below the value on top (an entry of the
+** options table at arg): raises unless it is one this search takes. */
+static const lopt *own_option(lua_State *L, int arg, ltopo *T, unsigned kind) {
+  const lopt *p = lua_type(L, -2) == LUA_TSTRING ? find_option(lua_tostring(L, -2)) : NULL;
+  /* distances-only options are unknown to path searches (which take every
+  ** other option); path-only ones do not apply to distances */
+  if (p == NULL || (kind == FOR_PATH && !(p->applies & FOR_PATH)))
+    arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+  if (!(p->applies & kind))
+    arg_error(L, arg, lua_pushfstring(L, "option \"%s\" does not apply to distances", p->name));
+  if (!option_applies(p, T, kind))
+    arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for grids", p->name));
+  return p;
+}
+
+/* With no heuristic option, the topology's default -- by name, so a
+** registered override of that name applies here too. */
+static void default_heuristic(lua_State *L, lparse *P) {
+  int h = astar_topology_default_heuristic(P->T->t);
+  lua_pushstring(L, heuristic_names[h]);
+  opt_heuristic(L, P, lua_gettop(L));
+  lua_pop(L, 1);
+}
+
+/*
+** Parses the options table at arg (absent or nil: defaults) for a search
+** of `kind` on topology T (at tidx) from start to goal, into o.  Pushes the
+** OPT_SLOTS slots.  A key that is not an option, or not one for this kind
+** of search or topology, is an error: a typo never goes unnoticed.
+*/
+static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, lsbuf *buf,
+                          lopts *o, int32_t start, int32_t goal, unsigned kind) {
+  lparse P;
+  int i;
+  P.C = C;
+  P.T = T;
+  P.tidx = tidx;
+  P.arg = arg;
+  P.buf = buf;
+  P.o = o;
+  astar_query_init(&o->q, start, goal);
+  o->trace = o->visited = o->partial = 0;
+  o->reverse = 1;
+  o->penalty = o->forbid = NULL;
+  luaL_checkstack(L, OPT_SLOTS + 8, "too many arguments");
+  for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);
+  o->slot = lua_gettop(L) - OPT_SLOTS + 1;
+  if (!lua_isnoneornil(L, arg)) {
+    int inherits;
+    if (!lua_istable(L, arg)) type_error(L, arg, "table");
+    inherits = lua_getmetatable(L, arg);
+    if (inherits) lua_pop(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {              /* the table's own entries */
+      const lopt *p = own_option(L, arg, T, kind);
+      /* without a metatable, its own entries are all there is: parse them
+      ** in this pass (lua_getfield would only repeat rawget, 15 times) */
+      if (!inherits) p->parse(L, &P, lua_gettop(L));
+      lua_pop(L, 1);
+    }
+    for (i = 0; inherits && i < COUNT_OF(options); i++) {
+      if (!option_applies(&options[i], T, kind)) continue;
+      lua_getfield(L, arg, options[i].name);
+      if (!lua_isnil(L, -1)) options[i].parse(L, &P, lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  if (kind == FOR_PATH && o->q.heuristic == ASTAR_H_DEFAULT) default_heuristic(L, &P);
+  o->q.record_trace = o->trace;
+  o->q.record_visited = o->visited;
+  o->q.track_best = o->partial;
+}
+
+/* core._options() -> { name = { path = bool, distances = bool, grids_only
+** = bool } }: the option table, for the spec that checks that no option is
+** ignored on open grids. */
+static int l_options(lua_State *L) {
+  int i;
+  lua_createtable(L, 0, COUNT_OF(options));
+  for (i = 0; i < COUNT_OF(options); i++) {
+    lua_createtable(L, 0, 3);
+    lua_pushboolean(L, (options[i].applies & FOR_PATH) != 0);
+    lua_setfield(L, -2, "path");
+    lua_pushboolean(L, (options[i].applies & FOR_DIST) != 0);
+    lua_setfield(L, -2, "distances");
+    lua_pushboolean(L, options[i].fields);
+    lua_setfield(L, -2, "grids_only");
+    lua_setfield(L, -2, options[i].name);
+  }
+  return 1;
+}

@@ -1,0 +1,246 @@
+/*
+** lquery.c -- time-sliced queries: a search that a game steps a little
+** every frame, from any coroutine.  Included by lastar.c.
+**
+** A query owns its search state and its parsed options.  Its user value
+** holds { topo =, h =, c =, penalty =, forbid =, hobj =, result = }: the
+** Lua values the search reads stay alive as long as the query, and a
+** finished query keeps a snapshot of its outcome (later changes to the
+** topology must not rewrite an answer already given).
+**
+** While a step runs, the query is held and locked (lobject.c): "stepping"
+** is exactly o.locks > 0, which the protected call resets whatever
+** happens.  cancel() from inside the step (a callback, a finalizer) marks
+** the query cancelled and frees its memory when the step ends.  A query
+** whose topology is closed is cancelled: its step returns "cancelled".
+*/
+
+#define QUERY_MT "astar.Query"
+
+enum { QS_RUNNING, QS_DONE, QS_CANCELLED, QS_FAILED };
+
+/* The user value's names for the option slots (SLOT_ order). */
+static const char *const slot_keys[OPT_SLOTS] = {"h", "c", "penalty", "forbid", "hobj"};
+
+typedef struct lquery {
+  lobj o;
+  lsbuf b;                      /* the search and its scratch */
+  lopts opts;                   /* parsed at creation (slots: see step) */
+  bridge br;                    /* the core points at it between steps */
+  ltopo *T;                     /* kept alive by the user value */
+  int state;                    /* QS_* */
+  int status;                   /* the last core status */
+  int begun;                    /* the search began (on the first step) */
+  int cancelled;                /* cancel() arrived during a step */
+  uint32_t version;             /* the topology's version at creation */
+  uint32_t penalty_version, forbid_version;   /* the fields' at begin */
+} lquery;
+
+static void query_release(lobj *o) { sbuf_free(o->M, &((lquery *)o)->b); }
+
+static lquery *check_query(lua_State *L, int idx) {
+  return (lquery *)check_ud(L, idx, QUERY_MT);
+}
+
+/* A running query whose topology was closed is cancelled. */
+static void query_sync(lquery *Q) {
+  if (Q->state == QS_RUNNING && Q->T->o.closed) {
+    Q->state = QS_CANCELLED;
+    obj_close(&Q->o);
+  }
+}
+
+static const char *query_state_name(lquery *Q) {
+  if (Q->o.locks > 0) return "searching";   /* asked from its own step */
+  query_sync(Q);
+  if (Q->state == QS_CANCELLED) return "cancelled";
+  if (Q->state == QS_FAILED) return "failed";
+  return astar_status_name(Q->status);
+}
+
+/* graph:query(start, goal [, opts]) / grid:query(x1, y1, x2, y2 [, opts]).
+** No callback runs here: the search begins on the first step. */
+static int l_query(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int na = T->cls->node_args, optarg = 2 + 2 * na, qidx, i;
+  int32_t start = T->cls->check_node(L, T, 2), goal = T->cls->check_node(L, T, 2 + na);
+  lquery *Q;
+  lua_settop(L, optarg);
+  Q = (lquery *)compat_newud(L, sizeof(lquery));
+  memset(Q, 0, sizeof *Q);
+  obj_init(&Q->o, C->M, query_release);
+  Q->state = QS_FAILED;                     /* until it is complete */
+  luaL_getmetatable(L, QUERY_MT);
+  lua_setmetatable(L, -2);
+  qidx = lua_gettop(L);
+  Q->b.s = astar_search_new(state_alloc, C->M);
+  if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
+  parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH);
+  lua_createtable(L, 0, 7);                 /* the user value */
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "topo");
+  for (i = 0; i < OPT_SLOTS; i++) {
+    lua_pushvalue(L, Q->opts.slot + i);
+    lua_setfield(L, -2, slot_keys[i]);
+  }
+  compat_setuv(L, qidx);
+  Q->T = T;
+  Q->version = astar_topology_version(T->t);
+  Q->status = ASTAR_SEARCHING;
+  Q->state = QS_RUNNING;
+  lua_pushvalue(L, qidx);
+  return 1;
+}
+
+/* Pushes the values the query's search reads, from its user value, into
+** fresh slots, and holds what they name; returns the first slot. */
+static int query_slots(lua_State *L, lcall *C, lquery *Q, int qidx) {
+  int i, first;
+  compat_getuv(L, qidx);
+  first = lua_gettop(L) + 1;
+  for (i = 0; i < OPT_SLOTS; i++) lua_getfield(L, first - 1, slot_keys[i]);
+  if (Q->opts.penalty) hold(L, C, &Q->opts.penalty->o, 1);
+  if (Q->opts.forbid) hold(L, C, &Q->opts.forbid->o, 1);
+  if (!lua_isnil(L, first + SLOT_HOBJ))
+    hold(L, C, &((lheur *)lua_touserdata(L, first + SLOT_HOBJ))->o, 0);
+  return first;
+}
+
+/* The field changes a query refuses between its steps, as the topology's. */
+static void check_fields_unchanged(lua_State *L, lquery *Q) {
+  if ((Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) ||
+      (Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version))
+    luaL_error(L, "the %s field changed since this query began (start a new query)",
+               Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version ? "penalty"
+                                                                                 : "forbid");
+}
+
+/* Stores the outcome of a finished query in its user value (result = {n =
+** count, ...}). */
+static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
+  int i, n, top = lua_gettop(L);
+  n = push_outcome(L, C, Q->T, &Q->b, &Q->opts, Q->status);
+  lua_createtable(L, n, 1);
+  for (i = 1; i <= n; i++) {
+    lua_pushvalue(L, top + i);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushinteger(L, n);
+  lua_setfield(L, -2, "n");
+  compat_getuv(L, qidx);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "result");
+  lua_settop(L, top);
+}
+
+/* q:step([n]) -> "searching" | "found" | "unreachable" | "max_expansions" |
+** "max_cost" | "cancelled": expands at most n nodes (default: to the end). */
+static int l_query_step(lua_State *L) {
+  lcall *C = call_frame(L);
+  lquery *Q = check_query(L, 1);
+  uint64_t steps = lua_isnoneornil(L, 2) ? 0
+                 : check_count(L, 2, 2, "n", COUNT_MAX, COUNT_MAX_TEXT);
+  ltopo *T = Q->T;
+  int rc;
+  if (Q->o.locks > 0) return luaL_error(L, "cannot step a query while it is stepping");
+  if (Q->state == QS_FAILED)
+    return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
+  query_sync(Q);
+  if (Q->state != QS_RUNNING) {
+    lua_pushstring(L, query_state_name(Q));
+    return 1;
+  }
+  hold(L, C, &Q->o, 1);                     /* stepping */
+  hold(L, C, &T->o, 1);
+  if (!Q->begun && astar_topology_version(T->t) != Q->version)
+    return search_error(L, T, Q->b.s, ASTAR_ECHANGED);
+  lua_settop(L, 1);
+  Q->opts.slot = query_slots(L, C, Q, 1);
+  if (Q->begun) check_fields_unchanged(L, Q);
+  bridge_attach(&Q->br, L, T, &Q->opts);
+  Q->state = QS_FAILED;                     /* unless the step returns */
+  if (!Q->begun) {
+    if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
+      return search_error(L, T, Q->b.s, rc);
+    Q->begun = 1;
+    if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
+    if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
+  }
+  if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
+  Q->status = rc;
+  if (Q->cancelled) {
+    Q->state = QS_CANCELLED;
+  } else {
+    Q->state = rc == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
+    if (Q->state == QS_DONE) query_snapshot(L, C, Q, 1);
+  }
+  lua_pushstring(L, Q->state == QS_CANCELLED ? "cancelled" : astar_status_name(rc));
+  return 1;
+}
+
+/* q:result() -> what find_path would have returned (nil, "searching",
+** stats while it runs; nil, "cancelled", {} after cancel). */
+static int l_query_result(lua_State *L) {
+  lcall *C = call_frame(L);
+  lquery *Q = check_query(L, 1);
+  int stepping = Q->o.locks > 0;
+  hold(L, C, &Q->o, 0);
+  if (!stepping) {
+    if (Q->state == QS_FAILED)
+      return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
+    query_sync(Q);
+    if (Q->state == QS_CANCELLED) {
+      lua_pushnil(L);
+      lua_pushliteral(L, "cancelled");
+      lua_newtable(L);
+      return 3;
+    }
+    if (Q->state == QS_DONE) {              /* the snapshot made when it finished */
+      int i, n;
+      compat_getuv(L, 1);
+      lua_getfield(L, -1, "result");
+      lua_getfield(L, -1, "n");
+      n = (int)lua_tonumber(L, -1);
+      lua_pop(L, 1);
+      for (i = 1; i <= n; i++) lua_rawgeti(L, -i, i);
+      return n;
+    }
+  }
+  lua_pushnil(L);
+  lua_pushliteral(L, "searching");
+  lua_createtable(L, 0, 5);
+  push_stats(L, Q->T, Q->b.s, &Q->opts);
+  return 3;
+}
+
+/* q:cancel() and __close: stops a running query (from inside its own step
+** too: then when the step ends); on a finished one only frees the search
+** memory (its result stays: final statuses stick). */
+static int l_query_cancel(lua_State *L) {
+  lquery *Q = check_query(L, 1);
+  if (Q->o.locks > 0) Q->cancelled = 1;
+  if (Q->state == QS_RUNNING) Q->state = QS_CANCELLED;
+  obj_close(&Q->o);
+  return 0;
+}
+
+static int l_query_gc(lua_State *L) {
+  lquery *Q = check_query(L, 1);
+  if (Q->state == QS_RUNNING) Q->state = QS_CANCELLED;
+  obj_gc(&Q->o);
+  return 0;
+}
+
+static int l_query_status(lua_State *L) {
+  lua_pushstring(L, query_state_name(check_query(L, 1)));
+  return 1;
+}
+
+static int l_query_tostring(lua_State *L) {
+  lquery *Q = check_query(L, 1);
+  const char *state = query_state_name(Q);
+  const astar_stats *st = Q->b.s ? astar_search_stats(Q->b.s) : NULL;
+  lua_pushfstring(L, "astar.Query (%s, %d expanded)", state, st ? (int)st->expanded : 0);
+  return 1;
+}

@@ -1,0 +1,134 @@
+/*
+** lresult.c -- what searches return: statistics, paths, outcomes, and the
+** messages of the core's errors.  Included by lastar.c.
+**
+** A path is built once at the end, with the table sizes known; a topology's
+** class adds what is particular to its kind (graph: edges; grid: width and
+** xy on first access).  Expected outcomes are returned (nil, "unreachable",
+** stats); only misuse and bad data raise.
+*/
+
+static void set_int(lua_State *L, const char *k, double v) {
+  lua_pushinteger(L, (lua_Integer)v);
+  lua_setfield(L, -2, k);
+}
+
+static void set_num(lua_State *L, const char *k, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, k);
+}
+
+/* Adds expanded / reopened / generated (and trace, visited when asked) to
+** the table on top. */
+static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) {
+  const astar_stats *st = astar_search_stats(s);
+  size_t n, i;
+  set_int(L, "expanded", (double)st->expanded);
+  set_int(L, "reopened", (double)st->reopened);
+  set_int(L, "generated", (double)st->generated);
+  if (o->visited) {
+    const int32_t *v = astar_search_visited(s, &n);
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+      lua_pushinteger(L, (lua_Integer)v[i] + 1);
+      lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "visited");
+  }
+  if (o->trace) {
+    const astar_trace_entry *t = astar_search_trace(s, &n);
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+      lua_createtable(L, 0, 6);
+      set_int(L, "node", t[i].node + 1.0);
+      if (t[i].parent >= 0) set_int(L, "parent", t[i].parent + 1.0);
+      set_num(L, "g", t[i].g);
+      set_num(L, "f", t[i].f);
+      if (T->cls->trace_extras) T->cls->trace_extras(L, T, t[i].node);
+      lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "trace");
+  }
+}
+
+/* Pushes the path table for the path start..to. */
+static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                      int32_t to) {
+  int32_t len = astar_search_path_length(b->s, to), i;
+  double cost;
+  b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, (size_t)len,
+                                  sizeof(int32_t));
+  b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len,
+                                  sizeof(int32_t));
+  astar_search_path(b->s, to, b->nodes, b->links, &cost);
+  lua_createtable(L, 0, 9);
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  lua_createtable(L, len, 0);
+  for (i = 0; i < len; i++) {
+    lua_pushinteger(L, (lua_Integer)b->nodes[i] + 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "nodes");
+  T->cls->path_extras(L, T, b->links, len);
+  push_stats(L, T, b->s, o);
+}
+
+/* Pushes what find_path returns for a final status: the path, or nil,
+** reason, stats; with partial = true, the path to the reached node with the
+** smallest heuristic value, marked partial with the reason.  Returns the
+** count. */
+static int push_outcome(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                        int status) {
+  if (status == ASTAR_FOUND) {
+    push_path(L, C, T, b, o, astar_search_goal(b->s));
+    return 1;
+  }
+  if (o->partial && astar_search_best(b->s) >= 0) {
+    push_path(L, C, T, b, o, astar_search_best(b->s));
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "partial");
+    lua_pushstring(L, astar_status_name(status));
+    lua_setfield(L, -2, "reason");
+    return 1;
+  }
+  lua_pushnil(L);
+  lua_pushstring(L, astar_status_name(status));
+  lua_createtable(L, 0, 5);
+  push_stats(L, T, b->s, o);
+  return 3;
+}
+
+/* Pushes the rule a bad step cost broke, by cause ("tag factors must keep
+** edge costs finite"). */
+static const char *cost_rule(lua_State *L, int cause, const char *word) {
+  switch (cause) {
+    case ASTAR_CAUSE_TAG_FACTOR:
+      return lua_pushfstring(L, "tag factors must keep %s costs finite", word);
+    case ASTAR_CAUSE_PENALTY:
+      return lua_pushfstring(L, "penalty * penalty_scale must keep %s costs finite and >= 0",
+                             word);
+    case ASTAR_CAUSE_STEP: return lua_pushfstring(L, "cell costs must keep %s costs finite", word);
+    default: return lua_pushfstring(L, "%s costs must be finite and >= 0", word);
+  }
+}
+
+/* Raises the message for a core error status from search s on T (callback
+** errors never get here: the bridges raise their own). */
+static int search_error(lua_State *L, ltopo *T, astar_search *s, int rc) {
+  const astar_error_info *e = astar_search_error(s);
+  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
+  if (rc == ASTAR_ECOST) {
+    const char *subject = T->cls->cost_subject(L, T, e->from, e->node, e->link);
+    const char *value = describe_number(L, e->value);
+    return luaL_error(L, "%s would cost %s (%s)", subject, value,
+                      cost_rule(L, e->cause, T->cls->step_word));
+  }
+  if (rc == ASTAR_EOVERFLOW)
+    return luaL_error(L, "the cost of reaching %s overflows (costs too large)",
+                      T->cls->node_name(L, T, e->node));
+  if (rc == ASTAR_ECHANGED)
+    return luaL_error(L, "the %s changed since this query began (start a new query)",
+                      T->cls->what);
+  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+}

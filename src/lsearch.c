@@ -1,0 +1,218 @@
+/*
+** lsearch.c -- running searches: the bridge that lets the core call Lua
+** heuristics and cost functions, and the searches that run to the end in
+** one call (find_path, distances, audit_heuristic).  Included by lastar.c.
+**
+** Each of these is a protected body (lobject.c): the topology is held and
+** locked for the whole call, the search state is held (a nested search
+** from a callback or a finalizer gets its own), and the fields and
+** heuristic objects the options name are held too.  Callbacks use plain
+** lua_call: a Lua error unwinds to the protected call, which releases what
+** the call held and rethrows the error unchanged; the core's state is never
+** left half-written at a callback (see engine.h), so nothing leaks and
+** everything stays usable.
+*/
+
+/* The context of the Lua callbacks.  The core keeps a pointer to it between
+** steps, so it lives where the search does: on the C stack of a call, or in
+** a query.  L and the indices are set again for every call (a query may be
+** stepped from any coroutine). */
+typedef struct bridge {
+  lua_State *L;
+  ltopo *T;
+  int hidx, cidx;               /* the callables' stack indices */
+} bridge;
+
+static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
+  bridge *b = (bridge *)ctx;
+  lua_State *L = b->L;
+  double v;
+  int n;
+  luaL_checkstack(L, 8, "heuristic");
+  lua_pushvalue(L, b->hidx);
+  n = b->T->cls->push_node(L, b->T, node);
+  n += b->T->cls->push_node(L, b->T, goal);
+  lua_call(L, n, 1);
+  v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+  if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
+    const char *got = describe(L, -1);
+    return luaL_error(L, "heuristic returned %s for %s (expected a finite number >= 0)", got,
+                      b->T->cls->node_name(L, b->T, node));
+  }
+  lua_pop(L, 1);
+  *h = v;
+  return 0;
+}
+
+static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double cost,
+                       double *out) {
+  bridge *b = (bridge *)ctx;
+  lua_State *L = b->L;
+  int n;
+  luaL_checkstack(L, 8, "cost");
+  lua_pushvalue(L, b->cidx);
+  n = b->T->cls->push_step(L, b->T, from, to, link, cost);
+  lua_call(L, n, 1);
+  if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    *out = ASTAR_FORBID;
+  } else {
+    double v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+    if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
+      const char *got = describe(L, -1);
+      return luaL_error(L,
+          "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
+          b->T->cls->step_name(L, b->T, from, to, link));
+    }
+    *out = v;
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* Points the query's callbacks at the bridge, for the callables in o's
+** slots (nil: none). */
+static void bridge_attach(bridge *b, lua_State *L, ltopo *T, lopts *o) {
+  b->L = L;
+  b->T = T;
+  b->hidx = o->slot + SLOT_H;
+  b->cidx = o->slot + SLOT_COST;
+  if (!lua_isnil(L, b->hidx)) {
+    o->q.heuristic_fn = bridge_heuristic;
+    o->q.heuristic_ctx = b;
+  }
+  if (!lua_isnil(L, b->cidx)) {
+    o->q.cost_fn = bridge_cost;
+    o->q.cost_ctx = b;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* find_path                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
+** [, opts]) -> path | nil, reason, stats */
+static int l_find_path(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 1);
+  int na = T->cls->node_args, optarg = 2 + 2 * na, rc;
+  int32_t start = T->cls->check_node(L, T, 2), goal = T->cls->check_node(L, T, 2 + na);
+  lsearch *S;
+  lopts o;
+  bridge b;
+  lua_settop(L, optarg);
+  S = acquire_search(L, C, 1);
+  parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal, FOR_PATH);
+  bridge_attach(&b, L, T, &o);
+  if ((rc = astar_search_begin(S->b.s, T->t, &o.q)) != ASTAR_OK ||
+      (rc = astar_search_step(S->b.s, 0)) < 0)
+    return search_error(L, T, S->b.s, rc);
+  return push_outcome(L, C, T, &S->b, &o, rc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* distances                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Reads the list of sources at arg into b->nodes; returns how many. */
+static size_t read_sources(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b) {
+  size_t i, count;
+  if (!lua_istable(L, arg)) type_error(L, arg, "table (a list of sources)");
+  count = compat_rawlen(L, arg);
+  if (count == 0) arg_error(L, arg, "sources must be a non-empty list");
+  b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, count, sizeof(int32_t));
+  for (i = 0; i < count; i++) {
+    lua_rawgeti(L, arg, (int)i + 1);
+    b->nodes[i] = T->cls->list_node(L, T, arg, lua_gettop(L), "sources", i);
+    lua_pop(L, 1);
+  }
+  return count;
+}
+
+/* graph:distances(sources [, opts]) -> dist, toward
+** grid:distances({{x, y}, ...} [, opts]) -> field (with next_step) */
+static int l_distances(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 1);
+  lsearch *S;
+  lopts o;
+  bridge b;
+  size_t n;
+  int rc;
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of sources)");
+  lua_settop(L, 3);
+  S = acquire_search(L, C, 1);             /* 4 */
+  n = read_sources(L, C, T, 2, &S->b);
+  parse_options(L, C, T, 1, 3, &S->b, &o, 0, 0, FOR_DIST);
+  bridge_attach(&b, L, T, &o);
+  if ((rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q)) !=
+          ASTAR_OK ||
+      (rc = astar_search_step(S->b.s, 0)) < 0)
+    return search_error(L, T, S->b.s, rc);
+  return T->cls->push_distances(L, T, 1, S->b.s, o.reverse);
+}
+
+/* ------------------------------------------------------------------------ */
+/* audit                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* astar.audit_heuristic(topology, h [, { samples = n }]) -> report: for n
+** (default 8) goals spread over the open nodes, h against the true cost to
+** the goal at every node that can reach it, and every step for
+** consistency; all with the topology's own costs (astar_audit_heuristic). */
+static int l_audit_heuristic(lua_State *L) {
+  static const char *const keys[] = {"samples"};
+  lcall *C = call_frame(L);
+  ltopo *T = check_topo(L, 1, NULL);
+  uint64_t samples = 8;
+  lsearch *S, *D;
+  lopts o;
+  lparse P;
+  bridge b;
+  astar_audit a;
+  int rc, i;
+  hold(L, C, &T->o, 1);
+  lua_settop(L, 3);
+  if (lua_isnil(L, 2)) type_error(L, 2, "heuristic");
+  if (check_fields(L, 3, keys, 1)) {
+    lua_getfield(L, 3, "samples");
+    if (!lua_isnil(L, -1))
+      samples = check_count(L, 3, lua_gettop(L), "samples", COUNT_MAX, COUNT_MAX_TEXT);
+    lua_pop(L, 1);
+  }
+  S = search_new(L, C);
+  D = search_new(L, C);
+  /* the heuristic, parsed as the option would be */
+  astar_query_init(&o.q, 0, 0);
+  o.trace = o.visited = o.partial = 0;
+  for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);
+  o.slot = lua_gettop(L) - OPT_SLOTS + 1;
+  P.C = C;
+  P.T = T;
+  P.tidx = 1;
+  P.arg = 2;
+  P.buf = &S->b;
+  P.o = &o;
+  opt_heuristic(L, &P, 2);
+  bridge_attach(&b, L, T, &o);
+  rc = astar_audit_heuristic(T->t, &o.q, samples > INT32_MAX ? INT32_MAX : (int32_t)samples,
+                             S->b.s, D->b.s, &a);
+  if (rc == ASTAR_EINVAL)
+    return luaL_error(L, "audit_heuristic: the %s has no open node", T->cls->what);
+  if (rc != ASTAR_OK)
+    return search_error(L, T, astar_search_status(D->b.s) < 0 ? D->b.s : S->b.s, rc);
+  lua_createtable(L, 0, 10);
+  lua_pushboolean(L, a.overestimates == 0);
+  lua_setfield(L, -2, "admissible");
+  lua_pushboolean(L, a.inconsistent == 0);
+  lua_setfield(L, -2, "consistent");
+  set_num(L, "max_overestimate", a.max_overestimate);
+  set_num(L, "excess_bound", a.max_overestimate);
+  set_num(L, "max_inconsistency", a.max_inconsistency);
+  set_int(L, "violations", (double)a.inconsistent);
+  set_int(L, "overestimates", (double)a.overestimates);
+  set_int(L, "checked", (double)a.checked);
+  set_int(L, "steps", (double)a.steps);
+  set_int(L, "samples", (double)a.samples);
+  return 1;
+}

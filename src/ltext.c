@@ -1,0 +1,286 @@
+/*
+** ltext.c -- grids from text and back: astar.grid_from_string (rows of
+** characters, a legend for what each character means) and grid:to_string
+** (a picture of the grid, a path drawn on it).  Included by lastar.c.
+*/
+
+/* How one map character becomes a cell. */
+typedef struct cellspec {
+  int known, blocked;
+  double cost;
+  int tag_ref;                  /* the tag name's key in the names table, 0: none */
+  int32_t tag;                  /* its id, interned on first use; 0: not yet */
+} cellspec;
+
+/* Reads the legend entry at vidx for the character named `key` ("\"~\""):
+** true / false (open / blocked), a number (open, that cost), a string
+** (open, that tag) or a table { blocked =, cost =, tag = } whose own keys
+** are only those (values read with lua_getfield, so __index defaults
+** apply).  A tag name is kept in the table at tags (integer keys). */
+static void read_cellspec(lua_State *L, int vidx, const char *key, int tags, cellspec *c) {
+  static const char *const fields[] = {"blocked", "cost", "tag"};
+  c->known = 1;
+  c->blocked = 0;
+  c->cost = 1;
+  c->tag_ref = 0;
+  c->tag = 0;
+  switch (lua_type(L, vidx)) {
+    case LUA_TBOOLEAN: c->blocked = !lua_toboolean(L, vidx); return;
+    case LUA_TNUMBER:
+      c->cost = lua_tonumber(L, vidx);
+      if (c->cost >= 0 && isfinite(c->cost)) return;
+      break;
+    case LUA_TSTRING:
+      lua_pushvalue(L, vidx);
+      c->tag_ref = (int)compat_rawlen(L, tags) + 1;
+      lua_rawseti(L, tags, c->tag_ref);
+      return;
+    case LUA_TTABLE: {
+      int i;
+      lua_pushnil(L);
+      while (lua_next(L, vidx)) {             /* its own keys */
+        int ok = 0;
+        lua_pop(L, 1);
+        for (i = 0; i < 3 && !ok; i++)
+          ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), fields[i]) == 0;
+        if (!ok)
+          arg_error(L, 2, lua_pushfstring(L, "legend[%s] has an unknown field %s (expected "
+                                          "blocked, cost or tag)", key, describe(L, -1)));
+      }
+      lua_getfield(L, vidx, "blocked");
+      if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TBOOLEAN)
+          arg_error(L, 2, lua_pushfstring(L, "legend[%s].blocked must be a boolean, got %s", key,
+                                          describe(L, -1)));
+        c->blocked = lua_toboolean(L, -1);
+      }
+      lua_getfield(L, vidx, "cost");
+      if (!lua_isnil(L, -1)) {
+        c->cost = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER || !(c->cost >= 0) || !isfinite(c->cost))
+          arg_error(L, 2, lua_pushfstring(L, "legend[%s].cost must be a finite number >= 0, "
+                                          "got %s", key, describe(L, -1)));
+      }
+      lua_getfield(L, vidx, "tag");
+      if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TSTRING)
+          arg_error(L, 2, lua_pushfstring(L, "legend[%s].tag must be a string (tag name), got %s",
+                                          key, describe(L, -1)));
+        c->tag_ref = (int)compat_rawlen(L, tags) + 1;
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, tags, c->tag_ref);
+      }
+      lua_pop(L, 3);
+      return;
+    }
+    default: break;
+  }
+  arg_error(L, 2, lua_pushfstring(L,
+      "legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, "
+      "got %s", key, describe(L, vidx)));
+}
+
+/* The legend's entry for character ch (or "default"), read with
+** lua_getfield; nil when it has none.  Pushes it. */
+static void legend_entry(lua_State *L, int legend, int ch) {
+  char k[2];
+  if (!legend) {
+    lua_pushnil(L);
+    return;
+  }
+  if (ch < 0) {
+    lua_getfield(L, legend, "default");
+    return;
+  }
+  k[0] = (char)ch;
+  k[1] = 0;
+  lua_getfield(L, legend, k);
+}
+
+/* Measures the rows: every non-empty row has the same width; trailing blank
+** lines are ignored, inner ones are not.  Raises on bad text. */
+static void measure_rows(lua_State *L, const char *text, size_t len, int32_t *pw,
+                         int32_t *ph) {
+  size_t i, line_start = 0;
+  int32_t w = -1, h = 0;
+  for (i = 0; i <= len; i++) {
+    if (i == len || text[i] == '\n') {
+      size_t end = i;
+      if (end > line_start && text[end - 1] == '\r') end--;
+      if (end > line_start) {
+        int32_t rw = (int32_t)(end - line_start > ASTAR_GRID_MAX_SIDE ? ASTAR_GRID_MAX_SIDE + 1
+                                                                      : end - line_start);
+        if (w >= 0 && rw != w)
+          arg_error(L, 1, lua_pushfstring(L, "row %d has %d cells, row 1 has %d", (int)h + 1,
+                                          (int)rw, (int)w));
+        if (rw > ASTAR_GRID_MAX_SIDE || h == ASTAR_GRID_MAX_SIDE)
+          arg_error(L, 1, "map too large (at most 65535 x 65535)");
+        w = rw;
+        h++;
+      } else if (i < len) {
+        /* a blank line: fine only if nothing but blank lines follow */
+        size_t j;
+        for (j = i; j < len && (text[j] == '\n' || text[j] == '\r'); j++) {}
+        if (j < len && h > 0)
+          arg_error(L, 1, lua_pushfstring(L, "blank line after row %d", (int)h));
+      }
+      line_start = i + 1;
+    }
+  }
+  if (w <= 0) arg_error(L, 1, "no rows in the map");
+  if ((double)w * h >= (double)(1 << 30))
+    arg_error(L, 1, "map too large (width * height must be below 2^30)");
+  *pw = w;
+  *ph = h;
+}
+
+/*
+** astar.grid_from_string(text [, legend [, opts]]) -> grid.  Rows are lines
+** (LF or CRLF); '.' is open, '#' and '@' blocked unless the legend says
+** otherwise; legend.default covers every other character it does not
+** list.  The legend's own keys must be single characters or "default";
+** each character of the text is looked up with lua_getfield the first time
+** it occurs, so __index defaults apply.
+*/
+static int l_grid_from_string(lua_State *L) {
+  size_t len, i;
+  const char *text;
+  int32_t w, h, x, y;
+  int diag, gidx, legend, tags;
+  cellspec spec[256], dflt, scratch;
+  ltopo *T;
+  if (lua_type(L, 1) != LUA_TSTRING) type_error(L, 1, "string");
+  text = lua_tolstring(L, 1, &len);
+  lua_settop(L, 3);
+  if (!lua_isnil(L, 2) && !lua_istable(L, 2)) type_error(L, 2, "table");
+  legend = lua_istable(L, 2) ? 2 : 0;
+  grid_options(L, 3, &diag);
+  measure_rows(L, text, len, &w, &h);
+  lua_newtable(L);                          /* tag names of the legend */
+  tags = lua_gettop(L);
+  if (legend) {                             /* its own entries, used or not */
+    lua_pushnil(L);
+    while (lua_next(L, legend)) {
+      size_t kl;
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &kl) : NULL;
+      int vidx = lua_gettop(L);
+      if (k == NULL || (kl != 1 && strcmp(k, "default") != 0))
+        arg_error(L, 2, lua_pushfstring(L,
+            "legend keys must be single characters or \"default\", got %s", describe(L, -2)));
+      read_cellspec(L, vidx, lua_pushfstring(L, "\"%s\"", k), tags, &scratch);
+      lua_settop(L, vidx - 1);
+    }
+  }
+  for (i = 0; i < 256; i++) spec[i].known = 0;
+  legend_entry(L, legend, -1);
+  dflt.known = 0;
+  if (!lua_isnil(L, -1)) read_cellspec(L, lua_gettop(L), "\"default\"", tags, &dflt);
+  lua_pop(L, 1);
+  T = topo_new(L, &grid_class);
+  gidx = lua_gettop(L);
+  topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, get_state(L)));
+  x = y = 0;
+  for (i = 0; i < len && y < h; i++) {
+    unsigned char ch = (unsigned char)text[i];
+    cellspec *c = &spec[ch];
+    /* CR only as part of a line end (CRLF, or a last CR): elsewhere it is an
+    ** unknown character, not silently dropped */
+    if (ch == '\r' && (i + 1 == len || text[i + 1] == '\n')) continue;
+    if (ch == '\n') {
+      if (x > 0) y++;
+      x = 0;
+      continue;
+    }
+    if (!c->known) {                        /* first occurrence: what is it? */
+      legend_entry(L, legend, ch);
+      if (!lua_isnil(L, -1)) {
+        int vidx = lua_gettop(L);
+        read_cellspec(L, vidx, lua_pushfstring(L, "\"%c\"", ch), tags, c);
+        lua_pop(L, 1);
+      } else if (ch == '.' || ch == '#' || ch == '@') {
+        c->known = 1;
+        c->blocked = ch != '.';
+        c->cost = 1;
+        c->tag_ref = 0;
+        c->tag = 0;
+      } else if (dflt.known) {
+        *c = dflt;
+      } else {
+        char buf[8];
+        if (ch >= 32 && ch < 127) snprintf(buf, sizeof buf, "'%c'", ch);
+        else snprintf(buf, sizeof buf, "\\%d", ch);
+        return arg_error(L, 1, lua_pushfstring(L,
+            "unknown character %s at row %d, column %d (add it to the legend)", buf,
+            (int)y + 1, (int)x + 1));
+      }
+      lua_pop(L, 1);
+      if (c->tag_ref) {                     /* intern the tag on first use */
+        lua_rawgeti(L, tags, c->tag_ref);
+        c->tag = intern_tag(L, gidx, lua_gettop(L), grid_class.max_tag);
+        lua_pop(L, 1);
+      }
+    }
+    if (c->blocked) astar_grid_set_blocked(GRID(T), x, y, 1);
+    if ((c->cost != 1 && astar_grid_set_cost(GRID(T), x, y, c->cost) != ASTAR_OK) ||
+        (c->tag && astar_grid_set_tag(GRID(T), x, y, c->tag) != ASTAR_OK))
+      return luaL_error(L, "not enough memory");
+    x++;
+  }
+  lua_pushvalue(L, gidx);
+  account(L, get_state(L));
+  return 1;
+}
+
+/* grid:to_string([path]) -> the map as text: '#' blocked, '.' open, '~' open
+** with a cost other than 1 or a tag; a path (a find_path result or a list of
+** cell ids) is drawn with '*', its first cell 'S' and its last 'G'.
+** Protected: the scratch and the picture allocate. */
+static int l_grid_to_string(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T)), x, y;
+  size_t n = (size_t)w * (size_t)h;
+  char *cells;
+  luaL_Buffer b;
+  int pidx = 0;
+  lua_settop(L, 2);
+  if (!lua_isnil(L, 2)) {
+    if (!lua_istable(L, 2)) type_error(L, 2, "table (a path or a list of cell ids)");
+    lua_getfield(L, 2, "nodes");
+    if (!lua_istable(L, -1)) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, 2);
+    }
+    pidx = lua_gettop(L);
+  }
+  cells = (char *)lua_newuserdata(L, n);   /* scratch, collected with the call */
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      double c;
+      int32_t tag;
+      astar_grid_cost(GRID(T), x, y, &c);
+      astar_grid_tag(GRID(T), x, y, &tag);
+      cells[(size_t)y * (size_t)w + (size_t)x] = astar_grid_blocked(GRID(T), x, y) ? '#'
+                                                 : (c != 1 || tag != 0) ? '~' : '.';
+    }
+  if (pidx) {
+    int32_t i, len = (int32_t)compat_rawlen(L, pidx);
+    for (i = 1; i <= len; i++) {
+      double v;
+      lua_rawgeti(L, pidx, i);
+      v = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)n)
+        return arg_error(L, 2, lua_pushfstring(L,
+            "path entry %d is not a cell id of this grid, got %s", (int)i, describe(L, -1)));
+      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G' : '*';
+      lua_pop(L, 1);
+    }
+  }
+  luaL_buffinit(L, &b);
+  for (y = 0; y < h; y++) {
+    luaL_addlstring(&b, cells + (size_t)y * (size_t)w, (size_t)w);
+    luaL_addchar(&b, '\n');
+  }
+  luaL_pushresult(&b);
+  return 1;
+}

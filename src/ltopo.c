@@ -1,0 +1,324 @@
+/*
+** ltopo.c -- topologies as Lua objects: the userdata every kind shares,
+** the class that tells the generic code how a kind reads and shows its
+** nodes, tags, and the search state a topology keeps for its queries.
+** Included by lastar.c; lgraph.c and lgrid.c define the classes.
+**
+** A topology userdata wraps a core topology (astar_topology: graph, grid).
+** Its user value is a table { tags = {name -> id}, names = {id -> name},
+** search = <cached Search> }.  Everything that differs between kinds --
+** how many arguments name a node, how a node is shown to callbacks and in
+** messages, what a path or a distance result carries -- is a function of
+** its class, so find_path, query, distances and the heuristics are written
+** once, and a new kind of topology is one more class file.
+*/
+
+#define SEARCH_MT "astar.Search"
+#define CLASS_FIELD "__astar_class"     /* in each topology metatable */
+#define ANY_TOPOLOGY "astar.Graph or astar.Grid"
+
+typedef struct ltopo ltopo;
+typedef struct lsbuf lsbuf;
+
+typedef struct ltopo_class {
+  const char *mt;               /* metatable name: "astar.Graph" */
+  const char *what;             /* "graph": messages */
+  int node_args;                /* stack slots naming a node: 1 (id), 2 (x, y) */
+  int32_t max_tag;              /* largest tag id */
+  void (*free)(void *impl);
+  astar_topology *(*topology)(void *impl);
+  /* the shape of a per-node field (penalty, forbid) for this topology:
+  ** 1 and *w x *h, or 0 when the kind takes no fields */
+  int (*shape)(ltopo *T, int32_t *w, int32_t *h);
+  /* reads the node named at arg (node_args slots); a 0-based id */
+  int32_t (*check_node)(lua_State *L, ltopo *T, int arg);
+  /* reads entry i (0-based) of a list of nodes, the value at vidx, for
+  ** argument arg (what: "sources") */
+  int32_t (*list_node)(lua_State *L, ltopo *T, int arg, int vidx, const char *what,
+                       size_t i);
+  /* pushes a node as callbacks get it; returns the number of values */
+  int (*push_node)(lua_State *L, ltopo *T, int32_t id);
+  /* pushes "node 3" / "cell (2, 5)" */
+  const char *(*node_name)(lua_State *L, ltopo *T, int32_t id);
+  /* pushes the arguments of a cost callback for the step; returns count */
+  int (*push_step)(lua_State *L, ltopo *T, int32_t from, int32_t to, int32_t link,
+                   double cost);
+  /* pushes "edge 3 from node 1 to node 2" / "the step from (1, 1) to (2, 1)" */
+  const char *(*step_name)(lua_State *L, ltopo *T, int32_t from, int32_t to,
+                           int32_t link);
+  /* pushes what a bad step cost is blamed on: "edge 3" / "entering cell
+  ** (2, 1)"; step_word: "edge" / "step" */
+  const char *(*cost_subject)(lua_State *L, ltopo *T, int32_t from, int32_t to,
+                              int32_t link);
+  const char *step_word;
+  /* adds the kind's own fields to the path table on top (graph: edges;
+  ** grid: width and the xy metatable) */
+  void (*path_extras)(lua_State *L, ltopo *T, const int32_t *links, int32_t len);
+  /* adds the kind's own fields to a trace entry on top (grid: x, y) */
+  void (*trace_extras)(lua_State *L, ltopo *T, int32_t node);
+  /* pushes what distances returns, from the finished search s; tidx: the
+  ** topology's stack index; returns the number of values */
+  int (*push_distances)(lua_State *L, ltopo *T, int tidx, astar_search *s, int reverse);
+} ltopo_class;
+
+struct ltopo {
+  lobj o;                       /* first: the lifetime header */
+  const ltopo_class *cls;
+  void *impl;                   /* astar_graph, astar_grid */
+  astar_topology *t;            /* its topology view; NULL once released */
+};
+
+/* ------------------------------------------------------------------------ */
+/* checking                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The class of the topology userdata at idx, NULL when it is none. */
+static const ltopo_class *topo_class_of(lua_State *L, int idx) {
+  const ltopo_class *cls = NULL;
+  if (lua_type(L, idx) == LUA_TUSERDATA && luaL_getmetafield(L, idx, CLASS_FIELD)) {
+    cls = (const ltopo_class *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+  }
+  return cls;
+}
+
+static void closed_error(lua_State *L, const char *what) {
+  luaL_error(L, "attempt to use a closed %s", what);
+}
+
+/* The open topology at idx: of class cls, or of any class (NULL). */
+static ltopo *check_topo(lua_State *L, int idx, const ltopo_class *cls) {
+  const ltopo_class *got = topo_class_of(L, idx);
+  ltopo *T;
+  if (got == NULL || (cls != NULL && got != cls))
+    type_error(L, idx, cls ? cls->mt : ANY_TOPOLOGY);
+  T = (ltopo *)lua_touserdata(L, idx);
+  if (T->o.closed) closed_error(L, got->what);
+  return T;
+}
+
+/* The topology a method was called on: of the method's own class. */
+static ltopo *check_self(lua_State *L) {
+  return check_topo(L, 1, (const ltopo_class *)lua_touserdata(L, lua_upvalueindex(UV_CLASS)));
+}
+
+/* The same, held (and locked when the call searches it) for a protected
+** call. */
+static ltopo *hold_self(lua_State *L, lcall *C, int lock) {
+  ltopo *T = check_self(L);
+  hold(L, C, &T->o, lock);
+  return T;
+}
+
+/* Mutators call this first: a search reading the topology forbids it. */
+static void check_mutable(lua_State *L, ltopo *T) {
+  if (T->o.locks > 0)
+    luaL_error(L, "cannot call '%s': %s is being searched", fname_of(L), T->cls->what);
+}
+
+/* ------------------------------------------------------------------------ */
+/* lifetime                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void topo_release(lobj *o) {
+  ltopo *T = (ltopo *)o;
+  T->cls->free(T->impl);
+  T->impl = NULL;
+  T->t = NULL;
+}
+
+/* Pushes an empty topology userdata of class cls (create first, acquire
+** second: topo_attach gives it its core object). */
+static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
+  ltopo *T = (ltopo *)compat_newud(L, sizeof(ltopo));
+  obj_init(&T->o, get_state(L), topo_release);
+  T->o.released = T->o.closed = 1;        /* nothing to free yet */
+  T->cls = cls;
+  T->impl = NULL;
+  T->t = NULL;
+  luaL_getmetatable(L, cls->mt);
+  lua_setmetatable(L, -2);
+  lua_createtable(L, 0, 3);
+  lua_newtable(L);
+  lua_setfield(L, -2, "tags");
+  lua_newtable(L);
+  lua_setfield(L, -2, "names");
+  compat_setuv(L, -2);
+  return T;
+}
+
+/* Gives T its core object (raises when impl is NULL: out of memory). */
+static void topo_attach(lua_State *L, ltopo *T, void *impl) {
+  if (impl == NULL) luaL_error(L, "not enough memory");
+  T->impl = impl;
+  T->t = T->cls->topology(impl);
+  T->o.released = T->o.closed = 0;
+}
+
+/* g:close() and __close: idempotent; a held topology closes when its last
+** holder is done (see lobject.c). */
+static int l_topo_close(lua_State *L) {
+  const ltopo_class *cls = (const ltopo_class *)lua_touserdata(L, lua_upvalueindex(UV_CLASS));
+  if (topo_class_of(L, 1) != cls) type_error(L, 1, cls->mt);
+  obj_close(&((ltopo *)lua_touserdata(L, 1))->o);
+  return 0;
+}
+
+static int l_topo_gc(lua_State *L) {
+  const ltopo_class *cls = (const ltopo_class *)lua_touserdata(L, lua_upvalueindex(UV_CLASS));
+  if (topo_class_of(L, 1) != cls) type_error(L, 1, cls->mt);
+  obj_gc(&((ltopo *)lua_touserdata(L, 1))->o);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* tags                                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Interns the tag name at arg for the topology at tidx: returns its id
+** (>= 1).  The user value keeps tags[name] = id and names[id] = name. */
+static int32_t intern_tag(lua_State *L, int tidx, int arg, int32_t max) {
+  int32_t id;
+  compat_getuv(L, tidx);
+  lua_getfield(L, -1, "tags");
+  lua_pushvalue(L, arg);
+  lua_rawget(L, -2);
+  if (lua_type(L, -1) == LUA_TNUMBER) {
+    id = (int32_t)lua_tonumber(L, -1);
+    lua_pop(L, 3);
+    return id;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, -2, "names");
+  id = (int32_t)compat_rawlen(L, -1) + 1;
+  if (id > max) luaL_error(L, "too many distinct tags (at most %d)", (int)max);
+  lua_pushvalue(L, arg);
+  lua_rawseti(L, -2, id);
+  lua_pushvalue(L, arg);
+  lua_pushnumber(L, id);
+  lua_rawset(L, -4);
+  lua_pop(L, 3);
+  return id;
+}
+
+/* Pushes the name of tag id (nil for 0) of the topology at tidx. */
+static void push_tag_name(lua_State *L, int tidx, int32_t tag) {
+  if (tag == 0) {
+    lua_pushnil(L);
+    return;
+  }
+  compat_getuv(L, tidx);
+  lua_getfield(L, -1, "names");
+  lua_rawgeti(L, -1, tag);
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* search state                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* A core search and the scratch the binding keeps beside it, all from the
+** module state's allocator.  Embedded in Search userdata and in queries. */
+struct lsbuf {
+  astar_search *s;
+  double *tagf;                 /* per-query tag factors */
+  size_t tagf_cap;
+  int32_t *nodes, *links;       /* path and source lists */
+  size_t nodes_cap, links_cap;
+};
+
+static void sbuf_free(lstate *M, lsbuf *b) {
+  astar_search_free(b->s);
+  if (b->tagf) state_alloc(M, b->tagf, b->tagf_cap * sizeof(double), 0);
+  if (b->nodes) state_alloc(M, b->nodes, b->nodes_cap * sizeof(int32_t), 0);
+  if (b->links) state_alloc(M, b->links, b->links_cap * sizeof(int32_t), 0);
+  memset(b, 0, sizeof *b);
+}
+
+static size_t sbuf_bytes(const lsbuf *b) {
+  return (b->s ? astar_search_bytes(b->s) : 0) + b->tagf_cap * sizeof(double) +
+         (b->nodes_cap + b->links_cap) * sizeof(int32_t);
+}
+
+/* Grows a scratch array of b to `need` elements; raises on failure
+** (nothing is lost: the old block stays owned). */
+static void *sbuf_grow(lua_State *L, lstate *M, void *p, size_t *cap, size_t need,
+                       size_t size) {
+  size_t ncap = *cap ? *cap : 16;
+  void *np;
+  if (need <= *cap) return p;
+  while (ncap < need) ncap *= 2;
+  if (ncap > ((size_t)-1) / size || (np = state_alloc(M, p, *cap * size, ncap * size)) == NULL)
+    luaL_error(L, "not enough memory");
+  *cap = ncap;
+  return np;
+}
+
+/* The Search userdata: a topology's reusable search state. */
+typedef struct lsearch {
+  lobj o;
+  lsbuf b;
+} lsearch;
+
+static void search_release(lobj *o) { sbuf_free(o->M, &((lsearch *)o)->b); }
+
+static int l_search_gc(lua_State *L) {
+  obj_gc(&((lsearch *)check_ud(L, 1, SEARCH_MT))->o);
+  return 0;
+}
+
+/* Pushes a new Search, held by C (create first, acquire second). */
+static lsearch *search_new(lua_State *L, lcall *C) {
+  lsearch *S = (lsearch *)compat_newud(L, sizeof(lsearch));
+  obj_init(&S->o, C->M, search_release);
+  memset(&S->b, 0, sizeof S->b);
+  luaL_getmetatable(L, SEARCH_MT);
+  lua_setmetatable(L, -2);
+  S->b.s = astar_search_new(state_alloc, C->M);
+  if (S->b.s == NULL) luaL_error(L, "not enough memory");
+  hold(L, C, &S->o, 0);
+  return S;
+}
+
+/* Pushes and holds the search state for a call on the topology at tidx:
+** its cached Search, or a fresh one when that one is in use (a nested
+** search from a callback or a finalizer gets its own) or was freed. */
+static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
+  lsearch *S;
+  int cache;
+  compat_getuv(L, tidx);
+  lua_getfield(L, -1, "search");
+  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  if (S != NULL && S->o.holds == 0 && !S->o.released) {
+    lua_remove(L, -2);
+    hold(L, C, &S->o, 0);
+    return S;
+  }
+  /* a busy cached search stays for its holder; a freed one is replaced */
+  cache = S == NULL || S->o.released;
+  lua_pop(L, 1);
+  S = search_new(L, C);                    /* uv, S */
+  if (cache) {
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "search");
+  }
+  lua_remove(L, -2);
+  return S;
+}
+
+/* Bytes held in C for the topology at tidx: its own storage plus its cached
+** search state (the size of the largest query run on it). */
+static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
+  size_t n = astar_topology_bytes(T->t);
+  lsearch *S;
+  compat_getuv(L, tidx);
+  lua_getfield(L, -1, "search");
+  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  if (S != NULL) n += sbuf_bytes(&S->b);
+  lua_pop(L, 2);
+  return n;
+}
+
+/* The classes (lgraph.c, lgrid.c), for the functions that name one. */
+static const ltopo_class graph_class, grid_class;
