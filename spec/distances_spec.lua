@@ -362,6 +362,24 @@ describe("grid:distances", function()
     assert.equal(1 + D, f:get(4, 3))
   end)
 
+  it("next_step says the grid changed once it has (its routes may lead into new walls)", function()
+    local g = astar.grid(5, 1)
+    local f = g:distances({ { 1, 1 } })
+    assert.same({ 4, 1 }, { f:next_step(5, 1) })
+    g:set_blocked(3, 1, true)
+    assert.same({ nil, "changed" }, { f:next_step(5, 1) })
+    assert.same({ nil, "changed" }, { f:next_step(2, 1) })
+    assert.equal(4, f:get(5, 1)) -- the values stay what they were
+    g:set_blocked(3, 1, false)  -- back as it was, but changed meanwhile: still stale
+    assert.same({ nil, "changed" }, { f:next_step(5, 1) })
+    f = g:distances({ { 1, 1 } })
+    assert.same({ 4, 1 }, { f:next_step(5, 1) })
+    g:set_cost(5, 1, 1)          -- no change: the field stays good
+    assert.same({ 4, 1 }, { f:next_step(5, 1) })
+    g:close()                    -- a closed grid changes no more
+    assert.same({ 4, 1 }, { f:next_step(5, 1) })
+  end)
+
   it("next_step on an ordinary field raises; bad coordinates raise", function()
     local g = astar.grid(5, 3)
     local msg = "next_step needs a field made by grid:distances"

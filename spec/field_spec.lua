@@ -339,6 +339,57 @@ describe("penalty", function()
     assert.same({ 1, 4, 5, 6, 3 }, g:find_path(1, 1, 3, 1, { penalty = pen }).nodes)
   end)
 
+  it("is locked while a search reads it: its cost then matches the path", function()
+    local g = corridor()
+    local pen = astar.field(g)
+    pen:set(2, 1, 1)
+    for _, change in ipairs({
+      { "set", function() pen:set(2, 1, 100) end },
+      { "fill", function() pen:fill(100) end },
+      { "add_disc", function() pen:add_disc(2, 1, 5, 100) end },
+    }) do
+      local msg
+      local p = assert(g:find_path(1, 1, 3, 1, { penalty = pen, cost = function(_, _, _, _, c)
+        msg = msg or select(2, pcall(change[2]))
+        return c
+      end }))
+      assert.matches(("cannot call '%s': field is being searched"):format(change[1]), msg, 1, true)
+      assert.equal(3, p.cost)
+      assert.equal(1, pen:get(2, 1))
+    end
+    local forbid = astar.field(g)
+    local msg
+    g:find_path(1, 1, 3, 1, { forbid = forbid, heuristic = function()
+      msg = msg or select(2, pcall(forbid.set, forbid, 2, 1, 1))
+      return 0
+    end })
+    assert.matches("cannot call 'set': field is being searched", msg, 1, true)
+    pen:set(2, 1, 0) -- unlocked again
+    assert.equal(2, g:find_path(1, 1, 3, 1, { penalty = pen }).cost)
+  end)
+
+  it("changed between the steps of a query makes the next step raise, as a grid change does", function()
+    local g = astar.grid(20, 1)
+    local pen = astar.field(g)
+    local q = g:query(1, 1, 20, 1, { penalty = pen })
+    assert.equal("searching", q:step(2))
+    pen:set(10, 1, 5)
+    assert.equal("the penalty field changed since this query began (start a new query)",
+      require("helpers").error_of(q.step, q))
+    local forbid = astar.field(g)
+    q = g:query(1, 1, 20, 1, { forbid = forbid })
+    pen:fill(0)                  -- a field the query does not read
+    assert.equal("searching", q:step(2))
+    forbid:set(15, 1, 1)
+    assert.equal("the forbid field changed since this query began (start a new query)",
+      require("helpers").error_of(q.step, q))
+    -- before the first step nothing has been read: changes are fine
+    q = g:query(1, 1, 20, 1, { penalty = pen })
+    pen:set(5, 1, 2)
+    assert.equal("found", q:step())
+    assert.equal(21, q:result().cost)
+  end)
+
   it("steers round a danger disc (the README's guard post)", function()
     local g = astar.grid(30, 30)
     local danger = astar.field(g)

@@ -333,6 +333,36 @@ describe("grid_from_string", function()
   end
 end)
 
+describe("tables of named fields inherit through __index", function()
+  it("grid options", function()
+    local defaults = { diagonal = "never" }
+    assert.equal("never", astar.grid(3, 3, setmetatable({}, { __index = defaults })):diagonal())
+    assert.equal("never", astar.grid_from_string("..", nil, setmetatable({}, { __index = defaults })):diagonal())
+    assert.equal("bad argument #3 to 'grid' (diagonal must be \"never\", \"no_corner_cutting\", "
+      .. "\"one_obstacle\" or \"always\", got \"sideways\")",
+      error_of(astar.grid, 3, 3, setmetatable({}, { __index = { diagonal = "sideways" } })))
+  end)
+
+  it("legends and their entries; their own keys are still checked", function()
+    local base = { x = false, ["~"] = { cost = 3 } }
+    local g = astar.grid_from_string("x~.", setmetatable({}, { __index = base }))
+    assert.is_true(g:is_blocked(1, 1))
+    assert.equal(3, g:get_cost(2, 1))
+    g = astar.grid_from_string("~", { ["~"] = setmetatable({}, { __index = { tag = "mud", cost = 2 } }) })
+    assert.equal("mud", g:get_tag(1, 1))
+    assert.equal(2, g:get_cost(1, 1))
+    g = astar.grid_from_string("?!", setmetatable({}, { __index = { default = 7 } }))
+    assert.equal(7, g:get_cost(2, 1))
+    assert.equal("bad argument #2 to 'grid_from_string' (legend[\"~\"].cost must be a finite number >= 0, got -1)",
+      error_of(astar.grid_from_string, "~", setmetatable({}, { __index = { ["~"] = { cost = -1 } } })))
+    assert.equal("bad argument #2 to 'grid_from_string' (legend keys must be single characters or \"default\", "
+      .. "got \"xy\")", error_of(astar.grid_from_string, "~", setmetatable({ xy = 1 }, { __index = base })))
+    -- an entry of the legend that the text never uses is still checked
+    assert.equal("bad argument #2 to 'grid_from_string' (legend[\"z\"] must be true, false, a cost, a tag name or "
+      .. "{ blocked =, cost =, tag = }, got -1)", error_of(astar.grid_from_string, "..", { z = -1 }))
+  end)
+end)
+
 describe("grid:to_string", function()
   it("draws a path result or a list of cell ids", function()
     local g = map("S.#\n~.#\n..G", nil, { ["~"] = 3 })

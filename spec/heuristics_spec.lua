@@ -851,6 +851,42 @@ describe("astar.register_heuristic and astar.heuristics", function()
     assert.same(before, astar.heuristics())
   end)
 
+  it("an override applies wherever its name does: the defaults of grids and graphs too", function()
+    local grid, four = astar.grid(12, 12), astar.grid(12, 12, { diagonal = "never" })
+    local graph = astar.graph()
+    for i = 1, 5 do graph:add_node(i, 0) end
+    for i = 1, 4 do graph:add_edge(i, i + 1, 1) end
+    local calls = { octile = 0, manhattan = 0, euclidean = 0 }
+    for name in pairs(calls) do
+      astar.register_heuristic(name, function() calls[name] = calls[name] + 1; return 0 end, { override = true })
+    end
+    finally(function()
+      for name in pairs(calls) do astar.register_heuristic(name, nil, { override = true }) end
+    end)
+    local dijkstra = grid:find_path(1, 1, 12, 7, { heuristic = "zero" })
+    assert.equal(dijkstra.expanded, grid:find_path(1, 1, 12, 7).expanded) -- the default is "octile"
+    assert.is_true(calls.octile > 0)
+    four:find_path(1, 1, 12, 7)                                       -- "manhattan" without diagonals
+    assert.is_true(calls.manhattan > 0)
+    graph:find_path(1, 5)                                             -- "euclidean" on graphs
+    assert.is_true(calls.euclidean > 0)
+    calls.octile = 0
+    assert.equal("found", grid:query(1, 1, 12, 7):step())            -- queries too
+    assert.is_true(calls.octile > 0)
+    for name in pairs(calls) do astar.register_heuristic(name, nil, { override = true }) end
+    calls.octile = 0
+    assert.is_true(grid:find_path(1, 1, 12, 7).expanded < dijkstra.expanded)
+    assert.equal(0, calls.octile)
+  end)
+
+  it("reads its options through __index like every options table", function()
+    local zero = function() return 0 end
+    astar.register_heuristic("octile", zero, setmetatable({}, { __index = { override = true } }))
+    finally(function() astar.register_heuristic("octile", nil, { override = true }) end)
+    local grid = astar.grid(12, 12)
+    assert.equal(grid:find_path(1, 1, 12, 7, { heuristic = "zero" }).expanded, grid:find_path(1, 1, 12, 7).expanded)
+  end)
+
   local bad = {
     { function() return astar.register_heuristic() end,
       "bad argument #1 to 'register_heuristic' (name must be a non-empty string, got no value)" },

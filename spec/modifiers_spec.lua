@@ -72,3 +72,48 @@ describe("per-query modifiers", function()
     assert.same({ 1, 2, 4 }, g:find_path(1, 4, { costs = { lava = false } }).nodes)
   end)
 end)
+
+-- A step cost that comes out infinite is an error, blamed on what made it
+-- so: the tag factor, the penalty, the cell cost times a diagonal, or the
+-- sum along the path.
+describe("costs too large", function()
+  local error_of = require("helpers").error_of
+
+  it("a tag factor that overflows an edge cost", function()
+    local g = astar.graph()
+    g:add_node(0, 0)
+    g:add_node(1, 0)
+    g:add_edge(1, 2, 1e300, "door")
+    assert.equal("edge 1 would cost inf (tag factors must keep edge costs finite)",
+      error_of(g.find_path, g, 1, 2, { costs = { door = 1e10 } }))
+    assert.equal(1e300, g:find_path(1, 2).cost)
+  end)
+
+  it("a tag factor that overflows a step into a cell, with no penalty given", function()
+    local g = astar.grid(3, 1)
+    g:set_cost(2, 1, 1e300)
+    g:set_tag(2, 1, "mud")
+    assert.equal("entering cell (2, 1) would cost inf (tag factors must keep step costs finite)",
+      error_of(g.find_path, g, 1, 1, 3, 1, { costs = { mud = 1e10 } }))
+  end)
+
+  it("a cell cost that overflows a diagonal step", function()
+    local g = astar.grid(2, 2)
+    g:set_cost(2, 2, 1.5e308)
+    assert.equal("entering cell (2, 2) would cost inf (cell costs must keep step costs finite)",
+      error_of(g.find_path, g, 1, 1, 2, 2))
+  end)
+
+  it("a sum that overflows", function()
+    local g = astar.grid(3, 1)
+    g:set_cost(2, 1, 1e308)
+    g:set_cost(3, 1, 1e308)
+    assert.equal("the cost of reaching cell (3, 1) overflows (costs too large)",
+      error_of(g.find_path, g, 1, 1, 3, 1))
+    local gr = astar.graph()
+    for i = 1, 3 do gr:add_node(i, 0) end
+    gr:add_edge(1, 2, 1e308)
+    gr:add_edge(2, 3, 1e308)
+    assert.equal("the cost of reaching node 3 overflows (costs too large)", error_of(gr.find_path, gr, 1, 3))
+  end)
+end)

@@ -53,9 +53,9 @@ static void *compat_testudata(lua_State *L, int idx, const char *name) {
 #define compat_isinteger(L, idx) 0
 #endif
 
-/* Whether the collector runs (the user may have stopped it); 5.1 and
-** LuaJIT cannot tell, and are assumed to run. */
-#if LUA_VERSION_NUM >= 502
+/* Whether the collector runs (the user may have stopped it): 5.2+ and
+** LuaJIT can tell; plain 5.1 cannot, and is assumed to run. */
+#ifdef LUA_GCISRUNNING
 #define compat_gc_running(L) lua_gc((L), LUA_GCISRUNNING, 0)
 #else
 #define compat_gc_running(L) 1

@@ -28,8 +28,9 @@ static int arg_error(lua_State *L, int arg, const char *msg) {
   lua_Debug ar;
   const char *fname = lua_tostring(L, lua_upvalueindex(UV_NAME));
   int method = lua_toboolean(L, lua_upvalueindex(UV_METHOD));
-  /* a protected body runs under pcall: its caller is one level up */
-  int level = lua_toboolean(L, lua_upvalueindex(UV_BODY)) ? 1 : 0;
+  /* a protected body (UV_BODY true, where an entry holds a function) runs
+  ** under pcall: its caller is one level up */
+  int level = lua_type(L, lua_upvalueindex(UV_BODY)) == LUA_TBOOLEAN ? 1 : 0;
   if (fname == NULL) fname = "?";
   if (method && arg > 1) {
     int colon = 1;
@@ -203,12 +204,15 @@ static int check_bool(lua_State *L, int arg) {
   return lua_toboolean(L, arg);
 }
 
+/* A function or a callable table.  No collector step runs here (see
+** topo_class_of): option parsing calls it before holding every field. */
 static int is_callable(lua_State *L, int idx) {
   int callable;
   if (lua_type(L, idx) == LUA_TFUNCTION) return 1;
-  if (!luaL_getmetafield(L, idx, "__call")) return 0;
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_getfield(L, -1, "__call");
   callable = lua_type(L, -1) != LUA_TNIL;
-  lua_pop(L, 1);
+  lua_pop(L, 2);
   return callable;
 }
 

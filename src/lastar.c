@@ -53,80 +53,80 @@
 
 /* What every topology has, written once (lsearch.c, lquery.c, ltopo.c). */
 static const lfunc topo_methods[] = {
-    {"find_path", l_find_path, 1},
-    {"query", l_query, 1},
-    {"distances", l_distances, 1},
-    {"close", l_topo_close, 0},
-    {NULL, NULL, 0}};
+    {"find_path", l_find_path, 1, NULL},
+    {"query", l_query, 1, NULL},
+    {"distances", l_distances, 1, NULL},
+    {"close", l_topo_close, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
 static const lfunc grid_methods[] = {
-    {"set_blocked", l_grid_set_blocked, 0},
-    {"is_blocked", l_grid_is_blocked, 0},
-    {"set_cost", l_grid_set_cost, 0},
-    {"get_cost", l_grid_get_cost, 0},
-    {"set_tag", l_grid_set_tag, 0},
-    {"get_tag", l_grid_get_tag, 0},
-    {"id", l_grid_id, 0},
-    {"xy", l_grid_xy, 0},
-    {"size", l_grid_size, 0},
-    {"diagonal", l_grid_diagonal, 0},
-    {"line_of_sight", l_grid_line_of_sight, 0},
-    {"visible_from", l_grid_visible_from, 1},
-    {"to_string", l_grid_to_string, 1},
-    {"memory", l_grid_memory, 0},
-    {NULL, NULL, 0}};
+    {"set_blocked", l_grid_set_blocked, 0, NULL},
+    {"is_blocked", l_grid_is_blocked, 0, NULL},
+    {"set_cost", l_grid_set_cost, 0, NULL},
+    {"get_cost", l_grid_get_cost, 0, NULL},
+    {"set_tag", l_grid_set_tag, 0, grid_set_tag_named},
+    {"get_tag", l_grid_get_tag, 0, NULL},
+    {"id", l_grid_id, 0, NULL},
+    {"xy", l_grid_xy, 0, NULL},
+    {"size", l_grid_size, 0, NULL},
+    {"diagonal", l_grid_diagonal, 0, NULL},
+    {"line_of_sight", l_grid_line_of_sight, 0, NULL},
+    {"visible_from", l_grid_visible_from, 1, NULL},
+    {"to_string", l_grid_to_string, 1, NULL},
+    {"memory", l_grid_memory, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
 static const lfunc grid_metamethods[] = {
-    {"__gc", l_topo_gc, 0},
-    {"__close", l_topo_close, 0},
-    {"__tostring", l_grid_tostring, 0},
-    {NULL, NULL, 0}};
+    {"__gc", l_topo_gc, 0, NULL},
+    {"__close", l_topo_close, 0, NULL},
+    {"__tostring", l_grid_tostring, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
 static const lfunc field_methods[] = {
-    {"get", l_field_get, 0},
-    {"set", l_field_set, 0},
-    {"fill", l_field_fill, 0},
-    {"add_disc", l_field_add_disc, 0},
-    {"size", l_field_size, 0},
-    {"next_step", l_field_next_step, 0},
-    {NULL, NULL, 0}};
+    {"get", l_field_get, 0, NULL},
+    {"set", l_field_set, 0, NULL},
+    {"fill", l_field_fill, 0, NULL},
+    {"add_disc", l_field_add_disc, 0, NULL},
+    {"size", l_field_size, 0, NULL},
+    {"next_step", l_field_next_step, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
-static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0}, {NULL, NULL, 0}};
+static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL}, {NULL, NULL, 0, NULL}};
 
 static const lfunc query_methods[] = {
-    {"step", l_query_step, 1},
-    {"result", l_query_result, 1},
-    {"cancel", l_query_cancel, 0},
-    {"status", l_query_status, 0},
-    {NULL, NULL, 0}};
+    {"step", l_query_step, 1, NULL},
+    {"result", l_query_result, 1, NULL},
+    {"cancel", l_query_cancel, 0, NULL},
+    {"status", l_query_status, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
 static const lfunc query_metamethods[] = {
-    {"__gc", l_query_gc, 0},
-    {"__close", l_query_cancel, 0},
-    {"__tostring", l_query_tostring, 0},
-    {NULL, NULL, 0}};
+    {"__gc", l_query_gc, 0, NULL},
+    {"__close", l_query_cancel, 0, NULL},
+    {"__tostring", l_query_tostring, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
-static const lfunc heur_methods[] = {{"value", l_heur_value, 0}, {NULL, NULL, 0}};
+static const lfunc heur_methods[] = {{"value", l_heur_value, 0, NULL}, {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_metamethods[] = {
-    {"__gc", l_heur_gc, 0},
-    {"__tostring", l_heur_tostring, 0},
-    {NULL, NULL, 0}};
+    {"__gc", l_heur_gc, 0, NULL},
+    {"__tostring", l_heur_tostring, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
-static const lfunc search_metamethods[] = {{"__gc", l_search_gc, 0}, {NULL, NULL, 0}};
+static const lfunc search_metamethods[] = {{"__gc", l_search_gc, 0, NULL}, {NULL, NULL, 0, NULL}};
 
 static const lfunc funcs[] = {
-    {"graph", l_graph_new, 0},
-    {"grid", l_grid_new, 0},
-    {"grid_from_string", l_grid_from_string, 0},
-    {"field", l_field_new, 0},
-    {"cluster_heuristic", l_cluster_heuristic, 1},
-    {"landmarks", l_landmarks, 1},
-    {"register_heuristic", l_register_heuristic, 0},
-    {"audit_heuristic", l_audit_heuristic, 1},
-    {"heuristics", l_heuristics, 0},
-    {"_options", l_options, 0},
-    {NULL, NULL, 0}};
+    {"graph", l_graph_new, 0, NULL},
+    {"grid", l_grid_new, 0, NULL},
+    {"grid_from_string", l_grid_from_string, 0, NULL},
+    {"field", l_field_new, 0, NULL},
+    {"cluster_heuristic", l_cluster_heuristic, 1, NULL},
+    {"landmarks", l_landmarks, 1, NULL},
+    {"register_heuristic", l_register_heuristic, 0, NULL},
+    {"audit_heuristic", l_audit_heuristic, 1, NULL},
+    {"heuristics", l_heuristics, 0, NULL},
+    {"_options", l_options, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
 /* A topology class: its metatable, methods (its own and the shared ones),
 ** and the class pointer the generic code finds it by. */

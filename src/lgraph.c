@@ -200,7 +200,7 @@ static int graph_connect_tagged(lua_State *L) { return add_edges(L, call_frame(L
 
 static int l_graph_add_edge(lua_State *L) {
   int n;
-  if (!lua_isnoneornil(L, 5)) return protect(L, graph_add_edge_tagged);
+  if (!lua_isnoneornil(L, 5)) return protect(L); /* graph_add_edge_tagged */
   n = add_edges(L, NULL, 0);
   account(L, get_state(L));
   return n;
@@ -208,7 +208,7 @@ static int l_graph_add_edge(lua_State *L) {
 
 static int l_graph_connect(lua_State *L) {
   int n;
-  if (!lua_isnoneornil(L, 5)) return protect(L, graph_connect_tagged);
+  if (!lua_isnoneornil(L, 5)) return protect(L); /* graph_connect_tagged */
   n = add_edges(L, NULL, 1);
   account(L, get_state(L));
   return n;
@@ -282,20 +282,20 @@ static int l_graph_tostring(lua_State *L) {
 }
 
 static const lfunc graph_methods[] = {
-    {"add_node", l_graph_add_node, 0},
-    {"add_edge", l_graph_add_edge, 0},
-    {"connect", l_graph_connect, 0},
-    {"node_count", l_graph_node_count, 0},
-    {"edge_count", l_graph_edge_count, 0},
-    {"position", l_graph_position, 0},
-    {"edge", l_graph_edge, 0},
-    {"set_cost", l_graph_set_cost, 0},
-    {"set_enabled", l_graph_set_enabled, 0},
-    {"is_enabled", l_graph_is_enabled, 0},
-    {NULL, NULL, 0}};
+    {"add_node", l_graph_add_node, 0, NULL},
+    {"add_edge", l_graph_add_edge, 0, graph_add_edge_tagged},
+    {"connect", l_graph_connect, 0, graph_connect_tagged},
+    {"node_count", l_graph_node_count, 0, NULL},
+    {"edge_count", l_graph_edge_count, 0, NULL},
+    {"position", l_graph_position, 0, NULL},
+    {"edge", l_graph_edge, 0, NULL},
+    {"set_cost", l_graph_set_cost, 0, NULL},
+    {"set_enabled", l_graph_set_enabled, 0, NULL},
+    {"is_enabled", l_graph_is_enabled, 0, NULL},
+    {NULL, NULL, 0, NULL}};
 
 static const lfunc graph_metamethods[] = {
-    {"__gc", l_topo_gc, 0},
-    {"__close", l_topo_close, 0},
-    {"__tostring", l_graph_tostring, 0},
-    {NULL, NULL, 0}};
+    {"__gc", l_topo_gc, 0, NULL},
+    {"__close", l_topo_close, 0, NULL},
+    {"__tostring", l_graph_tostring, 0, NULL},
+    {NULL, NULL, 0, NULL}};

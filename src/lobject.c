@@ -6,8 +6,7 @@
 ** the core uses.  It is Lua's own allocator, wrapped to count bytes: the
 ** collector paces itself on what Lua allocated, so C memory it never hears
 ** of lets dropped grids and queries pile up.  Every call that may have
-** allocated ends with account(), which tells the collector about the new
-** bytes (lua_gc(LUA_GCSTEP, kb)) exactly as if Lua had allocated them.
+** allocated ends with account(), which tells the collector (see there).
 **
 ** Lifetimes.  A finalizer (__gc of any object) can run at any allocation
 ** inside a C function, and so can an options table's __index metamethod or
@@ -47,6 +46,7 @@ typedef struct lstate {
   void *allocud;
   size_t bytes;                 /* C memory alive, through state_alloc */
   size_t debt;                  /* allocated since the collector was told */
+  size_t base;                  /* bytes after the last full collection */
   int closing;                  /* the Lua state is closing */
   lobj *deferred;               /* collected while held (see obj_gc) */
 } lstate;
@@ -93,21 +93,37 @@ static void *state_alloc(void *ud, void *p, size_t osize, size_t nsize) {
 /* Below this many new bytes the collector is not bothered (a step costs
 ** more than the pacing it buys). */
 #define ACCOUNT_MIN (64 * 1024)
+/* C memory may grow this much beyond twice what the last full collection
+** left before the next one. */
+#define FULL_MIN (8 * 1024 * 1024)
 
 /*
-** Tells the collector about the C memory allocated since the last time,
-** as a debt of that many kilobytes: it then works as much as if Lua had
-** allocated them, so dropped objects holding C memory are collected at the
-** pace their size calls for.  Finalizers may run here: call it only where
-** the caller no longer uses object memory (the end of a call).  A stopped
+** Tells the collector about the C memory allocated since the last time.
+**   - As a debt of that many kilobytes (LUA_GCSTEP): an incremental
+**     collector then works as much as if Lua had allocated them, so dropped
+**     objects holding C memory are collected at the pace their size calls
+**     for.
+**   - A generational collector (the lua5.4 interpreter's default) answers a
+**     step with a minor collection, which never frees old objects, and
+**     decides on major ones from Lua's own heap only.  So, as its own rule
+**     does for the heap, a full collection runs when the C memory has
+**     doubled since the last one (plus FULL_MIN): amortised, a constant
+**     share of the work per byte allocated, in either mode.
+** Finalizers may run here: call it where the caller's frame still holds
+** what it uses (see run_protected) or uses nothing any more.  A stopped
 ** collector is left alone (the debt waits); 5.4 refuses steps inside a
-** finalizer (-1) and the debt waits too.
+** finalizer (-1), and the debt waits too.
 */
 static void account(lua_State *L, lstate *M) {
   size_t kb = M->debt / 1024;
   if (M->debt < ACCOUNT_MIN || !compat_gc_running(L)) return;
   if (kb > INT_MAX) kb = INT_MAX;
-  if (lua_gc(L, LUA_GCSTEP, (int)kb) != -1) M->debt = 0;
+  if (lua_gc(L, LUA_GCSTEP, (int)kb) == -1) return;
+  M->debt = 0;
+  if (M->bytes > 2 * M->base + FULL_MIN) {
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    M->base = M->bytes;
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -210,44 +226,51 @@ static void call_release(lcall *C) {
   }
 }
 
-/* Runs the closure below the n arguments on top of the stack under
+/* account() as a protected function: the state is its argument. */
+static int l_account(lua_State *L) {
+  account(L, (lstate *)lua_touserdata(L, 1));
+  return 0;
+}
+
+/*
+** Runs the function's body (its UV_BODY upvalue) on its n arguments under
 ** lua_pcall, with a frame in front of the arguments; returns the results or
-** rethrows the error, after releasing what the frame held. */
-static int run_protected(lua_State *L, int n) {
+** rethrows the error, after releasing what the frame held.  No collector
+** step can run between the entry and the body's first hold: nothing here
+** allocates through the API (lua_pushvalue, lua_insert, lua_checkstack and
+** light userdata do not), and the stack is grown beforehand so that the
+** call itself need not grow it (a growth may run a step).  The collector is
+** told about new memory while the frame still holds everything (a
+** finalizer it runs sees the objects in use), under its own pcall: on Lua
+** 5.1 to 5.3 a finalizer's error propagates from any step.
+*/
+static int run_protected(lua_State *L) {
   lcall C;
-  int status, base = lua_gettop(L) - n - 1;
+  int n = lua_gettop(L), status;
   C.M = get_state(L);
   C.n = 0;
-  luaL_checkstack(L, 2, "too many arguments");
-  lua_pushlightuserdata(L, &C);
-  lua_insert(L, base + 2);                      /* body, frame, args... */
-  status = lua_pcall(L, n + 1, LUA_MULTRET, 0);
-  call_release(&C);
-  if (status != LUA_OK) return lua_error(L);
-  account(L, C.M);
-  return lua_gettop(L) - base;
-}
-
-/* The entry of a protected function: its body is an upvalue. */
-static int l_protected(lua_State *L) {
-  int n = lua_gettop(L);
+  luaL_checkstack(L, LUA_MINSTACK + 4, "too many arguments");
   lua_pushvalue(L, lua_upvalueindex(UV_BODY));
   lua_insert(L, 1);
-  return run_protected(L, n);
+  lua_pushlightuserdata(L, &C);
+  lua_insert(L, 2);                             /* body, frame, args... */
+  status = lua_pcall(L, n + 1, LUA_MULTRET, 0);
+  if (status == LUA_OK && C.M->debt >= ACCOUNT_MIN) {
+    lua_pushcfunction(L, l_account);
+    lua_pushlightuserdata(L, C.M);
+    status = lua_pcall(L, 1, 0, 0);
+  }
+  call_release(&C);
+  if (status != LUA_OK) return lua_error(L);
+  return lua_gettop(L);
 }
 
-/* The body of a function that protects itself only when it must (a
-** mutator that interns a tag name): the same closure's upvalues, with
-** UV_BODY true.  Allocates the closure: keep it off hot paths. */
-static int protect(lua_State *L, lua_CFunction body) {
-  int n = lua_gettop(L), i;
-  luaL_checkstack(L, 6, "too many arguments");
-  for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, lua_upvalueindex(i));
-  lua_pushboolean(L, 1);
-  lua_pushcclosure(L, body, UV_BODY);
-  lua_insert(L, 1);
-  return run_protected(L, n);
-}
+/* The entry of a protected function. */
+static int l_protected(lua_State *L) { return run_protected(L); }
+
+/* For a function that protects itself only when it must (a mutator that
+** interns a tag name): runs its body, registered beside it. */
+static int protect(lua_State *L) { return run_protected(L); }
 
 /* A body's first step: takes its frame from in front of its arguments. */
 static lcall *call_frame(lua_State *L) {
@@ -260,11 +283,14 @@ static lcall *call_frame(lua_State *L) {
 /* registration                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* One function: its name, its body, whether it runs protected. */
+/* One function: its name, its entry, and the body it runs protected: for
+** a protected function the entry is l_protected and f is the body; a
+** function that protects itself only when it must names its body here. */
 typedef struct lfunc {
   const char *name;
   lua_CFunction f;
   int protected;
+  lua_CFunction body;
 } lfunc;
 
 /* Sets the functions of l into the table on top, each a closure over its
@@ -277,12 +303,12 @@ static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
     lua_pushlightuserdata(L, M);
     if (cls) lua_pushlightuserdata(L, (void *)cls);
     else lua_pushnil(L);
-    if (l->protected) {
+    if (l->protected || l->body) {
       int i;
       for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, -4);
-      lua_pushboolean(L, 1);
-      lua_pushcclosure(L, l->f, UV_BODY);     /* the body */
-      lua_pushcclosure(L, l_protected, UV_BODY);
+      lua_pushboolean(L, 1);                   /* marks a body (arg_error) */
+      lua_pushcclosure(L, l->protected ? l->f : l->body, UV_BODY);
+      lua_pushcclosure(L, l->protected ? l_protected : l->f, UV_BODY);
     } else {
       lua_pushcclosure(L, l->f, UV_CLASS);
     }

@@ -249,16 +249,19 @@ static void opt_direction(lua_State *L, lparse *P, int v) {
 /* the table                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The fields come first: they are held (locked) as they are read, and the
+** sooner the better -- reading the other options may run Lua code (an
+** __index, a finalizer at an allocation) that could write to them. */
 static const lopt options[] = {
+    {"penalty", FOR_PATH | FOR_DIST, 1, opt_penalty},
+    {"forbid", FOR_PATH | FOR_DIST, 1, opt_forbid},
     {"heuristic", FOR_PATH, 0, opt_heuristic},
     {"weight", FOR_PATH, 0, opt_weight},
     {"stop", FOR_PATH, 0, opt_stop},
     {"tie_break", FOR_PATH, 0, opt_tie_break},
     {"costs", FOR_PATH | FOR_DIST, 0, opt_costs},
     {"cost", FOR_PATH | FOR_DIST, 0, opt_cost},
-    {"penalty", FOR_PATH | FOR_DIST, 1, opt_penalty},
     {"penalty_scale", FOR_PATH | FOR_DIST, 1, opt_penalty_scale},
-    {"forbid", FOR_PATH | FOR_DIST, 1, opt_forbid},
     {"max_expansions", FOR_PATH, 0, opt_max_expansions},
     {"max_cost", FOR_PATH | FOR_DIST, 0, opt_max_cost},
     {"trace", FOR_PATH, 0, opt_trace},
@@ -266,6 +269,7 @@ static const lopt options[] = {
     {"partial", FOR_PATH, 0, opt_partial},
     {"direction", FOR_DIST, 0, opt_direction},
 };
+#define FIELD_OPTIONS 2   /* penalty and forbid, first in the table */
 
 static const lopt *find_option(const char *name) {
   int i;
@@ -332,12 +336,18 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     if (!lua_istable(L, arg)) type_error(L, arg, "table");
     inherits = lua_getmetatable(L, arg);
     if (inherits) lua_pop(L, 1);
+    for (i = 0; !inherits && i < FIELD_OPTIONS; i++) {
+      if (!option_applies(&options[i], T, kind)) continue;
+      lua_getfield(L, arg, options[i].name);  /* the fields, held first */
+      if (!lua_isnil(L, -1)) options[i].parse(L, &P, lua_gettop(L));
+      lua_pop(L, 1);
+    }
     lua_pushnil(L);
     while (lua_next(L, arg)) {              /* the table's own entries */
       const lopt *p = own_option(L, arg, T, kind);
       /* without a metatable, its own entries are all there is: parse them
       ** in this pass (lua_getfield would only repeat rawget, 15 times) */
-      if (!inherits) p->parse(L, &P, lua_gettop(L));
+      if (!inherits && p >= options + FIELD_OPTIONS) p->parse(L, &P, lua_gettop(L));
       lua_pop(L, 1);
     }
     for (i = 0; inherits && i < COUNT_OF(options); i++) {

@@ -10,9 +10,10 @@
 **
 ** While a step runs, the query is held and locked (lobject.c): "stepping"
 ** is exactly o.locks > 0, which the protected call resets whatever
-** happens.  cancel() from inside the step (a callback, a finalizer) marks
-** the query cancelled and frees its memory when the step ends.  A query
-** whose topology is closed is cancelled: its step returns "cancelled".
+** happens.  cancel() from inside the step (a callback, a finalizer) takes
+** effect when the step ends: the step returns what it did, and the query
+** is cancelled from then on (its memory freed).  A query whose topology is
+** closed is cancelled: its step returns "cancelled".
 */
 
 #define QUERY_MT "astar.Query"
@@ -169,13 +170,13 @@ static int l_query_step(lua_State *L) {
   }
   if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
   Q->status = rc;
-  if (Q->cancelled) {
-    Q->state = QS_CANCELLED;
+  if (Q->cancelled) {                       /* cancelled during this step: */
+    Q->state = QS_CANCELLED;                /* the step still says what it did */
   } else {
     Q->state = rc == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
     if (Q->state == QS_DONE) query_snapshot(L, C, Q, 1);
   }
-  lua_pushstring(L, Q->state == QS_CANCELLED ? "cancelled" : astar_status_name(rc));
+  lua_pushstring(L, astar_status_name(rc));
   return 1;
 }
 
@@ -219,8 +220,12 @@ static int l_query_result(lua_State *L) {
 ** memory (its result stays: final statuses stick). */
 static int l_query_cancel(lua_State *L) {
   lquery *Q = check_query(L, 1);
-  if (Q->o.locks > 0) Q->cancelled = 1;
-  if (Q->state == QS_RUNNING) Q->state = QS_CANCELLED;
+  if (Q->o.locks > 0) {                     /* from inside its own step: that */
+    Q->cancelled = 1;                       /* step's outcome is void, even if */
+    Q->state = QS_CANCELLED;                /* it finishes the query */
+  } else if (Q->state == QS_RUNNING) {
+    Q->state = QS_CANCELLED;
+  }
   obj_close(&Q->o);
   return 0;
 }

@@ -66,18 +66,23 @@ struct ltopo {
   const ltopo_class *cls;
   void *impl;                   /* astar_graph, astar_grid */
   astar_topology *t;            /* its topology view; NULL once released */
+  lobj *search;                 /* its cached Search (in the user value) */
 };
 
 /* ------------------------------------------------------------------------ */
 /* checking                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The class of the topology userdata at idx, NULL when it is none. */
+/* The class of the topology userdata at idx, NULL when it is none.  No
+** collector step runs here (lua_getfield takes none, where
+** luaL_getmetafield's lua_pushstring would): protected bodies check their
+** objects before holding them. */
 static const ltopo_class *topo_class_of(lua_State *L, int idx) {
   const ltopo_class *cls = NULL;
-  if (lua_type(L, idx) == LUA_TUSERDATA && luaL_getmetafield(L, idx, CLASS_FIELD)) {
+  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+    lua_getfield(L, -1, CLASS_FIELD);
     cls = (const ltopo_class *)lua_touserdata(L, -1);
-    lua_pop(L, 1);
+    lua_pop(L, 2);
   }
   return cls;
 }
@@ -120,15 +125,23 @@ static void check_mutable(lua_State *L, ltopo *T) {
 /* lifetime                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Frees the topology, and its cached search state with it: the collector
+** would take that one a cycle later (a finalized object keeps what it
+** references alive for its finalizer), and it is the big one. */
 static void topo_release(lobj *o) {
   ltopo *T = (ltopo *)o;
   T->cls->free(T->impl);
   T->impl = NULL;
   T->t = NULL;
+  if (T->search && T->search->holds == 0) obj_release(T->search);
 }
 
+static void *search_make(lua_State *L, lstate *M);
+
 /* Pushes an empty topology userdata of class cls (create first, acquire
-** second: topo_attach gives it its core object). */
+** second: topo_attach gives it its core object).  Its search state is made
+** now, not at the first search: a search then allocates nothing before it
+** holds what it reads (see acquire_search). */
 static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   ltopo *T = (ltopo *)compat_newud(L, sizeof(ltopo));
   obj_init(&T->o, get_state(L), topo_release);
@@ -136,6 +149,7 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->cls = cls;
   T->impl = NULL;
   T->t = NULL;
+  T->search = NULL;
   luaL_getmetatable(L, cls->mt);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 3);
@@ -143,6 +157,8 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   lua_setfield(L, -2, "tags");
   lua_newtable(L);
   lua_setfield(L, -2, "names");
+  T->search = (lobj *)search_make(L, T->o.M);
+  lua_setfield(L, -2, "search");
   compat_setuv(L, -2);
   return T;
 }
@@ -268,15 +284,21 @@ static int l_search_gc(lua_State *L) {
   return 0;
 }
 
-/* Pushes a new Search, held by C (create first, acquire second). */
-static lsearch *search_new(lua_State *L, lcall *C) {
+/* Pushes a new Search (create first, acquire second). */
+static void *search_make(lua_State *L, lstate *M) {
   lsearch *S = (lsearch *)compat_newud(L, sizeof(lsearch));
-  obj_init(&S->o, C->M, search_release);
+  obj_init(&S->o, M, search_release);
   memset(&S->b, 0, sizeof S->b);
   luaL_getmetatable(L, SEARCH_MT);
   lua_setmetatable(L, -2);
-  S->b.s = astar_search_new(state_alloc, C->M);
+  S->b.s = astar_search_new(state_alloc, M);
   if (S->b.s == NULL) luaL_error(L, "not enough memory");
+  return S;
+}
+
+/* Pushes a new Search, held by C. */
+static lsearch *search_new(lua_State *L, lcall *C) {
+  lsearch *S = (lsearch *)search_make(L, C->M);
   hold(L, C, &S->o, 0);
   return S;
 }
@@ -300,6 +322,7 @@ static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
   lua_pop(L, 1);
   S = search_new(L, C);                    /* uv, S */
   if (cache) {
+    ((ltopo *)lua_touserdata(L, tidx))->search = &S->o;
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "search");
   }

@@ -3,7 +3,8 @@
 local astar = require("astar")
 local error_of = require("helpers").error_of
 local H = require("hostile.common")
-local NAN, outcome, chain, chain_ok, isolated = H.NAN, H.outcome, H.chain, H.chain_ok, H.isolated
+local NAN, HUGE, outcome, chain, chain_ok, isolated = H.NAN, H.HUGE, H.outcome, H.chain, H.chain_ok, H.isolated
+local new_grid, grid_ok = H.new_grid, H.grid_ok
 
 describe("hostile precomputed heuristics and modding hooks", function()
   it("astar.heuristics ignores arguments", function()
@@ -39,5 +40,16 @@ describe("hostile precomputed heuristics and modding hooks", function()
     assert.equal('bad argument #2 to \'cached\' (size must be an integer >= 1, got "1")', outcome(astar.cached, f, "1"))
     assert.equal("bad argument #2 to 'cached' (size must be an integer >= 1, got table)", outcome(astar.cached, f, {}))
     assert.equal("bad argument #2 to 'cached' (size must be an integer >= 1, got nan)", outcome(astar.cached, f, NAN))
+  end)
+
+  it("cluster labels may be any value but nan", function()
+    local g = new_grid()
+    assert.equal("bad argument #2 to 'cluster_heuristic' (clusters[1] must be a label (any value but nan), got nan)",
+      error_of(astar.cluster_heuristic, g, { [1] = NAN }))
+    assert.equal("bad argument #2 to 'cluster_heuristic' (clusters[3] must be a label (any value but nan), got nan)",
+      error_of(astar.cluster_heuristic, g, { "a", true, NAN }))
+    local h = astar.cluster_heuristic(g, { "a", true, HUGE, g, 1.5 })
+    assert.equal("astar.Heuristic (cluster table, 5 clusters)", tostring(h))
+    grid_ok(g)
   end)
 end)

@@ -105,5 +105,54 @@ describe("hostile numbers", function()
     end
     graph_ok(g)
   end)
-end)
 
+  -- A path is an ordinary table its owner may change: xy is built from
+  -- path.width and path.nodes, and values that are not cells are refused
+  -- (converting them to integers was undefined behaviour).
+  it("path.xy refuses a width or a node that is not a cell", function()
+    local g = astar.grid(4, 4)
+    local widths = { { 1e300, "1e+300" }, { NAN, "nan" }, { -1, "-1" }, { 2.5, "2.5" },
+                     { HUGE, "inf" }, { 65536, "65536" }, { "4", '"4"' }, { true, "true" } }
+    for _, c in ipairs(widths) do
+      local p = g:find_path(1, 1, 4, 4)
+      p.width = c[1]
+      assert.equal("cannot build path.xy: path.width must be an integer in 1..65535, got " .. c[2],
+        error_of(function() return p.xy end))
+    end
+    local nodes = { { NAN, "nan" }, { 1e300, "1e+300" }, { -2 ^ 63, "-9.2233720368548e+18" }, { 0, "0" },
+                    { 1.5, "1.5" }, { 2 ^ 30 + 1, "1073741825" }, { "2", '"2"' }, { {}, "table" } }
+    if math.mininteger then nodes[#nodes + 1] = { math.mininteger, tostring(math.mininteger) } end
+    for _, c in ipairs(nodes) do
+      local p = g:find_path(1, 1, 4, 4)
+      p.nodes[2] = c[1]
+      assert.equal("cannot build path.xy: path.nodes[2] must be a cell id, got " .. c[2],
+        error_of(function() return p.xy end))
+    end
+    -- a path without width or nodes has no xy, as any table
+    local p = g:find_path(1, 1, 4, 4)
+    p.width = nil
+    assert.is_nil(p.xy)
+    p = g:find_path(1, 1, 4, 4)
+    p.nodes[2] = 6 -- still a cell: converted
+    assert.same({ 2, 2 }, p.xy[2])
+    grid_ok(g)
+  end)
+
+  it("integers print as integers, and bounds are stated", function()
+    local g = new_graph()
+    local big = math.maxinteger or 2 ^ 63
+    local big_text = math.maxinteger and tostring(math.maxinteger) or "9.2233720368548e+18"
+    assert.equal("bad argument #3 to 'find_path' (max_expansions must be an integer in 1..2^53, got "
+      .. big_text .. ")", error_of(function() return g:find_path(1, 3, { max_expansions = big }) end))
+    assert.equal("bad argument #3 to 'find_path' (max_expansions must be an integer in 1..2^53, got "
+      .. "9007199254740994)", error_of(function() return g:find_path(1, 3, { max_expansions = 2 ^ 53 + 2 }) end))
+    assert.equal(10, g:find_path(1, 3, { max_expansions = 2 ^ 53 }).cost)
+    assert.equal("bad argument #1 to 'position' (node 4294967296 does not exist (the graph has 3 nodes))",
+      error_of(function() return g:position(2 ^ 32) end))
+    if math.mininteger then
+      assert.equal("bad argument #1 to 'position' (node " .. tostring(math.mininteger)
+        .. " does not exist (the graph has 3 nodes))", error_of(function() return g:position(math.mininteger) end))
+    end
+    graph_ok(g)
+  end)
+end)
