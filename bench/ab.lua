@@ -5,7 +5,7 @@
 --
 -- Each directory holds an astar/core.so (for instance a worktree's build/
 -- of the commit before a change, and this tree's build/).  For every map
--- family of ../shared/maps (the plan of bench/run.lua) it runs
+-- family of ../shared/maps (bench/plan.lua, as bench/run.lua) it runs
 -- bench/module_bench.lua with A, then B, `runs` times (default 5), each in
 -- its own process, and prints per family the median CPU seconds (os.clock)
 -- of each side and the median of the per-run ratios B / A: below 1, B is
@@ -21,15 +21,8 @@ if not (A and B and RUNS) then
   os.exit(2)
 end
 
-local plan = {
-  { "game", "arena", 1 }, { "game", "den312d", 1 }, { "game", "lak303d", 4 },
-  { "game", "brc202d", 16 }, { "game", "AR0011SR", 12 }, { "game", "CatwalkAlley", 16 },
-  { "street", "Berlin_0_256", 4 }, { "street", "Boston_0_512", 10 },
-  { "maze", "maze512-1-0", 80 },
-  { "random", "random512-10-0", 10 }, { "random", "random512-20-0", 10 },
-  { "rooms", "8room_000", 12 },
-}
-local families = { "game", "street", "maze", "random", "rooms" }
+local PLAN = dofile("bench/plan.lua")
+local plan, families = PLAN.rows, PLAN.families
 
 local function seconds(dir, map, stride)
   local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='%s/?.so;;' %s bench/module_bench.lua "

@@ -20,15 +20,8 @@ local RUNS = tonumber(arg[1] or "3")
 local QUICK = arg[2] == "quick"
 
 -- family, map, stride (rows used: every stride-th, all buckets covered)
-local plan = {
-  { "game", "arena", 1 }, { "game", "den312d", 1 }, { "game", "lak303d", 4 },
-  { "game", "brc202d", 16 }, { "game", "AR0011SR", 12 }, { "game", "CatwalkAlley", 16 },
-  { "street", "Berlin_0_256", 4 }, { "street", "Boston_0_512", 10 },
-  { "maze", "maze512-1-0", 80 },
-  { "random", "random512-10-0", 10 }, { "random", "random512-20-0", 10 },
-  { "rooms", "8room_000", 12 },
-}
-local families = { "game", "street", "maze", "random", "rooms" }
+local PLAN = dofile("bench/plan.lua")
+local plan, families = PLAN.rows, PLAN.families
 
 local function exists(path)
   local f = io.open(path, "r")

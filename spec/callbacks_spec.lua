@@ -1,18 +1,10 @@
 -- Lua heuristic and cost callbacks: what they receive, what they may
 -- return, and what happens when they misbehave.  After every failure the
 -- graph must answer a normal query and accept mutation again.
-local astar = require("astar")
 local error_of = require("helpers").error_of
 
 -- a 1 -> 2 -> 3 chain plus a costly shortcut 1 -> 3 (edge 3)
-local function chain()
-  local g = astar.graph()
-  for i = 1, 3 do g:add_node(i, 0) end
-  g:add_edge(1, 2, 1)
-  g:add_edge(2, 3, 1)
-  g:add_edge(1, 3, 5, "shortcut")
-  return g
-end
+local chain = require("worlds").chain
 
 local function assert_healthy(g)
   assert.equal(2, g:find_path(1, 3).cost)

@@ -45,51 +45,46 @@ local function answer(p, why, stats)
   }
 end
 
--- Path samples: name -> function(g) returning the options with the option,
--- the baseline without it (what the option is compared against) and, when
--- the straight route (1, 5) -> (W, 5) does not show the option, other ends.
-local path_samples = {
+-- Samples: name -> function(g) returning the options with the option, the
+-- baseline without it (what the option is compared against) and, for a
+-- path search where the straight route (1, 5) -> (W, 5) does not show the
+-- option, other ends.  The modifiers serve both kinds of search.
+local modifier_samples = {
+  costs = function() return { costs = { mud = 9 } }, {} end,
+  cost = function() return { cost = function(_, _, _, _, c) return 2 * c end }, {} end,
+  penalty = function(g)
+    return { penalty = field_of(g, function(x) return x == 8 and 3 or 0 end) }, {}
+  end,
+  penalty_scale = function(g)
+    local f = field_of(g, function(x) return x == 8 and 3 or 0 end)
+    return { penalty = f, penalty_scale = 4 }, { penalty = f }
+  end,
+  forbid = function(g)
+    return { forbid = field_of(g, function(x, y) return (x == 9 and y > 1) and 1 or 0 end) }, {}
+  end,
+  max_cost = function() return { max_cost = 3 }, {} end,
+}
+
+local function with_samples(t)
+  for k, v in pairs(modifier_samples) do t[k] = v end
+  return t
+end
+
+local path_samples = with_samples({
   heuristic = function() return { heuristic = "zero" }, {} end,
   weight = function() return { weight = 0.5 }, {} end,
   stop = function() return { stop = "first_hit", heuristic = "zero" }, { heuristic = "zero" } end,
   tie_break = function() return { tie_break = "fifo" }, {}, { 1, 1, W, H } end,
-  costs = function() return { costs = { mud = 9 } }, {} end,
-  cost = function() return { cost = function(_, _, _, _, c) return 2 * c end }, {} end,
-  penalty = function(g)
-    return { penalty = field_of(g, function(x) return x == 8 and 3 or 0 end) }, {}
-  end,
-  penalty_scale = function(g)
-    local f = field_of(g, function(x) return x == 8 and 3 or 0 end)
-    return { penalty = f, penalty_scale = 4 }, { penalty = f }
-  end,
-  forbid = function(g)
-    return { forbid = field_of(g, function(x, y) return (x == 9 and y > 1) and 1 or 0 end) }, {}
-  end,
   max_expansions = function() return { max_expansions = 4 }, {} end,
-  max_cost = function() return { max_cost = 3 }, {} end,
   trace = function() return { trace = true }, {} end,
   visited = function() return { visited = true }, {} end,
   partial = function() return { partial = true, max_expansions = 4 }, { max_expansions = 4 } end,
-}
+})
 
--- Distance samples: the same idea for grid:distances (its fast path is
--- the forward direction).
-local distance_samples = {
-  costs = function() return { costs = { mud = 9 } }, {} end,
-  cost = function() return { cost = function(_, _, _, _, c) return 2 * c end }, {} end,
-  penalty = function(g)
-    return { penalty = field_of(g, function(x) return x == 8 and 3 or 0 end) }, {}
-  end,
-  penalty_scale = function(g)
-    local f = field_of(g, function(x) return x == 8 and 3 or 0 end)
-    return { penalty = f, penalty_scale = 4 }, { penalty = f }
-  end,
-  forbid = function(g)
-    return { forbid = field_of(g, function(x, y) return (x == 9 and y > 1) and 1 or 0 end) }, {}
-  end,
-  max_cost = function() return { max_cost = 3 }, {} end,
+-- grid:distances: its fast path is the forward direction
+local distance_samples = with_samples({
   direction = function() return { direction = "to_sources", costs = { mud = 9 } }, { costs = { mud = 9 } } end,
-}
+})
 
 local function with_direction(o, dir)
   local t = { direction = dir }

@@ -33,6 +33,38 @@ describe("README", function()
     end
   end)
 
+  -- Each ```c block is the body of a main(): compiled with the core alone
+  -- (-std=c99 -Wall -Wextra -Wpedantic -Werror), run, and its CHECKs must
+  -- hold.
+  it("has C examples that compile and run", function()
+    local blocks = {}
+    for body in text:gmatch("```c\n(.-)```") do blocks[#blocks + 1] = body end
+    assert.is_true(#blocks >= 2)
+    local cc = os.getenv("CC") or "cc"
+    local sources = "src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c"
+    local helpers = require("helpers")
+    for i, body in ipairs(blocks) do
+      local includes, code = {}, {}
+      for line in body:gmatch("([^\n]*)\n") do
+        if line:match("^#include") then includes[#includes + 1] = line else code[#code + 1] = line end
+      end
+      local src, exe = os.tmpname() .. ".c", os.tmpname()
+      local f = assert(io.open(src, "wb"))
+      f:write("#include <stdio.h>\n#include <stdlib.h>\n", table.concat(includes, "\n"), "\n",
+        "#define CHECK(c) do { if (!(c)) { fprintf(stderr, \"CHECK failed: %s\\n\", #c); exit(1); } } while (0)\n",
+        "int main(void) {\n", table.concat(code, "\n"), "\nreturn 0;\n}\n")
+      f:close()
+      local cmd = ("%s -std=c99 -Wall -Wextra -Wpedantic -Werror -Isrc -o %s %s %s -lm 2>&1 && %s 2>&1")
+        :format(cc, exe, src, sources, exe)
+      local p = assert(io.popen(helpers.unsanitized(cmd)))
+      local out = p:read("*a")
+      local ok = p:close()
+      os.remove(src)
+      os.remove(exe)
+      assert.is_true(ok == true or ok == 0, ("README C block %d: %s"):format(i, out))
+    end
+  end)
+
   it("documents every module function", function()
     for name, v in pairs(astar) do
       if type(v) == "function" then

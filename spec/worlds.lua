@@ -130,6 +130,17 @@ function worlds.options(mods, extra)
   return o
 end
 
+--- chain() -> the smallest interesting graph: 1 -> 2 -> 3 (cost 1 each)
+-- and a costly shortcut 1 -> 3 (cost 5, tag "shortcut", edge 3).
+function worlds.chain()
+  local g = astar.graph()
+  for i = 1, 3 do g:add_node(i, 0) end
+  g:add_edge(1, 2, 1)
+  g:add_edge(2, 3, 1)
+  g:add_edge(1, 3, 5, "shortcut")
+  return g
+end
+
 --- with(o, extra) -> a copy of the options o with the extra fields.
 function worlds.with(o, extra)
   local t = {}

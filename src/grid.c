@@ -306,14 +306,14 @@ ASTAR_INLINE int32_t grid_row(const astar_grid *gr, int32_t p) {
 /* The built-in estimate at cell (x, y): 2-D, small coordinates, no clamp.
 ** Octile uses the grid's own diagonal cost, so it is exact and consistent. */
 ASTAR_INLINE double grid_h(const astar_search *s, int32_t v, double x, double y) {
-  double dx = fabs(x - s->gx), dy = fabs(y - s->gy);
+  double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
   (void)v;
   switch (s->q.heuristic) {   /* metric()'s formulas, flat: the hot case first */
-    case ASTAR_H_OCTILE: return dx < dy ? s->octile_k * dx + dy : s->octile_k * dy + dx;
+    case ASTAR_H_OCTILE: return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
     case ASTAR_H_ZERO: return 0.0;
-    case ASTAR_H_MANHATTAN: return dx + dy;
-    case ASTAR_H_CHEBYSHEV: return dx > dy ? dx : dy;
-    case ASTAR_H_EUCLIDEAN: return sqrt(dx * dx + dy * dy);
+    case ASTAR_H_MANHATTAN: return ax + ay;
+    case ASTAR_H_CHEBYSHEV: return ax > ay ? ax : ay;
+    case ASTAR_H_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
     default: return builtin_h(s, x, y, 0.0);
   }
 }

@@ -2,6 +2,12 @@
 ** lgraph.c -- astar.Graph: a directed weighted multigraph.  Its class (how
 ** a graph names, shows and returns nodes) and its own methods; the searches
 ** are the generic ones of lsearch.c and lquery.c.  Included by lastar.c.
+**
+** A graph names a node by one id (1-based in Lua, 0-based in the core, the
+** same numbers otherwise: graph.c's internal and external ids agree), and a
+** step by its edge: callbacks get (from, to, cost, edge), paths list their
+** edges, distances say which edge leads on.  Tags are interned per graph
+** (ltopo.c) and may be any string: the core keeps int32 ids.
 */
 
 #define GRAPH_MT "astar.Graph"
@@ -11,6 +17,8 @@
 /* the class                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The class functions (see ltopo_class).  None of them allocates on
+** success: the generic callers read nodes before they hold anything. */
 static void graph_free(void *impl) { astar_graph_free((astar_graph *)impl); }
 static astar_topology *graph_topology(void *impl) {
   return astar_graph_topology((astar_graph *)impl);
@@ -26,6 +34,8 @@ static int32_t graph_check_node(lua_State *L, ltopo *T, int arg) {
   return check_id(L, arg, "node", astar_graph_node_count(GRAPH(T)), "graph");
 }
 
+/* An entry of a list of nodes (sources): read raw by the caller; an
+** integral number in range, or an error naming the entry. */
 static int32_t graph_list_node(lua_State *L, ltopo *T, int arg, int vidx, const char *what,
                                size_t i) {
   double v = lua_tonumber(L, vidx);
@@ -36,6 +46,7 @@ static int32_t graph_list_node(lua_State *L, ltopo *T, int arg, int vidx, const 
   return (int32_t)v - 1;
 }
 
+/* A node as callbacks get it: one value, the 1-based id. */
 static int graph_push_node(lua_State *L, ltopo *T, int32_t id) {
   (void)T;
   lua_pushinteger(L, (lua_Integer)id + 1);
@@ -47,7 +58,8 @@ static const char *graph_node_name(lua_State *L, ltopo *T, int32_t id) {
   return lua_pushfstring(L, "node %d", (int)id + 1);
 }
 
-/* cost(from, to, cost, edge) */
+/* The cost callback's arguments: cost(from, to, cost, edge), ids 1-based;
+** `cost` is the step's cost after the query's tag factors. */
 static int graph_push_step(lua_State *L, ltopo *T, int32_t from, int32_t to, int32_t link,
                            double cost) {
   (void)T;
@@ -58,6 +70,8 @@ static int graph_push_step(lua_State *L, ltopo *T, int32_t from, int32_t to, int
   return 4;
 }
 
+/* A step in a cost callback's error message (the edge names it; the nodes
+** say where it is). */
 static const char *graph_step_name(lua_State *L, ltopo *T, int32_t from, int32_t to,
                                    int32_t link) {
   (void)T;
@@ -65,6 +79,8 @@ static const char *graph_step_name(lua_State *L, ltopo *T, int32_t from, int32_t
                          (int)to + 1);
 }
 
+/* What a step cost that came out bad is blamed on: on a graph the edge
+** (its cost is the one the factors multiplied). */
 static const char *graph_cost_subject(lua_State *L, ltopo *T, int32_t from, int32_t to,
                                       int32_t link) {
   (void)T;
@@ -133,7 +149,9 @@ static const ltopo_class graph_class = {
 /* methods                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* astar.graph() -> a new empty graph. */
+/* astar.graph() -> a new empty graph.  The userdata exists before the
+** graph does (create first, acquire second): a failed allocation leaves an
+** empty userdata for the collector, nothing unowned. */
 static int l_graph_new(lua_State *L) {
   lstate *M = get_state(L);
   ltopo *T = topo_new(L, &graph_class);
@@ -151,6 +169,8 @@ static int graph_error(lua_State *L, int rc) {
   return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
 }
 
+/* g:add_node(x, y [, z]) -> id.  The core's arrays grow geometrically;
+** the growth is reported to the collector (account) once done. */
 static int l_graph_add_node(lua_State *L) {
   ltopo *T = check_self(L);
   double x = check_finite(L, 2, "x"), y = check_finite(L, 3, "y");
@@ -234,6 +254,7 @@ static int l_graph_position(lua_State *L) {
   return 3;
 }
 
+/* g:edge(e) -> from, to, cost, tag (the tag's name, or nil). */
 static int l_graph_edge(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t from, to, tag;
@@ -246,6 +267,8 @@ static int l_graph_edge(lua_State *L) {
   return 4;
 }
 
+/* g:set_cost(e, cost): written through to the adjacency; a search begun
+** before it (a query between steps) sees the change (ECHANGED). */
 static int l_graph_set_cost(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t e = check_edge(L, T, 2);
@@ -255,6 +278,8 @@ static int l_graph_set_cost(lua_State *L) {
   return 0;
 }
 
+/* g:set_enabled(n, on) and g:is_enabled(n): a disabled node is
+** impassable, as a path end too. */
 static int l_graph_set_enabled(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t n = graph_check_node(L, T, 2);
@@ -270,6 +295,8 @@ static int l_graph_is_enabled(lua_State *L) {
   return 1;
 }
 
+/* __tostring works on a closed graph too (it says so): it reads nothing
+** the close freed. */
 static int l_graph_tostring(lua_State *L) {
   ltopo *T;
   if (topo_class_of(L, 1) != &graph_class) type_error(L, 1, GRAPH_MT);
@@ -281,6 +308,8 @@ static int l_graph_tostring(lua_State *L) {
   return 1;
 }
 
+/* The graph's own methods; find_path, query, distances and close are the
+** shared ones (lastar.c: topo_methods). */
 static const lfunc graph_methods[] = {
     {"add_node", l_graph_add_node, 0, NULL},
     {"add_edge", l_graph_add_edge, 0, graph_add_edge_tagged},

@@ -3,6 +3,12 @@
 ** cell is named by x, y; paths carry the width and build xy on demand;
 ** distances return a field) and its own methods: cells, line of sight,
 ** visibility, memory.  Text I/O is ltext.c.  Included by lastar.c.
+**
+** Lua sees cells as 1-based (x, y) or as cell ids y * w + x + 1; the core
+** takes 0-based cell ids (grid.c pads them internally).  A step is named by
+** its two cells: callbacks get (x1, y1, x2, y2, cost), and the direction the
+** core links by stays inside.  Per-cell fields (lfield.c) fit a grid by its
+** shape, which is why only grids take the penalty and forbid options.
 */
 
 #define GRID_MT "astar.Grid"
@@ -20,11 +26,14 @@ static const char *const diagonal_names[] = {
 /* the class                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The class functions (see ltopo_class).  None of them allocates on
+** success: the generic callers read nodes before they hold anything. */
 static void grid_free(void *impl) { astar_grid_free((astar_grid *)impl); }
 static astar_topology *grid_topology(void *impl) {
   return astar_grid_topology((astar_grid *)impl);
 }
 
+/* A grid takes fields of its own size. */
 static int grid_shape(ltopo *T, int32_t *w, int32_t *h) {
   *w = astar_grid_width(GRID(T));
   *h = astar_grid_height(GRID(T));
@@ -40,7 +49,8 @@ static int32_t grid_check_node(lua_State *L, ltopo *T, int arg) {
   return check_xy(L, T, arg, NULL, NULL);
 }
 
-/* a list entry is a cell {x, y} */
+/* An entry of a list of cells (sources): a table {x, y}, both read raw,
+** inside the grid; any other value names the entry in the error. */
 static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const char *what,
                               size_t i) {
   int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T));
@@ -62,6 +72,7 @@ static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const c
   return (int32_t)(y - 1) * w + (int32_t)(x - 1);
 }
 
+/* A cell as callbacks get it: two values, x and y, 1-based. */
 static int grid_push_node(lua_State *L, ltopo *T, int32_t id) {
   int32_t w = astar_grid_width(GRID(T));
   lua_pushinteger(L, id % w + 1);
@@ -74,7 +85,8 @@ static const char *grid_node_name(lua_State *L, ltopo *T, int32_t id) {
   return lua_pushfstring(L, "cell (%d, %d)", (int)(id % w + 1), (int)(id / w + 1));
 }
 
-/* cost(x1, y1, x2, y2, cost) */
+/* The cost callback's arguments: cost(x1, y1, x2, y2, cost), `cost` after
+** the cell's cost, the tag factor and the penalty. */
 static int grid_push_step(lua_State *L, ltopo *T, int32_t from, int32_t to, int32_t link,
                           double cost) {
   (void)link;
@@ -92,6 +104,8 @@ static const char *grid_step_name(lua_State *L, ltopo *T, int32_t from, int32_t 
                          (int)(from / w + 1), (int)(to % w + 1), (int)(to / w + 1));
 }
 
+/* What a step cost that came out bad is blamed on: entering the cell (its
+** cost, tag and penalty are what made the step). */
 static const char *grid_cost_subject(lua_State *L, ltopo *T, int32_t from, int32_t to,
                                      int32_t link) {
   int32_t w = astar_grid_width(GRID(T));
@@ -111,6 +125,7 @@ static void grid_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32
   lua_setmetatable(L, -2);
 }
 
+/* Trace entries on a grid also say where: x and y beside the cell id. */
 static void grid_trace_extras(lua_State *L, ltopo *T, int32_t node) {
   int32_t w = astar_grid_width(GRID(T));
   set_int(L, "x", node % w + 1);
@@ -231,6 +246,8 @@ static int l_grid_new(lua_State *L) {
   return 1;
 }
 
+/* grid:set_blocked(x, y, blocked): the core updates the move masks of the
+** cell and its eight neighbours; a search holding the grid refuses it. */
 static int l_grid_set_blocked(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t x, y;
@@ -250,6 +267,9 @@ static int l_grid_is_blocked(lua_State *L) {
   return 1;
 }
 
+/* grid:set_cost(x, y, cost): the first cost other than 1 allocates the
+** cost layer (8 bytes a cell), reported to the collector; from then on the
+** grid's searches take the general path. */
 static int l_grid_set_cost(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t x, y;
@@ -300,6 +320,7 @@ static int l_grid_set_tag(lua_State *L) {
   return 0;
 }
 
+/* grid:get_tag(x, y) -> the tag's name, or nil. */
 static int l_grid_get_tag(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t x, y, tag;
@@ -309,6 +330,7 @@ static int l_grid_get_tag(lua_State *L) {
   return 1;
 }
 
+/* grid:id(x, y) -> cell id and grid:xy(id) -> x, y: the two namings. */
 static int l_grid_id(lua_State *L) {
   ltopo *T = check_self(L);
   lua_pushinteger(L, (lua_Integer)check_xy(L, T, 2, NULL, NULL) + 1);
@@ -336,6 +358,7 @@ static int l_grid_diagonal(lua_State *L) {
   return 1;
 }
 
+/* grid:line_of_sight(x1, y1, x2, y2): exact, symmetric (grid.c: sight). */
 static int l_grid_line_of_sight(lua_State *L) {
   ltopo *T = check_self(L);
   int32_t x0, y0, x1, y1;
@@ -361,12 +384,15 @@ static int l_grid_visible_from(lua_State *L) {
   return 1;
 }
 
+/* grid:memory() -> the bytes C holds for the grid and its cached search
+** state (not the queries, which own theirs). */
 static int l_grid_memory(lua_State *L) {
   ltopo *T = check_self(L);
   lua_pushinteger(L, (lua_Integer)topo_bytes(L, T, 1));
   return 1;
 }
 
+/* __tostring works on a closed grid too (it says so). */
 static int l_grid_tostring(lua_State *L) {
   ltopo *T;
   if (topo_class_of(L, 1) != &grid_class) type_error(L, 1, GRID_MT);

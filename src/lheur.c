@@ -3,6 +3,14 @@
 ** objects (precomputed landmark and cluster tables, built and evaluated by
 ** the core: heuristics.c), and the registry of named heuristics a game's
 ** scripts share.  Included by lastar.c.
+**
+** A heuristic object serves one topology as it was when built: a changed
+** topology could make a table overestimate, so using it then is refused
+** (check_heur_for) rather than trusted.  Building reads the topology only
+** (no callback runs), holding and locking it for the whole call.  The
+** registry lives in the Lua registry, so every require of the module in a
+** state shares it, and names resolve when a query is made: a query keeps
+** what its name meant then.
 */
 
 #define HEUR_MT "astar.Heuristic"
@@ -81,7 +89,9 @@ static int l_landmarks(lua_State *L) {
 
 /* Hand-made cluster labels from the table or field at 2: distinct values
 ** become 0..k-1 in order of first use (field values <= 0: no cluster).
-** Writes n labels; returns k. */
+** Writes n labels; returns k.  The labels are table keys here, so nan,
+** which no table can hold, is refused by name.  Stack: pushes the map of
+** label values to indices while it works, pops it before returning. */
 static int32_t read_labels(lua_State *L, ltopo *T, int32_t n, int32_t *labels) {
   lfield *F = (lfield *)compat_testudata(L, 2, FIELD_MT);
   int32_t v, k = 0, w, h;

@@ -102,6 +102,9 @@ static void opt_heuristic(lua_State *L, lparse *P, int v) {
   }
 }
 
+/* The parsers: each reads the value at v for its option (v stays on the
+** stack while it runs) and writes the query; a bad value raises naming the
+** option and the value. */
 static void opt_weight(lua_State *L, lparse *P, int v) {
   double w = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
   if (lua_type(L, v) != LUA_TNUMBER || !(w >= 0) || !isfinite(w))
@@ -213,10 +216,13 @@ static void opt_penalty_scale(lua_State *L, lparse *P, int v) {
   P->o->q.penalty_scale = sc;
 }
 
+/* Up to 2^53: every count below is exact in a double, and the message can
+** state the bound on every Lua. */
 static void opt_max_expansions(lua_State *L, lparse *P, int v) {
   P->o->q.max_expansions = check_count(L, P->arg, v, "max_expansions", COUNT_MAX, COUNT_MAX_TEXT);
 }
 
+/* Any number >= 0, inf included (no limit). */
 static void opt_max_cost(lua_State *L, lparse *P, int v) {
   double c = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
   if (lua_type(L, v) != LUA_TNUMBER || !(c >= 0))

@@ -138,6 +138,7 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
 /* q:step([n]) -> "searching" | "found" | "unreachable" | "max_expansions" |
 ** "max_cost" | "cancelled": expands at most n nodes (default: to the end). */
 static int l_query_step(lua_State *L) {
+  /* stack: 1 query, 2 the count, then the option slots from the user value */
   lcall *C = call_frame(L);
   lquery *Q = check_query(L, 1);
   uint64_t steps = lua_isnoneornil(L, 2) ? 0
@@ -160,7 +161,9 @@ static int l_query_step(lua_State *L) {
   Q->opts.slot = query_slots(L, C, Q, 1);
   if (Q->begun) check_fields_unchanged(L, Q);
   bridge_attach(&Q->br, L, T, &Q->opts);
-  Q->state = QS_FAILED;                     /* unless the step returns */
+  /* failed unless the step returns: an error raised from here on (a
+  ** callback's) leaves the search half done, and the query says so */
+  Q->state = QS_FAILED;
   if (!Q->begun) {
     if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
       return search_error(L, T, Q->b.s, rc);

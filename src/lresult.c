@@ -51,7 +51,10 @@ static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) 
   }
 }
 
-/* Pushes the path table for the path start..to. */
+/* Pushes the path table for the path start..to: { cost =, nodes = } and the
+** class's extras (edges, or width and xy), then the statistics.  The path
+** is copied out of the search into scratch the search state owns (an
+** allocation failure while the table is built leaks nothing). */
 static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
                       int32_t to) {
   int32_t len = astar_search_path_length(b->s, to), i;
@@ -114,7 +117,9 @@ static const char *cost_rule(lua_State *L, int cause, const char *word) {
 }
 
 /* Raises the message for a core error status from search s on T (callback
-** errors never get here: the bridges raise their own). */
+** errors never get here: the bridges raise their own).  Bad costs name
+** what caused them (astar_error_info.cause), so a level designer is told
+** to lower a tag factor, not a penalty the query never had. */
 static int search_error(lua_State *L, ltopo *T, astar_search *s, int rc) {
   const astar_error_info *e = astar_search_error(s);
   if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");

@@ -23,6 +23,10 @@ typedef struct bridge {
   int hidx, cidx;               /* the callables' stack indices */
 } bridge;
 
+/* The core's heuristic callback: calls the Lua heuristic on (node, goal) as
+** the class shows them, and checks what comes back.  Raising is the way
+** out (a longjmp to the call's protected frame): the core never asks a
+** callback to abort. */
 static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   bridge *b = (bridge *)ctx;
   lua_State *L = b->L;
@@ -44,6 +48,8 @@ static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   return 0;
 }
 
+/* The core's cost callback: false forbids the step, a number replaces its
+** cost (checked: finite and >= 0). */
 static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double cost,
                        double *out) {
   bridge *b = (bridge *)ctx;
@@ -93,6 +99,8 @@ static void bridge_attach(bridge *b, lua_State *L, ltopo *T, lopts *o) {
 /* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
 ** [, opts]) -> path | nil, reason, stats */
 static int l_find_path(lua_State *L) {
+  /* stack: 1 topology, its node arguments, the options, then the search
+  ** state and the option slots */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
   int na = T->cls->node_args, optarg = 2 + 2 * na, rc;
@@ -114,7 +122,8 @@ static int l_find_path(lua_State *L) {
 /* distances                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Reads the list of sources at arg into b->nodes; returns how many. */
+/* Reads the list of sources at arg into b->nodes; returns how many.  Raw
+** reads (a list, not a table of named fields): no Lua code runs here. */
 static size_t read_sources(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b) {
   size_t i, count;
   if (!lua_istable(L, arg)) type_error(L, arg, "table (a list of sources)");
@@ -132,6 +141,8 @@ static size_t read_sources(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b) 
 /* graph:distances(sources [, opts]) -> dist, toward
 ** grid:distances({{x, y}, ...} [, opts]) -> field (with next_step) */
 static int l_distances(lua_State *L) {
+  /* stack: 1 topology, 2 sources, 3 options, 4 the search state, then the
+  ** option slots */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
   lsearch *S;
@@ -180,9 +191,12 @@ static int l_audit_heuristic(lua_State *L) {
       samples = check_count(L, 3, lua_gettop(L), "samples", COUNT_MAX, COUNT_MAX_TEXT);
     lua_pop(L, 1);
   }
+  /* two fresh search states (4, 5): the audit's buffers live there, so a
+  ** Lua heuristic that raises leaves nothing behind */
   S = search_new(L, C);
   D = search_new(L, C);
-  /* the heuristic, parsed as the option would be */
+  /* the heuristic, parsed as the option would be (registered names, objects
+  ** and callables alike) */
   astar_query_init(&o.q, 0, 0);
   o.trace = o.visited = o.partial = 0;
   for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);

@@ -2,6 +2,13 @@
 ** ltext.c -- grids from text and back: astar.grid_from_string (rows of
 ** characters, a legend for what each character means) and grid:to_string
 ** (a picture of the grid, a path drawn on it).  Included by lastar.c.
+**
+** A map is measured before anything is made (row widths, blank lines, the
+** size limits), so bad text costs no grid.  Each distinct character is
+** resolved once, on its first occurrence, and remembered in a 256-entry
+** table: a 4096 x 4096 map reads its legend a few dozen times, not 16
+** million.  Tags are interned on first use too, so a legend may name tags
+** its map never uses without filling the grid's tag table.
 */
 
 /* How one map character becomes a cell. */
@@ -143,6 +150,7 @@ static void measure_rows(lua_State *L, const char *text, size_t len, int32_t *pw
 ** it occurs, so __index defaults apply.
 */
 static int l_grid_from_string(lua_State *L) {
+  /* stack: 1 text, 2 legend, 3 options, 4 tag names, 5 the grid */
   size_t len, i;
   const char *text;
   int32_t w, h, x, y;
@@ -176,6 +184,7 @@ static int l_grid_from_string(lua_State *L) {
   dflt.known = 0;
   if (!lua_isnil(L, -1)) read_cellspec(L, lua_gettop(L), "\"default\"", tags, &dflt);
   lua_pop(L, 1);
+  /* nothing else can fail on the text itself: make the grid */
   T = topo_new(L, &grid_class);
   gidx = lua_gettop(L);
   topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, get_state(L)));
@@ -220,6 +229,8 @@ static int l_grid_from_string(lua_State *L) {
         lua_pop(L, 1);
       }
     }
+    /* no Lua can reach the new grid yet: no finalizer or metamethod can
+    ** close or change it between these calls */
     if (c->blocked) astar_grid_set_blocked(GRID(T), x, y, 1);
     if ((c->cost != 1 && astar_grid_set_cost(GRID(T), x, y, c->cost) != ASTAR_OK) ||
         (c->tag && astar_grid_set_tag(GRID(T), x, y, c->tag) != ASTAR_OK))
@@ -236,6 +247,7 @@ static int l_grid_from_string(lua_State *L) {
 ** cell ids) is drawn with '*', its first cell 'S' and its last 'G'.
 ** Protected: the scratch and the picture allocate. */
 static int l_grid_to_string(lua_State *L) {
+  /* stack: 1 grid, 2 path or list (or nil), [3 the list], then the scratch */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 0);
   int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T)), x, y;

@@ -186,14 +186,7 @@ local function label_of(v)
 end
 
 -- graph: 1 -> 2 -> 3 (cost 1 each) and a shortcut 1 -> 3 (cost 5, "shortcut")
-local function chain()
-  local g = astar.graph()
-  for i = 1, 3 do g:add_node(i, 0) end
-  g:add_edge(1, 2, 1)
-  g:add_edge(2, 3, 1)
-  g:add_edge(1, 3, 5, "shortcut")
-  return g
-end
+local chain = require("worlds").chain
 
 local function chain_ok(g)
   assert.equal(2, g:find_path(1, 3).cost)
