@@ -100,9 +100,11 @@ struct astar_topo_ops {
   /* every step of the topology, with its own cost */
   void (*each_step)(const astar_topology *t, astar_step_visit visit, void *ctx);
   int (*default_heuristic)(const astar_topology *t);
-  int geometric;             /* the heuristic that bounds a step's length:
-                             ** its distance over a step <= the step's cost
-                             ** at unit cost */
+  /* the heuristic geometry: a distance between two nodes (external ids)
+  ** that bounds a step's length (its value over a step <= the step's cost
+  ** at unit cost: Euclidean on graphs, octile on grids); precomputed tables
+  ** scale it into an admissible bound */
+  double (*distance)(const astar_topology *t, int32_t a, int32_t b);
   double octile_k;           /* octile's diagonal extra (grids: their own) */
   /* the topology's part of the fast-path decision (the query's part is
   ** search.c's query_plain); NULL: no fast path */
@@ -169,6 +171,7 @@ struct astar_search {
   astar_topology *topo;
   const astar_topo_ops *ops;
   astar_run_fn run;             /* the loop this query steps with */
+  int32_t count;                /* the topology's node count at begin */
   uint32_t version;             /* the topology's version at begin */
   astar_query q;                /* heuristic resolved (never DEFAULT) */
   int32_t start, goal;          /* internal ids; goal -1: distances, -2:
@@ -188,9 +191,5 @@ struct astar_search {
   astar_error_info err;
 };
 
-/* The built-in heuristics' distance between two positions, for a search
-** begun with that heuristic (heuristics.c uses it for geometric bounds). */
-double astar__distance(int heuristic, double octile_k, const double a[3],
-                       const double b[3]);
 
 #endif

@@ -339,6 +339,11 @@ static void graph_each_step(const astar_topology *t, astar_step_visit visit, voi
   }
 }
 
+static double graph_distance(const astar_topology *t, int32_t a, int32_t b) {
+  const node_rec *p = &CGRAPH(t)->nodes[a], *q = &CGRAPH(t)->nodes[b];
+  return metric(ASTAR_H_EUCLIDEAN, 0, fabs(p->x - q->x), fabs(p->y - q->y), fabs(p->z - q->z));
+}
+
 static int graph_default_heuristic(const astar_topology *t) {
   (void)t;
   return ASTAR_H_EUCLIDEAN;
@@ -365,7 +370,7 @@ static const astar_topo_ops graph_ops = {
     .step_cost = graph_step_cost,
     .each_step = graph_each_step,
     .default_heuristic = graph_default_heuristic,
-    .geometric = ASTAR_H_EUCLIDEAN,
+    .distance = graph_distance,
     .octile_k = ASTAR_SQRT2 - 1,
     .plain = NULL, /* no fast path yet: steps can overflow, tags are common */
     .run_general = graph_run,

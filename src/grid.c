@@ -492,6 +492,13 @@ static void grid_each_step(const astar_topology *t, astar_step_visit visit, void
     }
 }
 
+/* Octile with the grid's own diagonal, straight from the cell ids. */
+static double grid_distance(const astar_topology *t, int32_t a, int32_t b) {
+  int32_t w = CGRID(t)->w;
+  double ax = fabs((double)(a % w - b % w)), ay = fabs((double)(a / w - b / w));
+  return ax < ay ? (ASTAR_GRID_DIAG - 1) * ax + ay : (ASTAR_GRID_DIAG - 1) * ay + ax;
+}
+
 static int grid_default_heuristic(const astar_topology *t) {
   return CGRID(t)->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
 }
@@ -520,7 +527,7 @@ static const astar_topo_ops grid_ops = {
     .step_cost = grid_step_cost,
     .each_step = grid_each_step,
     .default_heuristic = grid_default_heuristic,
-    .geometric = ASTAR_H_OCTILE,
+    .distance = grid_distance,
     .octile_k = ASTAR_GRID_DIAG - 1,
     .plain = grid_plain,
     .run_general = grid_run,

@@ -15,11 +15,9 @@ struct astar_table {
   astar_alloc_fn alloc;
   void *ud;
   int kind;                     /* astar_table_kind */
-  const astar_topology *topo;   /* what it serves (positions for the bound) */
+  const astar_topology *topo;   /* what it serves (its geometry: the bound) */
   uint32_t version;             /* ... as it was then */
   int32_t n, k;                 /* nodes; landmarks or clusters */
-  int geometric;                /* the topology's geometric heuristic */
-  double octile_k;
   double scale;                 /* geometric bound multiplier */
   double *table;                /* clusters: k * k costs between clusters */
   int32_t *labels;              /* clusters: n labels, -1 for none */
@@ -87,10 +85,7 @@ typedef struct scale_ctx {
 
 static void scale_step(void *ctx, int32_t from, int32_t to, double cost) {
   scale_ctx *c = (scale_ctx *)ctx;
-  double a[3], b[3], len;
-  astar_topology_position(c->t, from, a);
-  astar_topology_position(c->t, to, b);
-  len = astar__distance(c->t->ops->geometric, c->t->ops->octile_k, a, b);
+  double len = c->t->ops->distance(c->t, from, to);
   if (len > 0 && cost / len < c->scale) c->scale = cost / len;
 }
 
@@ -107,8 +102,6 @@ static astar_table *table_new(astar_topology *t, int kind, astar_alloc_fn alloc,
   h->topo = t;
   h->version = t->version;
   h->n = astar_topology_node_count(t);
-  h->geometric = t->ops->geometric;
-  h->octile_k = t->ops->octile_k;
   /* the smallest cost per unit of the geometric metric over the steps,
   ** capped at 1: the factor that keeps the geometric bound admissible even
   ** where costs undercut geometry */
@@ -304,11 +297,8 @@ done:
 */
 int astar_table_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   const astar_table *H = (const astar_table *)ctx;
-  double a[3], c[3], b;
+  double b = H->topo->ops->distance(H->topo, node, goal) * H->scale;
   int32_t i;
-  astar_topology_position(H->topo, node, a);
-  astar_topology_position(H->topo, goal, c);
-  b = astar__distance(H->geometric, H->octile_k, a, c) * H->scale;
   if (!(b <= DBL_MAX)) b = 0;
   if (H->kind == ASTAR_TABLE_CLUSTERS) {
     int32_t cu = H->labels[node], cg = H->labels[goal];

@@ -38,12 +38,6 @@ int astar_topology_position(const astar_topology *t, int32_t node, double xyz[3]
   return ASTAR_OK;
 }
 
-double astar__distance(int heuristic, double octile_k, const double a[3],
-                       const double b[3]) {
-  return metric(heuristic, octile_k, fabs(a[0] - b[0]), fabs(a[1] - b[1]),
-                fabs(a[2] - b[2]));
-}
-
 /* ------------------------------------------------------------------------ */
 /* lifecycle                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -195,6 +189,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   if ((rc = reserve(s, ops->span(t))) != ASTAR_OK) return rc;
   s->topo = t;
   s->ops = ops;
+  s->count = ops->count(t);
   s->version = t->version;
   s->reverse = reverse;
   s->octile_k = ops->octile_k;
@@ -341,7 +336,7 @@ const astar_error_info *astar_search_error(const astar_search *s) { return &s->e
 ** -1 otherwise. */
 static int32_t reached(const astar_search *s, int32_t id) {
   int32_t v;
-  if (s->status == ASTAR_ESTATE || id < 0 || id >= s->ops->count(s->topo)) return -1;
+  if (s->status == ASTAR_ESTATE || id < 0 || id >= s->count) return -1;
   v = s->ops->internal(s->topo, id);
   return (size_t)v < s->ns_init && s->ns[v].stamp == s->gen ? v : -1;
 }
@@ -417,8 +412,7 @@ double astar_search_g(const astar_search *s, int32_t node) {
 
 int astar_search_h(astar_search *s, int32_t node, double *h) {
   double xyz[3];
-  if (s->status == ASTAR_ESTATE || node < 0 || node >= s->ops->count(s->topo))
-    return ASTAR_EINVAL;
+  if (s->status == ASTAR_ESTATE || node < 0 || node >= s->count) return ASTAR_EINVAL;
   if (s->q.heuristic == ASTAR_H_CALLBACK) {
     if (s->q.heuristic_fn(s->q.heuristic_ctx, node, s->q.goal, h)) return ASTAR_ECALLBACK;
     if (!(*h >= 0) || !isfinite(*h))
