@@ -230,14 +230,14 @@ ASTAR_INLINE int fail(astar_search *s, int status, int cause, int32_t node,
   return status;
 }
 
-/* The h of node v: from the cache for callback heuristics (calling it on
-** first sight), otherwise the topology's built-in estimate. */
-ASTAR_INLINE int node_h(astar_search *s, int32_t v, int fresh, double x,
+/* The h of node v (external id ext): from the cache for callback
+** heuristics (calling it on first sight), otherwise the topology's built-in
+** estimate. */
+ASTAR_INLINE int node_h(astar_search *s, int32_t v, int32_t ext, int fresh, double x,
                         double y, double *h, astar_h_fn hf) {
   if (s->q.heuristic == ASTAR_H_CALLBACK) {
     if (fresh) {
       double hv = 0;
-      int32_t ext = s->ops->external(s->topo, v);
       if (s->q.heuristic_fn(s->q.heuristic_ctx, ext, s->q.goal, &hv))
         return ASTAR_ECALLBACK;
       if (!(hv >= 0) || !isfinite(hv))
@@ -265,15 +265,16 @@ ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
 /* ------------------------------------------------------------------------ */
 
 /*
-** Offers internal node v the cost-so-far ng through `link`.  step is the
-** step cost (kept for path costs when a cost callback decided it).  New
+** Offers internal node v (external id ext: callbacks and errors name it)
+** the cost-so-far ng through `link`.  step is the step cost (kept for path
+** costs when a cost callback decided it).  New
 ** nodes get their h and enter the open list; open nodes are decreased;
 ** closed nodes are reopened (a cheaper route to a closed node puts it back
 ** on the open list).  plain: the fast path's instantiation (no budgets,
 ** callbacks, optimal stop or partial tracking; steps cannot overflow).
 */
-ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t link, double ng,
-                            double step, double x, double y, int plain,
+ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
+                            double ng, double step, double x, double y, int plain,
                             astar_h_fn hf) {
   astar_node *n = &s->ns[v];
   double h, f;
@@ -281,15 +282,14 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t link, double ng,
   /* finite steps can still sum to infinity (1e308 + 1e308): no path has
   ** that cost */
   if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
-    return fail(s, ASTAR_EOVERFLOW, ASTAR_CAUSE_SUM, s->ops->external(s->topo, v),
-                -1, link, ng);
+    return fail(s, ASTAR_EOVERFLOW, ASTAR_CAUSE_SUM, ext, -1, link, ng);
   if (n->stamp != s->gen) {
     if (!plain && ng > s->q.max_cost) {
       s->pruned = 1;
       return ASTAR_OK;
     }
     if (plain) h = hf(s, v, x, y);
-    else if ((rc = node_h(s, v, 1, x, y, &h, hf)) != ASTAR_OK) return rc;
+    else if ((rc = node_h(s, v, ext, 1, x, y, &h, hf)) != ASTAR_OK) return rc;
     n->stamp = s->gen;
     n->g = ng;
     n->pos = POS_CLOSED;
@@ -310,7 +310,7 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t link, double ng,
       s->st.reopened++;
     }
     if (plain) h = hf(s, v, x, y);
-    else if ((rc = node_h(s, v, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
+    else if ((rc = node_h(s, v, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
     n->g = ng;
     s->parent[v] = link;
     if (!plain && s->use_cc) s->cc[v] = step;

@@ -259,7 +259,7 @@ static int expand_graph(astar_search *s, int32_t u) {
       if (rc < 0) return rc;
       continue;
     }
-    if ((rc = relax_impl(s, a->to, a->edge, gu + c, c, 0, 0, 0, graph_h)) != ASTAR_OK)
+    if ((rc = relax_impl(s, a->to, a->to, a->edge, gu + c, c, 0, 0, 0, graph_h)) != ASTAR_OK)
       return rc;
   }
   return ASTAR_OK;
@@ -281,7 +281,7 @@ static int expand_graph_rev(astar_search *s, int32_t v) {
       if (rc < 0) return rc;
       continue;
     }
-    if ((rc = relax_impl(s, u, e, gv + c, c, 0, 0, 0, graph_h)) != ASTAR_OK) return rc;
+    if ((rc = relax_impl(s, u, u, e, gv + c, c, 0, 0, 0, graph_h)) != ASTAR_OK) return rc;
   }
   return ASTAR_OK;
 }

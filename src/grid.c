@@ -366,7 +366,7 @@ static int expand_grid(astar_search *s, int32_t p) {
       if (rc < 0) return rc;
       continue;
     }
-    rc = relax_impl(s, q, d, gp + c, c, x + dx[d], y + dy[d], 0, grid_h);
+    rc = relax_impl(s, q, uq, d, gp + c, c, x + dx[d], y + dy[d], 0, grid_h);
     if (rc != ASTAR_OK) return rc;
   }
   return ASTAR_OK;
@@ -392,7 +392,7 @@ static int expand_grid_rev(astar_search *s, int32_t p) {
       if (rc < 0) return rc;
       continue;
     }
-    rc = relax_impl(s, a, back, gp + c, c, x + dx[d], y + dy[d], 0, grid_h);
+    rc = relax_impl(s, a, ua, back, gp + c, c, x + dx[d], y + dy[d], 0, grid_h);
     if (rc != ASTAR_OK) return rc;
   }
   return ASTAR_OK;
@@ -408,8 +408,8 @@ ASTAR_INLINE int expand_grid_plain(astar_search *s, int32_t p) {
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
     if (!(m & 1)) continue;
-    rc = relax_impl(s, p + gr->off[d], d, gp + (d < 4 ? 1.0 : ASTAR_GRID_DIAG), 0,
-                    x + dx[d], y + dy[d], 1, grid_h);
+    rc = relax_impl(s, p + gr->off[d], 0, d, gp + (d < 4 ? 1.0 : ASTAR_GRID_DIAG), 0,
+                    x + dx[d], y + dy[d], 1, grid_h);  /* ext: unused when plain */
     if (rc != ASTAR_OK) return rc;
   }
   return ASTAR_OK;

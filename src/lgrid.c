@@ -72,11 +72,12 @@ static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const c
   return (int32_t)(y - 1) * w + (int32_t)(x - 1);
 }
 
-/* A cell as callbacks get it: two values, x and y, 1-based. */
+/* A cell as callbacks get it: two values, x and y, 1-based (the hot path
+** of Lua heuristics: one call, one division). */
 static int grid_push_node(lua_State *L, ltopo *T, int32_t id) {
-  int32_t w = astar_grid_width(GRID(T));
-  lua_pushinteger(L, id % w + 1);
-  lua_pushinteger(L, id / w + 1);
+  int32_t w = astar_grid_width(GRID(T)), y = id / w;
+  lua_pushinteger(L, id - y * w + 1);
+  lua_pushinteger(L, y + 1);
   return 2;
 }
 

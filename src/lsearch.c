@@ -32,7 +32,6 @@ static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   lua_State *L = b->L;
   double v;
   int n;
-  luaL_checkstack(L, 8, "heuristic");
   lua_pushvalue(L, b->hidx);
   n = b->T->cls->push_node(L, b->T, node);
   n += b->T->cls->push_node(L, b->T, goal);
@@ -55,7 +54,6 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double
   bridge *b = (bridge *)ctx;
   lua_State *L = b->L;
   int n;
-  luaL_checkstack(L, 8, "cost");
   lua_pushvalue(L, b->cidx);
   n = b->T->cls->push_step(L, b->T, from, to, link, cost);
   lua_call(L, n, 1);
@@ -76,8 +74,11 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double
 }
 
 /* Points the query's callbacks at the bridge, for the callables in o's
-** slots (nil: none). */
+** slots (nil: none).  The core calls back from the stack top the search
+** starts at, so room for a callback's arguments (at most 6 values) is made
+** once here, not per call. */
 static void bridge_attach(bridge *b, lua_State *L, ltopo *T, lopts *o) {
+  luaL_checkstack(L, 8, "callbacks");
   b->L = L;
   b->T = T;
   b->hidx = o->slot + SLOT_H;

@@ -241,7 +241,7 @@ static double generic_h(const astar_search *s, int32_t v, double x, double y) {
 }
 
 static int seed(astar_search *s, int32_t v) {
-  return relax_impl(s, v, -1, 0.0, 0.0, 0, 0, 0, generic_h);
+  return relax_impl(s, v, s->ops->external(s->topo, v), -1, 0.0, 0.0, 0, 0, 0, generic_h);
 }
 
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q) {
