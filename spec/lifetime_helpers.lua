@@ -1,0 +1,453 @@
+-- Shared by spec/lifetime_spec.lua: fixtures, their reference answers,
+-- digests that compare whole results as one string, the collector settings
+-- that make finalizers run inside library calls, and `storm`, the loop that
+-- drops finalizers before each call and counts those that ran inside it.
+--
+-- Portable across Lua 5.1, LuaJIT, 5.3 and 5.4 (no integer operators, no
+-- goto, no `<close>`).
+local astar = require("astar")
+
+local H = {}
+
+local unpack = table.unpack or unpack
+
+H.W, H.H = 24, 24          -- the grid fixture
+H.GN = 8                   -- the graph fixture: an H.GN x H.GN lattice
+
+--- pack(...) -> { n = select("#", ...), ... }
+function H.pack(...) return { n = select("#", ...), ... } end
+
+--- outcome(fn, ...) -> "no error", or the error message without its
+-- "file:line: " prefix.
+function H.outcome(fn, ...)
+  local ok, err = pcall(fn, ...)
+  if ok then return "no error" end
+  if type(err) == "string" then err = err:gsub("^[^\n]-:%d+: ", "", 1) end
+  return tostring(err)
+end
+
+local function num(v) return ("%.17g"):format(v) end
+
+-- ------------------------------------------------------------------------
+-- fixtures
+-- ------------------------------------------------------------------------
+
+--- A 24 x 24 grid: a wall down column 12 (open below row 20), a strip of
+-- mud (cost 3) and a tagged cell.  The way from (1, 1) to (24, 1) goes round
+-- the wall's foot.
+function H.new_grid()
+  local g = astar.grid(H.W, H.H)
+  for y = 1, 20 do g:set_blocked(12, y, true) end
+  for x = 3, 8 do g:set_cost(x, 10, 3) end
+  g:set_tag(5, 5, "door")
+  return g
+end
+
+--- A field of the grid fixture's size with a danger disc near the route.
+function H.new_penalty(g)
+  local f = astar.field(g or astar.grid(H.W, H.H))
+  f:add_disc(12, 22, 2, 4)
+  return f
+end
+
+--- An 8 x 8 lattice graph: node (x, y) is (y - 1) * 8 + x, joined both ways
+-- to its right and lower neighbours; costs vary, a few edges are tagged.
+function H.new_graph()
+  local g, n = astar.graph(), H.GN
+  for y = 1, n do
+    for x = 1, n do g:add_node(x, y) end
+  end
+  for y = 1, n do
+    for x = 1, n do
+      local id = (y - 1) * n + x
+      local c = 1 + ((x * y) % 3) * 0.5
+      if x < n then g:connect(id, id + 1, c, (x + y) % 5 == 0 and "door" or nil) end
+      if y < n then g:connect(id, id + n, c + 0.25) end
+    end
+  end
+  return g
+end
+
+H.GOAL = H.GN * H.GN       -- the graph fixture's far corner
+
+-- ------------------------------------------------------------------------
+-- digests: whole results as one string, so a spec compares them exactly
+-- ------------------------------------------------------------------------
+
+local function list(t)
+  local out = {}
+  for i = 1, #t do out[i] = tostring(t[i]) end
+  return table.concat(out, ",")
+end
+
+--- A find_path result (or nil, reason, stats) as a string.
+function H.path_digest(p, why, stats)
+  if p == nil then
+    stats = stats or {}
+    return ("nil %s expanded=%s"):format(tostring(why), tostring(stats.expanded))
+  end
+  return ("cost=%s nodes=%s edges=%s expanded=%s reopened=%s generated=%s visited=%s trace=%s"):format(
+    num(p.cost), list(p.nodes), p.edges and list(p.edges) or "-", tostring(p.expanded),
+    tostring(p.reopened), tostring(p.generated), p.visited and #p.visited or "-",
+    p.trace and #p.trace or "-")
+end
+
+--- Fingerprints: one short string per result, from sums over it, for the
+-- finalizer specs (a string per node or cell would make the checks
+-- allocate more than the calls, and the collector's cycles end there).
+-- Compare fingerprints; on a mismatch, the digests show where.
+local function weighted(t, m)
+  local s = 0
+  for i = 1, #t do s = s + t[i] * (i % m + 1) end
+  return s
+end
+
+function H.path_print(p, why)
+  if p == nil then return "nil " .. tostring(why) end
+  return ("cost=%.17g n=%d %.17g %.17g %s %s %s %s %s"):format(p.cost, #p.nodes, weighted(p.nodes, 13),
+    p.edges and weighted(p.edges, 11) or -1, tostring(p.expanded), tostring(p.reopened), tostring(p.generated),
+    tostring(p.visited and #p.visited or -1), tostring(p.trace and #p.trace or -1))
+end
+
+function H.dist_print(dist, toward)
+  local sd, st, infs = 0, 0, 0
+  for i = 1, #dist do
+    if dist[i] == math.huge then infs = infs + i else sd = sd + dist[i] * (i % 13 + 1) end
+    st = st + (toward[i] or 0) * (i % 11 + 1)
+  end
+  return ("n=%d %.17g %.17g %d"):format(#dist, sd, st, infs)
+end
+
+local REPORT_KEYS = { "admissible", "consistent", "max_overestimate", "excess_bound", "max_inconsistency",
+                      "violations", "overestimates", "checked", "steps", "samples" }
+function H.report_print(r)
+  local s, n = 0, 0
+  for i, k in ipairs(REPORT_KEYS) do
+    local v = r[k]
+    if type(v) == "boolean" then v = v and 1 or 0 end
+    if type(v) == "number" then s = s + v * (i + 1); n = n + 1 end
+  end
+  return ("%d %.17g"):format(n, s)
+end
+
+--- Every cell of a field, as a string.
+function H.field_digest(f)
+  local w, h = f:size()
+  local out = {}
+  for y = 1, h do
+    for x = 1, w do out[#out + 1] = num(f:get(x, y)) end
+  end
+  return ("%dx%d "):format(w, h) .. table.concat(out, " ")
+end
+
+--- A field's fingerprint: a short string from a weighted sum over every cell
+-- (no string per cell: the finalizer specs compare many fields, and much
+-- allocation outside the calls makes the collector's cycles end there).
+-- Compare fingerprints, and on a mismatch the digests (field_digest) to see
+-- where they differ.
+function H.field_print(f)
+  local w, h = f:size()
+  local sum, infs, c = 0, 0, 0
+  for y = 1, h do
+    for x = 1, w do
+      local v = f:get(x, y)
+      c = c + 1
+      if v == math.huge then infs = infs + c else sum = sum + v * (c % 101 + 1) + v * v * (c % 7 + 1) end
+    end
+  end
+  return ("%dx%d sum=%.17g inf=%d"):format(w, h, sum, infs)
+end
+
+--- graph:distances results (dist, toward) as a string.
+function H.dist_digest(dist, toward)
+  local out = {}
+  for i = 1, #dist do out[i] = num(dist[i]) .. ">" .. tostring(toward[i]) end
+  return table.concat(out, " ")
+end
+
+--- diff(got, want) -> nil when the digests are equal, else how they
+-- differ (the count of differing words and the first), short enough for an
+-- assertion message.
+function H.diff(got, want)
+  if got == want then return nil end
+  local a, b = {}, {}
+  for w in tostring(got):gmatch("%S+") do a[#a + 1] = w end
+  for w in tostring(want):gmatch("%S+") do b[#b + 1] = w end
+  local bad, first = 0, nil
+  for i = 1, math.max(#a, #b) do
+    if a[i] ~= b[i] then
+      bad = bad + 1
+      first = first or ("word %d is %s, expected %s"):format(i, tostring(a[i]), tostring(b[i]))
+    end
+  end
+  local show = function(s) s = tostring(s) return #s > 160 and s:sub(1, 160) .. "..." or s end
+  return ("%d of %d words differ (%s)\n got:      %s\n expected: %s"):format(bad, #b, first or "?",
+    show(got), show(want))
+end
+
+--- An audit report as a string (keys sorted).
+function H.report_digest(r)
+  local keys, out = {}, {}
+  for k in pairs(r) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local v = r[k]
+    out[#out + 1] = k .. "=" .. (type(v) == "number" and num(v) or tostring(v))
+  end
+  return table.concat(out, " ")
+end
+
+-- the pairs a heuristic object is sampled at (grid cells; graph nodes)
+local GRID_PAIRS = { { 1, 1, 24, 1 }, { 1, 24, 24, 24 }, { 13, 22, 1, 1 }, { 24, 1, 1, 1 }, { 6, 10, 20, 3 } }
+local GRAPH_PAIRS = { { 1, 64 }, { 64, 1 }, { 8, 57 }, { 30, 5 }, { 12, 12 } }
+
+--- A heuristic object built by landmarks or cluster_heuristic, as a string:
+-- its tostring and its values at fixed pairs, or the error its :value
+-- raises (a heuristic of a closed topology cannot be evaluated).
+function H.heur_digest(h, topo_kind)
+  local out = { tostring(h) }
+  for _, p in ipairs(topo_kind == "grid" and GRID_PAIRS or GRAPH_PAIRS) do
+    local ok, v = pcall(h.value, h, unpack(p))
+    if ok then out[#out + 1] = num(v) else out[#out + 1] = H.outcome(h.value, h, unpack(p)) end
+  end
+  return table.concat(out, " | ")
+end
+
+--- Everything a grid holds, as a string (a refused mutation changes none
+-- of it).
+function H.grid_snapshot(g)
+  local t = { g:to_string() }
+  local w, h = g:size()
+  for y = 1, h do
+    for x = 1, w do
+      t[#t + 1] = ("%s:%s:%s"):format(tostring(g:is_blocked(x, y)), num(g:get_cost(x, y)),
+        tostring(g:get_tag(x, y)))
+    end
+  end
+  return table.concat(t, " ")
+end
+
+--- Everything a graph holds, as a string.
+function H.graph_snapshot(g)
+  local t = { g:node_count(), g:edge_count() }
+  for n = 1, g:node_count() do
+    local x, y, z = g:position(n)
+    t[#t + 1] = ("%s,%s,%s,%s"):format(x, y, z, tostring(g:is_enabled(n)))
+  end
+  for e = 1, g:edge_count() do
+    local a, b, c, tag = g:edge(e)
+    t[#t + 1] = ("%s>%s:%s:%s"):format(a, b, num(c), tostring(tag))
+  end
+  return table.concat(t, " ")
+end
+
+--- The mutators of each topology, each with the call that exercises it.
+H.GRID_MUTATORS = {
+  { "set_blocked", function(g) g:set_blocked(2, 2, true) end },
+  { "set_cost", function(g) g:set_cost(3, 3, 5) end },
+  { "set_tag", function(g) g:set_tag(4, 4, "mud") end },
+}
+H.GRAPH_MUTATORS = {
+  { "add_node", function(g) g:add_node(0, 0) end },
+  { "add_edge", function(g) g:add_edge(1, 2, 1) end },
+  { "connect", function(g) g:connect(1, 2, 1, "door") end },
+  { "set_cost", function(g) g:set_cost(1, 9) end },
+  { "set_enabled", function(g) g:set_enabled(2, false) end },
+}
+
+--- Runs every mutator of topology g (kind "grid" or "graph") and returns
+-- their outcomes, in order: { "cannot call 'set_blocked': grid is being
+-- searched", ... } while a search holds g.
+function H.try_mutators(g, kind)
+  local out = {}
+  for i, m in ipairs(kind == "grid" and H.GRID_MUTATORS or H.GRAPH_MUTATORS) do
+    out[i] = H.outcome(m[2], g)
+  end
+  return out
+end
+
+--- What try_mutators returns while a search holds a topology of that kind.
+function H.refused(kind)
+  local out = {}
+  for i, m in ipairs(kind == "grid" and H.GRID_MUTATORS or H.GRAPH_MUTATORS) do
+    out[i] = ("cannot call '%s': %s is being searched"):format(m[1], kind)
+  end
+  return out
+end
+
+--- The field methods that write, each with its call.
+H.FIELD_WRITERS = {
+  { "set", function(f) f:set(1, 1, 7) end },
+  { "fill", function(f) f:fill(2) end },
+  { "add_disc", function(f) f:add_disc(3, 3, 2, 1) end },
+}
+
+function H.try_field_writers(f)
+  local out = {}
+  for i, m in ipairs(H.FIELD_WRITERS) do out[i] = H.outcome(m[2], f) end
+  return out
+end
+
+function H.field_refused()
+  local out = {}
+  for i, m in ipairs(H.FIELD_WRITERS) do
+    out[i] = ("cannot call '%s': field is being searched"):format(m[1])
+  end
+  return out
+end
+
+-- ------------------------------------------------------------------------
+-- the collector
+-- ------------------------------------------------------------------------
+
+-- Aggressive settings: a new cycle starts as soon as one ends, so
+-- finalizers run at allocations all the time, also inside C functions.
+--
+-- Lua 5.4: pause 0 (collectgarbage("incremental", 0, 100) would leave the
+-- pause as it is: 0 means "unchanged" there, so "setpause" sets it).  The
+-- step multiplier stays low on 5.4: a cycle must take several steps, or
+-- every allocation runs a whole cycle and finalizers only ever run at the
+-- first allocation after a drop.  For the same reason a ballast of live
+-- numbers keeps the 5.4 heap from being tiny when this file runs alone.
+-- 5.1, 5.3 and LuaJIT: pause 100, not 0: there a pause below 100 leaves a
+-- debt of the whole heap after each cycle, so the collector then works at
+-- every allocation (5.3: runs a whole cycle at every allocation, which
+-- takes minutes).  They count a step's work in bytes: a larger multiplier
+-- gives cycles of a similar length.
+-- H.ballast: live while the aggressive settings are on (5.4 only).
+
+function H.gc_aggressive()
+  if _VERSION == "Lua 5.4" then
+    local ballast = {}
+    for i = 1, 2 ^ 18 do ballast[i] = i end
+    H.ballast = ballast
+    collectgarbage("incremental")
+    collectgarbage("setpause", 0)
+    collectgarbage("setstepmul", H.STEPMUL)
+  else
+    collectgarbage("setpause", 100)
+    collectgarbage("setstepmul", H.STEPMUL)
+  end
+  collectgarbage() -- a full cycle: the debt starts from the new settings
+end
+
+H.STEPMUL = _VERSION == "Lua 5.4" and 100 or _VERSION == "Lua 5.3" and 2000 or 1000
+
+--- set_stepmul(factor): the aggressive step multiplier times factor (the
+-- storms vary it while no finalizer runs inside their calls).
+function H.set_stepmul(factor)
+  collectgarbage("setstepmul", math.floor(H.STEPMUL * factor))
+end
+
+--- The defaults again (5.4: pause 200, step multiplier 100; 5.1 to 5.3 and
+-- LuaJIT: 200 and 200).
+function H.gc_default()
+  collectgarbage("restart") -- a failed check leaves it stopped
+  H.ballast = nil
+  if _VERSION == "Lua 5.4" then
+    collectgarbage("incremental", 200, 100)
+  else
+    collectgarbage("setpause", 200)
+    collectgarbage("setstepmul", 200)
+  end
+  collectgarbage()
+end
+
+--- finalizing(gc) -> make: make() returns a new object whose finalizer is
+-- gc() (all share one metatable): a table on 5.2+, a newproxy userdata on
+-- 5.1 and LuaJIT (which ignore __gc on tables).
+function H.finalizing(gc)
+  if newproxy then
+    local proto = newproxy(true)
+    getmetatable(proto).__gc = gc
+    return function() return newproxy(proto) end
+  end
+  local mt = { __gc = gc }
+  return function() return setmetatable({}, mt) end
+end
+
+--- on_stack(fn): true when function fn has a frame on the current call
+-- stack (so a finalizer that asks runs inside a call of fn).
+function H.on_stack(fn)
+  for level = 2, 200 do
+    local info = debug.getinfo(level, "f")
+    if not info then return false end
+    if info.func == fn then return true end
+  end
+  return false
+end
+
+--- garbage(n): a table of n numbers, dropped by the caller.
+function H.garbage(n)
+  local t = {}
+  for i = 1, n do t[i] = i end
+  return t
+end
+
+--- storm(t) -> stats.  Up to t.max rounds (default 4000): ctx =
+-- t.setup(round, shared) (shared: a table kept across the rounds, for
+-- fixtures that can serve many), then t.bombs (default 3) objects with
+-- finalizers are dropped, then t.call(ctx) runs under pcall (ctx.calling is
+-- true meanwhile), then t.check(ctx, results) (results: the packed pcall
+-- results).  A finalizer that runs while t.fn (the library function under
+-- test) is on the stack of that call counts as a hit and runs t.act(ctx)
+-- (at most t.acts times per call, default 2; an error it raises lands in
+-- ctx.act_errors).  ctx.fired counts the finalizers that ran inside the
+-- call.  Stops after t.target calls (default 4) had a hit.  Returns
+-- { calls =, hits = (calls with a finalizer inside), inside = (finalizers
+-- that ran inside calls), fires = (finalizers that ran at all) }.
+--
+-- The finalizers act on the object of the call running now (ctx), not on
+-- one of their own: a finalizer of any object can run in any call, and the
+-- one that runs is whichever the collector reached.
+function H.storm(t)
+  local current
+  local stats = { calls = 0, hits = 0, inside = 0, fires = 0 }
+  local fn, acts = t.fn, t.acts or 2
+  local bomb = H.finalizing(function()
+    stats.fires = stats.fires + 1
+    local ctx = current
+    if ctx == nil or not H.on_stack(fn) then return end
+    stats.inside = stats.inside + 1
+    ctx.fired = ctx.fired + 1
+    if t.act and ctx.fired <= acts then
+      local ok, err = pcall(t.act, ctx)
+      if not ok then ctx.act_errors[#ctx.act_errors + 1] = tostring(err) end
+    end
+  end)
+  -- Where a finalizer runs: at the collector's step that ends a cycle, at
+  -- an allocation, so in proportion to the bytes allocated there.  Hence
+  -- the fixtures are shared across rounds where they can be, the checks
+  -- compare cheap fingerprints, and all but the call allocates little:
+  -- cycles that end elsewhere are lost.  Identical rounds also settle into a
+  -- rhythm where every cycle ends at the same allocation: garbage of random
+  -- size in each round breaks it, and its range and the step multiplier
+  -- change every 200 rounds in which no finalizer ran inside the call.
+  -- (Explicit collectgarbage("step") calls would be worse: cycles end in
+  -- them.)
+  local rng = require("helpers").rng(t.seed or 1)
+  local ranges, factors, dry = { 100, 400, 25, 1600 }, { 1, 0.5, 2, 1, 4, 0.25 }, 0
+  local shared = {}
+  for i = 1, t.max or 4000 do
+    local ctx = t.setup and t.setup(i, shared) or {}
+    ctx.fired, ctx.act_errors = 0, {}
+    if dry > 0 and dry % 200 == 0 then H.set_stepmul(factors[(dry / 200) % #factors + 1]) end
+    H.garbage(rng(0, ranges[math.floor(dry / 200) % #ranges + 1]))
+    for _ = 1, t.bombs or 3 do bomb() end
+    current, ctx.calling = ctx, true
+    local res = H.pack(pcall(t.call, ctx))
+    current, ctx.calling = nil, false
+    stats.calls = i
+    t.check(ctx, res)
+    if ctx.fired > 0 then stats.hits, dry = stats.hits + 1, 0 else dry = dry + 1 end
+    if stats.hits >= (t.target or 4) then break end
+  end
+  H.set_stepmul(1)
+  if os.getenv("LIFETIME_STATS") then
+    io.stderr:write(("\n[storm] %-58s calls %5d  hit %d  finalizers inside %4d of %5d"):format(
+      t.name or "?", stats.calls, stats.hits, stats.inside, stats.fires))
+  end
+  return stats
+end
+
+return H
