@@ -1,11 +1,86 @@
--- Shared by spec/lifetime_spec.lua: fixtures, their reference answers,
--- digests that compare whole results as one string, the collector settings
--- that make finalizers run inside library calls, and `storm`, the loop that
--- drops finalizers before each call and counts those that ran inside it.
+-- Lifetimes: "a call holds what it uses".  A library call (find_path, a
+-- query step, distances, visible_from, to_string, landmarks,
+-- cluster_heuristic, audit_heuristic) runs Lua code in its middle: Lua
+-- callbacks, an __index of an argument table, and the finalizer (__gc) of
+-- any object, which may run at any allocation inside the C function.  What
+-- that code does to the objects the call uses must neither crash the call
+-- nor change its answer:
+--
+--   1. close() (or __close) of a graph or grid the running call uses does not
+--      raise: it takes effect when the call ends.  Until then every other
+--      call on the object raises "attempt to use a closed grid" / "... graph"
+--      and tostring says "astar.Grid (closed)"; the running call returns
+--      exactly what it would have returned without the close.
+--   2. q:cancel() while q is stepping (from its callback or a finalizer) does
+--      not raise either: step returns its status as usual, then the query is
+--      cancelled (status "cancelled", result nil, "cancelled", {}).
+--   3. mutators of a topology a running search uses raise "cannot call
+--      '<method>': grid is being searched" (graph: "graph is being
+--      searched"); the searches: find_path, q:step, distances,
+--      audit_heuristic, landmarks, cluster_heuristic.
+--   4. a field a running search uses as penalty or forbid refuses set, fill
+--      and add_disc: "cannot call 'set': field is being searched".
+--   5. nested searches on the same topology (callbacks, finalizers) work and
+--      leave the outer call's answer alone.
+--   6. closing a topology cancels its running queries (step returns
+--      "cancelled"); a finished query keeps its result.
+--   7. os.exit(0, true) from a callback inside find_path exits 0 with no
+--      definite leak (valgrind).
+--   8. every object not closed stays usable.
+--
+-- The specs in spec/lifetime/ pin them, a concern a file:
+--   reproducers_spec.lua  the issue's two reproducers (finalizers that close
+--                         a grid in distances, that cancel a query in a step)
+--   close_spec.lua        rule 1: close() from inside a call
+--   cancel_spec.lua       rules 2 and 6: q:cancel() from inside its own step;
+--                         closing a topology cancels its queries
+--   locks_spec.lua        rules 3 and 4: the topology and field locks
+--   nested_spec.lua       rule 5: nested searches
+--   finalizers_spec.lua   rules 1 to 5 again, with finalizers inside every
+--                         call (the storm matrix)
+--   exit_spec.lua         rule 7: os.exit under valgrind
+-- and rule 8 everywhere (usable below).
+--
+-- The finalizer specs run each call many times under aggressive collector
+-- settings, with objects whose finalizers act on the object of the call in
+-- flight; a finalizer counts as inside the call when the library function
+-- is on the stack (debug.getinfo).  Each such spec asserts that finalizers
+-- did run inside its calls (set LIFETIME_STATS=1 to see the counts), and
+-- checks every call's answer against a reference computed with no
+-- interference.  Finalizers record what they saw (errors are caught with
+-- pcall) and the spec checks it afterwards: a finalizer's error is a
+-- warning on 5.4 but propagates on 5.1 to 5.3.
+--
+-- Where the rules leave room, the specs pin:
+--   - a call holds what it uses from its start: a finalizer counts as
+--     inside as soon as the library function is on the stack, argument
+--     checks included;
+--   - the locks of rules 3 and 4 last the whole call, also while it builds
+--     its result (the field of distances, the path and stats of a step);
+--   - while a close waits, mutators too raise "attempt to use a closed
+--     grid" (not "... is being searched");
+--   - a cancel that waits for a step that finishes the query still cancels
+--     it (rule 2), while a close that waits for such a step does not cancel
+--     it: the query had finished (rule 6);
+--   - visible_from and to_string are no searches: a mutation from inside
+--     them may be refused ("grid is being searched", and nothing changes)
+--     or done before they read the grid (their answer is the mutated
+--     grid's); either passes.
+--
+-- This module holds what the specs share: the fixtures, their reference
+-- answers (references(): computed on first use and cached, so once per
+-- busted process however many spec files ask), digests that compare whole
+-- results as one string, the collector settings that make finalizers run
+-- inside library calls, `storm`, the loop that drops finalizers before each
+-- call and counts those that ran inside it, and the checks.  Not a spec
+-- (no _spec in its name): the spec files load it with
+-- require("lifetime.common").
 --
 -- Portable across Lua 5.1, LuaJIT, 5.3 and 5.4 (no integer operators, no
--- goto, no `<close>`).
+-- goto; `<close>` only in chunks loaded on 5.4, in close_spec.lua).
 local astar = require("astar")
+local assert = require("luassert") -- a module has no busted environment
+local error_of = require("helpers").error_of
 
 local H = {}
 
@@ -449,5 +524,212 @@ function H.storm(t)
   end
   return stats
 end
+
+-- ========================================================================
+-- shared by the spec files: method tables, search options, references,
+-- checks
+-- ========================================================================
+
+local outcome = H.outcome
+local W = H.W
+local GOAL = H.GOAL
+local D = astar.DIAGONAL
+H.D = D
+
+-- the method tables (the library functions the storms look for on the stack)
+H.GRID = getmetatable(astar.grid(1, 1)).__index
+H.GRAPH = getmetatable(astar.graph()).__index
+H.QUERY = getmetatable(astar.grid(1, 1):query(1, 1, 1, 1)).__index
+
+-- every search of the specs: Dijkstra order (many expansions, so many allocations
+-- in push_stats), with the trace and the visited list
+local PATH_OPTS = { heuristic = "zero", trace = true, visited = true }
+local function path_opts(extra)
+  local o = {}
+  for k, v in pairs(PATH_OPTS) do o[k] = v end
+  for k, v in pairs(extra or {}) do o[k] = v end
+  return o
+end
+
+local function octile(x, y, gx, gy)
+  local dx, dy = math.abs(x - gx), math.abs(y - gy)
+  return math.max(dx, dy) + (D - 1) * math.min(dx, dy)
+end
+
+local function euclid_graph(g)
+  return function(a, b)
+    local ax, ay = g:position(a)
+    local bx, by = g:position(b)
+    return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2)
+  end
+end
+
+-- ------------------------------------------------------------------------
+-- references: every answer the specs expect, computed once with no
+-- interference
+-- ------------------------------------------------------------------------
+
+--- references() -> REF, the reference answers: computed on the first call
+-- (at the load of the first spec file that asks, under the default collector
+-- settings) and cached in this module, which busted loads once for all the
+-- spec files it runs.
+local cache
+function H.references()
+  if cache then return cache end
+  local REF = {}
+  local g = H.new_grid()
+  REF.grid_path = H.path_digest(g:find_path(1, 1, W, 1, PATH_OPTS))
+  local plain = g:find_path(1, 1, W, 1)
+  REF.grid_plain = H.path_digest(plain)
+  REF.grid_route = plain.nodes
+  REF.grid_pen_path = H.path_digest(g:find_path(1, 1, W, 1, path_opts({ penalty = H.new_penalty(g) })))
+  REF.grid_field = H.field_digest(g:distances({ { 1, 1 } }))
+  REF.grid_field_print = H.field_print(g:distances({ { 1, 1 } }))
+  REF.grid_pen_field = H.field_digest(g:distances({ { 1, 1 } }, { penalty = H.new_penalty(g) }))
+  REF.grid_string = g:to_string(plain.nodes)
+  REF.grid_snapshot = H.grid_snapshot(g)
+  REF.penalty = H.field_digest(H.new_penalty(g))
+  REF.grid_audit = H.report_digest(astar.audit_heuristic(g, "octile", { samples = 2 }))
+  REF.grid_audit_lua = H.report_digest(astar.audit_heuristic(g, octile, { samples = 2 }))
+  -- a forbidden gate across the route's way round the wall
+  local forbid = astar.field(g)
+  for y = 21, 23 do forbid:set(12, y, 1) end
+  REF.grid_forbid_path = H.path_digest(g:find_path(1, 1, W, 1, path_opts({ forbid = forbid })))
+
+  local gr = H.new_graph()
+  REF.graph_path = H.path_digest(gr:find_path(1, GOAL, PATH_OPTS))
+  REF.graph_plain = H.path_digest(gr:find_path(1, GOAL))
+  REF.graph_dist = H.dist_digest(gr:distances({ 1 }))
+  REF.graph_snapshot = H.graph_snapshot(gr)
+  REF.graph_audit = H.report_digest(astar.audit_heuristic(gr, "euclidean", { samples = 2 }))
+  REF.graph_audit_lua = H.report_digest(astar.audit_heuristic(gr, euclid_graph(gr), { samples = 2 }))
+  cache = REF
+  return REF
+end
+
+-- a query's whole story after a call: what the call returned, the status,
+-- the status of one more step (to the end when it was still searching),
+-- the result and the word tostring starts with
+local function query_digest(q, returned)
+  local out = { tostring(returned), q:status() }
+  out[#out + 1] = q:step()
+  local p, why, stats = q:result()
+  out[#out + 1] = H.path_digest(p, why, stats)
+  out[#out + 1] = p and "path" or type(stats) -- (nil, reason, stats: a table)
+  out[#out + 1] = tostring(q):match("^astar%.Query %((%a+)") or tostring(q)
+  return table.concat(out, " | ")
+end
+
+-- the story of a query cancelled while a step returned `returned`
+local function cancelled_story(returned)
+  return table.concat({ returned, "cancelled", "cancelled", "nil cancelled expanded=nil", "table", "cancelled" },
+    " | ")
+end
+
+-- ------------------------------------------------------------------------
+-- checks
+-- ------------------------------------------------------------------------
+
+local function same(want, got, what)
+  local d = H.diff(got, want)
+  assert(d == nil, (what or "result") .. ": " .. tostring(d))
+end
+
+--- A normal search on g gives the reference answer (rule 8).
+local function usable(g, kind)
+  local REF = H.references()
+  if kind == "grid" then
+    same(REF.grid_plain, H.path_digest(g:find_path(1, 1, W, 1)), "a later find_path")
+  else
+    same(REF.graph_plain, H.path_digest(g:find_path(1, GOAL)), "a later find_path")
+  end
+end
+
+--- What other calls on a topology say while its close waits for the call
+-- that holds it.
+local function window(o, kind)
+  local t = { tostring = tostring(o) }
+  if kind == "grid" then
+    t.size = outcome(o.size, o)
+    t.find_path = outcome(o.find_path, o, 1, 1, 2, 2)
+    t.query = outcome(o.query, o, 1, 1, 2, 2)
+    t.set_blocked = outcome(o.set_blocked, o, 1, 1, true)
+    t.field = outcome(astar.field, o)
+  else
+    t.node_count = outcome(o.node_count, o)
+    t.find_path = outcome(o.find_path, o, 1, 2)
+    t.query = outcome(o.query, o, 1, 2)
+    t.add_node = outcome(o.add_node, o, 0, 0)
+  end
+  return t
+end
+
+local function closed_window(kind)
+  local msg = "attempt to use a closed " .. kind
+  if kind == "grid" then
+    return { tostring = "astar.Grid (closed)", size = msg, find_path = msg, query = msg, set_blocked = msg,
+             field = msg }
+  end
+  return { tostring = "astar.Graph (closed)", node_count = msg, find_path = msg, query = msg, add_node = msg }
+end
+
+--- o is closed for good: tostring, a method, and close stays idempotent.
+local function assert_closed(o, kind)
+  assert.equal(kind == "grid" and "astar.Grid (closed)" or "astar.Graph (closed)", tostring(o))
+  assert.equal("attempt to use a closed " .. kind, error_of(kind == "grid" and o.size or o.node_count, o))
+  assert.equal(0, select("#", o:close()))
+  assert.equal("attempt to use a closed " .. kind, error_of(o.find_path, o, 1, 1, 1, 1))
+end
+
+local function new_topo(kind) if kind == "grid" then return H.new_grid() end return H.new_graph() end
+
+-- the search a callback or finalizer runs on the topology in use
+local function nested_search(g, kind)
+  if kind == "grid" then return H.path_digest(g:find_path(1, 1, W, 1)) end
+  return H.path_digest(g:find_path(1, GOAL))
+end
+local function plain_ref(kind)
+  local REF = H.references()
+  return kind == "grid" and REF.grid_plain or REF.graph_plain
+end
+
+-- find_path, query and distances on either topology, with a callback
+local function do_find_path(g, kind, opts)
+  if kind == "grid" then return g:find_path(1, 1, W, 1, opts) end
+  return g:find_path(1, GOAL, opts)
+end
+local function do_query(g, kind, opts)
+  if kind == "grid" then return g:query(1, 1, W, 1, opts) end
+  return g:query(1, GOAL, opts)
+end
+local function do_distances(g, kind, opts)
+  if kind == "grid" then return H.field_digest(g:distances({ { 1, 1 } }, opts)) end
+  return H.dist_digest(g:distances({ 1 }, opts))
+end
+local function path_ref(kind)
+  local REF = H.references()
+  return kind == "grid" and REF.grid_path or REF.graph_path
+end
+local function dist_ref(kind)
+  local REF = H.references()
+  return kind == "grid" and REF.grid_field or REF.graph_dist
+end
+
+-- a callback that returns what the search would use anyway (0 for the
+-- heuristic: PATH_OPTS's "zero"; the given cost), after calling hook()
+local function passthrough(which, kind, hook)
+  return function(...)
+    hook()
+    if which == "heuristic" then return 0 end
+    return (select(kind == "grid" and 5 or 3, ...))
+  end
+end
+
+H.PATH_OPTS, H.path_opts, H.octile, H.euclid_graph = PATH_OPTS, path_opts, octile, euclid_graph
+H.query_digest, H.cancelled_story = query_digest, cancelled_story
+H.same, H.usable, H.window, H.closed_window, H.assert_closed = same, usable, window, closed_window, assert_closed
+H.new_topo, H.nested_search, H.plain_ref = new_topo, nested_search, plain_ref
+H.do_find_path, H.do_query, H.do_distances = do_find_path, do_query, do_distances
+H.path_ref, H.dist_ref, H.passthrough = path_ref, dist_ref, passthrough
 
 return H
