@@ -141,6 +141,33 @@ function worlds.chain()
   return g
 end
 
+--- graph_snapshot(g), grid_snapshot(g) -> everything a graph or grid holds,
+-- as a string (costs with 17 digits): a refused mutation changes none of it.
+function worlds.graph_snapshot(g)
+  local t = { g:node_count(), g:edge_count() }
+  for n = 1, g:node_count() do
+    local x, y, z = g:position(n)
+    t[#t + 1] = ("%s,%s,%s,%s"):format(x, y, z, tostring(g:is_enabled(n)))
+  end
+  for e = 1, g:edge_count() do
+    local a, b, c, tag = g:edge(e)
+    t[#t + 1] = ("%s>%s:%.17g:%s"):format(a, b, c, tostring(tag))
+  end
+  return table.concat(t, " ")
+end
+
+function worlds.grid_snapshot(g)
+  local t = { g:to_string(), g:diagonal() }
+  local w, h = g:size()
+  for y = 1, h do
+    for x = 1, w do
+      t[#t + 1] = ("%s:%.17g:%s"):format(tostring(g:is_blocked(x, y)), g:get_cost(x, y),
+        tostring(g:get_tag(x, y)))
+    end
+  end
+  return table.concat(t, " ")
+end
+
 --- with(o, extra) -> a copy of the options o with the extra fields.
 function worlds.with(o, extra)
   local t = {}

@@ -161,24 +161,6 @@ static void heap_remove(astar_search *s, astar_heap *h, size_t i, int which) {
 /* heuristics                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The distance heuristics' metrics on the absolute differences of two
-** positions (octile_k: octile's extra per diagonal unit).  Also used for
-** the geometric bound of precomputed tables (astar__distance). */
-ASTAR_INLINE double metric(int heuristic, double octile_k, double dx, double dy,
-                           double dz) {
-  double h;
-  switch (heuristic) {
-    case ASTAR_H_EUCLIDEAN: return sqrt(dx * dx + dy * dy + dz * dz);
-    case ASTAR_H_MANHATTAN: return dx + dy + dz;
-    case ASTAR_H_OCTILE:
-      return (dx < dy ? octile_k * dx + dy : octile_k * dy + dx) + dz;
-    case ASTAR_H_CHEBYSHEV:
-      h = dx > dy ? dx : dy;
-      return dz > h ? dz : h;
-    default: return 0.0;
-  }
-}
-
 /* Built-in estimate from position (x, y, z) to the goal.  Values that
 ** overflow (coordinates near DBL_MAX) are clamped so no NaN reaches f.  The
 ** topology passes z = 0 when it has none, and the compiler drops it. */
@@ -187,11 +169,14 @@ ASTAR_INLINE double builtin_h(const astar_search *s, double x, double y,
   double dx = fabs(x - s->gx), dy = fabs(y - s->gy), dz = fabs(z - s->gz), h;
   switch (s->q.heuristic) {
     case ASTAR_H_ZERO: return 0.0;
-    case ASTAR_H_EUCLIDEAN:
-    case ASTAR_H_MANHATTAN:
+    case ASTAR_H_EUCLIDEAN: h = sqrt(dx * dx + dy * dy + dz * dz); break;
+    case ASTAR_H_MANHATTAN: h = dx + dy + dz; break;
     case ASTAR_H_OCTILE:
+      h = (dx < dy ? s->octile_k * dx + dy : s->octile_k * dy + dx) + dz;
+      break;
     case ASTAR_H_CHEBYSHEV:
-      h = metric(s->q.heuristic, s->octile_k, dx, dy, dz);
+      h = dx > dy ? dx : dy;
+      if (dz > h) h = dz;
       break;
     default: {
       /* bisector family: v = node - start, t = v . u (foot of the

@@ -341,7 +341,8 @@ static void graph_each_step(const astar_topology *t, astar_step_visit visit, voi
 
 static double graph_distance(const astar_topology *t, int32_t a, int32_t b) {
   const node_rec *p = &CGRAPH(t)->nodes[a], *q = &CGRAPH(t)->nodes[b];
-  return metric(ASTAR_H_EUCLIDEAN, 0, fabs(p->x - q->x), fabs(p->y - q->y), fabs(p->z - q->z));
+  double dx = p->x - q->x, dy = p->y - q->y, dz = p->z - q->z;
+  return sqrt(dx * dx + dy * dy + dz * dz);  /* euclidean */
 }
 
 static int graph_default_heuristic(const astar_topology *t) {

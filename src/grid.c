@@ -308,7 +308,7 @@ ASTAR_INLINE int32_t grid_row(const astar_grid *gr, int32_t p) {
 ASTAR_INLINE double grid_h(const astar_search *s, int32_t v, double x, double y) {
   double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
   (void)v;
-  switch (s->q.heuristic) {   /* metric()'s formulas, flat: the hot case first */
+  switch (s->q.heuristic) {   /* builtin_h's formulas in 2-D: the hot case first */
     case ASTAR_H_OCTILE: return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
     case ASTAR_H_ZERO: return 0.0;
     case ASTAR_H_MANHATTAN: return ax + ay;

@@ -42,8 +42,7 @@ static lfield *check_field_mutable(lua_State *L, int idx) {
 }
 
 /* Pushes a new w x h field of the grid at gidx, every value `init`; with
-** distances, room for the next cells too.  The user value keeps the grid
-** (a table: 5.1's environments must be tables). */
+** distances, room for the next cells too.  The user value keeps the grid. */
 static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double init,
                          int distances) {
   size_t i, n = (size_t)w * (size_t)h;
@@ -59,10 +58,7 @@ static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double in
   for (i = 0; i < n; i++) F->v[i] = init;
   luaL_getmetatable(L, FIELD_MT);
   lua_setmetatable(L, -2);
-  lua_createtable(L, 0, 1);
-  lua_pushvalue(L, gidx);
-  lua_setfield(L, -2, "grid");
-  compat_setuv(L, -2);
+  set_owner(L, gidx, "grid");
   return F;
 }
 

@@ -220,7 +220,7 @@ static int graph_connect_tagged(lua_State *L) { return add_edges(L, call_frame(L
 
 static int l_graph_add_edge(lua_State *L) {
   int n;
-  if (!lua_isnoneornil(L, 5)) return protect(L); /* graph_add_edge_tagged */
+  if (!lua_isnoneornil(L, 5)) return l_protected(L); /* graph_add_edge_tagged */
   n = add_edges(L, NULL, 0);
   account(L, get_state(L));
   return n;
@@ -228,7 +228,7 @@ static int l_graph_add_edge(lua_State *L) {
 
 static int l_graph_connect(lua_State *L) {
   int n;
-  if (!lua_isnoneornil(L, 5)) return protect(L); /* graph_connect_tagged */
+  if (!lua_isnoneornil(L, 5)) return l_protected(L); /* graph_connect_tagged */
   n = add_edges(L, NULL, 1);
   account(L, get_state(L));
   return n;

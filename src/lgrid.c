@@ -315,7 +315,7 @@ static int grid_set_tag_named(lua_State *L) { return set_tag(L, call_frame(L)); 
 
 static int l_grid_set_tag(lua_State *L) {
   if (!lua_isnoneornil(L, 4) && lua_type(L, 4) == LUA_TSTRING)
-    return protect(L); /* grid_set_tag_named */
+    return l_protected(L); /* grid_set_tag_named */
   set_tag(L, NULL);
   account(L, get_state(L));
   return 0;

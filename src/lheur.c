@@ -55,10 +55,7 @@ static lheur *heur_new(lua_State *L, ltopo *T, int tidx) {
   H->T = T;
   luaL_getmetatable(L, HEUR_MT);
   lua_setmetatable(L, -2);
-  lua_createtable(L, 0, 1);
-  lua_pushvalue(L, tidx);
-  lua_setfield(L, -2, "topo");
-  compat_setuv(L, -2);
+  set_owner(L, tidx, "topo");
   return H;
 }
 

@@ -198,6 +198,15 @@ static lstate *state_open(lua_State *L) {
   return M;
 }
 
+/* Sets the user value of the userdata on top to { key = <value at vidx> }:
+** what it keeps alive (a table: 5.1's environments must be tables). */
+static void set_owner(lua_State *L, int vidx, const char *key) {
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, vidx);
+  lua_setfield(L, -2, key);
+  compat_setuv(L, -2);
+}
+
 /* The module state, from the running function's upvalues. */
 static lstate *get_state(lua_State *L) {
   return (lstate *)lua_touserdata(L, lua_upvalueindex(UV_STATE));
@@ -265,12 +274,10 @@ static int run_protected(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* The entry of a protected function. */
+/* The entry of a protected function; a function that protects itself only
+** when it must (a mutator that interns a tag name) calls it to run the body
+** registered beside it. */
 static int l_protected(lua_State *L) { return run_protected(L); }
-
-/* For a function that protects itself only when it must (a mutator that
-** interns a tag name): runs its body, registered beside it. */
-static int protect(lua_State *L) { return run_protected(L); }
 
 /* A body's first step: takes its frame from in front of its arguments. */
 static lcall *call_frame(lua_State *L) {

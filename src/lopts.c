@@ -320,16 +320,18 @@ static void default_heuristic(lua_State *L, lparse *P) {
 ** OPT_SLOTS slots.  A key that is not an option, or not one for this kind
 ** of search or topology, is an error: a typo never goes unnoticed.
 */
-static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, lsbuf *buf,
-                          lopts *o, int32_t start, int32_t goal, unsigned kind) {
-  lparse P;
+/* Starts o with the defaults (the query from start to goal) and P as its
+** parser for argument arg of a search on T (at tidx); pushes the empty
+** OPT_SLOTS slots. */
+static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T, int tidx,
+                          int arg, lsbuf *buf, int32_t start, int32_t goal) {
   int i;
-  P.C = C;
-  P.T = T;
-  P.tidx = tidx;
-  P.arg = arg;
-  P.buf = buf;
-  P.o = o;
+  P->C = C;
+  P->T = T;
+  P->tidx = tidx;
+  P->arg = arg;
+  P->buf = buf;
+  P->o = o;
   astar_query_init(&o->q, start, goal);
   o->trace = o->visited = o->partial = 0;
   o->reverse = 1;
@@ -337,6 +339,13 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
   luaL_checkstack(L, OPT_SLOTS + 8, "too many arguments");
   for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);
   o->slot = lua_gettop(L) - OPT_SLOTS + 1;
+}
+
+static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, lsbuf *buf,
+                          lopts *o, int32_t start, int32_t goal, unsigned kind) {
+  lparse P;
+  int i;
+  options_start(L, &P, o, C, T, tidx, arg, buf, start, goal);
   if (!lua_isnoneornil(L, arg)) {
     int inherits;
     if (!lua_istable(L, arg)) type_error(L, arg, "table");

@@ -182,7 +182,7 @@ static int l_audit_heuristic(lua_State *L) {
   lparse P;
   bridge b;
   astar_audit a;
-  int rc, i;
+  int rc;
   hold(L, C, &T->o, 1);
   lua_settop(L, 3);
   if (lua_isnil(L, 2)) type_error(L, 2, "heuristic");
@@ -198,16 +198,7 @@ static int l_audit_heuristic(lua_State *L) {
   D = search_new(L, C);
   /* the heuristic, parsed as the option would be (registered names, objects
   ** and callables alike) */
-  astar_query_init(&o.q, 0, 0);
-  o.trace = o.visited = o.partial = 0;
-  for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);
-  o.slot = lua_gettop(L) - OPT_SLOTS + 1;
-  P.C = C;
-  P.T = T;
-  P.tidx = 1;
-  P.arg = 2;
-  P.buf = &S->b;
-  P.o = &o;
+  options_start(L, &P, &o, C, T, 1, 2, &S->b, 0, 0);
   opt_heuristic(L, &P, 2);
   bridge_attach(&b, L, T, &o);
   rc = astar_audit_heuristic(T->t, &o.q, samples > INT32_MAX ? INT32_MAX : (int32_t)samples,

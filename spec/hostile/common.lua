@@ -93,18 +93,7 @@ local function new_graph()
   return g
 end
 
-local function graph_snapshot(g)
-  local t = { g:node_count(), g:edge_count() }
-  for n = 1, g:node_count() do
-    local x, y, z = g:position(n)
-    t[#t + 1] = ("%s,%s,%s,%s"):format(x, y, z, tostring(g:is_enabled(n)))
-  end
-  for e = 1, g:edge_count() do
-    local a, b, c, tag = g:edge(e)
-    t[#t + 1] = ("%s>%s:%s:%s"):format(a, b, c, tostring(tag))
-  end
-  return table.concat(t, " ")
-end
+local graph_snapshot = require("worlds").graph_snapshot
 
 local function graph_ok(g)
   local a, b = g:add_node(50, 50), g:add_node(51, 50)
@@ -116,16 +105,7 @@ end
 
 local function new_grid() return astar.grid(GW, GH) end
 
-local function grid_snapshot(g)
-  local t = { g:to_string(), g:diagonal() }
-  local w, h = g:size()
-  for y = 1, h do
-    for x = 1, w do
-      t[#t + 1] = ("%s:%s:%s"):format(tostring(g:is_blocked(x, y)), g:get_cost(x, y), tostring(g:get_tag(x, y)))
-    end
-  end
-  return table.concat(t, " ")
-end
+local grid_snapshot = require("worlds").grid_snapshot
 
 local function grid_ok(g)
   local w, h = g:size()

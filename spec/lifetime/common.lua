@@ -288,33 +288,9 @@ function H.heur_digest(h, topo_kind)
   return table.concat(out, " | ")
 end
 
---- Everything a grid holds, as a string (a refused mutation changes none
--- of it).
-function H.grid_snapshot(g)
-  local t = { g:to_string() }
-  local w, h = g:size()
-  for y = 1, h do
-    for x = 1, w do
-      t[#t + 1] = ("%s:%s:%s"):format(tostring(g:is_blocked(x, y)), num(g:get_cost(x, y)),
-        tostring(g:get_tag(x, y)))
-    end
-  end
-  return table.concat(t, " ")
-end
-
---- Everything a graph holds, as a string.
-function H.graph_snapshot(g)
-  local t = { g:node_count(), g:edge_count() }
-  for n = 1, g:node_count() do
-    local x, y, z = g:position(n)
-    t[#t + 1] = ("%s,%s,%s,%s"):format(x, y, z, tostring(g:is_enabled(n)))
-  end
-  for e = 1, g:edge_count() do
-    local a, b, c, tag = g:edge(e)
-    t[#t + 1] = ("%s>%s:%s:%s"):format(a, b, num(c), tostring(tag))
-  end
-  return table.concat(t, " ")
-end
+--- Everything a grid or graph holds, as a string (spec/worlds.lua).
+H.grid_snapshot = require("worlds").grid_snapshot
+H.graph_snapshot = require("worlds").graph_snapshot
 
 --- The mutators of each topology, each with the call that exercises it.
 H.GRID_MUTATORS = {
