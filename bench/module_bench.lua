@@ -2,6 +2,7 @@
 -- API exactly as a game calls it (find_path, result tables and all).
 --
 --   lua5.4 bench/module_bench.lua <file.map> <file.map.scen> [stride] [lua-heuristic]
+--                                 [algorithm=auto|astar|jps]
 --
 -- With "lua-heuristic" the built-in octile heuristic is replaced by the same
 -- formula written in Lua the way a careful Lua programmer would (no C calls,
@@ -13,9 +14,14 @@ local astar = require("astar")
 
 local map_path, scen_path = arg[1], arg[2]
 local stride = math.tointeger(tonumber(arg[3] or "1"))
-local lua_h = arg[4] == "lua-heuristic"
+local lua_h, algorithm = false, nil
+for i = 4, #arg do
+  if arg[i] == "lua-heuristic" then lua_h = true end
+  algorithm = arg[i]:match("^algorithm=(%a+)$") or algorithm
+end
 if not (map_path and scen_path and stride and stride >= 1) then
-  io.stderr:write("usage: lua5.4 bench/module_bench.lua <map> <scen> [stride] [lua-heuristic]\n")
+  io.stderr:write("usage: lua5.4 bench/module_bench.lua <map> <scen> [stride] [lua-heuristic] "
+    .. "[algorithm=auto|astar|jps]\n")
   os.exit(2)
 end
 
@@ -23,7 +29,7 @@ local grid = astar.maps.load(map_path)
 local scen = astar.maps.scenarios(scen_path)
 
 local DIAG_EXTRA = astar.DIAGONAL - 1
-local opts = {}
+local opts = { algorithm = algorithm }
 if lua_h then
   opts.heuristic = function(x, y, gx, gy)
     local dx, dy = x - gx, y - gy

@@ -822,7 +822,7 @@ describe("astar.register_heuristic and astar.heuristics", function()
 
   it("replaces a built-in only with { override = true }; unregistering restores it", function()
     local grid = astar.grid(12, 12)
-    local want = P(grid:find_path(1, 1, 12, 7, { heuristic = "octile", trace = true }))
+    local want = P(grid:find_path(1, 1, 12, 7, { algorithm = "astar", heuristic = "octile", trace = true }))
     local calls = 0
     local zero = function() calls = calls + 1; return 0 end
     local msg = "bad argument #1 to 'register_heuristic' (\"octile\" is a built-in heuristic "
@@ -830,14 +830,14 @@ describe("astar.register_heuristic and astar.heuristics", function()
     assert.equal(msg, error_of(astar.register_heuristic, "octile", zero))
     assert.equal(msg, error_of(astar.register_heuristic, "octile", zero, { override = false }))
     assert.equal(msg, error_of(astar.register_heuristic, "octile", nil))
-    assert.same(want, P(grid:find_path(1, 1, 12, 7, { heuristic = "octile", trace = true })))
+    assert.same(want, P(grid:find_path(1, 1, 12, 7, { algorithm = "astar", heuristic = "octile", trace = true })))
     local before = astar.heuristics()
-    local early = grid:query(1, 1, 12, 7, { heuristic = "octile", trace = true })
+    local early = grid:query(1, 1, 12, 7, { algorithm = "astar", heuristic = "octile", trace = true })
     astar.register_heuristic("octile", zero, { override = true })
     finally(function() astar.register_heuristic("octile", nil, { override = true }) end)
     assert.same(before, astar.heuristics()) -- still listed once
-    local dijkstra = grid:find_path(1, 1, 12, 7, { heuristic = "zero" })
-    local p = grid:find_path(1, 1, 12, 7, { heuristic = "octile" })
+    local dijkstra = grid:find_path(1, 1, 12, 7, { algorithm = "astar", heuristic = "zero" })
+    local p = grid:find_path(1, 1, 12, 7, { algorithm = "astar", heuristic = "octile" })
     assert.is_true(calls > 0)
     assert.equal(dijkstra.expanded, p.expanded)
     assert.is_true(p.expanded > want.expanded)
@@ -846,13 +846,15 @@ describe("astar.register_heuristic and astar.heuristics", function()
     assert.same(want, P(early:result()))
     assert.equal(0, calls)
     astar.register_heuristic("octile", nil, { override = true })
-    assert.same(want, P(grid:find_path(1, 1, 12, 7, { heuristic = "octile", trace = true })))
+    assert.same(want, P(grid:find_path(1, 1, 12, 7, { algorithm = "astar", heuristic = "octile", trace = true })))
     assert.equal(0, calls)
     assert.same(before, astar.heuristics())
   end)
 
   it("an override applies wherever its name does: the defaults of grids and graphs too", function()
     local grid, four = astar.grid(12, 12), astar.grid(12, 12, { diagonal = "never" })
+    -- A*: the expansion counts compare heuristics cell by cell
+    local A_STAR = { algorithm = "astar" }
     local graph = astar.graph()
     for i = 1, 5 do graph:add_node(i, 0) end
     for i = 1, 4 do graph:add_edge(i, i + 1, 1) end
@@ -863,19 +865,19 @@ describe("astar.register_heuristic and astar.heuristics", function()
     finally(function()
       for name in pairs(calls) do astar.register_heuristic(name, nil, { override = true }) end
     end)
-    local dijkstra = grid:find_path(1, 1, 12, 7, { heuristic = "zero" })
-    assert.equal(dijkstra.expanded, grid:find_path(1, 1, 12, 7).expanded) -- the default is "octile"
+    local dijkstra = grid:find_path(1, 1, 12, 7, { algorithm = "astar", heuristic = "zero" })
+    assert.equal(dijkstra.expanded, grid:find_path(1, 1, 12, 7, A_STAR).expanded) -- the default is "octile"
     assert.is_true(calls.octile > 0)
-    four:find_path(1, 1, 12, 7)                                       -- "manhattan" without diagonals
+    four:find_path(1, 1, 12, 7, A_STAR)                                       -- "manhattan" without diagonals
     assert.is_true(calls.manhattan > 0)
     graph:find_path(1, 5)                                             -- "euclidean" on graphs
     assert.is_true(calls.euclidean > 0)
     calls.octile = 0
-    assert.equal("found", grid:query(1, 1, 12, 7):step())            -- queries too
+    assert.equal("found", grid:query(1, 1, 12, 7, A_STAR):step())            -- queries too
     assert.is_true(calls.octile > 0)
     for name in pairs(calls) do astar.register_heuristic(name, nil, { override = true }) end
     calls.octile = 0
-    assert.is_true(grid:find_path(1, 1, 12, 7).expanded < dijkstra.expanded)
+    assert.is_true(grid:find_path(1, 1, 12, 7, A_STAR).expanded < dijkstra.expanded)
     assert.equal(0, calls.octile)
   end)
 

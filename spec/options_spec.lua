@@ -79,7 +79,22 @@ local path_samples = with_samples({
   trace = function() return { trace = true }, {} end,
   visited = function() return { visited = true }, {} end,
   partial = function() return { partial = true, max_expansions = 4 }, { max_expansions = 4 } end,
+  -- compared on the open world only (below): cell costs rule jump point
+  -- search out
+  algorithm = function() return { algorithm = "jps" }, { algorithm = "astar" } end,
 })
+
+-- o with the other entries of t added.
+local function plus(o, t)
+  local c = {}
+  for k, v in pairs(o) do c[k] = v end
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+-- A max_cost no path reaches: it changes no answer, and sends a query down
+-- the general loop (the fast path honours no max_cost).
+local GENERAL = { max_cost = 1e300 }
 
 -- grid:distances: its fast path is the forward direction
 local distance_samples = with_samples({
@@ -121,19 +136,47 @@ describe("options", function()
 
   for _, name in ipairs(names) do
     local o = core._options()[name]
-    if o.path then
+    if o.path and name ~= "algorithm" then
       it(name .. " changes find_path on open grids as on grids with cell costs", function()
         local open, general = worlds()
         local got = {}
         for i, g in ipairs({ open, general }) do
           local with, without, ends = path_samples[name](g)
           ends = ends or { 1, 5, W, 5 }
-          local a = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], with))
-          local b = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], without))
+          -- A* on both (cell costs rule jump point search out)
+          local A = { algorithm = "astar" }
+          local a = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], plus(with, A)))
+          local b = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], plus(without, A)))
           assert.are_not.same(a, b) -- the sample does change something
           got[i] = a
         end
         assert.same(got[2], got[1])
+      end)
+      it(name .. " changes jump point search's fast loop as its general one", function()
+        local open = worlds()
+        local with, _, ends = path_samples[name](open)
+        ends = ends or { 1, 5, W, 5 }
+        local J = { algorithm = "jps" }
+        if with.max_cost or not pcall(open.find_path, open, 1, 1, 2, 2, plus(with, J)) then
+          -- max_cost is the lever itself; modifiers jps refuses (weight,
+          -- fields, callbacks) take A*, checked above
+          return
+        end
+        local fast = answer(open:find_path(ends[1], ends[2], ends[3], ends[4], plus(with, J)))
+        local slow = answer(open:find_path(ends[1], ends[2], ends[3], ends[4], plus(plus(with, J), GENERAL)))
+        assert.same(slow, fast)
+      end)
+    end
+    if name == "algorithm" then
+      it("algorithm changes find_path on open grids, in the fast loop as in the general one", function()
+        local open = worlds()
+        local with, without = path_samples.algorithm(open)
+        local a = answer(open:find_path(1, 5, W, 5, with))
+        local b = answer(open:find_path(1, 5, W, 5, without))
+        assert.are_not.same(a, b)
+        assert.same(a, answer(open:find_path(1, 5, W, 5, plus(with, GENERAL))))
+        assert.same(b, answer(open:find_path(1, 5, W, 5, plus(without, GENERAL))))
+        assert.same(a, answer(open:find_path(1, 5, W, 5)))   -- auto: jps
       end)
     end
     if o.distances then

@@ -226,6 +226,24 @@ typedef enum astar_tie_break {
   ASTAR_TIE_FIFO           /* among equal f, the f set earliest first */
 } astar_tie_break;
 
+/*
+** How a search explores.  Jump point search (JPS) expands only the cells
+** where an optimal path may turn, scanning the straight runs between them
+** 64 cells at a time; it finds paths of the same cost as A*.  It serves
+** grid path searches with uniform costs only: rule never or
+** no_corner_cutting, no cell costs, no tag factor other than 1 on a grid
+** with tags, no penalty, forbid or cost callback, weight 1 (any heuristic,
+** stop, budget, tie-break).  AUTO takes it whenever the query allows it;
+** JPS on a query that does not is EINVAL (astar_jps_refusal says why).
+** Under JPS the statistics, trace, visited list, astar_search_g and
+** astar_search_parent describe jump points; paths list every cell.
+*/
+typedef enum astar_algorithm {
+  ASTAR_ALGO_AUTO = 0,
+  ASTAR_ALGO_ASTAR,
+  ASTAR_ALGO_JPS
+} astar_algorithm;
+
 /* Returned by a cost callback (or stored in tag_factor) to forbid a step. */
 #define ASTAR_FORBID HUGE_VAL
 
@@ -278,12 +296,17 @@ typedef struct astar_query {
   int32_t record_visited;      /* keep expanded ids (astar_search_visited) */
   int32_t track_best;          /* keep the reached node with the smallest h
                                ** (astar_search_best; costs a compare per node) */
-  int32_t reserved;            /* 0 */
+  int32_t algorithm;           /* astar_algorithm (AUTO: JPS when it can) */
 } astar_query;
 
 /* Fills q with the defaults: the topology's default heuristic, weight 1,
 ** stop expand, tie high_g, no callbacks, modifiers or budgets. */
 void astar_query_init(astar_query *q, int32_t start, int32_t goal);
+
+/* NULL when jump point search can serve query q on topology t; otherwise
+** why not, as a short phrase ("cell costs", "penalty", "weight other than
+** 1", ...).  Reads the topology as it is now. */
+const char *astar_jps_refusal(const astar_topology *t, const astar_query *q);
 
 typedef struct astar_stats {
   uint64_t expanded;    /* nodes taken from the open list (re-expansions too) */

@@ -9,6 +9,7 @@
 **   graph.c       graph storage and the graph's topology operations
 **   grid.c        grid storage, move rules, line of sight, the grid's
 **                 topology operations
+**   jps.c         jump point search on grids (grid_int.h: the grid's layout)
 **   heuristics.c  precomputed tables (landmarks, clusters) and the audit
 **
 ** A new topology is one more file like graph.c: its storage, an
@@ -110,6 +111,15 @@ struct astar_topo_ops {
   ** search.c's query_plain); NULL: no fast path */
   int (*plain)(const astar_topology *t);
   astar_run_fn run_general, run_plain, run_reverse;
+  /* jump point search: why it cannot serve q (NULL: it can; the member
+  ** itself NULL: never), and its loops (general and fast path) */
+  const char *(*jps_refusal)(const astar_topology *t, const astar_query *q);
+  astar_run_fn run_jps, run_jps_plain;
+  /* the path to reached jump point v: its length, and with nodes the
+  ** internal ids (every cell), links (len - 1 step directions, may be NULL)
+  ** and the cost summed step by step in path order */
+  int32_t (*jps_path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
+                      double *cost);
   size_t (*bytes)(const astar_topology *t);
 };
 
@@ -171,6 +181,8 @@ struct astar_search {
   astar_topology *topo;
   const astar_topo_ops *ops;
   astar_run_fn run;             /* the loop this query steps with */
+  int jps;                      /* jump point search: parent[v] is the
+                                ** internal id of v's parent jump point */
   int32_t count;                /* the topology's node count at begin */
   uint32_t version;             /* the topology's version at begin */
   astar_query q;                /* heuristic resolved (never DEFAULT) */

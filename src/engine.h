@@ -402,8 +402,8 @@ static int record(astar_search *s, int32_t v, double f) {
     if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
                     s->ntrace + 1, sizeof(astar_trace_entry)))
       return ASTAR_ENOMEM;
-    if (link >= 0)
-      par = s->ops->external(s->topo, s->ops->link_from(s->topo, v, link));
+    if (link >= 0)   /* jump point search keeps the parent's id as the link */
+      par = s->ops->external(s->topo, s->jps ? link : s->ops->link_from(s->topo, v, link));
     t = &s->trace[s->ntrace++];
     t->node = ext;
     t->parent = par;

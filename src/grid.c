@@ -12,26 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "engine.h"
-
-struct astar_grid {
-  astar_topology t;          /* first: the topology view of the grid */
-  int32_t w, h, pw, ph;
-  int diagonal;
-  unsigned char *blocked;    /* pw * ph; 1 blocked (the border too) */
-  unsigned char *moves;      /* pw * ph; bit d: the step in direction d is
-                             ** allowed by the blocked cells and the diagonal
-                             ** rule (kept current by set_blocked) */
-  double *cost;              /* pw * ph or NULL while every cost is 1 */
-  uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
-  int32_t off[8];            /* padded offsets of the 8 directions */
-  double inv_pw;             /* 1 / pw: rows without a division */
-};
-
-#define GRID(t) ((astar_grid *)(t))
-#define CGRID(t) ((const astar_grid *)(t))
-#define CELL(gr, x, y) (((y) + 1) * (gr)->pw + (x) + 1)
-#define INSIDE(gr, x, y) ((x) >= 0 && (y) >= 0 && (x) < (gr)->w && (y) < (gr)->h)
+#include "grid_int.h"
 
 static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -81,6 +62,24 @@ static void update_moves(astar_grid *gr, int32_t p) {
   gr->moves[p] = (unsigned char)rule_moves(gr->diagonal, open);
 }
 
+/* Sets padded cell (x, y)'s bit in the row and column bit sets. */
+static void set_open_bit(astar_grid *gr, int32_t x, int32_t y, int open) {
+  uint64_t *r = &gr->rows[(size_t)y * (size_t)gr->rw + (size_t)(x >> 6)];
+  uint64_t *c = &gr->cols[(size_t)x * (size_t)gr->cw + (size_t)(y >> 6)];
+  uint64_t rb = (uint64_t)1 << (x & 63), cb = (uint64_t)1 << (y & 63);
+  if (open) {
+    *r |= rb;
+    *c |= cb;
+  } else {
+    *r &= ~rb;
+    *c &= ~cb;
+  }
+}
+
+static size_t bits_words(const astar_grid *gr) {
+  return (size_t)gr->ph * (size_t)gr->rw + (size_t)gr->pw * (size_t)gr->cw;
+}
+
 /* A blocked change at p affects the masks of p and its 8 neighbours. */
 static void update_around(astar_grid *gr, int32_t p) {
   int32_t ddy, ddx;
@@ -120,12 +119,19 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
   n = (size_t)gr->pw * (size_t)gr->ph;
   gr->blocked = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
   gr->moves = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
-  if (gr->blocked == NULL || gr->moves == NULL) {
+  gr->rw = (gr->pw + 63) / 64;
+  gr->cw = (gr->ph + 63) / 64;
+  gr->rows = (uint64_t *)astar__mem(alloc, ud, NULL, 0, bits_words(gr) * sizeof(uint64_t));
+  if (gr->blocked == NULL || gr->moves == NULL || gr->rows == NULL) {
     astar__mem(alloc, ud, gr->blocked, gr->blocked ? n : 0, 0);
     astar__mem(alloc, ud, gr->moves, gr->moves ? n : 0, 0);
+    astar__mem(alloc, ud, gr->rows, gr->rows ? bits_words(gr) * sizeof(uint64_t) : 0, 0);
     astar__mem(alloc, ud, gr, sizeof *gr, 0);
     return NULL;
   }
+  /* one block: the rows' words, then the columns' */
+  gr->cols = gr->rows + (size_t)gr->ph * (size_t)gr->rw;
+  memset(gr->rows, 0, bits_words(gr) * sizeof(uint64_t));
   /* the border is blocked, the inside open */
   memset(gr->blocked, 1, n);
   for (y = 0; y < height; y++)
@@ -134,7 +140,10 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
   memset(gr->moves, 0, n);
   for (y = 0; y < height; y++) {
     int32_t x;
-    for (x = 0; x < width; x++) update_moves(gr, CELL(gr, x, y));
+    for (x = 0; x < width; x++) {
+      update_moves(gr, CELL(gr, x, y));
+      set_open_bit(gr, x + 1, y + 1, 1);
+    }
   }
   return gr;
 }
@@ -145,6 +154,7 @@ void astar_grid_free(astar_grid *gr) {
   n = (size_t)gr->pw * (size_t)gr->ph;
   astar__mem(gr->t.alloc, gr->t.ud, gr->blocked, n, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->moves, n, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->rows, bits_words(gr) * sizeof(uint64_t), 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
@@ -162,6 +172,7 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->blocked[CELL(gr, x, y)] != blocked) { /* no change, no new version */
     gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
     update_around(gr, CELL(gr, x, y));
+    set_open_bit(gr, x + 1, y + 1, !blocked);
     gr->t.version++;
   }
   return ASTAR_OK;
@@ -293,30 +304,6 @@ int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
 /* ------------------------------------------------------------------------ */
 /* expansions                                                                 */
 /* ------------------------------------------------------------------------ */
-
-/* Grid row of a padded index without a division per call: the reciprocal
-** is exact enough that one correction step fixes rounding at multiples. */
-ASTAR_INLINE int32_t grid_row(const astar_grid *gr, int32_t p) {
-  int32_t pw = gr->pw, y = (int32_t)((double)p * gr->inv_pw);
-  if ((y + 1) * pw <= p) y++;
-  else if (y * pw > p) y--;
-  return y;
-}
-
-/* The built-in estimate at cell (x, y): 2-D, small coordinates, no clamp.
-** Octile uses the grid's own diagonal cost, so it is exact and consistent. */
-ASTAR_INLINE double grid_h(const astar_search *s, int32_t v, double x, double y) {
-  double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
-  (void)v;
-  switch (s->q.heuristic) {   /* builtin_h's formulas in 2-D: the hot case first */
-    case ASTAR_H_OCTILE: return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
-    case ASTAR_H_ZERO: return 0.0;
-    case ASTAR_H_MANHATTAN: return ax + ay;
-    case ASTAR_H_CHEBYSHEV: return ax > ay ? ax : ay;
-    case ASTAR_H_EUCLIDEAN: return sqrt(ax * ax + ay * ay);
-    default: return builtin_h(s, x, y, 0.0);
-  }
-}
 
 /* All directions but the one back to p's parent: a child never improves its
 ** parent (g(parent) + 2 c >= g(parent) for any costs >= 0), so that step
@@ -509,7 +496,7 @@ static int grid_plain(const astar_topology *t) { return CGRID(t)->cost == NULL; 
 static size_t grid_bytes(const astar_topology *t) {
   const astar_grid *gr = CGRID(t);
   size_t n = (size_t)gr->pw * (size_t)gr->ph;
-  return sizeof *gr + 2 * n + (gr->cost ? n * sizeof(double) : 0) +
+  return sizeof *gr + 2 * n + bits_words(gr) * sizeof(uint64_t) + (gr->cost ? n * sizeof(double) : 0) +
          (gr->tag ? n * sizeof(uint16_t) : 0);
 }
 
@@ -533,5 +520,9 @@ static const astar_topo_ops grid_ops = {
     .run_general = grid_run,
     .run_plain = grid_run_plain,
     .run_reverse = grid_run_reverse,
+    .jps_refusal = astar__grid_jps_refusal,
+    .run_jps = astar__grid_run_jps,
+    .run_jps_plain = astar__grid_run_jps_plain,
+    .jps_path = astar__grid_jps_path,
     .bytes = grid_bytes,
 };

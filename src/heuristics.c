@@ -396,6 +396,7 @@ int astar_audit_heuristic(astar_topology *t, const astar_query *q,
     a.heuristic = q->heuristic;
     a.heuristic_fn = q->heuristic_fn;
     a.heuristic_ctx = q->heuristic_ctx;
+    a.algorithm = ASTAR_ALGO_ASTAR;   /* the audit reads every node's g */
     if ((rc = distances(t, d, &goal, 1, 1)) != ASTAR_OK) return rc;
     if ((rc = astar_search_begin(s, t, &a)) != ASTAR_OK) return rc;
     if ((rc = audit_goal(s, d, out)) != ASTAR_OK) return rc;

@@ -27,6 +27,11 @@ static const char *const tie_names[] = {
     [ASTAR_TIE_HIGH_G] = "high_g",
     [ASTAR_TIE_FIFO] = "fifo",
 };
+static const char *const algorithm_names[] = {
+    [ASTAR_ALGO_AUTO] = "auto",
+    [ASTAR_ALGO_ASTAR] = "astar",
+    [ASTAR_ALGO_JPS] = "jps",
+};
 static const char *const direction_names[] = {"from_sources", "to_sources"};
 
 /* The stack slots of the Lua values a search uses. */
@@ -246,6 +251,11 @@ static void opt_partial(lua_State *L, lparse *P, int v) {
   P->o->partial = flag(L, P, v, "partial");
 }
 
+static void opt_algorithm(lua_State *L, lparse *P, int v) {
+  P->o->q.algorithm = check_choice(L, P->arg, v, "algorithm", algorithm_names,
+                                   COUNT_OF(algorithm_names), "");
+}
+
 static void opt_direction(lua_State *L, lparse *P, int v) {
   P->o->reverse = check_choice(L, P->arg, v, "direction", direction_names,
                                COUNT_OF(direction_names), "");
@@ -273,6 +283,7 @@ static const lopt options[] = {
     {"trace", FOR_PATH, 0, opt_trace},
     {"visited", FOR_PATH, 0, opt_visited},
     {"partial", FOR_PATH, 0, opt_partial},
+    {"algorithm", FOR_PATH, 0, opt_algorithm},
     {"direction", FOR_DIST, 0, opt_direction},
 };
 #define FIELD_OPTIONS 2   /* penalty and forbid, first in the table */
@@ -376,6 +387,15 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
   o->q.record_trace = o->trace;
   o->q.record_visited = o->visited;
   o->q.track_best = o->partial;
+  /* "jps" where it cannot serve: say why (the core would only refuse) */
+  if (kind == FOR_PATH && o->q.algorithm == ASTAR_ALGO_JPS) {
+    const char *why = astar_jps_refusal(T->t, &o->q);
+    /* the cost callback's bridge is set when the search runs */
+    if (!why && !lua_isnil(L, o->slot + SLOT_COST)) why = "cost callback";
+    if (why)
+      arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps\" does not apply to this query (%s)",
+                                        why));
+  }
 }
 
 /* core._options() -> { name = { path = bool, distances = bool, grids_only

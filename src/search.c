@@ -117,6 +117,7 @@ static int check_query(const astar_query *q, int32_t n) {
   }
   if (!isfinite(q->penalty_scale)) return ASTAR_EINVAL;
   if (isnan(q->max_cost) || q->max_cost < 0) return ASTAR_EINVAL;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS) return ASTAR_EINVAL;
   return ASTAR_OK;
 }
 
@@ -139,6 +140,7 @@ static int query_plain(const astar_query *q) {
   d.max_expansions = q->max_expansions;
   d.record_trace = q->record_trace;
   d.record_visited = q->record_visited;
+  d.algorithm = q->algorithm;
   return memcmp(&d, q, sizeof d) == 0;
 }
 
@@ -194,9 +196,22 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->reverse = reverse;
   s->octile_k = ops->octile_k;
   s->use_cc = s->q.cost_fn != NULL;
-  if (reverse) s->run = ops->run_reverse;
-  else if (ops->plain && ops->plain(t) && query_plain(&s->q)) s->run = ops->run_plain;
-  else s->run = ops->run_general;
+  s->jps = 0;
+  if (reverse) {
+    s->run = ops->run_reverse;
+  } else {
+    int plain = ops->plain && ops->plain(t) && query_plain(&s->q);
+    /* jump point search: decided once per query, here */
+    if (s->q.algorithm != ASTAR_ALGO_ASTAR && astar_jps_refusal(t, &s->q) == NULL) {
+      s->jps = 1;
+      s->run = plain ? ops->run_jps_plain : ops->run_jps;
+    } else if (s->q.algorithm == ASTAR_ALGO_JPS) {
+      s->topo = NULL;
+      return ASTAR_EINVAL;
+    } else {
+      s->run = plain ? ops->run_plain : ops->run_general;
+    }
+  }
   if (++s->gen == 0) {
     size_t i;
     for (i = 0; i < s->ns_init; i++) s->ns[i].stamp = 0;
@@ -223,6 +238,11 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     s->ux = s->uy = s->uz = 0;
   }
   return ASTAR_OK;
+}
+
+const char *astar_jps_refusal(const astar_topology *t, const astar_query *q) {
+  if (t->ops->jps_refusal == NULL) return "a graph";
+  return t->ops->jps_refusal(t, q);
 }
 
 /* Internal node v (external id ext) may start or end a path of this query. */
@@ -301,6 +321,7 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
   c.track_best = 0;
   c.heuristic_fn = NULL;
   c.heuristic_ctx = NULL;
+  c.algorithm = ASTAR_ALGO_ASTAR;  /* every node's distance: no jumps */
   s->sx = s->sy = s->sz = s->gx = s->gy = s->gz = 0;
   if ((rc = begin_query(s, t, &c, reverse != 0)) != ASTAR_OK) return rc;
   s->start = -1;
@@ -344,7 +365,7 @@ static int32_t reached(const astar_search *s, int32_t id) {
 /* The search-tree parent of reached internal node v (-1 at a root). */
 static int32_t tree_parent(const astar_search *s, int32_t v) {
   int32_t link = s->parent[v];
-  if (link < 0) return -1;
+  if (link < 0 || s->jps) return link;  /* jump points: the parent's id */
   return s->reverse ? s->ops->link_to(s->topo, v, link)
                     : s->ops->link_from(s->topo, v, link);
 }
@@ -352,6 +373,7 @@ static int32_t tree_parent(const astar_search *s, int32_t v) {
 int32_t astar_search_path_length(const astar_search *s, int32_t to) {
   int32_t v = reached(s, to), len = 0;
   if (v < 0 || s->reverse) return 0;
+  if (s->jps) return s->ops->jps_path(s, v, NULL, NULL, NULL);
   for (; v >= 0; v = tree_parent(s, v)) len++;
   return len;
 }
@@ -369,6 +391,11 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   int32_t v = reached(s, to), len, i;
   double sum = 0;
   if (v < 0 || s->reverse) return 0;
+  if (s->jps) {
+    len = s->ops->jps_path(s, v, nodes, links, cost);
+    for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
+    return len;
+  }
   len = astar_search_path_length(s, to);
   /* internal ids first (backwards), so the costs can be summed forwards: the
   ** order in which the search accumulated g, so an intact chain sums to g
@@ -387,7 +414,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
 
 int32_t astar_search_link(const astar_search *s, int32_t node) {
   int32_t v = reached(s, node);
-  return v >= 0 ? s->parent[v] : -1;
+  return v >= 0 && !s->jps ? s->parent[v] : -1;  /* jumps are no single link */
 }
 
 int32_t astar_search_parent(const astar_search *s, int32_t node) {
