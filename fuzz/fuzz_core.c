@@ -14,6 +14,9 @@
 **   - stop = optimal never costs more than stop = expand, and equals the
 **     cost Dijkstra (zero heuristic) finds, whatever the heuristic;
 **   - unreachable agrees with Dijkstra;
+**   - grid queries decode the algorithm too (auto, astar, jps, out of
+**     range): "jps" where it cannot serve is refused (EINVAL), and jump
+**     point search's paths pass every check above against an A* reference;
 **   - a reverse distance search (several sources, the same modifiers, a
 **     max_cost) gives every node the cheapest cost to any source, its link
 **     is a real step whose cost plus the next node's distance is exactly its
@@ -482,7 +485,7 @@ static void fuzz_grid(input *in) {
   for (i = 0; i < 4; i++) factors[i] = (u8(in) % 4 == 0) ? ASTAR_FORBID : (double)(u8(in) % 5);
   for (nq = 0; nq < 4 && in->n > 0; nq++) {
     astar_query q, ref;
-    int st, st_ref;
+    int st, st_ref, rc;
     astar_query_init(&q, (int32_t)(u32(in) % (uint32_t)(n + 1)), (int32_t)(u8(in) % n));
     q.heuristic = u8(in) % 7;
     q.weight = (double)(u8(in) % 3);
@@ -497,13 +500,20 @@ static void fuzz_grid(input *in) {
       q.penalty_scale = (double)(u8(in) % 3);
     }
     if (u8(in) % 3 == 0) q.forbid = forbid;
-    if (astar_search_begin(s, astar_grid_topology(gr), &q) != ASTAR_OK) continue;
+    q.algorithm = u8(in) % 4;                 /* 3 is out of range */
+    rc = astar_search_begin(s, astar_grid_topology(gr), &q);
+    /* "jps" where it cannot serve is refused, never run as something else */
+    if (q.algorithm == ASTAR_ALGO_JPS && astar_jps_refusal(astar_grid_topology(gr), &q))
+      CHECK(rc == ASTAR_EINVAL);
+    if (q.algorithm > ASTAR_ALGO_JPS) CHECK(rc == ASTAR_EINVAL);
+    if (rc != ASTAR_OK) continue;
     st = run(s, in);
     if (data_error(st)) continue;
     ref = q;
     ref.heuristic = ASTAR_H_ZERO;
     ref.stop = ASTAR_STOP_EXPAND;
     ref.weight = 1;
+    ref.algorithm = ASTAR_ALGO_ASTAR;         /* the reference never jumps */
     CHECK(astar_search_begin(s2, astar_grid_topology(gr), &ref) == ASTAR_OK);
     st_ref = run(s2, in);
     /* the exhaustive reference may meet a step the query never touched whose

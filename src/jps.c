@@ -108,10 +108,16 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
 /* The search's view of one query: the grid, the goal in padded
 ** coordinates (-1 when no goal may be found: partial searches toward a
 ** blocked cell), and the relaxation to use. */
+#define JBUF 32
+
 typedef struct jctx {
   astar_search *s;
   const astar_grid *gr;
   int32_t gx, gy;
+  int plain;
+  int n;                        /* successors waiting in q[], g[] */
+  int32_t q[JBUF];
+  double g[JBUF];
 } jctx;
 
 /*
@@ -146,14 +152,35 @@ ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
   return dead ? 0 : k;
 }
 
-/* Offers the cell `steps` cells from parent p (diagonal run of `diag`
-** steps in direction dd first, then `straight` in sd) at cost g. */
-ASTAR_INLINE int offer(const jctx *J, int32_t p, int32_t q, double g, int plain) {
+/*
+** Successors wait in a small buffer until the expansion's scans are done
+** (or the buffer is full): each one's node state is prefetched when it is
+** found, and jump points lie far apart, so the state is mostly a cache miss
+** that the scans in between now hide.  flush() relaxes them from parent p.
+*/
+ASTAR_INLINE int flush(jctx *J, int32_t p) {
   astar_search *s = J->s;
   const astar_grid *gr = J->gr;
-  int32_t qy = grid_row(gr, q), qx = q - qy * gr->pw;
-  int32_t ext = plain ? 0 : (qy - 1) * gr->w + (qx - 1);
-  return relax_impl(s, q, ext, p, g, 0, qx - 1, qy - 1, plain, grid_h);
+  int i, rc;
+  for (i = 0; i < J->n; i++) {
+    int32_t q = J->q[i], qy = grid_row(gr, q), qx = q - qy * gr->pw;
+    int32_t ext = J->plain ? 0 : (qy - 1) * gr->w + (qx - 1);
+    rc = relax_impl(s, q, ext, p, J->g[i], 0, qx - 1, qy - 1, J->plain, grid_h);
+    if (rc != ASTAR_OK) return rc;
+  }
+  J->n = 0;
+  return ASTAR_OK;
+}
+
+/* Offers cell q (reached from the expanded cell p) at cost g. */
+ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, double g, int plain) {
+  (void)plain;
+#if defined(__GNUC__)
+  __builtin_prefetch(&J->s->ns[q], 1);
+#endif
+  J->q[J->n] = q;
+  J->g[J->n++] = g;
+  return J->n == JBUF ? flush(J, p) : ASTAR_OK;
 }
 
 /* The direction of the last step from padded cell (px, py) into (x, y)
@@ -218,6 +245,8 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
   J.gr = gr;
   J.gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
   J.gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
+  J.plain = plain;
+  J.n = 0;
   if (par < 0) {
     m = 0xffu;
   } else {
@@ -252,7 +281,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
       if (k && (rc = offer(&J, p, c + k * gr->off[v], gc + k, plain)) != ASTAR_OK) return rc;
     } while (gr->moves[c] >> d & 1u);
   }
-  return ASTAR_OK;
+  return flush(&J, p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -321,6 +350,8 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   J.gr = gr;
   J.gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
   J.gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
+  J.plain = plain;
+  J.n = 0;
   if (par < 0) {
     m = 0x0fu;
   } else {
@@ -334,7 +365,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
     k = d < 2 ? jump_straight(&J, px, py, d) : jump_vertical4(&J, p, px, py, d);
     if (k && (rc = offer(&J, p, p + k * gr->off[d], g + k, plain)) != ASTAR_OK) return rc;
   }
-  return ASTAR_OK;
+  return flush(&J, p);
 }
 
 /* ------------------------------------------------------------------------ */
