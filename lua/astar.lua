@@ -15,8 +15,16 @@ local describe = require("astar.describe").value
 
 local astar = {}
 
---- Version of the module (a string, e.g. "0.1.0").
-astar.version = core.version
+--- The version, as LuaSocket and LPeg spell it: "astar 0.2.0".  It is the C
+-- core's (astar_version() in src/astar.h); `make release-check` checks that
+-- the rockspec and the CHANGELOG agree with it.
+astar._VERSION = "astar 0.2.0"
+--- The bare version number, "0.2.0" (kept from 0.1.0 for compatibility).
+astar.version = astar._VERSION:match("^astar (.*)$")
+if core.version ~= astar.version then
+  error(("astar: the Lua module is %s but the C module astar.core is %s (mixed installations?)")
+    :format(astar.version, tostring(core.version)), 2)
+end
 
 --- The cost of a diagonal grid step: sqrt(2) rounded to a multiple of 2^-32
 -- (off by 1.1e-11), so that sums of grid steps are exact and equal-length

@@ -348,7 +348,18 @@ static void test_tables(void) {
   astar_graph_free(g);
 }
 
+/* The compiled core and the header agree on the version, and the macros
+** spell it. */
+static void test_version(void) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%d.%d.%d", ASTAR_VERSION_MAJOR, ASTAR_VERSION_MINOR,
+           ASTAR_VERSION_PATCH);
+  CHECK(strcmp(astar_version(), ASTAR_VERSION) == 0);
+  CHECK(strcmp(buf, ASTAR_VERSION) == 0);
+}
+
 int main(void) {
+  test_version();
   test_no_edges();
   test_seed();
   test_bad_input();
