@@ -47,9 +47,9 @@ astar.field = core.field
 astar.maps = require("astar.maps")
 
 local waypoints = require("astar.waypoints")
---- astar.waypoints(points, los) -> graph (seed 001's waypoint graph).
+--- astar.waypoints(points, los) -> graph (the "Look Up The A-Stars" waypoint graph).
 astar.waypoints = waypoints.waypoints
---- astar.labyrinth(width, height [, opts]) -> graph (seed 000's labyrinths).
+--- astar.labyrinth(width, height [, opts]) -> graph (the labyrinths of the A.I. for Video Games lecture).
 astar.labyrinth = waypoints.labyrinth
 --- astar.svg(grid_or_graph [, opts]) -> SVG text.
 astar.svg = require("astar.svg").svg
@@ -66,7 +66,7 @@ astar.heuristics = core.heuristics
 astar.audit_heuristic = core.audit_heuristic
 
 --- astar.cached(h, size) -> a heuristic that remembers h's last values.
--- Seed 000: "if the heuristic is computationally intensive, keep a cache of
+-- The A.I. for Video Games lecture on A*: "if the heuristic is computationally intensive, keep a cache of
 -- the last N estimations; locality will help you a lot".  The result is a
 -- callable table usable as `heuristic =` on graphs (h(node, goal)) and grids
 -- (h(x, y, gx, gy)), across queries; `hits` and `misses` count lookups.  Two
