@@ -4,7 +4,7 @@
 #   make test       install what is missing, build, run the C core test and
 #                   the busted specs
 #   make demo       install what is missing, build, run the main example
-#   make bench      the benchmark table (see bench/README section in README.md)
+#   make bench      the benchmark table (see "Performance" in doc/design.md)
 #   make lint       luacheck (Lua) and cppcheck (C), installed when missing
 #   make release-check  the version agrees in astar.lua, astar.h, the
 #                   rockspecs and CHANGELOG.md (fails loudly otherwise)

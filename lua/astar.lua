@@ -2,7 +2,8 @@
 --
 -- This module is a thin facade over the C module `astar.core`: the types and
 -- their methods (graph, grid, find_path ...) are C functions; what lives here
--- is what reads better in Lua than in C.  See README.md for the reference.
+-- is what reads better in Lua than in C.  See doc/reference.md for the
+-- reference and README.md for the guide.
 --
 --   local astar = require("astar")
 --   local g = astar.graph()
@@ -54,7 +55,7 @@ astar.labyrinth = waypoints.labyrinth
 --- astar.svg(grid_or_graph [, opts]) -> SVG text.
 astar.svg = require("astar.svg").svg
 
---- Precomputed heuristics, evaluated in C (see README: "Precomputed heuristics").
+--- Precomputed heuristics, evaluated in C (doc/reference.md: astar.landmarks, astar.cluster_heuristic).
 astar.cluster_heuristic = core.cluster_heuristic
 astar.landmarks = core.landmarks
 
