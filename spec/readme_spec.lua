@@ -26,6 +26,60 @@ local function blocks(text, lang)
   return list
 end
 
+-- GitHub's anchor for a heading: lowercase, punctuation dropped (letters,
+-- digits, spaces, '-' and '_' and any non-ASCII byte kept), spaces to '-'.
+-- (Enough for these documents: no emoji, no duplicate headings.)
+local function slug(heading)
+  local s = heading:gsub("`", ""):lower()
+  -- Latin-1 capitals in UTF-8 (\195\128..\195\158, "Ö") lowercase too
+  s = s:gsub("\195([\128-\150\152-\158])", function(c) return "\195" .. string.char(c:byte() + 32) end)
+  s = s:gsub("[^%w%s%-_\128-\255]", "")
+  return (s:gsub(" ", "-"))
+end
+
+local function anchors(text)
+  local set = {}
+  for line in text:gmatch("[^\n]+") do
+    local h = line:match("^#+%s+(.-)%s*$")
+    if h then set[slug(h)] = true end
+  end
+  return set
+end
+
+describe("documentation", function()
+  it("README.md is a guide of at most 500 lines", function()
+    local _, lines = read("README.md"):gsub("\n", "")
+    assert.is_true(lines <= 500, ("README.md has %d lines"):format(lines))
+  end)
+
+  it("links only to files and headings that exist", function()
+    local broken = {}
+    local p = assert(io.popen("ls README.md CHANGELOG.md doc/*.md 2>/dev/null"))
+    for name in p:lines() do
+      local dir = name:match("^(.*)/") or "."
+      local text = read(name)
+      for target in text:gmatch("%]%(([^)%s]+)%)") do
+        if not target:match("^%a+:") then -- not http:, https:, mailto:
+          local file, anchor = target:match("^([^#]*)#?(.*)$")
+          local path = file == "" and name or (dir .. "/" .. file)
+          local f = io.open(path, "rb")
+          if not f then
+            broken[#broken + 1] = name .. ": " .. target .. " (no file " .. path .. ")"
+          else
+            local body = f:read("*a")
+            f:close()
+            if anchor ~= "" and path:match("%.md$") and not anchors(body)[anchor] then
+              broken[#broken + 1] = name .. ": " .. target .. " (no heading #" .. anchor .. ")"
+            end
+          end
+        end
+      end
+    end
+    p:close()
+    assert(#broken == 0, "broken links:\n" .. table.concat(broken, "\n"))
+  end)
+end)
+
 describe("documentation examples", function()
   local docs = documents()
 
