@@ -1,7 +1,10 @@
 -- bench/run.lua -- the benchmark table (`make bench`).
 --
 -- For each map family of ../shared/maps it runs the same scenarios through
---   module    this module, built-in octile heuristic (bench/module_bench.lua)
+--   module    this module, built-in octile heuristic (bench/module_bench.lua),
+--             default algorithm (jump point search on these uniform maps)
+--   astar     the same with algorithm = "astar", run right after or right
+--             before module (alternating between runs)
 --   lua_h     this module with the octile heuristic written in Lua
 --   pure_lua  the best A* we could write in pure Lua (bench/lua_astar.lua)
 --   boost     Boost.Graph astar_search, C++ (bench/boost_astar.cpp), when built
@@ -47,14 +50,19 @@ local function run(cmd)
 end
 
 local env = "LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;' "
-local function engines(map, stride)
+-- The engines of one map, in the order run r runs them: module and astar
+-- side by side, which of them first alternating with r.
+local function engines(map, stride, r)
   local m, s = MAPS .. "/" .. map .. ".map", MAPS .. "/" .. map .. ".map.scen"
+  local module = ("%s%s bench/module_bench.lua %s %s %d"):format(env, LUA, m, s, stride)
+  local pair = { { "module", module }, { "astar", module .. " algorithm=astar" } }
+  if r % 2 == 0 then pair[1], pair[2] = pair[2], pair[1] end
   local cmds = {
-    module = ("%s%s bench/module_bench.lua %s %s %d"):format(env, LUA, m, s, stride),
-    lua_h = ("%s%s bench/module_bench.lua %s %s %d lua-heuristic"):format(env, LUA, m, s, stride),
-    pure_lua = ("%s bench/lua_astar.lua %s %s %d"):format(LUA, m, s, stride),
+    pair[1], pair[2],
+    { "lua_h", ("%s%s bench/module_bench.lua %s %s %d lua-heuristic"):format(env, LUA, m, s, stride) },
+    { "pure_lua", ("%s bench/lua_astar.lua %s %s %d"):format(LUA, m, s, stride) },
   }
-  if have_boost then cmds.boost = ("build/bench/boost_astar %s %s %d"):format(m, s, stride) end
+  if have_boost then cmds[#cmds + 1] = { "boost", ("build/bench/boost_astar %s %s %d"):format(m, s, stride) } end
   return cmds
 end
 
@@ -72,7 +80,7 @@ end
 local results, mem = {}, {}
 for _, f in ipairs(families) do
   results[f] = {}
-  for r = 1, RUNS do results[f][r] = { sec = {}, exp = 0, times = {}, queries = 0 } end
+  for r = 1, RUNS do results[f][r] = { sec = {}, exp = 0, times = {}, atimes = {}, queries = 0 } end
   mem[f] = { rss = 0, c_bytes = 0, map = "" }
 end
 
@@ -83,8 +91,12 @@ for r = 1, RUNS do
     if exists(MAPS .. "/" .. map .. ".map") then
       io.stderr:write(("run %d/%d  %-15s"):format(r, RUNS, map))
       local acc = results[fam][r]
-      for name, cmd in pairs(engines(map, stride)) do
+      for _, e in ipairs(engines(map, stride, r)) do
+        local name, cmd = e[1], e[2]
         local res = run(cmd)
+        if name == "astar" then
+          for t in tostring(res.times_us):gmatch("[^,]+") do acc.atimes[#acc.atimes + 1] = tonumber(t) end
+        end
         acc.sec[name] = (acc.sec[name] or 0) + res.seconds
         if name == "module" then
           acc.exp = acc.exp + res.expansions
@@ -104,25 +116,31 @@ end
 
 local function fmt_ratio(x) return x ~= x and "n/a" or ("%.1fx"):format(x) end
 
+-- JPS vs A*: total A* seconds over total module seconds for the family, per
+-- run (the two ran side by side), median of the runs.  Mexp/s counts the
+-- module's expansions (jump points under JPS).
 print(("astar benchmark: %d runs, medians; maps from %s; %s"):format(RUNS, MAPS, os.date("!%Y-%m-%d")))
 print()
-print("| family | queries | median us/query | Mexp/s | peak RSS | C bytes (largest map) "
-  .. "| vs pure Lua | Lua heuristic vs pure Lua | vs Boost.Graph |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| family | queries | median us/query | A* median us/query | JPS vs A* | Mexp/s | peak RSS "
+  .. "| C bytes (largest map) | vs pure Lua | Lua heuristic vs pure Lua | vs Boost.Graph |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for _, f in ipairs(families) do
   local runs = results[f]
   if runs[1].queries > 0 then
-    local us, eps, vs_lua, vs_luah, vs_boost = {}, {}, {}, {}, {}
+    local us, aus, vs_a, eps, vs_lua, vs_luah, vs_boost = {}, {}, {}, {}, {}, {}, {}
     for r = 1, RUNS do
       local x = runs[r]
       us[r] = median(x.times)
+      aus[r] = median(x.atimes)
+      vs_a[r] = x.sec.astar / x.sec.module
       eps[r] = x.exp / x.sec.module
       vs_lua[r] = x.sec.pure_lua / x.sec.module
       vs_luah[r] = x.sec.pure_lua / x.sec.lua_h
       vs_boost[r] = x.sec.boost and x.sec.boost / x.sec.module or 0 / 0
     end
-    print(("| %s | %d | %.1f | %.1f | %.1f MiB | %.2f MiB (%s) | %s | %s | %s |"):format(
-      f, runs[1].queries, median(us), median(eps) / 1e6, mem[f].rss / 1024, mem[f].c_bytes / 1048576,
+    print(("| %s | %d | %.1f | %.1f | %s | %.1f | %.1f MiB | %.2f MiB (%s) | %s | %s | %s |"):format(
+      f, runs[1].queries, median(us), median(aus), fmt_ratio(median(vs_a)), median(eps) / 1e6,
+      mem[f].rss / 1024, mem[f].c_bytes / 1048576,
       mem[f].map, fmt_ratio(median(vs_lua)), fmt_ratio(median(vs_luah)),
       have_boost and fmt_ratio(median(vs_boost)) or "not built"))
   end
