@@ -288,7 +288,7 @@ describe("svg of a grid", function()
     local g = astar.grid(256, 256)
     for y = 20, 236 do g:set_blocked(128, y, true) end
     for x = 40, 200 do g:set_blocked(x, 60, true) end
-    local p = assert(g:find_path(1, 128, 256, 128, { heuristic = "zero", visited = true }))
+    local p = assert(g:find_path(1, 128, 256, 128, { heuristic = "zero", visited = true, algorithm = "astar" }))
     assert.is_true(#p.visited > 60000)
     local text = svg(g, { path = p, visited = p.visited })
     local rects = select(2, text:gsub("<rect ", ""))

@@ -242,8 +242,10 @@ typedef enum astar_tie_break {
 ** grid path searches with uniform costs only: rule never or
 ** no_corner_cutting, no cell costs, no tag factor other than 1 on a grid
 ** with tags, no penalty, forbid or cost callback, weight 1 (any heuristic,
-** stop, budget, tie-break).  AUTO takes it whenever the query allows it;
-** JPS on a query that does not is EINVAL (astar_jps_refusal says why).
+** stop, budget, tie-break).  AUTO takes it whenever the query allows it,
+** except with track_best (a partial search's best node would be the best
+** jump point, not the best cell); JPS on a query that does not allow it is
+** EINVAL (astar_jps_refusal says why).
 ** Under JPS the statistics, trace, visited list, astar_search_g and
 ** astar_search_parent describe jump points; paths list every cell.
 */

@@ -201,8 +201,12 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     s->run = ops->run_reverse;
   } else {
     int plain = ops->plain && ops->plain(t) && query_plain(&s->q);
-    /* jump point search: decided once per query, here */
-    if (s->q.algorithm != ASTAR_ALGO_ASTAR && astar_jps_refusal(t, &s->q) == NULL) {
+    /* jump point search: decided once per query, here.  AUTO leaves
+    ** partial searches (track_best) to A*: their answer when the goal is not
+    ** reached is the closest cell, and JPS estimates only jump points */
+    int jps_ok = astar_jps_refusal(t, &s->q) == NULL;
+    if (jps_ok && (s->q.algorithm == ASTAR_ALGO_JPS ||
+                   (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
       s->jps = 1;
       s->run = plain ? ops->run_jps_plain : ops->run_jps;
     } else if (s->q.algorithm == ASTAR_ALGO_JPS) {
