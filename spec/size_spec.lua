@@ -296,6 +296,30 @@ describe("size", function()
     assert.same({ 1, 1, 2, 1, 2 }, seen[1])
   end)
 
+  it("passes a callback's error through, locks the grid while it runs, and leaves it usable", function()
+    local g = astar.grid(6, 6)
+    local err = error_of(g.find_path, g, 1, 1, 5, 5, { size = 2, cost = function() error({ code = 7 }) end })
+    assert.same({ code = 7 }, err)
+    assert.equal("cannot call 'set_blocked': grid is being searched", error_of(g.find_path, g, 1, 1, 5, 5,
+      { size = 2, cost = function(_, _, x2, y2, c)
+        g:set_blocked(x2, y2, true)
+        return c
+      end }))
+    -- a nested sized search and clearance query from inside a callback
+    local inner
+    local p = assert(g:find_path(1, 1, 5, 1, { size = 2, cost = function(_, _, _, _, c)
+      inner = inner or assert(g:find_path(5, 5, 1, 5, { size = 2 })).cost + g:clearance(2, 2)
+      return c
+    end }))
+    assert.equal(4, p.cost)
+    assert.equal(4 + 5, inner)
+    g:set_blocked(3, 3, true)
+    assert.equal(1, g:clearance(2, 2))
+    local q = assert(g:find_path(1, 1, 5, 5, { size = 2 }))   -- round the new wall
+    assert.is_true(q.cost > 4 * astar.DIAGONAL)
+    for _, c in ipairs(q.xy) do assert.is_true(g:clearance(c[1], c[2]) >= 2) end
+  end)
+
   it("with size = 1 is the search without it", function()
     for seed = 1, 12 do
       local world = random_world(seed)
