@@ -109,6 +109,22 @@ build/bench/boost_astar: bench/boost_astar.cpp
 	  c++ -std=c++17 -O2 -DNDEBUG -o $@ bench/boost_astar.cpp; \
 	else echo "Boost.Graph not installed (libboost-graph-dev): its baseline is skipped"; fi
 
+# Graph searches against Boost.Graph's dijkstra_shortest_paths and
+# astar_search on a 500k-node jittered lattice (bench/boost_graph.cpp): the
+# core compiled as C, the bench as C++.
+BENCH_CORE_OBJ = $(CORE_SRC:src/%.c=build/bench/obj/%.o)
+GRAPH_QUERIES ?= 100
+build/bench/obj/%.o: src/%.c $(HDR)
+	@mkdir -p build/bench/obj
+	$(CC) $(CFLAGS) -Isrc -c $< -o $@
+
+build/bench/boost_graph: bench/boost_graph.cpp $(BENCH_CORE_OBJ)
+	@mkdir -p build/bench
+	@if [ -f /usr/include/boost/graph/dijkstra_shortest_paths.hpp ]; then \
+	  echo "c++ -std=c++17 -O2 -DNDEBUG -Isrc -o $@ bench/boost_graph.cpp $(BENCH_CORE_OBJ) -lm"; \
+	  c++ -std=c++17 -O2 -DNDEBUG -Isrc -o $@ bench/boost_graph.cpp $(BENCH_CORE_OBJ) -lm; \
+	else echo "Boost.Graph not installed (libboost-graph-dev): the graph baseline is skipped"; fi
+
 build/bench/core_bench: bench/core_bench.c $(CORE_SRC) $(HDR)
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) -lm
@@ -118,6 +134,8 @@ bench: deps
 	-@$(MAKE) --no-print-directory build/bench/boost_astar
 	$(RUN_ENV) $(LUA) bench/run.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/heuristics.lua $(BENCH_RUNS)
+	-@$(MAKE) --no-print-directory build/bench/boost_graph
+	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.
