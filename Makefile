@@ -4,10 +4,12 @@
 #   make test       install what is missing, build, run the C core test and
 #                   the busted specs
 #   make demo       install what is missing, build, run the main example
-#   make bench      the benchmark table (see bench/README section in README.md)
+#   make bench      the benchmark table (see "Performance" in doc/design.md)
 #   make lint       luacheck (Lua), cppcheck (C) and the extra-warnings
 #                   build (-Werror); tools installed when missing
 #   make format-check  clang-format --dry-run on FORMAT_FILES (not in lint)
+#   make release-check  the version agrees in astar.lua, astar.h, the
+#                   rockspecs and CHANGELOG.md (fails loudly otherwise)
 #   make dist       the single-file build: dist/astar.c + dist/astar.h
 #   make dist-check compiles dist/ with gcc and clang (-std=c99 -pedantic
 #                   -Werror), as the Lua module and as the core alone, and
@@ -44,7 +46,8 @@ STAMP = build/.built-for-$(LUA)
 RUN_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;'
 BUSTED = busted --lua=$(LUA)
 
-.PHONY: all deps test demo bench clean c-test lint dist dist-check warnings format-check
+.PHONY: all deps test demo bench clean c-test lint release-check dist dist-check warnings \
+        format-check
 
 all: $(CORE_SO)
 
@@ -270,5 +273,12 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 	  --std=c99 -Isrc -I$(LUA_INC) --suppress=missingIncludeSystem --suppress=toomanyconfigs \
 	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c
+
+# The version is written in one place per file that must carry it: the Lua
+# module (astar._VERSION), the C header (ASTAR_VERSION*), the rockspecs (file
+# name, `version`, source tag) and the CHANGELOG's top entry.  This lists
+# every disagreement and fails (.ci/run runs it after lint).
+release-check:
+	@$(LUA) .ci/release_check.lua
 
 .PHONY: check memcheck fuzz
