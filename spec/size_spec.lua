@@ -242,6 +242,15 @@ describe("size", function()
     for _, c in ipairs(q.xy) do assert.is_true(g:clearance(c[1], c[2]) >= 2) end
   end)
 
+  it("with partial = true walks the unit as close as it fits to a goal it cannot reach", function()
+    local g = astar.grid(10, 3)
+    local p = assert(g:find_path(1, 1, 10, 1, { size = 2, partial = true }))
+    assert.is_true(p.partial)
+    assert.equal("unreachable", p.reason)
+    assert.same({ 9, 1 }, p.xy[#p.xy])
+    assert.equal(8, p.cost)
+  end)
+
   it("applies the diagonal rule to the blocks at a diagonal step's two side positions", function()
     -- the 2x2 unit at (1, 1) steps to (2, 2): the sides are the blocks at (2, 1) and (1, 2)
     local cases = {
