@@ -24,10 +24,12 @@
 #define ASTAR_INLINE static inline __attribute__((always_inline))
 #define ASTAR_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ASTAR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ASTAR_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define ASTAR_INLINE static inline
 #define ASTAR_LIKELY(x) (x)
 #define ASTAR_UNLIKELY(x) (x)
+#define ASTAR_PREFETCH(p) ((void)0)
 #endif
 
 #define ASTAR_SQRT2 1.41421356237309504880
@@ -121,6 +123,15 @@ struct astar_topo_ops {
   int32_t (*jps_path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                       double *cost);
   size_t (*bytes)(const astar_topology *t);
+  /* units larger than one node (astar_query.size > 1): `sized` brings what
+  ** the topology needs for them up to date (ENOMEM), `holds` says whether
+  ** the query's unit may stand at internal node v (its whole footprint open
+  ** and not forbidden), and the loops of sized queries are instantiated
+  ** apart so that one-node queries run exactly the code they ran before;
+  ** NULL: the topology has only one-node units */
+  int (*sized)(astar_topology *t);
+  int (*holds)(const astar_search *s, int32_t v);
+  astar_run_fn run_sized, run_sized_reverse;
 };
 
 /* search ------------------------------------------------------------------ */

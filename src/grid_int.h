@@ -17,6 +17,10 @@ struct astar_grid {
                              ** rule (kept current by set_blocked) */
   double *cost;              /* pw * ph or NULL while every cost is 1 */
   uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
+  unsigned char *clear;      /* pw * ph or NULL until a sized unit needs it:
+                             ** the clearance of each cell, 0 on blocked
+                             ** cells and the border (kept current by
+                             ** set_blocked once built) */
   int32_t off[8];            /* padded offsets of the 8 directions */
   double inv_pw;             /* 1 / pw: rows without a division */
   /* Open cells as bit sets, for jump point search (kept current by

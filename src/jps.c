@@ -399,6 +399,7 @@ const char *astar__grid_jps_refusal(const astar_topology *t, const astar_query *
   const astar_grid *gr = CGRID(t);
   if (gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE) return "diagonal rule one_obstacle";
   if (gr->diagonal == ASTAR_DIAG_ALWAYS) return "diagonal rule always";
+  if (q->size > 1) return "unit size above 1";
   if (gr->cost != NULL) return "cell costs";
   if (tags_used(gr, q)) return "tag costs";
   if (q->penalty != NULL) return "penalty";

@@ -71,6 +71,7 @@ static const lfunc grid_methods[] = {
     {"size", l_grid_size, 0, NULL},
     {"diagonal", l_grid_diagonal, 0, NULL},
     {"line_of_sight", l_grid_line_of_sight, 0, NULL},
+    {"clearance", l_grid_clearance, 0, NULL},
     {"visible_from", l_grid_visible_from, 1, NULL},
     {"to_string", l_grid_to_string, 1, NULL},
     {"memory", l_grid_memory, 0, NULL},
@@ -139,7 +140,17 @@ static void new_topology_class(lua_State *L, lstate *M, const ltopo_class *cls,
   lua_pop(L, 1);
 }
 
-int luaopen_astar_core(lua_State *L) {
+/* The module's one exported symbol.  A Windows DLL exports only what is
+** marked (MSVC; MinGW exports everything when nothing is); elsewhere the
+** default visibility is enough. */
+#if defined(_WIN32)
+#define ASTAR_LUAOPEN __declspec(dllexport)
+#else
+#define ASTAR_LUAOPEN
+#endif
+ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L);
+
+ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lstate *M = state_open(L);
   new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
   new_topology_class(L, M, &grid_class, grid_metamethods, grid_methods);

@@ -12,7 +12,7 @@
 ** whatever the options table becomes.
 **
 ** A new option: a row here, a field in astar_query (with its default in
-** astar_query_init, its check in check_query and its fast-path rule in
+** astar_query_init, its check in validate_query and its fast-path rule in
 ** query_plain, side by side in search.c), its use in the engine, and a
 ** sample in spec/options_spec.lua, which fails when an option would be
 ** ignored on open grids.
@@ -236,6 +236,17 @@ static void opt_max_cost(lua_State *L, lparse *P, int v) {
   P->o->q.max_cost = c;
 }
 
+/* size: the unit's side in cells, 1..the topology's largest (grids: 255;
+** a topology without sized units takes only 1). */
+static void opt_size(lua_State *L, lparse *P, int v) {
+  int32_t most = astar_topology_max_size(P->T->t);
+  double k = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
+  if (lua_type(L, v) != LUA_TNUMBER || !(k >= 1) || k != floor(k) || k > most)
+    arg_error(L, P->arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s",
+                                         (int)most, describe(L, v)));
+  P->o->q.size = (int32_t)k;
+}
+
 /* trace, visited, partial: booleans */
 static int flag(lua_State *L, lparse *P, int v, const char *name) {
   if (lua_type(L, v) != LUA_TBOOLEAN)
@@ -280,6 +291,7 @@ static const lopt options[] = {
     {"penalty_scale", FOR_PATH | FOR_DIST, 1, opt_penalty_scale},
     {"max_expansions", FOR_PATH, 0, opt_max_expansions},
     {"max_cost", FOR_PATH | FOR_DIST, 0, opt_max_cost},
+    {"size", FOR_PATH | FOR_DIST, 1, opt_size},
     {"trace", FOR_PATH, 0, opt_trace},
     {"visited", FOR_PATH, 0, opt_visited},
     {"partial", FOR_PATH, 0, opt_partial},
