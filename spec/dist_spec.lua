@@ -123,8 +123,8 @@ describe("the single-file build (make dist)", function()
     table.sort(quoted)
     -- only the Lua headers stay included; every file of src/ is inlined
     assert.are.same({ "lauxlib.h", "lua.h" }, quoted)
-    for _, f in ipairs({ "util.c", "graph.c", "grid.c", "search.c", "heuristics.c", "lastar.c", "lgrid.c",
-      "engine.h", "astar_int.h", "compat.h" }) do
+    for _, f in ipairs({ "util.c", "graph.c", "grid.c", "jps.c", "search.c", "heuristics.c", "lastar.c", "lgrid.c",
+      "engine.h", "astar_int.h", "grid_int.h", "compat.h" }) do
       assert.is_truthy(c:find('#line 1 "src/' .. f .. '"', 1, true), f .. " is not in the amalgamation")
     end
     assert.is_truthy(c:find("#ifndef ASTAR_NO_LUA", 1, true))

@@ -14,6 +14,13 @@
 
 #include "grid_int.h"
 
+/* (defined here, not in grid_int.h: the single-file build #undefs a .c
+** file's macros at its end, and the binding has a GRID of its own) */
+#define GRID(t) ((astar_grid *)(t))
+#define CGRID(t) ((const astar_grid *)(t))
+#define CELL(gr, x, y) (((y) + 1) * (gr)->pw + (x) + 1)
+#define INSIDE(gr, x, y) ((x) >= 0 && (y) >= 0 && (x) < (gr)->w && (y) < (gr)->h)
+
 static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 static const unsigned char opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};

@@ -31,10 +31,6 @@ struct astar_grid {
   int32_t rw, cw;
 };
 
-#define GRID(t) ((astar_grid *)(t))
-#define CGRID(t) ((const astar_grid *)(t))
-#define CELL(gr, x, y) (((y) + 1) * (gr)->pw + (x) + 1)
-#define INSIDE(gr, x, y) ((x) >= 0 && (y) >= 0 && (x) < (gr)->w && (y) < (gr)->h)
 
 /* Grid row of a padded index without a division per call: the reciprocal
 ** is exact enough that one correction step fixes rounding at multiples. */

@@ -28,6 +28,8 @@
 
 #include "grid_int.h"
 
+#define CGRID(t) ((const astar_grid *)(t))
+
 /* E, W, S, N, SE, NE, SW, NW (grid.c's order) */
 static const int jdx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int jdy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
