@@ -113,6 +113,11 @@ struct astar_topo_ops {
   size_t (*bytes)(const astar_topology *t);
 };
 
+/* The grid's diagonal rule (grid.c): `open` has bit d set when the
+** neighbour in direction d (E, W, S, N, SE, NE, SW, NW) may be entered; the
+** result has bit d set when the step is allowed. */
+unsigned astar__grid_rule_moves(int diagonal, unsigned open);
+
 /* search ------------------------------------------------------------------ */
 
 /* Per-node state read on every relaxation, valid only when stamp == the

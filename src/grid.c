@@ -68,6 +68,11 @@ static unsigned rule_moves(int diagonal, unsigned open) {
   return m;
 }
 
+/* The same rule for anyangle.c, which walks the grid through astar.h. */
+unsigned astar__grid_rule_moves(int diagonal, unsigned open) {
+  return rule_moves(diagonal, open);
+}
+
 /* Recomputes the move mask of padded cell p from its neighbours. */
 static void update_moves(astar_grid *gr, int32_t p) {
   unsigned open = 0;
