@@ -104,6 +104,7 @@ typedef struct seg_ctx {
   const astar_grid *gr;
   const astar_query *q;
   int strict;                  /* both corner cells must be passable */
+  int fast;                    /* every rate is 1 or infinite: no walk */
   int corners, shut;           /* corner cells seen at this corner, impassable */
   double sum;
   int32_t bad_cell;            /* the cell whose rate was bad */
@@ -142,6 +143,8 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
   c->q = q;
   c->strict = diag == ASTAR_DIAG_NEVER || diag == ASTAR_DIAG_NO_CORNER_CUTTING;
   c->bad_cell = -1;
+  c->fast = (q == NULL || (!q->penalty && !q->tag_factor)) &&
+            astar_grid_topology((astar_grid *)gr)->ops->plain(astar_grid_topology((astar_grid *)gr));
 }
 
 /* The cost of one segment into *cost (HUGE_VAL: no passage); ECOST on a bad
@@ -149,6 +152,12 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
 static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     double *cost) {
   int rc;
+  if (c->fast) {   /* a segment costs its length: only its passage is asked */
+    double ddx = (double)x1 - x0, ddy = (double)y1 - y0;
+    *cost = astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict)
+                ? sqrt(ddx * ddx + ddy * ddy) : HUGE_VAL;
+    return ASTAR_OK;
+  }
   c->sum = 0;
   c->corners = c->shut = 0;
   rc = astar_grid_walk(c->gr, x0, y0, x1, y1, seg_visit, c);
@@ -267,6 +276,8 @@ struct astar_theta {
 };
 
 #define CLOSED (-2)
+/* how far up its chain of turning points a node looks for a parent */
+#define ANCESTORS 3
 
 astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud) {
   astar_theta *t = (astar_theta *)astar__mem(alloc, ud, NULL, 0, sizeof *t);
@@ -369,7 +380,8 @@ static double theta_h(const astar_theta *t, int32_t v) {
 
 /* Sets v's g and parent and puts it on (or moves it up in) the open list. */
 static void theta_open(astar_theta *t, int32_t v, double g, int32_t parent) {
-  int fresh = t->stamp[v] != t->gen;
+  int fresh = t->stamp[v] != t->gen || t->hpos[v] == CLOSED;
+  if (t->stamp[v] == t->gen && t->hpos[v] == CLOSED) t->st.reopened++;
   double h = theta_h(t, v);
   t->stamp[v] = t->gen;
   t->g[v] = g;
@@ -473,7 +485,7 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
     return t->status = ASTAR_ECHANGED;
   seg_init(&c, gr, &t->q);
   while (t->nheap > 0) {
-    int32_t s = t->heap[0], sx, sy, p, px, py, d;
+    int32_t s = t->heap[0], sx, sy, d, a, depth;
     unsigned open = 0, moves;
     double r;
     if (max_steps && done >= max_steps) return t->status = ASTAR_SEARCHING;
@@ -493,9 +505,6 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
     }
     sx = s % w;
     sy = s / w;
-    p = t->parent[s];
-    px = p % w;
-    py = p / w;
     for (d = 0; d < 8; d++) {
       int32_t nx = sx + ddx[d], ny = sy + ddy[d];
       if (nx >= 0 && ny >= 0 && nx < w && ny < hh && cell_rate(gr, &t->q, nx, ny, &r) != 1)
@@ -506,21 +515,22 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
       int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = s;
       double g = HUGE_VAL, seg;
       if (!(moves & 1u)) continue;
-      if (t->stamp[v] == t->gen && t->hpos[v] == CLOSED) continue;
-      if (p != s) {             /* path 2: straight from s's parent */
-        if (seg_cost(&c, px, py, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
-        if (seg < HUGE_VAL) {
-          g = t->g[p] + seg;
-          par = p;
-        }
-      }
-      if (g == HUGE_VAL || !t->uniform) {   /* path 1: through s */
-        if (seg_cost(&c, sx, sy, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
-        /* with rates, only a real improvement: rounding must not
-        ** trade a straight parent for a turn */
-        if (seg < HUGE_VAL && t->g[s] + seg < g * (1 - 1e-12)) {
-          g = t->g[s] + seg;
-          par = s;
+      /* path 1, through s */
+      if (seg_cost(&c, sx, sy, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
+      if (seg < HUGE_VAL) g = t->g[s] + seg;
+      /* path 2, straight from an ancestor of s: its parent first (basic
+      ** Theta*), then further up the chain of turning points, where a
+      ** corner the parent could not see past may have been visible; a
+      ** farther ancestor wins ties (fewer turns) */
+      for (a = s, depth = 0; t->parent[a] != a && depth < ANCESTORS; depth++) {
+        double ga;
+        a = t->parent[a];
+        if (seg_cost(&c, a % w, a / w, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
+        if (seg == HUGE_VAL) continue;
+        ga = t->g[a] + seg;
+        if (ga <= g * (1 + 1e-12)) {
+          g = ga;
+          par = a;
         }
       }
       if (g == HUGE_VAL) continue;
@@ -548,10 +558,92 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
   return t->bad_cell;
 }
 
+/*
+** Refinement of the turning points pts[0..n-1] (the ends stay).  Theta*'s
+** turns are cells of its search tree, while the best turn is often a cell
+** beside one (points are cell centres, a lattice), and two turns may have
+** to move together.  So each interior point i gets a window: the cells
+** within REFINE of it; a dynamic program picks one cell per window, or
+** skips up to SKIP windows in a row, minimising the sum of segment costs
+** (the current points are among the choices, so the cost never rises).
+** Passes repeat, re-centred, while they improve (at most 4).  Scratch:
+** n * WIN doubles and int32s from the search's allocator; out of memory,
+** the points stay as they are.  Returns the new count.
+*/
+#define REFINE 2
+#define WIN ((2 * REFINE + 1) * (2 * REFINE + 1))
+#define SKIP 2
+static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n) {
+  int32_t w = astar_grid_width(t->gr), h = astar_grid_height(t->gr), pass;
+  size_t cells = (size_t)n * WIN;
+  double *best;
+  int32_t *from, *out;
+  seg_ctx c;
+  if (n < 3) return n;
+  best = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(double));
+  from = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(int32_t));
+  out = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)n * sizeof(int32_t));
+  seg_init(&c, t->gr, &t->q);
+  for (pass = 0; best && from && out && pass < 4; pass++) {
+    int32_t i, j, m, k;
+    double before = 0, s;
+    /* the cell of choice j in layer i: the window's cells, -1 off the grid
+    ** (layers 0 and n - 1 hold only the ends, as choice WIN / 2) */
+#define CHOICE(i, j) \
+    (((i) == 0 || (i) == n - 1) ? ((j) == WIN / 2 ? pts[i] : -1) \
+     : (pts[i] % w + (j) % (2 * REFINE + 1) - REFINE < 0 || \
+        pts[i] % w + (j) % (2 * REFINE + 1) - REFINE >= w || \
+        pts[i] / w + (j) / (2 * REFINE + 1) - REFINE < 0 || \
+        pts[i] / w + (j) / (2 * REFINE + 1) - REFINE >= h) ? -1 \
+     : pts[i] + ((j) / (2 * REFINE + 1) - REFINE) * w + (j) % (2 * REFINE + 1) - REFINE)
+    for (i = 1; i < n; i++) {
+      if (seg_cost(&c, pts[i - 1] % w, pts[i - 1] / w, pts[i] % w, pts[i] / w, &s) != ASTAR_OK)
+        s = HUGE_VAL;
+      before += s;
+    }
+    for (j = 0; j < WIN; j++) best[j] = j == WIN / 2 ? 0 : HUGE_VAL;
+    for (i = 1; i < n; i++)
+      for (j = 0; j < WIN; j++) {
+        int32_t v = CHOICE(i, j), p;
+        best[(size_t)i * WIN + j] = HUGE_VAL;
+        from[(size_t)i * WIN + j] = -1;
+        if (v < 0) continue;
+        for (p = i - 1; p >= 0 && p >= i - 1 - SKIP; p--)
+          for (k = 0; k < WIN; k++) {
+            int32_t u = CHOICE(p, k);
+            double b = best[(size_t)p * WIN + k];
+            if (u < 0 || b == HUGE_VAL || b >= best[(size_t)i * WIN + j]) continue;
+            if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
+              continue;
+            if (b + s < best[(size_t)i * WIN + j]) {
+              best[(size_t)i * WIN + j] = b + s;
+              from[(size_t)i * WIN + j] = p * WIN + k;
+            }
+          }
+      }
+    if (!(best[(size_t)(n - 1) * WIN + WIN / 2] < before * (1 - 1e-12))) break;
+    /* the choices read back from the goal (every layer's choice comes
+    ** from an earlier layer, so this ends at the start) */
+    m = 0;
+    for (k = (n - 1) * WIN + WIN / 2;; k = from[k]) {
+      out[m++] = CHOICE(k / WIN, k % WIN);
+      if (k == WIN / 2) break;
+    }
+    for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
+    n = m;   /* fewer or as many: the scratch still fits */
+#undef CHOICE
+  }
+  astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
+  astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, out, out ? cells / WIN * sizeof(int32_t) : 0, 0);
+  return n;
+}
+
 int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length) {
   int32_t n = 0, v, i, w;
-  double len = 0;
+  double len = 0, sum = 0;
+  seg_ctx c;
   if (t->gr == NULL || to < 0 || (size_t)to >= t->cap || t->stamp[to] != t->gen) return 0;
   w = astar_grid_width(t->gr);
   for (v = to;; v = t->parent[v]) {
@@ -559,18 +651,21 @@ int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, do
     n++;
     if (v == t->start) break;
   }
-  if (points) {
-    for (i = 0; i < n / 2; i++) {   /* start first */
-      int32_t k = points[i];
-      points[i] = points[n - 1 - i];
-      points[n - 1 - i] = k;
-    }
-    for (i = 1; i < n; i++) {
-      double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w;
-      len += sqrt(ax * ax + ay * ay);
-    }
+  if (points == NULL) return n;
+  for (i = 0; i < n / 2; i++) {   /* start first */
+    int32_t k = points[i];
+    points[i] = points[n - 1 - i];
+    points[n - 1 - i] = k;
   }
-  if (cost) *cost = t->g[to];
+  n = refine(t, points, n);
+  seg_init(&c, t->gr, &t->q);
+  for (i = 1; i < n; i++) {
+    double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;
+    len += sqrt(ax * ax + ay * ay);
+    seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
+    sum += s;
+  }
+  if (cost) *cost = n > 1 ? sum : 0;
   if (length) *length = len;
   return n;
 }

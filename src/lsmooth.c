@@ -130,7 +130,7 @@ static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lo
   double cost, length;
   cell_list l;
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)n, sizeof(int32_t));
-  astar_theta_points(th, to, b->links, &cost, &length);
+  n = astar_theta_points(th, to, b->links, &cost, &length);   /* refined: fewer */
   for (i = 1; i < n; i++) {
     int32_t ax = b->links[i] % w - b->links[i - 1] % w, ay = b->links[i] / w - b->links[i - 1] / w;
     bound += (size_t)(ax < 0 ? -ax : ax) + (size_t)(ay < 0 ? -ay : ay);
