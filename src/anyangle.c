@@ -107,6 +107,7 @@ typedef struct seg_ctx {
   int fast;                    /* every rate is 1 or infinite: no walk */
   int corners, shut;           /* corner cells seen at this corner, impassable */
   double sum;
+  double top;                  /* the largest rate crossed (length > 0) */
   int32_t bad_cell;            /* the cell whose rate was bad */
   double bad_value;
 } seg_ctx;
@@ -133,6 +134,7 @@ static int seg_visit(void *ctx, int32_t x, int32_t y, double len, int corner) {
     return 2;
   }
   c->sum += len * r;
+  if (len > 0 && r > c->top) c->top = r;
   return 0;
 }
 
@@ -152,6 +154,7 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
 static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     double *cost) {
   int rc;
+  c->top = 1;   /* uniform rates: the walk is skipped, every rate is 1 */
   if (c->fast) {   /* a segment costs its length: only its passage is asked */
     double ddx = (double)x1 - x0, ddy = (double)y1 - y0;
     *cost = astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict)
@@ -159,6 +162,7 @@ static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
     return ASTAR_OK;
   }
   c->sum = 0;
+  c->top = 0;
   c->corners = c->shut = 0;
   rc = astar_grid_walk(c->gr, x0, y0, x1, y1, seg_visit, c);
   if (rc == 2) return ASTAR_ECOST;
@@ -188,8 +192,8 @@ int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t 
 ** candidates are the later cells in order; a candidate is acceptable when
 ** the segment from the anchor reaches it at a cost no higher than the
 ** path's own section between them (the same integral taken along the
-** path's centre-to-centre steps, so uniform costs compare lengths).  The
-** scan goes on past unacceptable candidates until a segment has no passage
+** path's centre-to-centre steps, so uniform costs compare lengths) and
+** crosses no cell dearer than the section's dearest.  The scan goes on past unacceptable candidates until a segment has no passage
 ** (the anchor cannot see further along the path); the farthest acceptable
 ** candidate becomes the next point and the next anchor.  prefix[i] holds
 ** the section cost from cell 0 to cell i.
@@ -216,14 +220,21 @@ int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t 
   while (a < n - 1) {
     int32_t best = a + 1, j;
     int32_t ax = cells[a] % w, ay = cells[a] / w;
+    double top = 0, r = 0;
+    for (j = a; j < a + 2 && j < n; j++)
+      if (cell_rate(gr, q, cells[j] % w, cells[j] / w, &r) == 0 && r > top) top = r;
     for (j = a + 2; j < n; j++) {
       double s;
+      /* top: the largest rate among the section's cells a..j */
+      if (cell_rate(gr, q, cells[j] % w, cells[j] / w, &r) == 0 && r > top) top = r;
       rc = seg_cost(&c, ax, ay, cells[j] % w, cells[j] / w, &s);
       if (rc != ASTAR_OK) goto bad;
       if (s == HUGE_VAL) break;
-      /* a relative slack of 1e-12 lets a straight run of equal cells pass
-      ** despite the rounding of the two sums */
-      if (s <= (prefix[j] - prefix[a]) * (1 + 1e-12)) best = j;
+      /* no dearer in sum, and through no cell dearer than the section's
+      ** dearest: a route that kept out of a costly region stays out, not
+      ** even clipping a corner of it (a relative slack of 1e-12 lets a
+      ** straight run of equal cells pass despite the rounding of the sums) */
+      if (s <= (prefix[j] - prefix[a]) * (1 + 1e-12) && c.top <= top * (1 + 1e-12)) best = j;
     }
     keep[m++] = best;
     a = best;

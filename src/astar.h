@@ -528,7 +528,9 @@ int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t 
 ** last n - 1) and returns how many.  From each kept cell the next is the
 ** farthest later cell whose segment costs no more than the path's own
 ** section between them (that section's cost taken the same way, along its
-** centre-to-centre steps), scanning until a segment has no passage.
+** centre-to-centre steps) and crosses no cell (length > 0) with a higher
+** rate than the section's highest, scanning until a segment has no
+** passage.
 ** [in] prefix: scratch for n doubles.  EINVAL on n < 1 or a bad id; ECOST
 ** (bad_cell, bad_value) as above. */
 int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t *cells,
