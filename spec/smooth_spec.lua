@@ -152,7 +152,7 @@ describe("smooth", function()
   end)
 
   it("grid:smooth gives the same points for a path you already have, and stores them", function()
-    local seed, g = 9, nil
+    local seed, g = 9
     repeat
       g, seed = random_map(seed, 18, 18, 0.2), seed + 1
     until g:find_path(1, 1, 18, 18)
@@ -172,7 +172,7 @@ describe("smooth", function()
   end)
 
   it("smooths queries too", function()
-    local seed, g = 12, nil
+    local seed, g = 12
     repeat
       g, seed = random_map(seed, 20, 20, 0.2), seed + 1
     until g:find_path(1, 1, 20, 20)

@@ -75,11 +75,6 @@ end)
 describe("hostile grid:smooth", function()
   local g = astar.grid(4, 4)
   g:set_blocked(2, 2, true)
-  local function smooth(...)
-    local args = { ... }
-    return function() return g:smooth(table.unpack and table.unpack(args) or unpack(args)) end
-  end
-
   it("refuses what is not a path of this grid", function()
     local P = "bad argument #1 to 'smooth' ("
     local cases = {
