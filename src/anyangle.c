@@ -277,6 +277,7 @@ struct astar_theta {
   uint32_t version;
   astar_query q;
   double hk;                  /* weight * smallest rate */
+  double minrate;             /* the smallest rate of a passable cell */
   int32_t start, goal, best;
   double best_h;
   int status, pruned;
@@ -457,6 +458,7 @@ int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
     if (minrate == HUGE_VAL) minrate = 0;
   }
   t->hk = q->weight * minrate;
+  t->minrate = minrate;
   t->status = ASTAR_SEARCHING;
   /* an impassable end: no path; a bad rate at either end: the error the
   ** first segment would raise */
@@ -523,33 +525,48 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
     }
     moves = astar__grid_rule_moves(astar_grid_diagonal(gr), open);
     for (d = 0; moves != 0; d++, moves >>= 1) {
-      int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = s;
+      int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = -1, nc, k;
       double g = HUGE_VAL, seg;
+      struct { double lb; int32_t node, depth; } cand[ANCESTORS + 1];
       if (!(moves & 1u)) continue;
-      /* path 1, through s */
-      if (seg_cost(&c, sx, sy, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
-      if (seg < HUGE_VAL) g = t->g[s] + seg;
-      /* path 2, straight from an ancestor of s: its parent first (basic
-      ** Theta*), then further up the chain of turning points, where a
-      ** corner the parent could not see past may have been visible; a
-      ** farther ancestor wins ties (fewer turns) */
-      for (a = s, depth = 0; t->parent[a] != a && depth < ANCESTORS; depth++) {
-        double ga;
+      /* The parent candidates: s itself (path 1 of Theta*), its parent
+      ** (path 2) and further up its chain of turning points, where a
+      ** corner the parent could not see past may have been visible.  Each
+      ** has a lower bound, g[a] + minrate * |a v|, exact when the segment
+      ** passes and costs are uniform; they are tried in that order while
+      ** one could still improve on what v has, so on uniform grids the
+      ** first passable candidate wins and no other segment is walked.
+      ** Near-ties go to the farther ancestor (fewer turns). */
+      nc = 0;
+      for (a = s, depth = 0; depth <= ANCESTORS; depth++) {
+        double ddx = (double)(a % w - nx), ddy = (double)(a / w - ny), lb;
+        lb = t->g[a] + t->minrate * sqrt(ddx * ddx + ddy * ddy);
+        for (k = nc; k > 0 && (lb < cand[k - 1].lb * (1 - 1e-12) ||
+                               (lb <= cand[k - 1].lb * (1 + 1e-12) && depth > cand[k - 1].depth));
+             k--)
+          cand[k] = cand[k - 1];
+        cand[k].lb = lb;
+        cand[k].node = a;
+        cand[k].depth = depth;
+        nc++;
+        if (t->parent[a] == a) break;
         a = t->parent[a];
-        if (seg_cost(&c, a % w, a / w, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
-        if (seg == HUGE_VAL) continue;
-        ga = t->g[a] + seg;
-        if (ga <= g * (1 + 1e-12)) {
-          g = ga;
-          par = a;
+      }
+      if (t->stamp[v] == t->gen) g = t->g[v];
+      for (k = 0; k < nc && cand[k].lb < g * (1 - 1e-12); k++) {
+        int32_t u = cand[k].node;
+        if (seg_cost(&c, u % w, u / w, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
+        if (seg < HUGE_VAL && t->g[u] + seg < g * (1 - 1e-12)) {
+          g = t->g[u] + seg;
+          par = u;
         }
       }
-      if (g == HUGE_VAL) continue;
+      if (par < 0) continue;   /* nothing better than what v has */
       if (g > t->q.max_cost) {
         t->pruned = 1;
         continue;
       }
-      if (t->stamp[v] != t->gen || g < t->g[v]) theta_open(t, v, g, par);
+      theta_open(t, v, g, par);
     }
   }
   return t->status = t->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
