@@ -10,7 +10,6 @@
 -- (os.clock).  Prints per map the median milliseconds per path of each and
 -- the median of the per-round ratios to octile, and how much shorter the
 -- any-angle paths are (sum of costs).
-local astar = require("astar")
 local maps = require("astar.maps")
 
 local MAPS = os.getenv("MAPS") or "../shared/maps"

@@ -103,12 +103,12 @@ static int cell_rate(const astar_grid *gr, const astar_query *q, int32_t x, int3
 typedef struct seg_ctx {
   const astar_grid *gr;
   const astar_query *q;
-  int strict;                  /* both corner cells must be passable */
-  int fast;                    /* every rate is 1 or infinite: no walk */
-  int corners, shut;           /* corner cells seen at this corner, impassable */
+  int strict;        /* both corner cells must be passable */
+  int fast;          /* every rate is 1 or infinite: no walk */
+  int corners, shut; /* corner cells seen at this corner, impassable */
   double sum;
-  double top;                  /* the largest rate crossed (length > 0) */
-  int32_t bad_cell;            /* the cell whose rate was bad */
+  double top;       /* the largest rate crossed (length > 0) */
+  int32_t bad_cell; /* the cell whose rate was bad */
   double bad_value;
 } seg_ctx;
 
@@ -120,7 +120,7 @@ static int seg_visit(void *ctx, int32_t x, int32_t y, double len, int corner) {
   int k = cell_rate(c->gr, c->q, x, y, &r);
   if (corner) {
     c->corners++;
-    if (k != 0) c->shut++;      /* a bad rate at zero length costs nothing */
+    if (k != 0) c->shut++; /* a bad rate at zero length costs nothing */
     if (c->corners == 2) {
       if (c->shut == 2 || (c->strict && c->shut > 0)) return 1;
       c->corners = c->shut = 0;
@@ -140,13 +140,14 @@ static int seg_visit(void *ctx, int32_t x, int32_t y, double len, int corner) {
 
 static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
   int diag = astar_grid_diagonal(gr);
+  astar_topology *topo;
   memset(c, 0, sizeof *c);
   c->gr = gr;
   c->q = q;
   c->strict = diag == ASTAR_DIAG_NEVER || diag == ASTAR_DIAG_NO_CORNER_CUTTING;
   c->bad_cell = -1;
-  c->fast = (q == NULL || (!q->penalty && !q->tag_factor)) &&
-            astar_grid_topology((astar_grid *)gr)->ops->plain(astar_grid_topology((astar_grid *)gr));
+  topo = astar_grid_topology((astar_grid *)gr);
+  c->fast = (q == NULL || (!q->penalty && !q->tag_factor)) && topo->ops->plain(topo);
 }
 
 /* The cost of one segment into *cost (HUGE_VAL: no passage); ECOST on a bad
@@ -154,11 +155,12 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
 static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     double *cost) {
   int rc;
-  c->top = 1;   /* uniform rates: the walk is skipped, every rate is 1 */
-  if (c->fast) {   /* a segment costs its length: only its passage is asked */
+  c->top = 1;    /* uniform rates: the walk is skipped, every rate is 1 */
+  if (c->fast) { /* a segment costs its length: only its passage is asked */
     double ddx = (double)x1 - x0, ddy = (double)y1 - y0;
     *cost = astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict)
-                ? sqrt(ddx * ddx + ddy * ddy) : HUGE_VAL;
+                ? sqrt(ddx * ddx + ddy * ddy)
+                : HUGE_VAL;
     return ASTAR_OK;
   }
   c->sum = 0;
@@ -193,7 +195,8 @@ int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t 
 ** the segment from the anchor reaches it at a cost no higher than the
 ** path's own section between them (the same integral taken along the
 ** path's centre-to-centre steps, so uniform costs compare lengths) and
-** crosses no cell dearer than the section's dearest.  The scan goes on past unacceptable candidates until a segment has no passage
+** crosses no cell dearer than the section's dearest.  The scan goes on
+** past unacceptable candidates until a segment has no passage
 ** (the anchor cannot see further along the path); the farthest acceptable
 ** candidate becomes the next point and the next anchor.  prefix[i] holds
 ** the section cost from cell 0 to cell i.
@@ -265,7 +268,7 @@ bad:
 struct astar_theta {
   astar_alloc_fn alloc;
   void *ud;
-  size_t cap;                 /* cells the arrays hold */
+  size_t cap; /* cells the arrays hold */
   double *g, *f;
   int32_t *parent, *hpos, *heap;
   uint32_t *stamp;
@@ -276,20 +279,20 @@ struct astar_theta {
   const astar_grid *gr;
   uint32_t version;
   astar_query q;
-  double hk;                  /* weight * smallest rate */
-  double minrate;             /* the smallest rate of a passable cell */
+  double hk;      /* weight * smallest rate */
+  double minrate; /* the smallest rate of a passable cell */
   int32_t start, goal, best;
   double best_h;
   int status, pruned;
-  int uniform;                /* every passable cell's rate is 1 */
+  int uniform; /* every passable cell's rate is 1 */
   astar_stats st;
   int32_t bad_cell;
   double bad_value;
 };
 
-#define CLOSED (-2)
+#define THETA_CLOSED (-2)
 /* how far up its chain of turning points a node looks for a parent */
-#define ANCESTORS 3
+#define THETA_ANCESTORS 3
 
 astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud) {
   astar_theta *t = (astar_theta *)astar__mem(alloc, ud, NULL, 0, sizeof *t);
@@ -355,33 +358,33 @@ static int theta_less(const astar_theta *t, int32_t a, int32_t b) {
   return t->f[a] < t->f[b] || (t->f[a] == t->f[b] && t->g[a] > t->g[b]);
 }
 
-static void heap_set(astar_theta *t, size_t i, int32_t v) {
+static void theta_set(astar_theta *t, size_t i, int32_t v) {
   t->heap[i] = v;
   t->hpos[v] = (int32_t)i;
 }
 
-static void heap_up(astar_theta *t, size_t i) {
+static void theta_up(astar_theta *t, size_t i) {
   int32_t v = t->heap[i];
   while (i > 0) {
     size_t p = (i - 1) / 2;
     if (!theta_less(t, v, t->heap[p])) break;
-    heap_set(t, i, t->heap[p]);
+    theta_set(t, i, t->heap[p]);
     i = p;
   }
-  heap_set(t, i, v);
+  theta_set(t, i, v);
 }
 
-static void heap_down(astar_theta *t, size_t i) {
+static void theta_down(astar_theta *t, size_t i) {
   int32_t v = t->heap[i];
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= t->nheap) break;
     if (c + 1 < t->nheap && theta_less(t, t->heap[c + 1], t->heap[c])) c++;
     if (!theta_less(t, t->heap[c], v)) break;
-    heap_set(t, i, t->heap[c]);
+    theta_set(t, i, t->heap[c]);
     i = c;
   }
-  heap_set(t, i, v);
+  theta_set(t, i, v);
 }
 
 static double theta_h(const astar_theta *t, int32_t v) {
@@ -392,8 +395,8 @@ static double theta_h(const astar_theta *t, int32_t v) {
 
 /* Sets v's g and parent and puts it on (or moves it up in) the open list. */
 static void theta_open(astar_theta *t, int32_t v, double g, int32_t parent) {
-  int fresh = t->stamp[v] != t->gen || t->hpos[v] == CLOSED;
-  if (t->stamp[v] == t->gen && t->hpos[v] == CLOSED) t->st.reopened++;
+  int fresh = t->stamp[v] != t->gen || t->hpos[v] == THETA_CLOSED;
+  if (t->stamp[v] == t->gen && t->hpos[v] == THETA_CLOSED) t->st.reopened++;
   double h = theta_h(t, v);
   t->stamp[v] = t->gen;
   t->g[v] = g;
@@ -407,9 +410,9 @@ static void theta_open(astar_theta *t, int32_t v, double g, int32_t parent) {
   if (fresh) {
     t->heap[t->nheap] = v;
     t->hpos[v] = (int32_t)t->nheap;
-    heap_up(t, t->nheap++);
+    theta_up(t, t->nheap++);
   } else {
-    heap_up(t, (size_t)t->hpos[v]);
+    theta_up(t, (size_t)t->hpos[v]);
   }
 }
 
@@ -427,7 +430,7 @@ int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
     theta_arrays(t, (size_t)n, 0);
     if (t->cap < (size_t)n) return ASTAR_ENOMEM;
   }
-  if (++t->gen == 0) {          /* wrapped: every stamp is stale again */
+  if (++t->gen == 0) { /* wrapped: every stamp is stale again */
     memset(t->stamp, 0, t->cap * sizeof(uint32_t));
     t->gen = 1;
   }
@@ -505,9 +508,9 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
     if (t->q.max_expansions && t->st.expanded >= t->q.max_expansions)
       return t->status = ASTAR_MAX_EXPANSIONS;
     if (s == t->goal) return t->status = ASTAR_FOUND;
-    heap_set(t, 0, t->heap[--t->nheap]);
-    if (t->nheap > 0) heap_down(t, 0);
-    t->hpos[s] = CLOSED;
+    theta_set(t, 0, t->heap[--t->nheap]);
+    if (t->nheap > 0) theta_down(t, 0);
+    t->hpos[s] = THETA_CLOSED;
     t->st.expanded++;
     done++;
     if (t->q.record_visited) {
@@ -527,7 +530,10 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
     for (d = 0; moves != 0; d++, moves >>= 1) {
       int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = -1, nc, k;
       double g = HUGE_VAL, seg;
-      struct { double lb; int32_t node, depth; } cand[ANCESTORS + 1];
+      struct {
+        double lb;
+        int32_t node, depth;
+      } cand[THETA_ANCESTORS + 1];
       if (!(moves & 1u)) continue;
       /* The parent candidates: s itself (path 1 of Theta*), its parent
       ** (path 2) and further up its chain of turning points, where a
@@ -538,9 +544,9 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
       ** first passable candidate wins and no other segment is walked.
       ** Near-ties go to the farther ancestor (fewer turns). */
       nc = 0;
-      for (a = s, depth = 0; depth <= ANCESTORS; depth++) {
-        double ddx = (double)(a % w - nx), ddy = (double)(a / w - ny), lb;
-        lb = t->g[a] + t->minrate * sqrt(ddx * ddx + ddy * ddy);
+      for (a = s, depth = 0; depth <= THETA_ANCESTORS; depth++) {
+        double ex = (double)(a % w - nx), ey = (double)(a / w - ny), lb;
+        lb = t->g[a] + t->minrate * sqrt(ex * ex + ey * ey);
         for (k = nc; k > 0 && (lb < cand[k - 1].lb * (1 - 1e-12) ||
                                (lb <= cand[k - 1].lb * (1 + 1e-12) && depth > cand[k - 1].depth));
              k--)
@@ -561,7 +567,7 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
           par = u;
         }
       }
-      if (par < 0) continue;   /* nothing better than what v has */
+      if (par < 0) continue; /* nothing better than what v has */
       if (g > t->q.max_cost) {
         t->pruned = 1;
         continue;
@@ -591,19 +597,31 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 ** turns are cells of its search tree, while the best turn is often a cell
 ** beside one (points are cell centres, a lattice), and two turns may have
 ** to move together.  So each interior point i gets a window: the cells
-** within REFINE of it; a dynamic program picks one cell per window, or
-** skips up to SKIP windows in a row, minimising the sum of segment costs
+** within THETA_REFINE of it; a dynamic program picks one cell per window, or
+** skips up to THETA_SKIP windows in a row, minimising the sum of segment costs
 ** (the current points are among the choices, so the cost never rises).
 ** Passes repeat, re-centred, while they improve (at most 4).  Scratch:
-** n * WIN doubles and int32s from the search's allocator; out of memory,
+** n * THETA_WIN doubles and int32s from the search's allocator; out of memory,
 ** the points stay as they are.  Returns the new count.
 */
-#define REFINE 2
-#define WIN ((2 * REFINE + 1) * (2 * REFINE + 1))
-#define SKIP 2
+#define THETA_REFINE 2
+#define THETA_WIN ((2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1))
+#define THETA_SKIP 2
+/* The cell of choice j in layer i of refine's program: the window's cells
+** around pts[i], -1 off the grid; layers 0 and n - 1 hold only the ends
+** (as the window's middle choice). */
+static int32_t choice(const int32_t *pts, int32_t n, int32_t w, int32_t h, int32_t i,
+                      int32_t j) {
+  int32_t side = 2 * THETA_REFINE + 1, x, y;
+  if (i == 0 || i == n - 1) return j == THETA_WIN / 2 ? pts[i] : -1;
+  x = pts[i] % w + j % side - THETA_REFINE;
+  y = pts[i] / w + j / side - THETA_REFINE;
+  return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
+}
+
 static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n) {
   int32_t w = astar_grid_width(t->gr), h = astar_grid_height(t->gr), pass;
-  size_t cells = (size_t)n * WIN;
+  size_t cells = (size_t)n * THETA_WIN;
   double *best;
   int32_t *from, *out;
   seg_ctx c;
@@ -615,55 +633,45 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n) {
   for (pass = 0; best && from && out && pass < 4; pass++) {
     int32_t i, j, m, k;
     double before = 0, s;
-    /* the cell of choice j in layer i: the window's cells, -1 off the grid
-    ** (layers 0 and n - 1 hold only the ends, as choice WIN / 2) */
-#define CHOICE(i, j) \
-    (((i) == 0 || (i) == n - 1) ? ((j) == WIN / 2 ? pts[i] : -1) \
-     : (pts[i] % w + (j) % (2 * REFINE + 1) - REFINE < 0 || \
-        pts[i] % w + (j) % (2 * REFINE + 1) - REFINE >= w || \
-        pts[i] / w + (j) / (2 * REFINE + 1) - REFINE < 0 || \
-        pts[i] / w + (j) / (2 * REFINE + 1) - REFINE >= h) ? -1 \
-     : pts[i] + ((j) / (2 * REFINE + 1) - REFINE) * w + (j) % (2 * REFINE + 1) - REFINE)
     for (i = 1; i < n; i++) {
       if (seg_cost(&c, pts[i - 1] % w, pts[i - 1] / w, pts[i] % w, pts[i] / w, &s) != ASTAR_OK)
         s = HUGE_VAL;
       before += s;
     }
-    for (j = 0; j < WIN; j++) best[j] = j == WIN / 2 ? 0 : HUGE_VAL;
+    for (j = 0; j < THETA_WIN; j++) best[j] = j == THETA_WIN / 2 ? 0 : HUGE_VAL;
     for (i = 1; i < n; i++)
-      for (j = 0; j < WIN; j++) {
-        int32_t v = CHOICE(i, j), p;
-        best[(size_t)i * WIN + j] = HUGE_VAL;
-        from[(size_t)i * WIN + j] = -1;
+      for (j = 0; j < THETA_WIN; j++) {
+        int32_t v = choice(pts, n, w, h, i, j), p;
+        best[(size_t)(i * THETA_WIN + j)] = HUGE_VAL;
+        from[(size_t)(i * THETA_WIN + j)] = -1;
         if (v < 0) continue;
-        for (p = i - 1; p >= 0 && p >= i - 1 - SKIP; p--)
-          for (k = 0; k < WIN; k++) {
-            int32_t u = CHOICE(p, k);
-            double b = best[(size_t)p * WIN + k];
-            if (u < 0 || b == HUGE_VAL || b >= best[(size_t)i * WIN + j]) continue;
+        for (p = i - 1; p >= 0 && p >= i - 1 - THETA_SKIP; p--)
+          for (k = 0; k < THETA_WIN; k++) {
+            int32_t u = choice(pts, n, w, h, p, k);
+            double b = best[(size_t)(p * THETA_WIN + k)];
+            if (u < 0 || b == HUGE_VAL || b >= best[(size_t)(i * THETA_WIN + j)]) continue;
             if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
               continue;
-            if (b + s < best[(size_t)i * WIN + j]) {
-              best[(size_t)i * WIN + j] = b + s;
-              from[(size_t)i * WIN + j] = p * WIN + k;
+            if (b + s < best[(size_t)(i * THETA_WIN + j)]) {
+              best[(size_t)(i * THETA_WIN + j)] = b + s;
+              from[(size_t)(i * THETA_WIN + j)] = p * THETA_WIN + k;
             }
           }
       }
-    if (!(best[(size_t)(n - 1) * WIN + WIN / 2] < before * (1 - 1e-12))) break;
+    if (!(best[(size_t)(n - 1) * THETA_WIN + THETA_WIN / 2] < before * (1 - 1e-12))) break;
     /* the choices read back from the goal (every layer's choice comes
     ** from an earlier layer, so this ends at the start) */
     m = 0;
-    for (k = (n - 1) * WIN + WIN / 2;; k = from[k]) {
-      out[m++] = CHOICE(k / WIN, k % WIN);
-      if (k == WIN / 2) break;
+    for (k = (n - 1) * THETA_WIN + THETA_WIN / 2;; k = from[k]) {
+      out[m++] = choice(pts, n, w, h, k / THETA_WIN, k % THETA_WIN);
+      if (k == THETA_WIN / 2) break;
     }
     for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
-    n = m;   /* fewer or as many: the scratch still fits */
-#undef CHOICE
+    n = m; /* fewer or as many: the scratch still fits */
   }
   astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
   astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
-  astar__mem(t->alloc, t->ud, out, out ? cells / WIN * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, out, out ? cells / THETA_WIN * sizeof(int32_t) : 0, 0);
   return n;
 }
 
@@ -680,7 +688,7 @@ int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, do
     if (v == t->start) break;
   }
   if (points == NULL) return n;
-  for (i = 0; i < n / 2; i++) {   /* start first */
+  for (i = 0; i < n / 2; i++) { /* start first */
     int32_t k = points[i];
     points[i] = points[n - 1 - i];
     points[n - 1 - i] = k;

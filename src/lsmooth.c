@@ -17,7 +17,7 @@ static int rate_error(lua_State *L, ltopo *T, int32_t cell, double value) {
   int32_t w = astar_grid_width(GRID(T));
   const char *v = describe_number(L, value);
   return luaL_error(L, "cell (%d, %d) would cost %s per unit of length (penalty * "
-                    "penalty_scale and tag factors must keep costs finite and >= 0)",
+                       "penalty_scale and tag factors must keep costs finite and >= 0)",
                     (int)(cell % w + 1), (int)(cell / w + 1), v);
 }
 
@@ -130,7 +130,7 @@ static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lo
   double cost, length;
   cell_list l;
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)n, sizeof(int32_t));
-  n = astar_theta_points(th, to, b->links, &cost, &length);   /* refined: fewer */
+  n = astar_theta_points(th, to, b->links, &cost, &length); /* refined: fewer */
   for (i = 1; i < n; i++) {
     int32_t ax = b->links[i] % w - b->links[i - 1] % w, ay = b->links[i] / w - b->links[i - 1] / w;
     bound += (size_t)(ax < 0 ? -ax : ax) + (size_t)(ay < 0 ? -ay : ay);
@@ -235,13 +235,10 @@ static int l_grid_smooth(lua_State *L) {
   if (o.any_angle) arg_error(L, 3, "option \"any_angle\" does not apply to smooth");
   lua_getfield(L, 2, "nodes");
   if (!lua_istable(L, -1))
-    arg_error(L, 2, lua_pushfstring(L, "path.nodes must be a list of cell ids, got %s",
-                                    describe(L, -1)));
+    arg_error(L, 2, lua_pushfstring(L, "path.nodes must be a list of cell ids, got %s", describe(L, -1)));
   len = compat_rawlen(L, -1);
   if (len < 1 || len > (size_t)w * (size_t)h * 8)
-    arg_error(L, 2, lua_pushfstring(L, "path.nodes must hold 1..%d cells, got %d",
-                                    (int)(w * h > INT32_MAX / 8 ? INT32_MAX : w * h * 8),
-                                    (int)(len > INT32_MAX ? INT32_MAX : len)));
+    arg_error(L, 2, lua_pushfstring(L, "path.nodes must hold 1..%d cells, got %d", (int)(w * h > INT32_MAX / 8 ? INT32_MAX : w * h * 8), (int)(len > INT32_MAX ? INT32_MAX : len)));
   n = (int32_t)len;
   S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap, len, sizeof(int32_t));
   for (i = 0; i < n; i++) {
@@ -251,19 +248,19 @@ static int l_grid_smooth(lua_State *L) {
     v = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)w * h)
       arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] must be a cell id of the %dx%d grid, "
-                                      "got %s", (int)i + 1, (int)w, (int)h, describe(L, -1)));
+                                         "got %s",
+                                      (int)i + 1, (int)w, (int)h, describe(L, -1)));
     c = (int32_t)v - 1;
     if (astar_grid_blocked(GRID(T), c % w, c / w))
-      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] is cell (%d, %d), which is blocked",
-                                      (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
+      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] is cell (%d, %d), which is blocked", (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
     if (i > 0) {
       dx = c % w - S->b.nodes[i - 1] % w;
       dy = c / w - S->b.nodes[i - 1] / w;
     }
     if (dx < -1 || dx > 1 || dy < -1 || dy > 1)
       arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) is not a neighbour of "
-                                      "the cell before it", (int)i + 1, (int)(c % w + 1),
-                                      (int)(c / w + 1)));
+                                         "the cell before it",
+                                      (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
     S->b.nodes[i] = c;
     lua_pop(L, 1);
   }
@@ -295,8 +292,7 @@ static void world_options(lua_State *L, int arg, double *s, double *ox, double *
   if (!lua_isnil(L, -1)) {
     double v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
     if (lua_type(L, -1) != LUA_TNUMBER || !(v > 0) || !isfinite(v))
-      arg_error(L, arg, lua_pushfstring(L, "cell_size must be a finite number > 0, got %s",
-                                        describe(L, -1)));
+      arg_error(L, arg, lua_pushfstring(L, "cell_size must be a finite number > 0, got %s", describe(L, -1)));
     *s = v;
   }
   lua_pop(L, 1);
@@ -314,7 +310,8 @@ static void world_options(lua_State *L, int arg, double *s, double *ox, double *
     }
     if (!ok)
       arg_error(L, arg, lua_pushfstring(L, "origin must be a table {x, y} of finite numbers, "
-                                        "got %s", describe(L, -1)));
+                                           "got %s",
+                                        describe(L, -1)));
   }
   lua_pop(L, 1);
 }
