@@ -494,6 +494,11 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
   int32_t w, hh;
   uint64_t done = 0;
   seg_ctx c;
+  struct {
+    double lb;
+    int32_t node, depth;
+  } cand[THETA_ANCESTORS + 1];
+  memset(cand, 0, sizeof cand);
   if (t->status != ASTAR_SEARCHING) return t->status;
   w = astar_grid_width(gr);
   hh = astar_grid_height(gr);
@@ -530,10 +535,6 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
     for (d = 0; moves != 0; d++, moves >>= 1) {
       int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = -1, nc, k;
       double g = HUGE_VAL, seg;
-      struct {
-        double lb;
-        int32_t node, depth;
-      } cand[THETA_ANCESTORS + 1];
       if (!(moves & 1u)) continue;
       /* The parent candidates: s itself (path 1 of Theta*), its parent
       ** (path 2) and further up its chain of turning points, where a
