@@ -190,6 +190,55 @@ describe("smooth", function()
   end)
 end)
 
+describe("smooth and any_angle for a unit larger than one cell (size)", function()
+  -- a wall with a one-cell gap at the top and a two-cell gap at the bottom:
+  -- a 2 x 2 unit must take the bottom one, its lines too
+  local function world()
+    local g = astar.grid(16, 10)
+    for y = 1, 10 do
+      if y ~= 2 and y ~= 8 and y ~= 9 then g:set_blocked(8, y, true) end
+    end
+    return g
+  end
+
+  it("keeps every line passable for the unit's whole block", function()
+    local g = world()
+    for _, opts in ipairs({ { size = 2, smooth = true }, { size = 2, any_angle = true } }) do
+      local p = assert(g:find_path(1, 1, 14, 1, opts))
+      for i = 2, #p.points do
+        local a, b = p.points[i - 1], p.points[i]
+        assert.is_true(g:line_of_sight(a[1], a[2], b[1], b[2], 2))
+      end
+      for _, c in ipairs(p.xy) do
+        assert.is_true(g:clearance(c[1], c[2]) >= 2)
+        assert.is_true(c[1] ~= 8 or c[2] == 8)  -- through the two-cell gap
+      end
+      -- one cell fits through the top gap: a shorter way
+      local one = assert(g:find_path(1, 1, 14, 1, { smooth = opts.smooth, any_angle = opts.any_angle }))
+      assert.is_true(one.cost < p.cost)
+    end
+  end)
+
+  it("prices a segment by the dearest cell of the block", function()
+    local g = astar.grid(12, 6)
+    for x = 1, 12 do g:set_cost(x, 4, 9) end   -- a dear row the block's lower half would cross
+    -- (a unit's block must fit: its top-left cell goes up to column 11)
+    local p = assert(g:find_path(1, 2, 11, 2, { size = 2, any_angle = true }))
+    assert.same({ { 1, 2 }, { 11, 2 } }, p.points)
+    assert.is_true(math.abs(p.cost - 10) < 1e-9)
+    local q = assert(g:find_path(1, 3, 11, 3, { size = 2, any_angle = true }))
+    -- straight along row 3 the block's lower half is in the dear row all the
+    -- way (cost 90): it climbs out of it instead
+    assert.is_true(q.cost < 10 * 9 / 2 and #q.points > 2)
+    -- smoothing a sized path keeps to rows whose blocks avoid row 4
+    local r = assert(g:find_path(1, 1, 11, 2, { size = 2, smooth = true }))
+    for _, c in ipairs(r.xy) do assert.is_true(c[2] + 1 < 4) end
+    for i = 2, #r.points do
+      assert.is_true(r.points[i][2] <= 2 and r.points[i - 1][2] <= 2)
+    end
+  end)
+end)
+
 describe("path.length", function()
   it("is the geometric length of the cell path: steps of 1 and sqrt 2", function()
     local g = astar.grid(10, 10)

@@ -78,11 +78,11 @@ int astar_grid_walk(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, in
 /* rates and segment costs                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* The rate of cell (x, y) under q (NULL: the grid's own costs) into *r:
-** 0 passable, 1 impassable, -1 when the modifiers make it negative or not
-** finite (*r then holds the bad value). */
-static int cell_rate(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
-                     double *r) {
+/* The rate of the single cell (x, y) under q (NULL: the grid's own costs)
+** into *r: 0 passable, 1 impassable, -1 when the modifiers make it
+** negative or not finite (*r then holds the bad value). */
+static int one_rate(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
+                    double *r) {
   int32_t u = y * astar_grid_width(gr) + x, tag = 0;
   double c;
   if (astar_grid_blocked(gr, x, y)) return 1;
@@ -98,6 +98,31 @@ static int cell_rate(const astar_grid *gr, const astar_query *q, int32_t x, int3
   }
   *r = c;
   return c >= 0 && isfinite(c) ? 0 : -1;
+}
+
+/* The rate of the unit at cell (x, y): for a sized unit (q->size = k > 1)
+** the k x k block whose top-left cell it is, passable when every cell is
+** (and inside the grid), its rate the largest of theirs -- the sized
+** search's step cost, per unit of length.  The walker then walks the
+** unit's top-left cell and this plugs the footprint in. */
+static int cell_rate(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
+                     double *r) {
+  int32_t k = q ? q->size : 1, a, e;
+  double most = 0;
+  if (k <= 1) return one_rate(gr, q, x, y, r);
+  if (x + k > astar_grid_width(gr) || y + k > astar_grid_height(gr)) return 1;
+  for (e = 0; e < k; e++)
+    for (a = 0; a < k; a++) {
+      double v = 0;
+      int rc = one_rate(gr, q, x + a, y + e, &v);
+      if (rc != 0) {
+        *r = v;
+        return rc;
+      }
+      if (v > most) most = v;
+    }
+  *r = most;
+  return 0;
 }
 
 typedef struct seg_ctx {
@@ -147,7 +172,8 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
   c->strict = diag == ASTAR_DIAG_NEVER || diag == ASTAR_DIAG_NO_CORNER_CUTTING;
   c->bad_cell = -1;
   topo = astar_grid_topology((astar_grid *)gr);
-  c->fast = (q == NULL || (!q->penalty && !q->tag_factor)) && topo->ops->plain(topo);
+  c->fast = (q == NULL || (!q->penalty && !q->tag_factor && q->size <= 1)) &&
+            topo->ops->plain(topo);
 }
 
 /* The cost of one segment into *cost (HUGE_VAL: no passage); ECOST on a bad
@@ -424,7 +450,7 @@ int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
   t->status = ASTAR_ESTATE;
   t->gr = NULL;
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n || !(q->weight >= 0) ||
-      !isfinite(q->weight) || q->cost_fn != NULL)
+      !isfinite(q->weight) || q->cost_fn != NULL || q->size < 1 || q->size > ASTAR_MAX_UNIT)
     return ASTAR_EINVAL;
   if (t->cap < (size_t)n) {
     theta_arrays(t, (size_t)n, 0);
