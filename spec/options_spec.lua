@@ -41,7 +41,8 @@ local function answer(p, why, stats)
   if not p then return { why = why, expanded = stats.expanded } end
   return {
     cost = p.cost, nodes = p.nodes, expanded = p.expanded, partial = p.partial, reason = p.reason,
-    trace = p.trace and #p.trace, visited = p.visited and #p.visited,
+    trace = p.trace and #p.trace, visited = p.visited and #p.visited, points = p.points,
+    length = p.length,
   }
 end
 
@@ -85,6 +86,8 @@ local path_samples = with_samples({
   -- compared on the open world only (below): cell costs rule jump point
   -- search out
   algorithm = function() return { algorithm = "jps" }, { algorithm = "astar" } end,
+  smooth = function() return { smooth = true }, {}, { 1, 1, W, H } end,
+  any_angle = function() return { any_angle = true }, {}, { 1, 1, W, H } end,
 })
 
 -- o with the other entries of t added.
@@ -146,8 +149,9 @@ describe("options", function()
         for i, g in ipairs({ open, general }) do
           local with, without, ends = path_samples[name](g)
           ends = ends or { 1, 5, W, 5 }
-          -- A* on both (cell costs rule jump point search out)
-          local A = { algorithm = "astar" }
+          -- A* on both (cell costs rule jump point search out); any_angle
+          -- is its own algorithm
+          local A = with.any_angle and {} or { algorithm = "astar" }
           local a = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], plus(with, A)))
           local b = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], plus(without, A)))
           assert.are_not.same(a, b) -- the sample does change something
