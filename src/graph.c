@@ -345,6 +345,10 @@ static double graph_distance(const astar_topology *t, int32_t a, int32_t b) {
   return sqrt(dx * dx + dy * dy + dz * dz);  /* euclidean */
 }
 
+static double graph_estimate(const astar_search *s, int32_t v) {
+  return graph_h(s, v, 0, 0);
+}
+
 static int graph_default_heuristic(const astar_topology *t) {
   (void)t;
   return ASTAR_H_EUCLIDEAN;
@@ -371,6 +375,8 @@ static const astar_topo_ops graph_ops = {
     .step_cost = graph_step_cost,
     .each_step = graph_each_step,
     .default_heuristic = graph_default_heuristic,
+    .heuristics = HEURISTICS_SPATIAL,
+    .estimate = graph_estimate,
     .distance = graph_distance,
     .octile_k = ASTAR_SQRT2 - 1,
     .plain = NULL, /* no fast path yet: steps can overflow, tags are common */

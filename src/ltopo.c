@@ -14,8 +14,10 @@
 */
 
 #define SEARCH_MT "astar.Search"
+#define GRID_MT "astar.Grid"
+#define HEX_MT "astar.Hex"
 #define CLASS_FIELD "__astar_class"     /* in each topology metatable */
-#define ANY_TOPOLOGY "astar.Graph or astar.Grid"
+#define ANY_TOPOLOGY "astar.Graph, astar.Grid or astar.Hex"
 
 typedef struct ltopo ltopo;
 typedef struct lsbuf lsbuf;
@@ -59,6 +61,9 @@ typedef struct ltopo_class {
   /* pushes what distances returns, from the finished search s; tidx: the
   ** topology's stack index; returns the number of values */
   int (*push_distances)(lua_State *L, ltopo *T, int tidx, astar_search *s, int reverse);
+  /* hex grids: the astar_layout (fields measure discs in steps); NULL on
+  ** the other kinds */
+  int (*layout)(ltopo *T);
 } ltopo_class;
 
 struct ltopo {
@@ -343,5 +348,5 @@ static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
   return n;
 }
 
-/* The classes (lgraph.c, lgrid.c), for the functions that name one. */
-static const ltopo_class graph_class, grid_class;
+/* The classes (lgraph.c, lgrid.c, lhex.c), for the functions that name one. */
+static const ltopo_class graph_class, grid_class, hex_class;

@@ -1,6 +1,6 @@
 /*
 ** Build (from the repository root):
-**   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c src/util.c src/graph.c src/grid.c src/search.c src/lastar.c -llua5.4 -lm
+**   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c src/util.c src/graph.c src/grid.c src/hex.c src/search.c src/lastar.c -llua5.4 -lm
 ** Run:   ./build/alloc_test [repo-root]        (default ".": needs lua/astar.lua)
 ** Valgrind:
 **   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
