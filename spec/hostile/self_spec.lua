@@ -27,6 +27,7 @@ describe("hostile self", function()
   local protos = {
     { "Graph", "astar.Graph", new_graph, graph_ok },
     { "Grid", "astar.Grid", new_grid, grid_ok },
+    { "Hex", "astar.Hex", H.new_hex, H.hex_ok },
     { "Field", "astar.Field", new_field, field_ok },
     { "Field (distances)", "astar.Field", new_dfield, field_ok },
   }
