@@ -470,3 +470,49 @@ describe("hex world coordinates", function()
     end
   end)
 end)
+
+describe("hex svg", function()
+  local function count(s, pat)
+    local n = 0
+    for _ in s:gmatch(pat) do n = n + 1 end
+    return n
+  end
+
+  it("draws hexagons, the path through the centres and the ends", function()
+    for _, layout in ipairs(LAYOUTS) do
+      local hx = astar.hex(7, 5, { layout = layout })
+      for y = 2, 4 do hx:set_blocked(4, y, true) end
+      hx:set_cost(2, 2, 3)
+      local p = hx:find_path(1, 1, 7, 5, { visited = true })
+      local text = astar.svg(hx, { path = p, visited = p.visited, cell = 10 })
+      assert.equal(text, astar.svg(hx, { path = p, visited = p.visited, cell = 10 }))
+      local open = text:match('<path class="open" d="([^"]*)"')
+      assert.equal(35, count(open, "Z"))
+      assert.equal(3, count(text:match('<path class="blocked" d="([^"]*)"'), "Z"))
+      assert.equal(1, count(text:match('<path class="dear" d="([^"]*)"'), "Z"))
+      local fill = text:match('<g id="fill">(.-)</g>')
+      assert.equal(#p.visited, count(fill, "Z"))
+      local pts = text:match('<polyline points="([^"]*)"')
+      local i = 0
+      for x, y in pts:gmatch("([%d%.]+),([%d%.]+)") do
+        i = i + 1
+        -- the centres are hex:to_world's with cell_size 1 and origin 0, 0
+        local wx, wy = hx:to_world(p.xy[i][1], p.xy[i][2])
+        assert.is_true(math.abs(wx - tonumber(x)) < 1e-3 and math.abs(wy - tonumber(y)) < 1e-3)
+      end
+      assert.equal(#p.nodes, i)
+      assert.truthy(text:find('<circle id="start"', 1, true))
+      assert.truthy(text:find('id="gridlines"', 1, true))
+    end
+  end)
+
+  it("refuses bad options as on square grids", function()
+    local hx = astar.hex(3, 3)
+    assert.equal("bad argument #2 to 'svg' (path[1] must be a cell id in 1..9, got 10)",
+      error_of(astar.svg, hx, { path = { 10 } }))
+    assert.equal("bad argument #1 to 'svg' (astar.Grid, astar.Hex or astar.Graph expected, got nil)",
+      error_of(astar.svg, nil))
+    hx:close()
+    assert.equal("attempt to use a closed hex grid", error_of(astar.svg, hx))
+  end)
+end)
