@@ -454,7 +454,7 @@ const astar_error_info *astar_search_error(const astar_search *s);
 int32_t astar_search_path_length(const astar_search *s, int32_t to);
 /* Writes the path start..to: nodes[0..len-1] (required, room for
 ** astar_search_path_length entries) and links[0..len-2] (may be NULL; graph
-** edge ids, or for grids the step directions 0..7).  [out] cost (may be
+** edge ids, grid step directions 0..7, hex directions 0..5).  [out] cost (may be
 ** NULL): the sum of the step costs along the path.  Returns the length, 0
 ** when `to` was not reached. */
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
