@@ -1,8 +1,8 @@
 /*
 ** fuzz_core.c -- libFuzzer harness for the C core (no Lua).
 **
-** The input bytes are decoded into a graph (or a grid, or a hex grid) and a series of
-** queries: node coordinates, edge costs, weights, factors and callback
+** The input bytes are decoded into a graph (or a grid, or a hex grid) and
+** a series of queries: node coordinates, edge costs, weights, factors and callback
 ** values are taken as raw double bits (NaN, infinities, -0, denormals, huge
 ** values all occur), ids and enums are taken as raw integers (out of range
 ** on purpose).  Each query runs through the public API, time-sliced, and the
