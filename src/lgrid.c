@@ -40,12 +40,9 @@ static int grid_shape(ltopo *T, int32_t *w, int32_t *h) {
 }
 
 /* The width of a topology of cells (square or hex grid): the functions
-** below serve both classes (lhex.c), so they read the shape. */
-static int32_t cells_width(ltopo *T) {
-  int32_t w, h;
-  T->cls->shape(T, &w, &h);
-  return w;
-}
+** below serve both classes (lhex.c), so they read it from the ltopo (cached
+** at creation: it is read per callback). */
+static int32_t cells_width(ltopo *T) { return T->cells_w; }
 
 /* x at arg, y at arg + 1 -> the cell id (and coordinates, 0-based). */
 static int32_t check_xy(lua_State *L, ltopo *T, int arg, int32_t *px, int32_t *py) {

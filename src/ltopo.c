@@ -72,6 +72,8 @@ struct ltopo {
   void *impl;                   /* astar_graph, astar_grid */
   astar_topology *t;            /* its topology view; NULL once released */
   lobj *search;                 /* its cached Search (in the user value) */
+  int32_t cells_w;              /* kinds of cells: the width (fixed; read
+                                ** per callback), 0 for graphs */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -155,6 +157,7 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->impl = NULL;
   T->t = NULL;
   T->search = NULL;
+  T->cells_w = 0;
   luaL_getmetatable(L, cls->mt);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 3);
@@ -170,9 +173,11 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
 
 /* Gives T its core object (raises when impl is NULL: out of memory). */
 static void topo_attach(lua_State *L, ltopo *T, void *impl) {
+  int32_t w = 0, h = 0;
   if (impl == NULL) luaL_error(L, "not enough memory");
   T->impl = impl;
   T->t = T->cls->topology(impl);
+  T->cells_w = T->cls->shape(T, &w, &h) ? w : 0;
   T->o.released = T->o.closed = 0;
 }
 
