@@ -99,14 +99,14 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
   q->max_cost = HUGE_VAL;
 }
 
-static int check_query(const astar_query *q, const astar_topology *t) {
-  int32_t n = t->ops->count(t);
+static int validate_query(const astar_query *q, const astar_topology *topo) {
+  int32_t n = topo->ops->count(topo);
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n)
     return ASTAR_EINVAL;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_CALLBACK)
     return ASTAR_EINVAL;
   if (q->heuristic >= 0 && q->heuristic < ASTAR_H_CALLBACK &&
-      !astar_topology_accepts(t, q->heuristic))
+      !astar_topology_accepts(topo, q->heuristic))
     return ASTAR_EINVAL;                      /* "hex" on a square grid ... */
   if (q->heuristic == ASTAR_H_CALLBACK && q->heuristic_fn == NULL)
     return ASTAR_EINVAL;
@@ -190,7 +190,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   double len;
   s->status = ASTAR_ESTATE;
   s->topo = NULL;
-  if ((rc = check_query(q, t)) != ASTAR_OK) return rc;
+  if ((rc = validate_query(q, t)) != ASTAR_OK) return rc;
   if ((rc = ops->prepare(t, reverse)) != ASTAR_OK) return rc;
   s->q = *q;
   if (s->q.heuristic == ASTAR_H_DEFAULT) s->q.heuristic = ops->default_heuristic(t);
