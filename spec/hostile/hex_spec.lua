@@ -59,6 +59,15 @@ describe("hostile astar.hex", function()
       error_of(hx.xy, hx, 7))
   end)
 
+  it("takes units of one cell only (size = 1)", function()
+    local hx = astar.hex(5, 5)
+    assert.equal(hx:distance(1, 1, 5, 5), hx:find_path(1, 1, 5, 5, { size = 1 }).cost)
+    assert.equal("bad argument #5 to 'find_path' (size must be an integer in 1..1, got 2)",
+      error_of(hx.find_path, hx, 1, 1, 5, 5, { size = 2 }))
+    assert.equal("bad argument #2 to 'distances' (size must be an integer in 1..1, got 3)",
+      error_of(hx.distances, hx, { { 1, 1 } }, { size = 3 }))
+  end)
+
   it("a cost callback error reaches the caller; the hex grid stays usable", function()
     local hx = astar.hex(6, 6)
     local ok, err = pcall(hx.find_path, hx, 1, 1, 6, 6, { cost = function() error({ code = 7 }) end })
