@@ -236,6 +236,7 @@ describe("hex heuristics", function()
       local hx = astar.hex(20, 15, { layout = layout })
       local p = hx:find_path(2, 3, 19, 14)
       assert.equal(hx:distance(2, 3, 19, 14), p.cost)
+      assert.equal(p.cost, p.length)            -- every step one cell long
       assert.equal(#p.nodes, p.expanded) -- a perfect heuristic expands only the path
     end
   end)
@@ -448,6 +449,8 @@ describe("hex world coordinates", function()
     hx = astar.hex(5, 4, { layout = "even_r" })
     x, y = hx:to_world(1, 1)
     assert.is_true(close(S3, x) and close(1, y))
+    assert.same({ 1, 0, 0 }, { hx:world() })
+    assert.same({ 2, 0, 0 }, { astar.hex(2, 2, { cell_size = 2 }):world() })
   end)
 
   it("to_cell inverts to_world, near centres and out to the hexagon's edge", function()

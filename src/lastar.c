@@ -48,6 +48,7 @@
 #include "lgrid.c"
 #include "lhex.c"
 #include "ltext.c"
+#include "lsmooth.c"
 
 /* ------------------------------------------------------------------------ */
 /* registration                                                               */
@@ -77,6 +78,10 @@ static const lfunc grid_methods[] = {
     {"visible_from", l_grid_visible_from, 1, NULL},
     {"to_string", l_grid_to_string, 1, NULL},
     {"memory", l_grid_memory, 0, NULL},
+    {"smooth", l_grid_smooth, 1, NULL},
+    {"to_world", l_grid_to_world, 0, NULL},
+    {"to_cell", l_grid_to_cell, 0, NULL},
+    {"world", l_grid_world, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc grid_metamethods[] = {
@@ -102,6 +107,7 @@ static const lfunc hex_methods[] = {
     {"visible_from", l_hex_visible_from, 1, NULL},
     {"to_world", l_hex_to_world, 0, NULL},
     {"to_cell", l_hex_to_cell, 0, NULL},
+    {"world", l_grid_world, 0, NULL},
     {"to_string", l_hex_to_string, 1, NULL},
     {"memory", l_grid_memory, 0, NULL},
     {NULL, NULL, 0, NULL}};

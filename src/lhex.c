@@ -24,12 +24,12 @@ static const char *const layout_names[] = {
     [ASTAR_HEX_EVEN_Q] = "even_q",
 };
 
-/* The class's core object: the hex grid and its world placement, from the
-** module state's allocator. */
+/* The class's core object: the hex grid and the state that allocated this
+** box (its world frame is in the user value, as a square grid's: lsmooth.c's
+** world_store / world_frame). */
 typedef struct lhex {
   lstate *M;
   astar_hex *hx;
-  double size, ox, oy;         /* cell_size, origin */
 } lhex;
 
 /* ------------------------------------------------------------------------ */
@@ -52,6 +52,18 @@ static int hex_shape(ltopo *T, int32_t *w, int32_t *h) {
 
 static int hex_layout_of(ltopo *T) { return astar_hex_layout(HEX(T)); }
 
+/* path.length (every step is one cell long: the distance between centres,
+** in cells), path.width and path.xy on demand (the square grid's). */
+static void hex_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len) {
+  (void)links;
+  lua_pushnumber(L, (double)(len - 1));
+  lua_setfield(L, -2, "length");
+  lua_pushinteger(L, cells_width(T));
+  lua_setfield(L, -2, "width");
+  luaL_getmetatable(L, GRID_PATH_MT);
+  lua_setmetatable(L, -2);
+}
+
 static const ltopo_class hex_class = {
     .mt = HEX_MT,
     .what = "hex grid",
@@ -68,7 +80,7 @@ static const ltopo_class hex_class = {
     .step_name = grid_step_name,
     .cost_subject = grid_cost_subject,
     .step_word = "step",
-    .path_extras = grid_path_extras,
+    .path_extras = hex_path_extras,
     .trace_extras = grid_trace_extras,
     .push_distances = grid_push_distances,
     .layout = hex_layout_of,
@@ -78,42 +90,19 @@ static const ltopo_class hex_class = {
 /* construction                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* Reads { layout =, cell_size =, origin = { ox, oy } } at arg. */
-static void hex_options(lua_State *L, int arg, int *layout, double *size, double *ox,
-                        double *oy) {
+/* Reads { layout =, cell_size =, origin = {ox, oy} } at arg (the world
+** frame as square grids read it: lsmooth.c's world_options). */
+static void hex_options(lua_State *L, int arg, int *layout, double w[3]) {
   static const char *const keys[] = {"layout", "cell_size", "origin"};
   *layout = ASTAR_HEX_ODD_R;
-  *size = 1;
-  *ox = *oy = 0;
-  if (!check_fields(L, arg, keys, 3)) return;
-  lua_getfield(L, arg, "layout");
-  if (!lua_isnil(L, -1))
-    *layout = check_choice(L, arg, lua_gettop(L), "layout", layout_names,
-                           COUNT_OF(layout_names), "");
-  lua_getfield(L, arg, "cell_size");
-  if (!lua_isnil(L, -1)) {
-    *size = lua_tonumber(L, -1);
-    if (lua_type(L, -1) != LUA_TNUMBER || !(*size > 0) || !isfinite(*size))
-      arg_error(L, arg, lua_pushfstring(L, "cell_size must be a finite number > 0, got %s",
-                                        describe(L, -1)));
+  if (check_fields(L, arg, keys, 3)) {
+    lua_getfield(L, arg, "layout");
+    if (!lua_isnil(L, -1))
+      *layout = check_choice(L, arg, lua_gettop(L), "layout", layout_names,
+                             COUNT_OF(layout_names), "");
+    lua_pop(L, 1);
   }
-  lua_getfield(L, arg, "origin");
-  if (!lua_isnil(L, -1)) {
-    int ok = lua_istable(L, -1);
-    if (ok) {
-      lua_rawgeti(L, -1, 1);
-      lua_rawgeti(L, -2, 2);
-      *ox = lua_tonumber(L, -2);
-      *oy = lua_tonumber(L, -1);
-      ok = lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TNUMBER &&
-           isfinite(*ox) && isfinite(*oy);
-      lua_pop(L, 2);
-    }
-    if (!ok)
-      arg_error(L, arg, lua_pushfstring(L, "origin must be a table { x, y } of finite numbers, "
-                                        "got %s", describe(L, -1)));
-  }
-  lua_pop(L, 3);
+  world_options(L, arg, &w[0], &w[1], &w[2]);
 }
 
 /* astar.hex(width, height [, { layout =, cell_size =, origin = }]) -> an
@@ -123,20 +112,17 @@ static int l_hex_new(lua_State *L) {
   int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
   int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
   int layout;
-  double size, ox, oy;
+  double world[3];
   lhex *X;
   ltopo *T;
   lua_settop(L, 3);
-  hex_options(L, 3, &layout, &size, &ox, &oy);
+  hex_options(L, 3, &layout, world);
   if ((double)w * h >= (double)(1 << 30))
     return arg_error(L, 2, "hex grid too large (width * height must be below 2^30)");
   T = topo_new(L, &hex_class);
   X = (lhex *)state_alloc(M, NULL, 0, sizeof *X);
   if (X != NULL) {
     X->M = M;
-    X->size = size;
-    X->ox = ox;
-    X->oy = oy;
     X->hx = astar_hex_new(w, h, layout, state_alloc, M);
     if (X->hx == NULL) {
       state_alloc(M, X, sizeof *X, 0);
@@ -144,6 +130,7 @@ static int l_hex_new(lua_State *L) {
     }
   }
   topo_attach(L, T, X);
+  world_store(L, lua_gettop(L), world[0], world[1], world[2]);
   account(L, M);
   return 1;
 }
@@ -313,18 +300,19 @@ static double hex_edge(int layout) {
 /* hex:to_world(x, y) -> wx, wy: the centre of the cell's hexagon. */
 static int l_hex_to_world(lua_State *L) {
   ltopo *T = check_self(L);
-  lhex *X = (lhex *)T->impl;
-  int layout = astar_hex_layout(X->hx);
+  int layout = astar_hex_layout(HEX(T));
   int32_t x, y;
-  double cx, cy, k = HEX_SQRT3 * X->size;
+  double cx, cy, size, ox, oy, k;
   check_xy(L, T, 2, &x, &y);
+  world_frame(L, &size, &ox, &oy);
+  k = HEX_SQRT3 * size;
   astar_hex_center(layout, x, y, &cx, &cy);
   if (layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_EVEN_R) {
-    lua_pushnumber(L, X->ox + (cx - hex_edge(layout)) * k + 0.5 * k);
-    lua_pushnumber(L, X->oy + cy * k + X->size);
+    lua_pushnumber(L, ox + (cx - hex_edge(layout)) * k + 0.5 * k);
+    lua_pushnumber(L, oy + cy * k + size);
   } else {
-    lua_pushnumber(L, X->ox + cx * k + X->size);
-    lua_pushnumber(L, X->oy + (cy - hex_edge(layout)) * k + 0.5 * k);
+    lua_pushnumber(L, ox + cx * k + size);
+    lua_pushnumber(L, oy + (cy - hex_edge(layout)) * k + 0.5 * k);
   }
   return 2;
 }
@@ -333,19 +321,20 @@ static int l_hex_to_world(lua_State *L) {
 ** nil outside the grid. */
 static int l_hex_to_cell(lua_State *L) {
   ltopo *T = check_self(L);
-  lhex *X = (lhex *)T->impl;
-  int layout = astar_hex_layout(X->hx);
+  int layout = astar_hex_layout(HEX(T));
   double wx = check_finite(L, 2, "x"), wy = check_finite(L, 3, "y");
-  double k = HEX_SQRT3 * X->size, px, py;
+  double size, ox, oy, k, px, py;
   int32_t x, y;
+  world_frame(L, &size, &ox, &oy);
+  k = HEX_SQRT3 * size;
   if (layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_EVEN_R) {
-    px = (wx - X->ox - 0.5 * k) / k + hex_edge(layout);
-    py = (wy - X->oy - X->size) / k;
+    px = (wx - ox - 0.5 * k) / k + hex_edge(layout);
+    py = (wy - oy - size) / k;
   } else {
-    px = (wx - X->ox - X->size) / k;
-    py = (wy - X->oy - 0.5 * k) / k + hex_edge(layout);
+    px = (wx - ox - size) / k;
+    py = (wy - oy - 0.5 * k) / k + hex_edge(layout);
   }
-  if (!astar_hex_cell_at(X->hx, px, py, &x, &y)) {
+  if (!astar_hex_cell_at(HEX(T), px, py, &x, &y)) {
     lua_pushnil(L);
     return 1;
   }

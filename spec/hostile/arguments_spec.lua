@@ -94,6 +94,10 @@ function K.cells(e) -- astar.field's topology: a square or a hex grid
   if e.v == NONE or type(e.v) ~= "userdata" then return mt .. " expected, got " .. e.t end
   if e.d ~= "astar.Grid" and e.d ~= "astar.Hex" then return mt .. " expected, got " .. e.d end
 end
+function K.smooth_path(e) -- grid:smooth's path: a table with nodes
+  if e.v == NONE or type(e.v) ~= "table" then return "table (a path) expected, got " .. e.t end
+  if e.v.nodes == nil then return "path.nodes must be a list of cell ids, got nil" end
+end
 function K.text(e) -- grid_from_string's map text
   if e.v == NONE or type(e.v) ~= "string" then return "string expected, got " .. e.t end
   if e.v == "" then return "no rows in the map" end
@@ -142,6 +146,10 @@ local GRID_SIGS = {
   find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
   query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
   distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
+  smooth = { { K.smooth_path, { nodes = { 1, 2, 7 } } }, { K.opts, {} } },
+  to_world = { { GX, 2 }, { GY, 2 } },
+  to_cell = { { K.finite("x"), 1.5 }, { K.finite("y"), 0.5 } },
+  world = {},
 }
 
 local HEX_SIGS = {
@@ -162,6 +170,7 @@ local HEX_SIGS = {
   visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
   to_world = { { GX, 2 }, { GY, 2 } },
   to_cell = { { K.finite("x"), 2.5 }, { K.finite("y"), 1.5 } },
+  world = {},
   to_string = { { K.path, {} } },
   find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
   query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
