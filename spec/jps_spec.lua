@@ -152,6 +152,10 @@ describe("jps: which queries take it", function()
     assert.equal("bad argument #3 to 'find_path' (algorithm \"jps\" does not apply to this query (a graph))",
       error_of(gr.find_path, gr, 1, 2, { algorithm = "jps" }))
     assert.equal(1, gr:find_path(1, 2, { algorithm = "astar" }).cost)
+    local hx = astar.hex(4, 4)
+    assert.equal("bad argument #5 to 'find_path' (algorithm \"jps\" does not apply to this query (a hex grid))",
+      error_of(hx.find_path, hx, 1, 1, 4, 4, { algorithm = "jps" }))
+    assert.equal(hx:find_path(1, 1, 4, 4, { algorithm = "astar" }).cost, hx:find_path(1, 1, 4, 4).cost)
     assert.equal(1, gr:find_path(1, 2, { algorithm = "auto" }).cost)
     -- every object stays usable
     assert.equal(7 * DIAG, astar.grid(8, 8):find_path(1, 1, 8, 8, { algorithm = "jps" }).cost)
