@@ -26,6 +26,10 @@ struct astar_grid {
   uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
   int32_t off[8];            /* padded offsets of the 8 directions */
   double inv_pw;             /* 1 / pw: rows without a division */
+  /* the change log (astar_grid_track_changes): a ring of the last log_cap
+  ** changes, each the version it made and the cell (external id) */
+  struct grid_change { uint32_t version; int32_t cell; } *log;
+  size_t log_cap, log_n;     /* log_n: changes written since tracking began */
 };
 
 #define GRID(t) ((astar_grid *)(t))
@@ -147,6 +151,7 @@ void astar_grid_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->moves, n, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
 }
 
@@ -155,6 +160,46 @@ int32_t astar_grid_width(const astar_grid *gr) { return gr->w; }
 int32_t astar_grid_height(const astar_grid *gr) { return gr->h; }
 int astar_grid_diagonal(const astar_grid *gr) { return gr->diagonal; }
 
+/* A change to cell (x, y): a new version, and a line in the log. */
+static void note_change(astar_grid *gr, int32_t x, int32_t y) {
+  gr->t.version++;
+  if (gr->log_cap > 0) {
+    struct grid_change *e = &gr->log[gr->log_n++ % gr->log_cap];
+    e->version = gr->t.version;
+    e->cell = y * gr->w + x;
+  }
+}
+
+int astar_grid_track_changes(astar_grid *gr, size_t cap) {
+  if (cap <= gr->log_cap) return ASTAR_OK;
+  /* a new ring starts empty: versions before it are simply not covered */
+  astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
+  gr->log_cap = gr->log_n = 0;
+  gr->log = (struct grid_change *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
+                                             cap * sizeof *gr->log);
+  if (gr->log == NULL) return ASTAR_ENOMEM;
+  gr->log_cap = cap;
+  return ASTAR_OK;
+}
+
+int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, size_t cap,
+                       size_t *n) {
+  uint32_t want = gr->t.version - since; /* versions (since, now]: modulo 2^32 */
+  size_t kept = gr->log_n < gr->log_cap ? gr->log_n : gr->log_cap, i, found = 0;
+  *n = 0;
+  if (want == 0) return ASTAR_OK;
+  if (want > kept || want > cap) return ASTAR_EOVERFLOW;
+  /* the newest `want` entries must be exactly the versions since+1..now (a
+  ** version made while the log was off, or before it, leaves a gap) */
+  for (i = 0; i < want; i++) {
+    const struct grid_change *e = &gr->log[(gr->log_n - 1 - i) % gr->log_cap];
+    if (e->version != gr->t.version - (uint32_t)i) return ASTAR_EOVERFLOW;
+    cells[found++] = e->cell;
+  }
+  *n = found;
+  return ASTAR_OK;
+}
+
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->t.lock > 0) return ASTAR_EBUSY;
   if (!INSIDE(gr, x, y)) return ASTAR_EINVAL;
@@ -162,7 +207,7 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->blocked[CELL(gr, x, y)] != blocked) { /* no change, no new version */
     gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
     update_around(gr, CELL(gr, x, y));
-    gr->t.version++;
+    note_change(gr, x, y);
   }
   return ASTAR_OK;
 }
@@ -184,7 +229,7 @@ int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
   }
   if (gr->cost[CELL(gr, x, y)] != cost) {
     gr->cost[CELL(gr, x, y)] = cost;
-    gr->t.version++;
+    note_change(gr, x, y);
   }
   return ASTAR_OK;
 }
@@ -207,7 +252,7 @@ int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag) {
   }
   if (gr->tag[CELL(gr, x, y)] != tag) {
     gr->tag[CELL(gr, x, y)] = (uint16_t)tag;
-    gr->t.version++;
+    note_change(gr, x, y);
   }
   return ASTAR_OK;
 }
@@ -421,6 +466,138 @@ static int grid_run_plain(astar_search *s, uint64_t n) {
 }
 static int grid_run_reverse(astar_search *s, uint64_t n) {
   return search_loop(s, n, expand_grid_rev);
+}
+
+/* ------------------------------------------------------------------------ */
+/* repairing a distance field                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* astar_node.pos of a node imported from an old field: reached, not open,
+** and not closed either, so an improvement of any size is taken (a closed
+** node takes only improvements above REOPEN_EPS; a fresh search would have
+** taken this one while the node was open). */
+#define POS_IMPORTED (-3)
+
+enum { MARK_UNKNOWN = 0, MARK_CLEAN = 1, MARK_DIRTY = 2 };
+
+/* The tree parent of reached padded cell p (-1 at a source). */
+ASTAR_INLINE int32_t repair_parent(const astar_search *s, const astar_grid *gr, int32_t p) {
+  int32_t d = s->parent[p];
+  if (d < 0) return -1;
+  return s->reverse ? p + gr->off[d] : p - gr->off[d];
+}
+
+ASTAR_INLINE int repair_reached(const astar_search *s, int32_t p) {
+  return s->ns[p].stamp == s->gen;
+}
+
+/* Puts reached node p back on the open list at its g, to expand it again. */
+ASTAR_INLINE int repair_reopen(astar_search *s, int32_t p) {
+  if (!repair_reached(s, p) || s->ns[p].pos >= 0 || s->ns[p].pos == POS_NEXT)
+    return ASTAR_OK;
+  s->st.generated++;
+  return heap_push(s, &s->open, p, s->ns[p].g, tie_key(s, 0.0), 0);
+}
+
+int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
+                                size_t nsources, int reverse, const astar_query *q,
+                                const double *dist, const signed char *link,
+                                const int32_t *changed, size_t nchanged) {
+  int32_t n = gr->w * gr->h, i, *mark, *stack;
+  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, top, ndirty = 0;
+  int rc;
+  if (q->cost_fn != NULL) return ASTAR_EINVAL;  /* its costs are not logged */
+  for (k = 0; k < nsources; k++)
+    if (sources[k] < 0 || sources[k] >= n) return ASTAR_EINVAL;
+  for (k = 0; k < nchanged; k++)
+    if (changed[k] < 0 || changed[k] >= n) return ASTAR_EINVAL;
+  /* an empty distance search: its state is filled in below */
+  if ((rc = astar_search_begin_distances(s, &gr->t, sources, 0, reverse, q)) != ASTAR_OK)
+    return rc;
+  s->status = ASTAR_ESTATE;   /* until the state is complete */
+  /* mark[] and a stack, in the search's id scratch (it owns them across a
+  ** longjmp; nothing here calls back, but the audit shares the rule) */
+  if (astar__resize(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, 2 * span,
+                    sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  mark = s->ids;
+  stack = s->ids + span;
+  memset(mark, 0, span * sizeof(int32_t));
+  /* 1. the old field, as a finished search's state */
+  for (i = 0; i < n; i++) {
+    int32_t p = CELL(gr, i % gr->w, i / gr->w);
+    if (!(dist[i] < HUGE_VAL)) continue;
+    s->ns[p].g = dist[i];
+    s->ns[p].stamp = s->gen;
+    s->ns[p].pos = POS_IMPORTED;
+    s->parent[p] = link[i];
+  }
+  /* 2. the steps an edit can change: a step between two cells is decided by
+  ** the two cells and, for a diagonal, its two side cells -- all within the
+  ** 3x3 block around the edited cell.  Every reached cell of that block whose
+  ** tree step starts in the block may have lost its route: a root of
+  ** invalidation (the edited cell itself always: it may be blocked now) */
+  for (k = 0; k < nchanged; k++) {
+    int32_t cx = changed[k] % gr->w, cy = changed[k] / gr->w, P = CELL(gr, cx, cy), d;
+    if (repair_reached(s, P)) mark[P] = MARK_DIRTY;
+    for (d = 0; d < 8; d++) {
+      int32_t v = P + gr->off[d], u, uy, vy;
+      if (!repair_reached(s, v) || (u = repair_parent(s, gr, v)) < 0) continue;
+      uy = grid_row(gr, u);
+      vy = grid_row(gr, P);
+      if (uy >= vy - 1 && uy <= vy + 1 && u - uy * gr->pw >= P - vy * gr->pw - 1 &&
+          u - uy * gr->pw <= P - vy * gr->pw + 1)
+        mark[v] = MARK_DIRTY;
+    }
+  }
+  /* 3. a cell is dirty when its route (its chain of tree parents) passes a
+  ** root: each chain is walked once, up to the first cell already known */
+  for (i = 0; i < n; i++) {
+    int32_t p = CELL(gr, i % gr->w, i / gr->w), v = p, verdict;
+    if (!repair_reached(s, p) || mark[p] != MARK_UNKNOWN) continue;
+    top = 0;
+    while (mark[v] == MARK_UNKNOWN) {
+      int32_t u = repair_parent(s, gr, v);
+      stack[top++] = v;
+      if (u < 0 || !repair_reached(s, u) || top == span) break;
+      v = u;
+    }
+    verdict = mark[v] == MARK_DIRTY ? MARK_DIRTY : MARK_CLEAN;
+    while (top > 0) mark[stack[--top]] = verdict;
+  }
+  /* 4. dirty cells forget their routes; the list of them goes on the stack */
+  for (i = 0; i < n; i++) {
+    int32_t p = CELL(gr, i % gr->w, i / gr->w);
+    if (mark[p] != MARK_DIRTY) continue;
+    s->ns[p].stamp = 0;          /* never a live generation */
+    s->ns[p].pos = POS_CLOSED;
+    stack[ndirty++] = p;
+  }
+  s->status = ASTAR_SEARCHING;
+  /* 5. what the search starts from: the sources it lacks (reset, or opened
+  ** since), every clean cell beside a dirty one (the boundary the dirty
+  ** region is re-relaxed from), and the reached cells around each edit (an
+  ** opened cell, a cheaper one or a newly allowed diagonal relaxes outward
+  ** from there) */
+  for (k = 0; k < nsources; k++) {
+    int32_t p = CELL(gr, sources[k] % gr->w, sources[k] / gr->w);
+    if (repair_reached(s, p) || gr->blocked[p] || (q->forbid && q->forbid[sources[k]] != 0))
+      continue;
+    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, grid_h);
+    if (rc != ASTAR_OK) return s->status = rc;
+  }
+  for (k = 0; k < ndirty; k++) {
+    int d;
+    for (d = 0; d < 8; d++)
+      if ((rc = repair_reopen(s, stack[k] + gr->off[d])) != ASTAR_OK) return s->status = rc;
+  }
+  for (k = 0; k < nchanged; k++) {
+    int32_t P = CELL(gr, changed[k] % gr->w, changed[k] / gr->w), d;
+    if ((rc = repair_reopen(s, P)) != ASTAR_OK) return s->status = rc;
+    for (d = 0; d < 8; d++)
+      if ((rc = repair_reopen(s, P + gr->off[d])) != ASTAR_OK) return s->status = rc;
+  }
+  return ASTAR_OK;
 }
 
 /* ------------------------------------------------------------------------ */

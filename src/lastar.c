@@ -89,6 +89,8 @@ static const lfunc field_methods[] = {
     {"add_disc", l_field_add_disc, 0, NULL},
     {"size", l_field_size, 0, NULL},
     {"next_step", l_field_next_step, 0, NULL},
+    {"stale", l_field_stale, 0, NULL},
+    {"update", l_field_update, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL}, {NULL, NULL, 0, NULL}};
