@@ -383,6 +383,14 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr,
                                 const double *dist, const signed char *link,
                                 const int32_t *changed, size_t nchanged);
 
+/* After a grid distance search (or a repair) has run to the end: writes
+** each cell's cost (HUGE_VAL when unreached), next cell (astar_search_parent,
+** -1 when none) and link (astar_search_link) into dist, next, link (width *
+** height each).  After a repair, cells it left as they were are not written
+** (they hold the field's values already).  ESTATE otherwise. */
+int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
+                                double *dist, int32_t *next, signed char *link);
+
 /* Runs at most max_steps expansions (0 = no limit).  Returns SEARCHING when
 ** the budget ran out first, a final outcome (FOUND, UNREACHABLE,
 ** MAX_EXPANSIONS, MAX_COST) or an error.  Once final, further calls return the

@@ -478,8 +478,6 @@ static int grid_run_reverse(astar_search *s, uint64_t n) {
 ** taken this one while the node was open). */
 #define POS_IMPORTED (-3)
 
-enum { MARK_UNKNOWN = 0, MARK_CLEAN = 1, MARK_DIRTY = 2 };
-
 /* The tree parent of reached padded cell p (-1 at a source). */
 ASTAR_INLINE int32_t repair_parent(const astar_search *s, const astar_grid *gr, int32_t p) {
   int32_t d = s->parent[p];
@@ -499,12 +497,20 @@ ASTAR_INLINE int repair_reopen(astar_search *s, int32_t p) {
   return heap_push(s, &s->open, p, s->ns[p].g, tie_key(s, 0.0), 0);
 }
 
+/* Resets reached cell p (it loses its route) and queues it; *n counts the
+** queue.  Its parent link stays: its children are found by it. */
+ASTAR_INLINE void repair_reset(astar_search *s, int32_t p, int32_t *queue, size_t *n) {
+  s->ns[p].stamp = 0;          /* never a live generation */
+  s->ns[p].pos = POS_CLOSED;
+  queue[(*n)++] = p;
+}
+
 int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
                                 size_t nsources, int reverse, const astar_query *q,
                                 const double *dist, const signed char *link,
                                 const int32_t *changed, size_t nchanged) {
-  int32_t n = gr->w * gr->h, i, *mark, *stack;
-  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, top, ndirty = 0;
+  int32_t n = gr->w * gr->h, x, y, *queue;
+  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, head, ndirty = 0;
   int rc;
   if (q->cost_fn != NULL) return ASTAR_EINVAL;  /* its costs are not logged */
   for (k = 0; k < nsources; k++)
@@ -515,67 +521,54 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
   if ((rc = astar_search_begin_distances(s, &gr->t, sources, 0, reverse, q)) != ASTAR_OK)
     return rc;
   s->status = ASTAR_ESTATE;   /* until the state is complete */
-  /* mark[] and a stack, in the search's id scratch (it owns them across a
-  ** longjmp; nothing here calls back, but the audit shares the rule) */
-  if (astar__resize(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, 2 * span,
-                    sizeof(int32_t)))
+  /* the queue of reset cells, in the search's id scratch (each cell is
+  ** reset at most once: a reset cell is no longer reached) */
+  if (astar__resize(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, span, sizeof(int32_t)))
     return ASTAR_ENOMEM;
-  mark = s->ids;
-  stack = s->ids + span;
-  memset(mark, 0, span * sizeof(int32_t));
+  queue = s->ids;
   /* 1. the old field, as a finished search's state */
-  for (i = 0; i < n; i++) {
-    int32_t p = CELL(gr, i % gr->w, i / gr->w);
-    if (!(dist[i] < HUGE_VAL)) continue;
-    s->ns[p].g = dist[i];
-    s->ns[p].stamp = s->gen;
-    s->ns[p].pos = POS_IMPORTED;
-    s->parent[p] = link[i];
+  for (y = 0; y < gr->h; y++) {
+    const double *dr = dist + (size_t)y * (size_t)gr->w;
+    const signed char *lr = link + (size_t)y * (size_t)gr->w;
+    astar_node *nr = s->ns + CELL(gr, 0, y);
+    int32_t *pr = s->parent + CELL(gr, 0, y);
+    for (x = 0; x < gr->w; x++) {
+      if (!(dr[x] < HUGE_VAL)) continue;
+      nr[x].g = dr[x];
+      nr[x].stamp = s->gen;
+      nr[x].pos = POS_IMPORTED;
+      pr[x] = lr[x];
+    }
   }
   /* 2. the steps an edit can change: a step between two cells is decided by
   ** the two cells and, for a diagonal, its two side cells -- all within the
   ** 3x3 block around the edited cell.  Every reached cell of that block whose
-  ** tree step starts in the block may have lost its route: a root of
-  ** invalidation (the edited cell itself always: it may be blocked now) */
+  ** tree step starts in the block may have lost its route (the edited cell
+  ** itself always: it may be blocked now) */
   for (k = 0; k < nchanged; k++) {
-    int32_t cx = changed[k] % gr->w, cy = changed[k] / gr->w, P = CELL(gr, cx, cy), d;
-    if (repair_reached(s, P)) mark[P] = MARK_DIRTY;
+    int32_t P = CELL(gr, changed[k] % gr->w, changed[k] / gr->w), d;
+    if (repair_reached(s, P)) repair_reset(s, P, queue, &ndirty);
     for (d = 0; d < 8; d++) {
-      int32_t v = P + gr->off[d], u, uy, vy;
+      int32_t v = P + gr->off[d], u, e;
       if (!repair_reached(s, v) || (u = repair_parent(s, gr, v)) < 0) continue;
-      uy = grid_row(gr, u);
-      vy = grid_row(gr, P);
-      if (uy >= vy - 1 && uy <= vy + 1 && u - uy * gr->pw >= P - vy * gr->pw - 1 &&
-          u - uy * gr->pw <= P - vy * gr->pw + 1)
-        mark[v] = MARK_DIRTY;
+      for (e = 0; e < 8 && u != P + gr->off[e]; e++) continue;
+      if (u == P || e < 8) repair_reset(s, v, queue, &ndirty);
     }
   }
-  /* 3. a cell is dirty when its route (its chain of tree parents) passes a
-  ** root: each chain is walked once, up to the first cell already known */
-  for (i = 0; i < n; i++) {
-    int32_t p = CELL(gr, i % gr->w, i / gr->w), v = p, verdict;
-    if (!repair_reached(s, p) || mark[p] != MARK_UNKNOWN) continue;
-    top = 0;
-    while (mark[v] == MARK_UNKNOWN) {
-      int32_t u = repair_parent(s, gr, v);
-      stack[top++] = v;
-      if (u < 0 || !repair_reached(s, u) || top == span) break;
-      v = u;
+  /* 3. ... and so has every cell whose route passes one of them: the
+  ** subtrees, found through the children (a cell's children are among its
+  ** neighbours, and name it as their parent) */
+  for (head = 0; head < ndirty; head++) {
+    int32_t v = queue[head], d;
+    for (d = 0; d < 8; d++) {
+      int32_t u = v + gr->off[d];
+      if (repair_reached(s, u) && repair_parent(s, gr, u) == v)
+        repair_reset(s, u, queue, &ndirty);
     }
-    verdict = mark[v] == MARK_DIRTY ? MARK_DIRTY : MARK_CLEAN;
-    while (top > 0) mark[stack[--top]] = verdict;
-  }
-  /* 4. dirty cells forget their routes; the list of them goes on the stack */
-  for (i = 0; i < n; i++) {
-    int32_t p = CELL(gr, i % gr->w, i / gr->w);
-    if (mark[p] != MARK_DIRTY) continue;
-    s->ns[p].stamp = 0;          /* never a live generation */
-    s->ns[p].pos = POS_CLOSED;
-    stack[ndirty++] = p;
   }
   s->status = ASTAR_SEARCHING;
-  /* 5. what the search starts from: the sources it lacks (reset, or opened
-  ** since), every clean cell beside a dirty one (the boundary the dirty
+  /* 4. what the search starts from: the sources it lacks (reset, or opened
+  ** since), every reached cell beside a reset one (the boundary the reset
   ** region is re-relaxed from), and the reached cells around each edit (an
   ** opened cell, a cheaper one or a newly allowed diagonal relaxes outward
   ** from there) */
@@ -589,13 +582,45 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
   for (k = 0; k < ndirty; k++) {
     int d;
     for (d = 0; d < 8; d++)
-      if ((rc = repair_reopen(s, stack[k] + gr->off[d])) != ASTAR_OK) return s->status = rc;
+      if ((rc = repair_reopen(s, queue[k] + gr->off[d])) != ASTAR_OK) return s->status = rc;
   }
   for (k = 0; k < nchanged; k++) {
     int32_t P = CELL(gr, changed[k] % gr->w, changed[k] / gr->w), d;
     if ((rc = repair_reopen(s, P)) != ASTAR_OK) return s->status = rc;
     for (d = 0; d < 8; d++)
       if ((rc = repair_reopen(s, P + gr->off[d])) != ASTAR_OK) return s->status = rc;
+  }
+  return ASTAR_OK;
+}
+
+int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, double *dist,
+                                int32_t *next, signed char *link) {
+  int32_t x, y;
+  if (s->status != ASTAR_FOUND || s->topo != &gr->t || s->goal != -1) return ASTAR_ESTATE;
+  for (y = 0; y < gr->h; y++) {
+    size_t row = (size_t)y * (size_t)gr->w;
+    int32_t p0 = CELL(gr, 0, y);
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = p0 + x, d;
+      const astar_node *nd = &s->ns[p];
+      if (nd->stamp != s->gen) {
+        dist[row + x] = HUGE_VAL;
+        next[row + x] = -1;
+        link[row + x] = -1;
+        continue;
+      }
+      if (nd->pos == POS_IMPORTED) continue;   /* a repair left it as it was */
+      d = s->parent[p];
+      dist[row + x] = nd->g;
+      link[row + x] = (signed char)d;
+      if (d < 0) {
+        next[row + x] = -1;
+      } else {
+        int32_t u = s->reverse ? p + gr->off[d] : p - gr->off[d];
+        int32_t uy = grid_row(gr, u);
+        next[row + x] = (uy - 1) * gr->w + (u - uy * gr->pw - 1);
+      }
+    }
   }
   return ASTAR_OK;
 }

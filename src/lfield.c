@@ -51,16 +51,11 @@ static int field_stale(lfield *F) {
 ** a field older than that many changes is recomputed by update(). */
 #define FIELD_CHANGE_LOG 4096
 
-/* Copies a finished distance search's costs, next cells and links. */
-static void field_fill_distances(lfield *F, const astar_search *s) {
-  int32_t i, count = F->w * F->h, *next = field_next(F);
-  signed char *link = field_link(F);
-  for (i = 0; i < count; i++) {
-    double g = astar_search_g(s, i);
-    F->v[i] = g < 0 ? HUGE_VAL : g;
-    next[i] = g < 0 ? -1 : astar_search_parent(s, i);
-    link[i] = (signed char)(g < 0 ? -1 : astar_search_link(s, i));
-  }
+/* Copies a finished distance search's costs, next cells and links (after
+** a repair, the cells it changed). */
+static void field_fill_distances(lfield *F, ltopo *T, const astar_search *s) {
+  (void)astar_grid_export_distances(s, (const astar_grid *)T->impl, F->v, field_next(F),
+                                    field_link(F));
 }
 
 static void field_release(lobj *o) { (void)o; }

@@ -141,7 +141,7 @@ static int grid_push_distances(lua_State *L, ltopo *T, int tidx, astar_search *s
   lfield *F;
   grid_shape(T, &w, &h);
   F = field_new(L, tidx, w, h, HUGE_VAL, 1);
-  field_fill_distances(F, s);
+  field_fill_distances(F, T, s);
   F->grid = T;
   F->grid_version = astar_topology_version(T->t);
   F->reverse = reverse;

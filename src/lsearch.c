@@ -278,7 +278,7 @@ static int l_field_update(lua_State *L) {
                                      &o.q, F->v, field_link(F), S->b.links, nch);
   if (rc != ASTAR_OK || (rc = astar_search_step(S->b.s, 0)) < 0)
     return search_error(L, T, S->b.s, rc);
-  field_fill_distances(F, S->b.s);
+  field_fill_distances(F, T, S->b.s);
   F->grid_version = astar_topology_version(T->t);
   if (F->penalty) F->penalty_version = F->penalty->version;
   if (F->forbid) F->forbid_version = F->forbid->version;
