@@ -27,9 +27,22 @@ build = {
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/heuristics.c",
-                     "src/lastar.c" },
+                     "src/thread.c", "src/lastar.c" },
          incdirs = { "src" },
-         libraries = { "m" },
+         libraries = { "m", "pthread" },
+      },
+   },
+   -- Windows: Win32 threads (src/thread.c), no pthread library
+   platforms = {
+      windows = {
+         modules = {
+            ["astar.core"] = {
+               sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c",
+                           "src/heuristics.c", "src/thread.c", "src/lastar.c" },
+               incdirs = { "src" },
+               libraries = {},
+            },
+         },
       },
    },
 }

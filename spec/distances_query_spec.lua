@@ -5,7 +5,7 @@ local worlds = require("worlds")
 local error_of = require("helpers").error_of
 
 local function run(q, n)
-  local steps, st = 0, nil
+  local steps, st = 0
   repeat
     st = q:step(n)
     steps = steps + 1

@@ -6,7 +6,6 @@ local worlds = require("worlds")
 local HUGE = math.huge
 
 local D = astar.DIAGONAL
-local dirs = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
 
 -- Every cell of f equals fresh's; next_step from every reached cell leads
 -- to a neighbour no farther, and the walk ends at a cell of cost 0.

@@ -86,6 +86,12 @@ int astar_topology_default_heuristic(const astar_topology *t);
 /* Bytes the topology holds (its arrays and the struct). */
 size_t astar_topology_bytes(const astar_topology *t);
 
+/* Brings the structures forward searches read (a graph's adjacency) up to
+** date.  Searches do it themselves; call it once before searching from
+** several threads, which then only read the topology (while no thread
+** mutates it).  ENOMEM. */
+int astar_topology_prepare(astar_topology *t);
+
 /* While a topology is locked (delta +1 / -1; locks nest) every mutator
 ** returns EBUSY: a host locks it around a search whose callbacks run
 ** foreign code.  The version changes with every mutation; a search begun on

@@ -22,6 +22,7 @@ void astar_topology_lock(astar_topology *t, int delta) { t->lock += delta; }
 int astar_topology_locked(const astar_topology *t) { return t->lock > 0; }
 uint32_t astar_topology_version(const astar_topology *t) { return t->version; }
 size_t astar_topology_bytes(const astar_topology *t) { return t->ops->bytes(t); }
+int astar_topology_prepare(astar_topology *t) { return t->ops->prepare(t, 0); }
 
 int astar_topology_default_heuristic(const astar_topology *t) {
   return t->ops->default_heuristic(t);
