@@ -259,8 +259,8 @@ static int l_batch(lua_State *L) {
   void *args[BATCH_MAX_THREADS];
   hold(L, C, &T->o, 1);                     /* read by the workers: locked */
   na = 2 * T->cls->node_args;
-  lua_settop(L, 3);
   if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of requests)");
+  lua_settop(L, 3);
   batch_options(L, 3, &threads);
   lua_replace(L, 3);
   B = (lbatch *)lua_newuserdata(L, sizeof(lbatch));   /* 4 */
