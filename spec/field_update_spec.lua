@@ -192,4 +192,25 @@ describe("field:stale and next_step", function()
     f:update()
     assert.same({ 4, 1 }, { f:next_step(5, 1) })
   end)
+
+  it("refuses what it cannot do, with clear errors, and stays usable", function()
+    local error_of = require("helpers").error_of
+    local g = astar.grid(6, 6)
+    assert.equal("update needs a field made by grid:distances", error_of(astar.field(g).update, astar.field(g)))
+    local f = g:distances({ { 1, 1 } })
+    -- a distance field used as a penalty by a running search is locked
+    g:set_blocked(3, 3, true)
+    local seen
+    g:find_path(1, 1, 6, 6, { penalty = f, cost = function(_, _, _, _, c)
+      seen = seen or error_of(f.update, f)
+      return c
+    end })
+    assert.equal("cannot call 'update': field is being searched", seen)
+    assert.equal("repaired", f:update())
+    local want = g:distances({ { 1, 1 } }):get(6, 6)
+    g:close()
+    assert.is_false(f:stale())  -- a closed grid changes no more
+    assert.equal("attempt to use a closed grid", error_of(f.update, f))
+    assert.equal(want, f:get(6, 6)) -- the values stay
+  end)
 end)
