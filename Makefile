@@ -38,7 +38,7 @@ STAMP = build/.built-for-$(LUA)
 RUN_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;'
 BUSTED = busted --lua=$(LUA)
 
-.PHONY: all deps test demo bench clean c-test lint
+.PHONY: all deps test demo bench clean c-test lint tsan
 
 all: $(CORE_SO)
 
@@ -145,6 +145,15 @@ BUSTED_SCRIPT = $(shell command -v busted)
 build/asan/astar/core.so: $(SRC) $(HDR)
 	@mkdir -p build/asan/astar
 	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm -pthread
+
+# ThreadSanitizer on the core searched from several threads (astar.batch's
+# way: spec/c/thread_test.c); `make tsan`.
+build/tsan/thread_test: spec/c/thread_test.c $(CORE_SRC) $(HDR)
+	@mkdir -p build/tsan
+	$(SAN_CC) -std=c99 -O1 -g -fsanitize=thread -Isrc -o $@ spec/c/thread_test.c $(CORE_SRC) -lm -pthread
+
+tsan: build/tsan/thread_test
+	./build/tsan/thread_test
 
 build/asan/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
 	@mkdir -p build/asan

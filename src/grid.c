@@ -602,23 +602,24 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, dou
     int32_t p0 = CELL(gr, 0, y);
     for (x = 0; x < gr->w; x++) {
       int32_t p = p0 + x, d;
+      size_t c = row + (size_t)x;
       const astar_node *nd = &s->ns[p];
       if (nd->stamp != s->gen) {
-        dist[row + x] = HUGE_VAL;
-        next[row + x] = -1;
-        link[row + x] = -1;
+        dist[c] = HUGE_VAL;
+        next[c] = -1;
+        link[c] = -1;
         continue;
       }
       if (nd->pos == POS_IMPORTED) continue;   /* a repair left it as it was */
       d = s->parent[p];
-      dist[row + x] = nd->g;
-      link[row + x] = (signed char)d;
+      dist[c] = nd->g;
+      link[c] = (signed char)d;
       if (d < 0) {
-        next[row + x] = -1;
+        next[c] = -1;
       } else {
         int32_t u = s->reverse ? p + gr->off[d] : p - gr->off[d];
         int32_t uy = grid_row(gr, u);
-        next[row + x] = (uy - 1) * gr->w + (u - uy * gr->pw - 1);
+        next[c] = (uy - 1) * gr->w + (u - uy * gr->pw - 1);
       }
     }
   }

@@ -303,7 +303,8 @@ static int l_batch(lua_State *L) {
     }
     lua_settop(L, top);
   }
-  if (T->o.closed) closed_error(L, T->cls->what);
+  /* (a close from a finalizer meanwhile waits for the end of the call: the
+  ** topology is held, its memory stays, and the batch answers as usual) */
   /* the workers: the topology's derived structures are made here, once */
   if (astar_topology_prepare(T->t) != ASTAR_OK) return luaL_error(L, "not enough memory");
   B->t = T->t;

@@ -215,7 +215,8 @@ static int l_distances(lua_State *L) {
 
 /* The share of cells changed beyond which a repair costs about what a
 ** fresh field does: then update() recomputes. */
-#define FIELD_REPAIR_MAX(count) ((size_t)(count) / 64 + 16)
+#define FIELD_REPAIR_MAX(count)                                              \
+  ((size_t)(count) / 64 + 16 < FIELD_CHANGE_LOG ? (size_t)(count) / 64 + 16 : FIELD_CHANGE_LOG)
 
 /*
 ** field:update() -> "current" | "repaired" | "rebuilt": brings a stale

@@ -111,7 +111,7 @@ int astar_cpu_count(void) {
 double astar_thread_cpu(void) {
 #if defined(CLOCK_THREAD_CPUTIME_ID)
   struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return ts.tv_sec + ts.tv_nsec * 1e-9;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 #endif
   return (double)clock() / CLOCKS_PER_SEC;
 }
