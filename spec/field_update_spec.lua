@@ -141,7 +141,7 @@ describe("field:update", function()
     g:set_blocked(3, 3, false) -- back as it was: still a change to repair
     assert.is_true(f:stale())
     assert.equal("repaired", f:update())
-    for i = 1, 200 do g:set_cost(i % 40 + 1, i // 40 + 1, 2) end -- more than a repair is worth
+    for i = 1, 200 do g:set_cost(i % 40 + 1, math.floor(i / 40) + 1, 2) end -- more than a repair is worth
     assert.equal("rebuilt", f:update())
     same_as_fresh(f, g:distances({ { 1, 1 } }), 40, 40, "rebuilt")
     for _ = 1, 5000 do g:set_blocked(20, 20, not g:is_blocked(20, 20)) end -- past the log
