@@ -203,7 +203,7 @@ lint:
 	luacheck lua spec examples bench
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 	  --std=c99 -Isrc -I$(LUA_INC) --suppress=missingIncludeSystem --suppress=toomanyconfigs \
-	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c
+	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c spec/c/thread_test.c
 
 # The version is written in one place per file that must carry it: the Lua
 # module (astar._VERSION), the C header (ASTAR_VERSION*), the rockspecs (file
