@@ -37,21 +37,12 @@ build = {
          sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/heuristics.c",
                      "src/thread.c", "src/lastar.c" },
          incdirs = { "src" },
-         libraries = { "m", "pthread" },
       },
    },
-   -- Windows: Win32 threads (src/thread.c), no pthread library
+   -- libm and pthreads on Unix only: MSVC has no m.lib (the C runtime holds
+   -- the math), and Win32 threads (src/thread.c) need no library
    platforms = {
-      windows = {
-         modules = {
-            ["astar.core"] = {
-               sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c",
-                           "src/heuristics.c", "src/thread.c", "src/lastar.c" },
-               incdirs = { "src" },
-               libraries = {},
-            },
-         },
-      },
+      unix = { modules = { ["astar.core"] = { libraries = { "m", "pthread" } } } },
    },
    copy_directories = { "doc" },
 }

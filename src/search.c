@@ -96,7 +96,7 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
   q->max_cost = HUGE_VAL;
 }
 
-static int check_query(const astar_query *q, int32_t n) {
+static int validate_query(const astar_query *q, int32_t n) {
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n)
     return ASTAR_EINVAL;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_CALLBACK)
@@ -183,7 +183,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   double len;
   s->status = ASTAR_ESTATE;
   s->topo = NULL;
-  if ((rc = check_query(q, ops->count(t))) != ASTAR_OK) return rc;
+  if ((rc = validate_query(q, ops->count(t))) != ASTAR_OK) return rc;
   if ((rc = ops->prepare(t, reverse)) != ASTAR_OK) return rc;
   s->q = *q;
   if (s->q.heuristic == ASTAR_H_DEFAULT) s->q.heuristic = ops->default_heuristic(t);

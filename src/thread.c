@@ -33,6 +33,12 @@ void astar_mutex_unlock(astar_mutex *m) { (void)m; }
 
 #elif defined(_WIN32)
 
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN     /* threads only: no GDI, RPC, sockets */
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX                /* no min/max macros over later code */
+#endif
 #include <windows.h>
 
 int astar_cpu_count(void) {
