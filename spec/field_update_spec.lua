@@ -154,6 +154,11 @@ describe("field:update", function()
     assert.is_true(fp:stale())
     assert.equal("rebuilt", fp:update())
     assert.equal(11, fp:get(2, 1))
+    -- a sized unit: an edit reaches as far as the unit is wide
+    local fs = g:distances({ { 1, 1 } }, { size = 3 })
+    g:set_blocked(10, 10, true)
+    assert.equal("rebuilt", fs:update())
+    same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3")
     -- a cost callback: its costs may have changed anywhere
     local k = 1
     local fc = g:distances({ { 1, 1 } }, { cost = function(_, _, _, _, c) return c * k end })

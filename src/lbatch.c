@@ -305,8 +305,9 @@ static int l_batch(lua_State *L) {
   }
   /* (a close from a finalizer meanwhile waits for the end of the call: the
   ** topology is held, its memory stays, and the batch answers as usual) */
-  /* the workers: the topology's derived structures are made here, once */
-  if (astar_topology_prepare(T->t) != ASTAR_OK) return luaL_error(L, "not enough memory");
+  /* the workers: the topology's derived structures (adjacency, clearance)
+  ** are made here, once: the workers only read */
+  if (astar_topology_prepare(T->t, &o.q) != ASTAR_OK) return luaL_error(L, "not enough memory");
   B->t = T->t;
   B->q = o.q;
   B->mu = astar_mutex_new();

@@ -224,8 +224,9 @@ static int l_distances(lua_State *L) {
 ** made with.  The costs equal a fresh grid:distances exactly.  It repairs
 ** (astar_grid_repair_distances) from the grid's change log; it recomputes
 ** when the log does not reach back far enough, when many cells changed,
-** when a penalty or forbid field changed, or with a cost callback (whose
-** costs may have changed anywhere).
+** when a penalty or forbid field changed, with a cost callback (whose
+** costs may have changed anywhere), or for a sized unit (size > 1: an edit
+** reaches as far as the unit is wide).
 */
 static int l_field_update(lua_State *L) {
   /* stack: 1 field, 2 its user value, 3 the grid, 4 sources, 5 options,
@@ -263,7 +264,8 @@ static int l_field_update(lua_State *L) {
   parse_options(L, C, T, 3, 5, &S->b, &o, 0, 0, FOR_DIST);
   bridge_attach(&b, L, T, &o);
   count = F->w * F->h;
-  full = o.q.cost_fn != NULL || (F->penalty && F->penalty->version != F->penalty_version) ||
+  full = o.q.cost_fn != NULL || o.q.size > 1 ||
+         (F->penalty && F->penalty->version != F->penalty_version) ||
          (F->forbid && F->forbid->version != F->forbid_version);
   if (!full) {
     size_t cap = FIELD_REPAIR_MAX(count);

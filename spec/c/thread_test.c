@@ -72,7 +72,7 @@ static int check(astar_topology *t, const char *what) {
   astar_search *s = astar_search_new(NULL, NULL);
   astar_mutex *mu = astar_mutex_new();
   if (s == NULL || mu == NULL || astar_landmarks_build(t, 4, NULL, NULL, &tab) != ASTAR_OK ||
-      astar_topology_prepare(t) != ASTAR_OK) {
+      astar_topology_prepare(t, NULL) != ASTAR_OK) {
     printf("%s: setup failed\n", what);
     return 1;
   }
