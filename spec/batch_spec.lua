@@ -52,8 +52,9 @@ describe("astar.batch", function()
           forbid = worlds.random_field(world, function() return r() < 0.05 and 1 or 0 end), max_cost = 30 },
         { heuristic = astar.landmarks(g, 3), trace = true, visited = true, stop = "first_hit" },
         { size = 2, partial = seed % 2 == 0 },  -- the clearance layer is built before the threads
+        { smooth = true, heuristic = "euclidean" },
       }
-      for s = 1, 7 do
+      for s = 1, 8 do
         local opts = sets[s]
         local threads = ({ 1, 2, 3, 7 })[(seed + s) % 4 + 1]
         local bopts = { threads = threads }
@@ -64,7 +65,7 @@ describe("astar.batch", function()
       end
       assert.equal(#reqs, #astar.batch(g, reqs)) -- the default thread count
     end
-    assert.equal(84, optsets)
+    assert.equal(96, optsets)
   end)
 
   it("answers graph requests as find_path does", function()
@@ -127,6 +128,8 @@ describe("astar.batch", function()
       { g, {}, { heuristic = function() return 0 end }, LUA_H },
       { g, {}, { cost = function(_, _, _, _, c) return c end },
         "bad argument #3 to 'batch' (cost callbacks cannot run on other threads (use costs, penalty or forbid))" },
+      { g, {}, { any_angle = true },
+        "bad argument #3 to 'batch' (any_angle is not available in batches (use smooth, or find_path))" },
       { g, {}, { penalty = astar.field(astar.grid(2, 2)) },
         "bad argument #3 to 'batch' (penalty field is 2x2 but the grid is 5x3)" },
     }

@@ -274,6 +274,8 @@ static int l_batch(lua_State *L) {
                     "cannot run on other threads)");
   if (!lua_isnil(L, o.slot + SLOT_COST))
     arg_error(L, 3, "cost callbacks cannot run on other threads (use costs, penalty or forbid)");
+  if (o.any_angle)
+    arg_error(L, 3, "any_angle is not available in batches (use smooth, or find_path)");
   n = compat_rawlen(L, 2);
   /* the requests, checked before anything runs */
   B->starts = (int32_t *)malloc((n ? n : 1) * sizeof(int32_t));
@@ -335,6 +337,12 @@ static int l_batch(lua_State *L) {
     bresult *r = &B->res[i];
     if (r->len > 0) {
       push_path_table(L, T, r->nodes, r->links, r->len, r->cost);
+      if (o.smooth) {                       /* path.points, as find_path makes them */
+        S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap,
+                                          (size_t)r->len, sizeof(int32_t));
+        memcpy(S->b.nodes, r->nodes, (size_t)r->len * sizeof(int32_t));
+        grid_path_points(L, C, T, &S->b, &o, r->len);
+      }
       push_record(L, T, &r->rec, &o);
       if (r->partial) {
         lua_pushboolean(L, 1);

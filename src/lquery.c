@@ -262,13 +262,15 @@ static int l_query_step(lua_State *L) {
   Q->state = QS_FAILED;
   if (Q->dist) dist_query_begin(L, Q);
   if (!Q->begun) {
-    if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
+    if (Q->opts.any_angle) theta_begin(L, C, T, &Q->b, &Q->opts);
+    else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
       return search_error(L, T, Q->b.s, rc);
     Q->begun = 1;
     if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
     if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
   }
-  if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
+  if (Q->opts.any_angle) rc = theta_step(L, T, &Q->b, steps);
+  else if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
   Q->status = rc;
   if (Q->cancelled) {                       /* cancelled during this step: */
     Q->state = QS_CANCELLED;                /* the step still says what it did */
@@ -315,7 +317,8 @@ static int l_query_result(lua_State *L) {
   lua_pushliteral(L, "searching");
   if (Q->dist) return 2;
   lua_createtable(L, 0, 5);
-  push_stats(L, Q->T, Q->b.s, &Q->opts);
+  if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
+  else push_stats(L, Q->T, Q->b.s, &Q->opts);
   return 3;
 }
 
