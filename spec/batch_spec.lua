@@ -84,6 +84,20 @@ describe("astar.batch", function()
     end
   end)
 
+  it("answers hex grid requests as find_path does", function()
+    local h = astar.hex(20, 15, { layout = "even_q" })
+    for y = 2, 14 do h:set_blocked(10, y, true) end
+    local reqs = {}
+    for i = 1, 15 do reqs[i] = { 1, i, 20, 16 - i } end
+    reqs[16] = { 1, 1, 10, 5 }
+    for _, opts in ipairs({ {}, { heuristic = "zero", trace = true } }) do
+      local bopts = { threads = 2 }
+      for k, v in pairs(opts) do bopts[k] = v end
+      local paths, reasons = astar.batch(h, reqs, bopts)
+      compare(h, reqs, opts, paths, reasons, "hex")
+    end
+  end)
+
   it("takes an empty list, and options through a metatable", function()
     local g = astar.grid(5, 5)
     local paths, reasons = astar.batch(g, {})
@@ -136,7 +150,7 @@ describe("astar.batch", function()
     for i, c in ipairs(cases) do
       assert.equal(c[4], error_of(astar.batch, c[1], c[2], c[3]), "case " .. i)
     end
-    assert.equal("bad argument #1 to 'batch' (astar.Graph or astar.Grid expected, got number)",
+    assert.equal("bad argument #1 to 'batch' (astar.Graph, astar.Grid or astar.Hex expected, got number)",
       error_of(astar.batch, 5, {}))
     -- a registered Lua heuristic, by name: refused too
     astar.register_heuristic("batch_spec_lua_h", function() return 0 end)

@@ -159,6 +159,13 @@ describe("field:update", function()
     g:set_blocked(10, 10, true)
     assert.equal("rebuilt", fs:update())
     same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3")
+    -- a hex grid: recomputed (the repair is for square grids)
+    local hx = astar.hex(12, 9)
+    local fh = hx:distances({ { 1, 1 } })
+    hx:set_blocked(5, 5, true)
+    assert.is_true(fh:stale())
+    assert.equal("rebuilt", fh:update())
+    same_as_fresh(fh, hx:distances({ { 1, 1 } }), 12, 9, "hex")
     -- a cost callback: its costs may have changed anywhere
     local k = 1
     local fc = g:distances({ { 1, 1 } }, { cost = function(_, _, _, _, c) return c * k end })

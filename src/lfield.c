@@ -24,6 +24,8 @@ typedef struct lfield {
   struct lfield *penalty, *forbid;  /* distances: the option fields used
                                 ** (kept by the user value's options) ... */
   uint32_t penalty_version, forbid_version;  /* ... and their versions then */
+  int hex;                      /* the astar_layout of a hex grid's field,
+                                ** -1 on a square grid's (add_disc) */
   double v[];                   /* w * h values, cell id order (y * w + x) */
 } lfield;
 
@@ -54,8 +56,18 @@ static int field_stale(lfield *F) {
 /* Copies a finished distance search's costs, next cells and links (after
 ** a repair, the cells it changed). */
 static void field_fill_distances(lfield *F, ltopo *T, const astar_search *s) {
-  (void)astar_grid_export_distances(s, (const astar_grid *)T->impl, F->v, field_next(F),
-                                    field_link(F));
+  int32_t i, count = F->w * F->h, *next = field_next(F);
+  signed char *link = field_link(F);
+  if (F->hex < 0) {             /* a square grid: the core writes it in one pass */
+    (void)astar_grid_export_distances(s, (const astar_grid *)T->impl, F->v, next, link);
+    return;
+  }
+  for (i = 0; i < count; i++) {
+    double g = astar_search_g(s, i);
+    F->v[i] = g < 0 ? HUGE_VAL : g;
+    next[i] = g < 0 ? -1 : astar_search_parent(s, i);
+    link[i] = (signed char)(g < 0 ? -1 : astar_search_link(s, i));
+  }
 }
 
 static void field_release(lobj *o) { (void)o; }
@@ -88,6 +100,12 @@ static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double in
   F->reverse = 0;
   F->penalty = F->forbid = NULL;
   F->penalty_version = F->forbid_version = 0;
+  F->hex = -1;
+  {
+    const ltopo_class *cls = topo_class_of(L, gidx);
+    if (cls != NULL && cls->layout != NULL)
+      F->hex = cls->layout((ltopo *)lua_touserdata(L, gidx));
+  }
   for (i = 0; i < n; i++) F->v[i] = init;
   luaL_getmetatable(L, FIELD_MT);
   lua_setmetatable(L, -2);
@@ -106,12 +124,17 @@ static int32_t check_coords(lua_State *L, int arg, int32_t w, int32_t h, int32_t
   return y * w + x;
 }
 
-/* astar.field(grid [, value]) -> a field of that grid's size. */
+/* astar.field(grid [, value]) -> a field of that grid's size (square or
+** hex: any topology of cells). */
 static int l_field_new(lua_State *L) {
-  ltopo *T = check_topo(L, 1, &grid_class);
+  const ltopo_class *cls = topo_class_of(L, 1);
+  ltopo *T;
   int32_t w, h;
-  double init = lua_isnoneornil(L, 2) ? 0 : check_finite(L, 2, "value");
-  T->cls->shape(T, &w, &h);
+  double init;
+  if (cls == NULL) type_error(L, 1, GRID_MT " or " HEX_MT);
+  T = check_topo(L, 1, cls);
+  if (!T->cls->shape(T, &w, &h)) type_error(L, 1, GRID_MT " or " HEX_MT);
+  init = lua_isnoneornil(L, 2) ? 0 : check_finite(L, 2, "value");
   field_new(L, 1, w, h, init, 0);
   return 1;
 }
@@ -139,7 +162,8 @@ static int l_field_fill(lua_State *L) {
   return 0;
 }
 
-/* Adds v to every cell whose centre is within `radius` of (x, y)'s. */
+/* Adds v to every cell whose centre is within `radius` of (x, y)'s; on a
+** hex grid's field, every cell at most `radius` steps away (a hexagon). */
 static int l_field_add_disc(lua_State *L) {
   lfield *F = check_field_mutable(L, 1);
   int32_t cx, cy, x, y, x0, x1, y0, y1, r;
@@ -148,6 +172,26 @@ static int l_field_add_disc(lua_State *L) {
   radius = check_cost(L, 4, "radius");
   v = check_finite(L, 5, "value");
   r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+  if (F->hex >= 0) {
+    int32_t q0, r0, q, rr;
+    astar_hex_axial(F->hex, cx, cy, &q0, &r0);
+    y0 = cy - r < 0 ? 0 : cy - r;
+    y1 = cy + r >= F->h ? F->h - 1 : cy + r;
+    x0 = cx - r < 0 ? 0 : cx - r;
+    x1 = cx + r >= F->w ? F->w - 1 : cx + r;
+    for (y = y0; y <= y1; y++)
+      for (x = x0; x <= x1; x++) {
+        int32_t dq, dr, ds;
+        astar_hex_axial(F->hex, x, y, &q, &rr);
+        dq = q - q0;
+        dr = rr - r0;
+        ds = dq + dr;
+        if ((dq < 0 ? -dq : dq) <= r && (dr < 0 ? -dr : dr) <= r && (ds < 0 ? -ds : ds) <= r)
+          F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
+      }
+    F->version++;
+    return 0;
+  }
   x0 = cx - r < 0 ? 0 : cx - r;
   y0 = cy - r < 0 ? 0 : cy - r;
   x1 = cx + r >= F->w ? F->w - 1 : cx + r;

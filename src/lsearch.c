@@ -265,7 +265,7 @@ static int l_field_update(lua_State *L) {
   parse_options(L, C, T, 3, 5, &S->b, &o, 0, 0, FOR_DIST);
   bridge_attach(&b, L, T, &o);
   count = F->w * F->h;
-  full = o.q.cost_fn != NULL || o.q.size > 1 ||
+  full = F->hex >= 0 || o.q.cost_fn != NULL || o.q.size > 1 ||
          (F->penalty && F->penalty->version != F->penalty_version) ||
          (F->forbid && F->forbid->version != F->forbid_version);
   if (!full) {
