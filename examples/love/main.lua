@@ -614,7 +614,7 @@ function love.keypressed(key)
     show_fill = not show_fill
   elseif key == "r" then
     scatter()
-  elseif ARROWS[key] then
+  elseif ARROWS[key] and scene == 1 then
     move_player(ARROWS[key][1], ARROWS[key][2]) -- a tap moves at once ...
     player.cooldown = 2 * PLAYER_STEP  -- ... holding repeats after a pause
   end
