@@ -4,7 +4,7 @@
 -- searched, exit with status 0, and exit with a failure (not hang) on an
 -- error.  The run also reports what it checked as it played: every walker's
 -- position on an open block for its size, line of sight along every smoothed
--- segment, the 2 x 2 siege engine's paths, and the any-angle scene.  Pending when love or xvfb-run is not installed.
+-- segment, the 2 x 2 siege engine's paths, the any-angle and the hex scenes.  Pending when love or xvfb-run is not installed.
 --
 -- Portable on purpose: the suite also runs under Lua 5.1, 5.3 and LuaJIT.
 
@@ -165,20 +165,35 @@ describe("the LÖVE demo (examples/love)", function()
     assert.are.equal("true", line:match("ok=(%a+)"))
   end)
 
-  it("renders scene 2 alone with --scene 2", function()
-    played()                               -- the module is built
-    local dir = temp_dir()
-    local shot = dir .. "/scene2.png"
-    local status, out, err = play(dir, "--frames 20 --scene 2 --screenshot " .. quote(shot))
-    assert.are.equal(0, status, err)
-    local png = slurp(shot)
-    assert.is_not_nil(png, err)
-    assert.are.equal("\137PNG\r\n\26\n", png:sub(1, 8))
-    assert.is_true(#png > 10000, "odd PNG of " .. #png .. " bytes")
-    assert.is_truthy(out:find("scene2: frames=20 draws=20 ", 1, true), out)
-    assert.is_truthy(out:find("agent_paths=0 ", 1, true), out)  -- the level waited
-    os.remove(shot); os.remove(dir .. "/stdout.txt"); os.remove(dir .. "/stderr.txt"); os.remove(dir)
+  it("shows the hex scene in the cycle, with a valid hex path", function()
+    local r = played()
+    local line = r.out:match("(scene3: [^\n]*)")
+    assert.is_not_nil(line, "no scene3 line in:\n" .. r.out)
+    assert.is_true(tonumber(line:match("frames=(%d+)")) > 0, line)
+    assert.is_true(tonumber(line:match("draws=(%d+)")) > 0, line)
+    local steps, cost = tonumber(line:match("steps=(%d+)")), tonumber(line:match("cost=([%d.]+)"))
+    assert.is_true(steps > 0 and cost >= steps, line)   -- marsh cells cost 3
+    -- ok: from the start to the goal, every step to one of the six
+    -- neighbours and onto an open cell, the cost the sum of the entered cells'
+    assert.are.equal("true", line:match("ok=(%a+)"))
   end)
+
+  for _, scene in ipairs({ 2, 3 }) do
+    it("renders scene " .. scene .. " alone with --scene " .. scene, function()
+      played()                             -- the module is built
+      local dir = temp_dir()
+      local shot = dir .. "/scene.png"
+      local status, out, err = play(dir, ("--frames 20 --scene %d --screenshot %s"):format(scene, quote(shot)))
+      assert.are.equal(0, status, err)
+      local png = slurp(shot)
+      assert.is_not_nil(png, err)
+      assert.are.equal("\137PNG\r\n\26\n", png:sub(1, 8))
+      assert.is_true(#png > 10000, "odd PNG of " .. #png .. " bytes")
+      assert.is_truthy(out:find("scene" .. scene .. ": frames=20 draws=20 ", 1, true), out)
+      assert.is_truthy(out:find("agent_paths=0 ", 1, true), out)  -- the level waited
+      os.remove(shot); os.remove(dir .. "/stdout.txt"); os.remove(dir .. "/stderr.txt"); os.remove(dir)
+    end)
+  end
 
   it("is deterministic with --frames (a fixed dt, a seeded generator)", function()
     played()                               -- the module is built

@@ -7,7 +7,7 @@
 --     headless: N frames with a fixed dt, a PNG of the last one, summary
 --     lines on stdout, exit status 0 (1 on any error)
 --   --heuristic NAME                        the monster's first heuristic
---   --scene 1|2                             start in that scene
+--   --scene 1|2|3                           start in that scene
 --
 -- What it shows:
 --   * 8 agents walk between random cells.  Each path is a grid:query stepped a
@@ -26,6 +26,7 @@
 --   * Tab (or 1, 2): scene 2, any-angle paths (any_angle = true) against the
 --     grid path on a field of pillars, with their lengths; click to move
 --     the goal (left) or the start (right), Space for another field.
+--   * Tab again (or 3): scene 3, a hex grid (astar.hex) with rocks and marsh.
 
 -- luacheck: globals love
 -- (the game sets LÖVE's callbacks: love.load, love.update, love.draw ...)
@@ -116,7 +117,7 @@ local player = { x = 1, y = 1, cooldown = 0 }
 local monster = { h = 1, timer = 0, by_h = {} }
 local agents = {}
 local siege = { size = SIEGE_SIZE, leg = 0, wait = 0 }
-local scene = 1                 -- 1: the level; 2: any-angle against the grid path
+local scene = 1                 -- 1: the level; 2: any-angle against the grid path; 3: hexes
 local lab = {}                  -- scene 2's state
 local headless                  -- { frames =, screenshot = } with --frames
 local exit_on_error = false
@@ -126,7 +127,7 @@ local stats = {
   frames = 0, agent_paths = 0, agent_expansions = 0, monster_searches = 0,
   monster_expansions = 0, in_flight = 0, max_in_flight = 0, used = 0, caught = 0,
   walk_checks = 0, segments = 0, walk_bad = 0, siege_paths = 0, siege_bad = 0,
-  scene2_frames = 0,
+  scene2_frames = 0, scene3_frames = 0, scene2_draws = 0, scene3_draws = 0,
 }
 
 --------------------------------------------------------------------------------
@@ -474,12 +475,70 @@ local function lab_click(px, py, button)
 end
 
 --------------------------------------------------------------------------------
+-- Scene 3: a hex grid (Tab, 3)
+--------------------------------------------------------------------------------
+
+-- astar.hex with pointy-top hexagons in rows (layout odd_r), 12 pixels from
+-- centre to corner: random rocks (blocked) and marsh (cost 3), the path
+-- between two cells over six neighbours.  Same controls as scene 2.
+local HEX_W, HEX_H, HEX_SIZE = 37, 32, 12
+local hexes = {}
+
+local function hex_search()
+  local hx, s, t = hexes.grid, hexes.start, hexes.goal
+  hexes.path = hx:find_path(s[1], s[2], t[1], t[2])
+  hexes.ok = nil
+  local p = hexes.path
+  if p then                            -- what the headless run checks
+    local first, last = p.xy[1], p.xy[#p.xy]
+    local ok = first[1] == s[1] and first[2] == s[2] and last[1] == t[1] and last[2] == t[2]
+    local cost = 0
+    for k = 2, #p.xy do                -- each step to one of the six neighbours, open
+      local a, b, next_to = p.xy[k - 1], p.xy[k], false
+      for _, n in ipairs(hx:neighbours(a[1], a[2])) do
+        if n[1] == b[1] and n[2] == b[2] then next_to = true end
+      end
+      ok = ok and next_to and not hx:is_blocked(b[1], b[2])
+      cost = cost + hx:get_cost(b[1], b[2])
+    end
+    hexes.ok = ok and math.abs(cost - p.cost) < 1e-9 -- 1 x the entered cell's cost
+  end
+end
+
+local function hex_load(seed)
+  hexes.seed = seed or 11
+  local r = love.math.newRandomGenerator(hexes.seed)
+  local hx = astar.hex(HEX_W, HEX_H, { layout = "odd_r", cell_size = HEX_SIZE })
+  for y = 1, HEX_H do
+    for x = 1, HEX_W do
+      local v = r:random()
+      if v < 0.22 then hx:set_blocked(x, y, true) elseif v < 0.40 then hx:set_cost(x, y, 3) end
+    end
+  end
+  hexes.start, hexes.goal = { 2, 2 }, { HEX_W - 1, HEX_H - 1 }
+  for _, c in ipairs({ hexes.start, hexes.goal }) do
+    hx:set_blocked(c[1], c[2], false)
+    for _, n in ipairs(hx:neighbours(c[1], c[2])) do hx:set_blocked(n[1], n[2], false) end
+  end
+  hexes.grid = hx
+  hex_search()
+end
+
+local function hex_click(px, py, button)
+  local x, y = hexes.grid:to_cell(px, py)
+  if not x or hexes.grid:is_blocked(x, y) then return end
+  if button == 1 then hexes.goal = { x, y } elseif button == 2 then hexes.start = { x, y } end
+  hex_search()
+end
+
+--------------------------------------------------------------------------------
 -- LÖVE callbacks
 --------------------------------------------------------------------------------
 
--- --frames N [--screenshot PATH] [--scene 1|2]: LÖVE 11 passes the game's
+-- --frames N [--screenshot PATH] [--scene 1|2|3]: LÖVE 11 passes the game's
 -- own arguments to love.load.  Without --scene a headless run shows scene 2
--- from a third to half of its frames (the level waits meanwhile).
+-- and then scene 3 from a third to half of its frames (the level waits
+-- meanwhile).
 local function parse_args(args)
   for _, a in ipairs(args) do
     if a == "--frames" then exit_on_error = true end
@@ -499,11 +558,11 @@ local function parse_args(args)
       end
       assert(HEURISTICS[monster.h] == v, "--heuristic needs one of " .. table.concat(HEURISTICS, ", "))
     elseif a == "--scene" then        -- start in this scene (headless: stay in it)
-      assert(v == "1" or v == "2", "--scene needs 1 or 2")
+      assert(v == "1" or v == "2" or v == "3", "--scene needs 1, 2 or 3")
       opts.scene = tonumber(v)
     else
       error("unknown argument " .. tostring(a)
-        .. " (usage: love examples/love [--heuristic NAME] [--scene 1|2] [--frames N [--screenshot PATH]])")
+        .. " (usage: love examples/love [--heuristic NAME] [--scene 1|2|3] [--frames N [--screenshot PATH]])")
     end
     i = i + 2
   end
@@ -562,6 +621,7 @@ function love.load(args)
   siege.narrow = grid:find_path(siege.x, siege.y, goal[1], goal[2]).length
   siege.wide = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE }).length
   lab_load()
+  hex_load()
   if headless then love.window.setVSync(0) end -- as fast as it goes
   love.keyboard.setKeyRepeat(false)
 end
@@ -581,11 +641,12 @@ function love.update(dt)
   end
   stats.frames = stats.frames + 1
   message_time = message_time - dt
-  if headless and headless.cycle then   -- the headless run shows scene 2 a while
-    scene = (stats.frames > headless.frames / 3 and stats.frames <= headless.frames / 2) and 2 or 1
+  if headless and headless.cycle then   -- the headless run shows scenes 2 and 3 a while
+    local f, n = stats.frames, headless.frames
+    scene = (f > n / 3 and f <= 5 * n / 12) and 2 or (f > 5 * n / 12 and f <= n / 2) and 3 or 1
   end
-  if scene == 2 then                   -- the level waits while scene 2 is shown
-    stats.scene2_frames = stats.scene2_frames + 1
+  if scene ~= 1 then                   -- the level waits while another scene is shown
+    stats["scene" .. scene .. "_frames"] = stats["scene" .. scene .. "_frames"] + 1
     return
   end
   update_player(dt)
@@ -595,16 +656,18 @@ function love.update(dt)
 end
 
 function love.mousepressed(x, y, button)
-  if scene == 2 then lab_click(x, y, button) end
+  if scene == 2 then lab_click(x, y, button) elseif scene == 3 then hex_click(x, y, button) end
 end
 
 local ARROWS = { left = { -1, 0 }, right = { 1, 0 }, up = { 0, -1 }, down = { 0, 1 } }
 
 function love.keypressed(key)
-  if key == "tab" or key == "1" or key == "2" then
-    scene = key == "tab" and 3 - scene or tonumber(key)
+  if key == "tab" or key == "1" or key == "2" or key == "3" then
+    scene = key == "tab" and scene % 3 + 1 or tonumber(key)
   elseif scene == 2 and key == "space" then
     lab_load(lab.seed + 1)
+  elseif scene == 3 and key == "space" then
+    hex_load(hexes.seed + 1)
   elseif key == "escape" then
     love.event.quit(0)
   elseif key == "h" then
@@ -800,8 +863,65 @@ local function draw_lab()
       100 * (1 - any.length / lab.cells.length), any.expanded), 8, y0 + 23)
   end
   lg.setColor(0.55, 0.57, 0.65)
-  lg.print(("field %d.  left click: goal    right click: start    Space: another field    Tab: the level    Esc: quit")
+  lg.print(("field %d.  left click: goal    right click: start    Space: another field    Tab: hexes    Esc: quit")
     :format(lab.seed), 8, y0 + 59)
+end
+
+-- Scene 3: the hexagons (rock, marsh, open), the path through their centres.
+local HEX_CORNERS = {}
+for i = 0, 5 do                          -- pointy-top: corners at -30, 30, 90 ... degrees
+  local a = math.rad(60 * i - 30)
+  HEX_CORNERS[#HEX_CORNERS + 1] = HEX_SIZE * math.cos(a)
+  HEX_CORNERS[#HEX_CORNERS + 1] = HEX_SIZE * math.sin(a)
+end
+
+local function draw_hexes()
+  local hx = hexes.grid
+  local poly = {}
+  for y = 1, HEX_H do
+    for x = 1, HEX_W do
+      local cx, cy = hx:to_world(x, y)
+      for k = 1, 12, 2 do poly[k], poly[k + 1] = cx + HEX_CORNERS[k], cy + HEX_CORNERS[k + 1] end
+      if hx:is_blocked(x, y) then
+        lg.setColor(0.28, 0.29, 0.35)
+      elseif hx:get_cost(x, y) > 1 then
+        lg.setColor(0.16, 0.24, 0.17)    -- marsh: cost 3
+      else
+        lg.setColor(0.12, 0.13, 0.16)
+      end
+      lg.polygon("fill", poly)
+      lg.setColor(1, 1, 1, 0.06)
+      lg.polygon("line", poly)
+    end
+  end
+  local p = hexes.path
+  if p then
+    local pts = {}
+    for _, c in ipairs(p.xy) do
+      local wx, wy = hx:to_world(c[1], c[2])
+      pts[#pts + 1], pts[#pts + 2] = wx, wy
+    end
+    lg.setColor(1.00, 0.75, 0.25)
+    lg.setLineWidth(3)
+    if #pts >= 4 then lg.line(pts) end
+  end
+  for _, e in ipairs({ { hexes.start, { 0.4, 1, 0.5 } }, { hexes.goal, { 1, 0.4, 0.4 } } }) do
+    local wx, wy = hx:to_world(e[1][1], e[1][2])
+    lg.setColor(e[2])
+    lg.circle("fill", wx, wy, HEX_SIZE * 0.6)
+  end
+  local y0 = H * CELL
+  lg.setColor(0.06, 0.06, 0.08)
+  lg.rectangle("fill", 0, y0, lg.getWidth(), lg.getHeight() - y0)
+  lg.setColor(1.00, 0.75, 0.25)
+  lg.print(p and ("hex path (astar.hex, layout odd_r): %d steps, cost %g (marsh costs 3), %d expansions")
+    :format(#p.xy - 1, p.cost, p.expanded) or "no path", 8, y0 + 5)
+  lg.setColor(0.55, 0.75, 0.55)
+  lg.print("grey: rock (blocked)    green: marsh (set_cost 3)    six neighbours, the hex distance as heuristic",
+    8, y0 + 23)
+  lg.setColor(0.55, 0.57, 0.65)
+  lg.print(("field %d.  left click: goal    right click: start    Space: another field    Tab: the level    Esc: quit")
+    :format(hexes.seed), 8, y0 + 59)
 end
 
 local function draw_status()
@@ -837,7 +957,7 @@ local function draw_status()
   lg.print("purple: what its last search expanded.  By heuristic:  " .. table.concat(by_h, "   "), 8, y0 + 41)
   lg.setColor(0.55, 0.57, 0.65)
   lg.print("arrows: move    H: monster heuristic    F: fill    R: new agent destinations"
-    .. "    Tab: any-angle    Esc: quit", 8, y0 + 59)
+    .. "    Tab: any-angle, hexes    Esc: quit", 8, y0 + 59)
 
   if message and message_time > 0 then
     lg.setColor(0, 0, 0, 0.7)
@@ -859,8 +979,11 @@ local function summary()
     :format(stats.walk_checks, stats.segments, stats.walk_bad, stats.siege_paths, stats.siege_bad,
       siege.wide, siege.narrow)
     .. ("\nscene2: frames=%d draws=%d points=%d length=%.4f grid_length=%.4f ok=%s"):format(
-      stats.scene2_frames, stats.scene2_draws or 0, lab.any and #lab.any.points or 0, lab.any and lab.any.length or 0,
+      stats.scene2_frames, stats.scene2_draws, lab.any and #lab.any.points or 0, lab.any and lab.any.length or 0,
       lab.cells and lab.cells.length or 0, tostring(lab.ok))
+    .. ("\nscene3: frames=%d draws=%d steps=%d cost=%g ok=%s"):format(stats.scene3_frames,
+      stats.scene3_draws, hexes.path and #hexes.path.xy - 1 or 0, hexes.path and hexes.path.cost or 0,
+      tostring(hexes.ok))
 end
 
 -- Headless end: LÖVE hands the last frame over after it is presented.
@@ -880,9 +1003,11 @@ end
 
 function love.draw()
   lg.clear(0.06, 0.06, 0.08)
+  if scene ~= 1 and headless then stats["scene" .. scene .. "_draws"] = stats["scene" .. scene .. "_draws"] + 1 end
   if scene == 2 then
-    if headless then stats.scene2_draws = (stats.scene2_draws or 0) + 1 end
     draw_lab()
+  elseif scene == 3 then
+    draw_hexes()
   else
     draw_map()
     draw_fill()
