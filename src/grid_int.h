@@ -29,6 +29,10 @@ struct astar_grid {
   ** row, per column; the bits past the end of a line are 0 (blocked). */
   uint64_t *rows, *cols;
   int32_t rw, cw;
+  /* the change log (astar_grid_track_changes): a ring of the last log_cap
+  ** changes, each the version it made and the cell (external id) */
+  struct grid_change { uint32_t version; int32_t cell; } *log;
+  size_t log_cap, log_n;     /* log_n: changes written since tracking began */
 };
 
 
