@@ -41,7 +41,7 @@ describe("README", function()
     for body in text:gmatch("```c\n(.-)```") do blocks[#blocks + 1] = body end
     assert.is_true(#blocks >= 2)
     local cc = os.getenv("CC") or "cc"
-    local sources = "src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c"
+    local sources = "src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c src/components.c"
     local helpers = require("helpers")
     for i, body in ipairs(blocks) do
       local includes, code = {}, {}

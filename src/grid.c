@@ -136,6 +136,9 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
     int32_t x;
     for (x = 0; x < width; x++) update_moves(gr, CELL(gr, x, y));
   }
+  /* all open: one component under every diagonal rule (cardinal steps
+  ** join every cell) */
+  astar__comp_uniform(&gr->t);
   return gr;
 }
 
@@ -147,6 +150,7 @@ void astar_grid_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->moves, n, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
+  astar__comp_free(&gr->t);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
 }
 
@@ -163,6 +167,18 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
     gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
     update_around(gr, CELL(gr, x, y));
     gr->t.version++;
+    if (!blocked) {
+      /* opening only adds steps: every new one touches this cell or joins
+      ** two of its neighbours that its own steps now join (the diagonal
+      ** rules only grow with open cells) */
+      int32_t id = y * gr->w + x;
+      unsigned m = gr->moves[CELL(gr, x, y)];
+      int d;
+      astar__comp_kept(&gr->t);
+      astar__comp_node(&gr->t, id);
+      for (d = 0; d < 8; d++)
+        if (m >> d & 1u) astar__comp_union(&gr->t, id, id + dx[d] + dy[d] * gr->w);
+    }
   }
   return ASTAR_OK;
 }
@@ -185,6 +201,7 @@ int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
   if (gr->cost[CELL(gr, x, y)] != cost) {
     gr->cost[CELL(gr, x, y)] = cost;
     gr->t.version++;
+    astar__comp_kept(&gr->t);   /* costs do not cut */
   }
   return ASTAR_OK;
 }
@@ -208,6 +225,7 @@ int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag) {
   if (gr->tag[CELL(gr, x, y)] != tag) {
     gr->tag[CELL(gr, x, y)] = (uint16_t)tag;
     gr->t.version++;
+    astar__comp_kept(&gr->t);
   }
   return ASTAR_OK;
 }
@@ -322,7 +340,7 @@ ASTAR_INLINE double grid_h(const astar_search *s, int32_t v, double x, double y)
 ** parent (g(parent) + 2 c >= g(parent) for any costs >= 0), so that step
 ** is never worth relaxing, whatever the heuristic. */
 ASTAR_INLINE unsigned back_mask(const astar_search *s, int32_t p) {
-  int32_t d = s->parent[p];
+  int32_t d = *parent_at(s, p);
   return d < 0 ? 0xffu : ~(1u << opposite[d]) & 0xffu;
 }
 
@@ -354,7 +372,7 @@ static int expand_grid(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t w = gr->w, py = grid_row(gr, p), px = p - py * gr->pw;
   int32_t up = (py - 1) * w + (px - 1);
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   unsigned m = query_moves(s, gr, p, up) & back_mask(s, p);
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
@@ -379,7 +397,7 @@ static int expand_grid_rev(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t w = gr->w, py = grid_row(gr, p), px = p - py * gr->pw;
   int32_t up = (py - 1) * w + (px - 1);
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   unsigned m = query_moves(s, gr, p, up);
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
@@ -404,7 +422,7 @@ ASTAR_INLINE int expand_grid_plain(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   unsigned m = gr->moves[p] & back_mask(s, p);
   int32_t py = grid_row(gr, p), px = p - py * gr->pw;
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
     if (!(m & 1)) continue;

@@ -108,6 +108,7 @@ local GRAPH_SIGS = {
   find_path = { { NODE, 1 }, { NODE, 3 }, { K.opts, {} } },
   query = { { NODE, 1 }, { NODE, 3 }, { K.opts, {} } },
   distances = { { K.sources, { 1 } }, { K.opts, {} } },
+  connected = { { NODE, 1 }, { NODE, 3 } },
 }
 
 local GRID_SIGS = {
@@ -123,6 +124,7 @@ local GRID_SIGS = {
   diagonal = {},
   memory = {},
   line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+  connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
   visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
   to_string = { { K.path, {} } },
   find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
