@@ -4,7 +4,8 @@
 #   make test       install what is missing, build, run the C core test and
 #                   the busted specs
 #   make demo       install what is missing, build, run the main example
-#   make bench      the benchmark table (see bench/README section in README.md)
+#   make bench      the benchmark tables (see bench/README section in README.md),
+#                   the "many agents" table last (bench/agents.lua)
 #   make lint       luacheck (Lua) and cppcheck (C), installed when missing
 #   make LUA=lua5.3 / lua5.1 / luajit   the same for another interpreter
 #
@@ -116,6 +117,7 @@ bench: deps
 	-@$(MAKE) --no-print-directory build/bench/boost_astar
 	$(RUN_ENV) $(LUA) bench/run.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/heuristics.lua $(BENCH_RUNS)
+	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.

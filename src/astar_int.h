@@ -175,7 +175,9 @@ typedef struct astar_node {
 ** waste less around the frontier but grow the directory (2 MB for 4096 x
 ** 4096 at 64) and the share of page misses.
 */
+#ifndef ASTAR_PAGE_BITS
 #define ASTAR_PAGE_BITS 6
+#endif
 #define ASTAR_PAGE (1 << ASTAR_PAGE_BITS)
 #define ASTAR_PAGE_MASK (ASTAR_PAGE - 1)
 
