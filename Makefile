@@ -4,9 +4,11 @@
 #   make test       install what is missing, build, run the C core test and
 #                   the busted specs
 #   make demo       install what is missing, build, run the main example
-#   make bench      the benchmark tables (see bench/README section in README.md),
+#   make bench      the benchmark tables (see "Performance" in doc/design.md),
 #                   the "many agents" table last (bench/agents.lua)
 #   make lint       luacheck (Lua) and cppcheck (C), installed when missing
+#   make release-check  the version agrees in astar.lua, astar.h, the
+#                   rockspecs and CHANGELOG.md (fails loudly otherwise)
 #   make LUA=lua5.3 / lua5.1 / luajit   the same for another interpreter
 #
 # Dependencies are Debian packages; `make deps` installs the missing ones
@@ -39,7 +41,7 @@ STAMP = build/.built-for-$(LUA)
 RUN_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;'
 BUSTED = busted --lua=$(LUA)
 
-.PHONY: all deps test demo bench clean c-test lint
+.PHONY: all deps test demo bench clean c-test lint release-check
 
 all: $(CORE_SO)
 
@@ -194,5 +196,12 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 	  --std=c99 -Isrc -I$(LUA_INC) --suppress=missingIncludeSystem --suppress=toomanyconfigs \
 	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c
+
+# The version is written in one place per file that must carry it: the Lua
+# module (astar._VERSION), the C header (ASTAR_VERSION*), the rockspecs (file
+# name, `version`, source tag) and the CHANGELOG's top entry.  This lists
+# every disagreement and fails (.ci/run runs it after lint).
+release-check:
+	@$(LUA) .ci/release_check.lua
 
 .PHONY: check memcheck fuzz

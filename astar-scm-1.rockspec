@@ -2,17 +2,25 @@ package = "astar"
 version = "scm-1"
 rockspec_format = "3.0"
 source = {
-   url = "git+file:///work/main",
+   url = "git+https://github.com/astar-lua/astar.git",
 }
 description = {
    summary = "A* pathfinding with a C core: graphs, grids, Lua heuristics, per-query costs",
    detailed = [[
-astar finds shortest paths on directed weighted multigraphs and on grids,
-with built-in or Lua heuristics, three stop policies (first hit, expand,
-guaranteed optimal), per-query cost modifiers and step tables.  The solver
-is C99 with no Lua dependency; astar.core binds it to Lua.
+astar finds shortest paths on directed weighted multigraphs and on grids for
+Lua 5.1, 5.3, 5.4 and LuaJIT, with the solver in C99 (no Lua dependency, one
+public header, embeddable in a C engine).  Built-in, Lua or precomputed
+(landmark, cluster) heuristics; three stop policies, one of them optimal for
+any heuristic; per-query cost modifiers (tag factors, cost callbacks, danger
+fields) that leave the shared map untouched; time-sliced queries for a frame
+budget; distance fields for crowds; line of sight and visibility fields;
+Moving AI benchmark maps; waypoint graphs and SVG pictures.
 ]],
+   homepage = "https://github.com/astar-lua/astar",
+   issues_url = "https://github.com/astar-lua/astar/issues",
+   maintainer = "the astar authors",
    license = "MIT",
+   labels = { "pathfinding", "astar", "graph", "grid", "gamedev", "ai" },
 }
 dependencies = {
    "lua >= 5.1",
@@ -33,4 +41,5 @@ build = {
          libraries = { "m" },
       },
    },
+   copy_directories = { "doc" },
 }

@@ -1,9 +1,9 @@
--- The Amnesia monster (seed 002): it must reach a spot next to the player
+-- The Amnesia monster (from the "A* - Part 1" lecture): it must reach a spot next to the player
 -- while staying out of the player's line of sight wherever it can, so the
 -- player hears it prowl behind the walls instead of watching it walk up.
 --
 -- Three ways to make a search danger-aware, compared with the plain path:
---   1. a Lua heuristic built on grid:line_of_sight (the seed's approach: an
+--   1. a Lua heuristic built on grid:line_of_sight (the lecture's approach: an
 --      inadmissible heuristic that makes visible cells look far away);
 --   2. a Lua cost callback that makes visible cells expensive to enter;
 --   3. the grid:visible_from field as a per-query penalty (stays in C).

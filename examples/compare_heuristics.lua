@@ -1,12 +1,12 @@
--- Seed 000's experiment: five heuristics on a random labyrinth, each with the
--- two stop rules of the slides (stop at the first hit, or go on until no open
+-- The experiment of the A.I. for Video Games lecture on A*: five heuristics on a random
+-- labyrinth, each with the two stop rules of the lecture (stop at the first hit, or go on until no open
 -- node is closer to the start than the goal).  Prints how many expansions
 -- each run took and what its path cost, and draws every run as an SVG.
 --
 --   lua5.4 examples/compare_heuristics.lua [output directory]
 --   (from the repository root, with LUA_PATH='lua/?.lua;;' LUA_CPATH='build/?.so;;')
 --
--- The slides use a 20 x 20 labyrinth, edge probability 0.5 and Unity's
+-- The lecture uses a 20 x 20 labyrinth, edge probability 0.5 and Unity's
 -- Random Seed 18138.  Our generator is not Unity's (see astar.waypoints), and
 -- with our generator seed 18138 leaves the corners disconnected: at p = 0.5 a
 -- square lattice sits exactly at its percolation threshold, so most seeds

@@ -39,7 +39,7 @@ local function show_path(p)
   return table.concat(out, " -> ")
 end
 
--- One line per expansion: "[i] N: X(parent, g, f)" as in seed 003.
+-- One line per expansion: "[i] N: X(parent, g, f)" as in the CS4386 lecture on Dijkstra and A*.
 local function step_table(p)
   for i, t in ipairs(p.trace) do
     print(string.format("  [%d] N: %s(%s, %.2f, %.2f)", i, name[t.node],

@@ -2,7 +2,8 @@
 --
 -- This module is a thin facade over the C module `astar.core`: the types and
 -- their methods (graph, grid, find_path ...) are C functions; what lives here
--- is what reads better in Lua than in C.  See README.md for the reference.
+-- is what reads better in Lua than in C.  See doc/reference.md for the
+-- reference and README.md for the guide.
 --
 --   local astar = require("astar")
 --   local g = astar.graph()
@@ -15,8 +16,16 @@ local describe = require("astar.describe").value
 
 local astar = {}
 
---- Version of the module (a string, e.g. "0.1.0").
-astar.version = core.version
+--- The version, as LuaSocket and LPeg spell it: "astar 0.2.0".  It is the C
+-- core's (astar_version() in src/astar.h); `make release-check` checks that
+-- the rockspec and the CHANGELOG agree with it.
+astar._VERSION = "astar 0.2.0"
+--- The bare version number, "0.2.0" (kept from 0.1.0 for compatibility).
+astar.version = astar._VERSION:match("^astar (.*)$")
+if core.version ~= astar.version then
+  error(("astar: the Lua module is %s but the C module astar.core is %s (mixed installations?)")
+    :format(astar.version, tostring(core.version)), 2)
+end
 
 --- The cost of a diagonal grid step: sqrt(2) rounded to a multiple of 2^-32
 -- (off by 1.1e-11), so that sums of grid steps are exact and equal-length
@@ -39,14 +48,14 @@ astar.field = core.field
 astar.maps = require("astar.maps")
 
 local waypoints = require("astar.waypoints")
---- astar.waypoints(points, los) -> graph (seed 001's waypoint graph).
+--- astar.waypoints(points, los) -> graph (the "Look Up The A-Stars" waypoint graph).
 astar.waypoints = waypoints.waypoints
---- astar.labyrinth(width, height [, opts]) -> graph (seed 000's labyrinths).
+--- astar.labyrinth(width, height [, opts]) -> graph (the labyrinths of the A.I. for Video Games lecture).
 astar.labyrinth = waypoints.labyrinth
 --- astar.svg(grid_or_graph [, opts]) -> SVG text.
 astar.svg = require("astar.svg").svg
 
---- Precomputed heuristics, evaluated in C (see README: "Precomputed heuristics").
+--- Precomputed heuristics, evaluated in C (doc/reference.md: astar.landmarks, astar.cluster_heuristic).
 astar.cluster_heuristic = core.cluster_heuristic
 astar.landmarks = core.landmarks
 
@@ -58,7 +67,7 @@ astar.heuristics = core.heuristics
 astar.audit_heuristic = core.audit_heuristic
 
 --- astar.cached(h, size) -> a heuristic that remembers h's last values.
--- Seed 000: "if the heuristic is computationally intensive, keep a cache of
+-- The A.I. for Video Games lecture on A*: "if the heuristic is computationally intensive, keep a cache of
 -- the last N estimations; locality will help you a lot".  The result is a
 -- callable table usable as `heuristic =` on graphs (h(node, goal)) and grids
 -- (h(x, y, gx, gy)), across queries; `hits` and `misses` count lookups.  Two

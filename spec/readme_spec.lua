@@ -1,89 +1,141 @@
--- The README is part of the product: every ```lua block in it must run, and
--- every function and method the module registers must have a section.
-local astar = require("astar")
+-- The documentation is part of the product: every ```lua block of README.md
+-- and of doc/*.md must run as it stands, and every ```c block must compile
+-- with the core alone and run.  (spec/reference_spec.lua checks that
+-- doc/reference.md documents everything the module exports.)
 local load_string = loadstring or load -- 5.1 / LuaJIT: load takes a function
 
-local function read_readme()
-  local f = assert(io.open("README.md", "rb"))
+local function read(path)
+  local f = assert(io.open(path, "rb"))
   local text = f:read("*a")
   f:close()
   return text
 end
 
-local function lua_blocks(text)
-  local blocks = {}
-  for body in text:gmatch("```lua\n(.-)```") do blocks[#blocks + 1] = body end
-  return blocks
+-- README.md and every doc/*.md, in a stable order
+local function documents()
+  local list = { "README.md" }
+  local p = assert(io.popen("ls doc/*.md 2>/dev/null"))
+  for name in p:lines() do list[#list + 1] = name end
+  p:close()
+  return list
 end
 
-describe("README", function()
-  local text = read_readme()
+local function blocks(text, lang)
+  local list = {}
+  for body in text:gmatch("```" .. lang .. "\n(.-)```") do list[#list + 1] = body end
+  return list
+end
 
-  it("has runnable Lua examples", function()
-    local blocks = lua_blocks(text)
-    assert.is_true(#blocks >= 4)
-    for i, body in ipairs(blocks) do
-      local chunk, err = load_string(body, "=README block " .. i)
-      assert.is_not_nil(chunk, err)
-      local real_print = _G.print
-      _G.print = function() end -- examples print maps; keep the spec output clean
-      local ok, run_err = pcall(chunk)
-      _G.print = real_print
-      assert.is_true(ok, ("README block %d failed: %s"):format(i, tostring(run_err)))
-    end
+-- GitHub's anchor for a heading: lowercase, punctuation dropped (letters,
+-- digits, spaces, '-' and '_' and any non-ASCII byte kept), spaces to '-'.
+-- (Enough for these documents: no emoji, no duplicate headings.)
+local function slug(heading)
+  local s = heading:gsub("`", ""):lower()
+  -- Latin-1 capitals in UTF-8 (\195\128..\195\158, "Ö") lowercase too
+  s = s:gsub("\195([\128-\150\152-\158])", function(c) return "\195" .. string.char(c:byte() + 32) end)
+  s = s:gsub("[^%w%s%-_\128-\255]", "")
+  return (s:gsub(" ", "-"))
+end
+
+local function anchors(text)
+  local set = {}
+  for line in text:gmatch("[^\n]+") do
+    local h = line:match("^#+%s+(.-)%s*$")
+    if h then set[slug(h)] = true end
+  end
+  return set
+end
+
+describe("documentation", function()
+  it("README.md is a guide of at most 500 lines", function()
+    local _, lines = read("README.md"):gsub("\n", "")
+    assert.is_true(lines <= 500, ("README.md has %d lines"):format(lines))
   end)
 
-  -- Each ```c block is the body of a main(): compiled with the core alone
-  -- (-std=c99 -Wall -Wextra -Wpedantic -Werror), run, and its CHECKs must
-  -- hold.
-  it("has C examples that compile and run", function()
-    local blocks = {}
-    for body in text:gmatch("```c\n(.-)```") do blocks[#blocks + 1] = body end
-    assert.is_true(#blocks >= 2)
-    local cc = os.getenv("CC") or "cc"
-    local sources = "src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c src/components.c"
-    local helpers = require("helpers")
-    for i, body in ipairs(blocks) do
-      local includes, code = {}, {}
-      for line in body:gmatch("([^\n]*)\n") do
-        if line:match("^#include") then includes[#includes + 1] = line else code[#code + 1] = line end
-      end
-      local src, exe = os.tmpname() .. ".c", os.tmpname()
-      local f = assert(io.open(src, "wb"))
-      f:write("#include <stdio.h>\n#include <stdlib.h>\n", table.concat(includes, "\n"), "\n",
-        "#define CHECK(c) do { if (!(c)) { fprintf(stderr, \"CHECK failed: %s\\n\", #c); exit(1); } } while (0)\n",
-        "int main(void) {\n", table.concat(code, "\n"), "\nreturn 0;\n}\n")
-      f:close()
-      local cmd = ("%s -std=c99 -Wall -Wextra -Wpedantic -Werror -Isrc -o %s %s %s -lm 2>&1 && %s 2>&1")
-        :format(cc, exe, src, sources, exe)
-      local p = assert(io.popen(helpers.unsanitized(cmd)))
-      local out = p:read("*a")
-      local ok = p:close()
-      os.remove(src)
-      os.remove(exe)
-      assert.is_true(ok == true or ok == 0, ("README C block %d: %s"):format(i, out))
-    end
-  end)
-
-  it("documents every module function", function()
-    for name, v in pairs(astar) do
-      if type(v) == "function" then
-        assert.is_truthy(text:find("astar." .. name .. "(", 1, true), "astar." .. name .. " is not documented")
-      end
-    end
-  end)
-
-  it("documents every method of every type", function()
-    local grid = astar.grid(2, 2)
-    local objects = {
-      graph = astar.graph(), grid = grid, field = astar.field(grid),
-      query = grid:query(1, 1, 2, 2), heuristic = astar.landmarks(grid, 1),
-    }
-    for _, obj in pairs(objects) do
-      local methods = getmetatable(obj).__index
-      for name in pairs(methods) do
-        assert.is_truthy(text:find(":" .. name .. "(", 1, true), name .. " is not documented")
+  it("links only to files and headings that exist", function()
+    local broken = {}
+    local p = assert(io.popen("ls README.md CHANGELOG.md doc/*.md 2>/dev/null"))
+    for name in p:lines() do
+      local dir = name:match("^(.*)/") or "."
+      local text = read(name)
+      for target in text:gmatch("%]%(([^)%s]+)%)") do
+        if not target:match("^%a+:") then -- not http:, https:, mailto:
+          local file, anchor = target:match("^([^#]*)#?(.*)$")
+          local path = file == "" and name or (dir .. "/" .. file)
+          local f = io.open(path, "rb")
+          if not f then
+            broken[#broken + 1] = name .. ": " .. target .. " (no file " .. path .. ")"
+          else
+            local body = f:read("*a")
+            f:close()
+            if anchor ~= "" and path:match("%.md$") and not anchors(body)[anchor] then
+              broken[#broken + 1] = name .. ": " .. target .. " (no heading #" .. anchor .. ")"
+            end
+          end
+        end
       end
     end
+    p:close()
+    assert(#broken == 0, "broken links:\n" .. table.concat(broken, "\n"))
   end)
+end)
+
+describe("documentation examples", function()
+  local docs = documents()
+
+  it("include README.md and doc/reference.md", function()
+    local seen = {}
+    for _, name in ipairs(docs) do seen[name] = true end
+    assert.is_true(seen["README.md"] and seen["doc/reference.md"])
+  end)
+
+  for _, name in ipairs(docs) do
+    local text = read(name)
+
+    it(name .. ": every Lua example runs", function()
+      local list = blocks(text, "lua")
+      if name == "README.md" or name == "doc/reference.md" then assert.is_true(#list >= 4) end
+      for i, body in ipairs(list) do
+        local chunk, err = load_string(body, "=" .. name .. " block " .. i)
+        assert.is_not_nil(chunk, err)
+        local real_print = _G.print
+        _G.print = function() end -- examples print maps; keep the spec output clean
+        local ok, run_err = pcall(chunk)
+        _G.print = real_print
+        assert.is_true(ok, ("%s Lua block %d failed: %s"):format(name, i, tostring(run_err)))
+      end
+    end)
+
+    -- Each ```c block is the body of a main(): compiled with the core alone
+    -- (-std=c99 -Wall -Wextra -Wpedantic -Werror), run, and its CHECKs must
+    -- hold.
+    local c_blocks = blocks(text, "c")
+    if #c_blocks > 0 then
+      it(name .. ": every C example compiles and runs", function()
+        local cc = os.getenv("CC") or "cc"
+        local sources = "src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c src/components.c"
+        local helpers = require("helpers")
+        for i, body in ipairs(c_blocks) do
+          local includes, code = {}, {}
+          for line in body:gmatch("([^\n]*)\n") do
+            if line:match("^#include") then includes[#includes + 1] = line else code[#code + 1] = line end
+          end
+          local src, exe = os.tmpname() .. ".c", os.tmpname()
+          local f = assert(io.open(src, "wb"))
+          f:write("#include <stdio.h>\n#include <stdlib.h>\n", table.concat(includes, "\n"), "\n",
+            "#define CHECK(c) do { if (!(c)) { fprintf(stderr, \"CHECK failed: %s\\n\", #c); exit(1); } } while (0)\n",
+            "int main(void) {\n", table.concat(code, "\n"), "\nreturn 0;\n}\n")
+          f:close()
+          local cmd = ("%s -std=c99 -Wall -Wextra -Wpedantic -Werror -Isrc -o %s %s %s -lm 2>&1 && %s 2>&1")
+            :format(cc, exe, src, sources, exe)
+          local p = assert(io.popen(helpers.unsanitized(cmd)))
+          local out = p:read("*a")
+          local ok = p:close()
+          os.remove(src)
+          os.remove(exe)
+          assert.is_true(ok == true or ok == 0, ("%s C block %d: %s"):format(name, i, out))
+        end
+      end)
+    end
+  end
 end)

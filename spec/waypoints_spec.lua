@@ -1,5 +1,6 @@
 -- astar.waypoints: waypoint graphs from a Lua line-of-sight test or a grid
--- (seed 001), and the random labyrinths of seed 000's experiments.  Edges are
+-- (the "Look Up The A-Stars" blog post), and the random labyrinths of the
+-- A.I. for Video Games lecture's experiments.  Edges are
 -- checked as whole sets against what the visibility rule says, costs against
 -- Euclidean distances, labyrinths for determinism (same edges on every Lua:
 -- pinned values), density and layout; every bad argument has its exact error.

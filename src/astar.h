@@ -31,7 +31,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ASTAR_VERSION "0.1.0"
+/* The version of the core, one place for the whole project (the Lua module,
+** the rockspecs and the CHANGELOG must agree: `make release-check`). */
+#define ASTAR_VERSION_MAJOR 0
+#define ASTAR_VERSION_MINOR 2
+#define ASTAR_VERSION_PATCH 0
+#define ASTAR_VERSION "0.2.0"
+
+/* The version the core was built as ("0.2.0"): compare it with ASTAR_VERSION
+** to detect a header that does not match the compiled core. */
+const char *astar_version(void);
 
 typedef void *(*astar_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 

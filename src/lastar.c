@@ -160,8 +160,10 @@ int luaopen_astar_core(lua_State *L) {
   lua_pop(L, 1);
   lua_newtable(L);
   register_funcs(L, M, funcs, 0, NULL);
-  lua_pushliteral(L, ASTAR_VERSION);
+  lua_pushstring(L, astar_version()); /* the compiled core's, not the header's */
   lua_setfield(L, -2, "version");
+  lua_pushfstring(L, "astar %s", astar_version());
+  lua_setfield(L, -2, "_VERSION");
   lua_pushnumber(L, ASTAR_GRID_DIAG);
   lua_setfield(L, -2, "DIAGONAL");
   return 1;

@@ -5,6 +5,8 @@
 
 #include "astar_int.h"
 
+const char *astar_version(void) { return ASTAR_VERSION; }
+
 void *astar__mem(astar_alloc_fn f, void *ud, void *p, size_t osize,
                  size_t nsize) {
   if (f != NULL) return f(ud, p, osize, nsize);

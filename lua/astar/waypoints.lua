@@ -2,9 +2,11 @@
 --
 --   waypoints(points, los)         a waypoint graph: an edge pair between
 --                                  every two points that see each other
---                                  (seed 001's Preprocess)
+--                                  (Preprocess in the blog post
+--                                  "Look Up The A-Stars")
 --   labyrinth(width, height [, o]) a lattice with random corridors
---                                  (seed 000's CreateGrid + CreateLabyrinth)
+--                                  (CreateGrid + CreateLabyrinth of the
+--                                  A.I. for Video Games lecture on A*)
 --
 -- Both return an ordinary astar.Graph, so every find_path option works on
 -- them.  Pure Lua on top of astar.core; Lua 5.1 to 5.4 and LuaJIT.
@@ -93,7 +95,7 @@ end
 --     z is allowed (it is part of the node's position and of the costs) but
 --     the grid ignores it.
 -- O(n^2) visibility tests for n points: meant for level preprocessing, as in
--- seed 001.
+-- the "Look Up The A-Stars" blog post.
 function M.waypoints(points, los)
   if type(points) ~= "table" then
     bad(1, "waypoints", "table expected, got " .. typename(points))
@@ -210,14 +212,14 @@ local MAX_NODES = 2 ^ 24
 -- (default 1, an integer in -2^31..2^31 - 1) gives the same labyrinth on
 -- every Lua version.
 --
--- Seed 000 builds its experiments with CreateGrid (an x * y matrix of nodes
+-- The A.I. for Video Games lecture on A* builds its experiments with CreateGrid (an x * y matrix of nodes
 -- `gap` apart) and CreateLabyrinth(g, matrix, edgeProbability) seeded with
--- Unity's Random.InitState; neither function's code is in the seed.  What is
+-- Unity's Random.InitState; neither function's code is in the lecture.  What is
 -- assumed here: only horizontal and vertical neighbours can be joined, each
 -- pair independently, in both directions, with weight `gap` ("edge weight is
 -- now the geometric distance (gap)"; "default edge probability is 0.75 and
 -- many nodes have 4 edges").  Unity's generator is not reproduced, so seed
--- 18138 gives a different labyrinth here than on the slides.
+-- 18138 gives a different labyrinth here than in the lecture.
 function M.labyrinth(width, height, opts)
   if type(width) ~= "number" then bad(1, "labyrinth", "number expected, got " .. typename(width)) end
   if type(height) ~= "number" then bad(2, "labyrinth", "number expected, got " .. typename(height)) end

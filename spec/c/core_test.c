@@ -1,5 +1,6 @@
 /*
-** core_test.c -- checks of the C core without Lua: the seed 003 examples
+** core_test.c -- checks of the C core without Lua: the CS4386 lecture's
+** examples
 ** through the public API, grid basics, and the invariants a C engine relies
 ** on (status codes, unchanged objects on bad input), the topology
 ** interface, the fast path's agreement with the general one, precomputed
@@ -22,7 +23,7 @@ static int failures = 0, checks = 0;
     }                                                                    \
   } while (0)
 
-/* seed 003: A..F = 0..5 */
+/* the CS4386 lecture's graph: A..F = 0..5 */
 static astar_graph *seed_graph(void) {
   static const int e[][3] = {{0, 1, 3}, {0, 2, 5}, {0, 3, 9}, {1, 2, 1}, {2, 3, 3},
                              {2, 4, 10}, {2, 5, 11}, {3, 4, 6}, {4, 5, 1}};
@@ -348,7 +349,18 @@ static void test_tables(void) {
   astar_graph_free(g);
 }
 
+/* The compiled core and the header agree on the version, and the macros
+** spell it. */
+static void test_version(void) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%d.%d.%d", ASTAR_VERSION_MAJOR, ASTAR_VERSION_MINOR,
+           ASTAR_VERSION_PATCH);
+  CHECK(strcmp(astar_version(), ASTAR_VERSION) == 0);
+  CHECK(strcmp(buf, ASTAR_VERSION) == 0);
+}
+
 int main(void) {
+  test_version();
   test_no_edges();
   test_seed();
   test_bad_input();

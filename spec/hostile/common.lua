@@ -150,7 +150,7 @@ local function sorted_keys(t)
   return r
 end
 
--- The heuristic choices as the binding words them (README: "zero" ..
+-- The heuristic choices as the binding words them (doc/reference.md: "zero" ..
 -- "full_bisector" or a function; a newer binding may add registered names):
 -- learnt once, then every heuristic error must use the same words.
 local H_MUST = assert(error_of(function() return new_graph():find_path(1, 3, { heuristic = 3 }) end)

@@ -196,7 +196,7 @@ describe("hostile queries", function()
       step = "cannot step a query while it is stepping" }, seen)
   end)
 
-  -- README: "Callbacks run only inside step"; query() runs none.
+  -- doc/reference.md: "Callbacks run only inside `step`"; query() runs none.
   it("query() runs no callback", function()
     local g = chain()
     local calls = 0

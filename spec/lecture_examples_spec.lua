@@ -1,4 +1,4 @@
--- Seed 003 (CS4386 lecture 07), Examples 1, 2 and 3: the graph A..F and the
+-- The CS4386 lecture on Dijkstra and A* (lecture 07), Examples 1, 2 and 3: the graph A..F and the
 -- step tables, reproduced exactly with tie_break = "fifo".
 --
 -- The graph is read off the step tables (each X(Y, c) entry gives an edge
@@ -31,7 +31,7 @@ local function table_h(h)
   end
 end
 
--- The trace as rows "N(parent, g, f)" in the seed's notation.
+-- The trace as rows "N(parent, g, f)" in the lecture's notation.
 local function rows(trace)
   local out = {}
   for i, t in ipairs(trace) do
@@ -46,7 +46,7 @@ local function path_names(path)
   return table.concat(out, "-")
 end
 
-describe("seed 003 examples (tie_break = fifo)", function()
+describe("the CS4386 lecture's examples (tie_break = fifo)", function()
   it("Example 1: Dijkstra expands A B C D E and finds A-B-C-D-E-F at 14", function()
     local g = seed_graph()
     local p = assert(g:find_path(A, F, { heuristic = "zero", tie_break = "fifo", trace = true }))
@@ -60,7 +60,7 @@ describe("seed 003 examples (tie_break = fifo)", function()
     assert.equal(0, p.reopened)
   end)
 
-  it("Example 2: the underestimating heuristic follows the seed's table", function()
+  it("Example 2: the underestimating heuristic follows the lecture's table", function()
     local g = seed_graph()
     local p = assert(g:find_path(A, F, { heuristic = table_h(h_under), tie_break = "fifo", trace = true }))
     assert.equal(14, p.cost)
@@ -80,7 +80,7 @@ describe("seed 003 examples (tie_break = fifo)", function()
       assert.equal(2, p.expanded)
     end)
 
-    it("costs 15 with stop = expand (seed steps 1-5)", function()
+    it("costs 15 with stop = expand (the lecture's steps 1-5)", function()
       local g = seed_graph()
       local p = assert(g:find_path(A, F, { heuristic = table_h(h_over), tie_break = "fifo",
         stop = "expand", trace = true }))
@@ -89,7 +89,7 @@ describe("seed 003 examples (tie_break = fifo)", function()
       assert.same({ "A(-,0,17)", "C(A,5,16)", "D(C,8,16)", "E(D,14,15)", "F(E,15,15)" }, rows(p.trace))
     end)
 
-    it("costs 14 with stop = optimal, reopening C, D, E and F (seed steps 1-9)", function()
+    it("costs 14 with stop = optimal, reopening C, D, E and F (the lecture's steps 1-9)", function()
       local g = seed_graph()
       local p = assert(g:find_path(A, F, { heuristic = table_h(h_over), tie_break = "fifo",
         stop = "optimal", trace = true }))

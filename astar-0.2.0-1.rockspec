@@ -1,0 +1,45 @@
+package = "astar"
+version = "0.2.0-1"
+rockspec_format = "3.0"
+source = {
+   url = "git+https://github.com/astar-lua/astar.git",
+   tag = "v0.2.0",
+}
+description = {
+   summary = "A* pathfinding with a C core: graphs, grids, Lua heuristics, per-query costs",
+   detailed = [[
+astar finds shortest paths on directed weighted multigraphs and on grids for
+Lua 5.1, 5.3, 5.4 and LuaJIT, with the solver in C99 (no Lua dependency, one
+public header, embeddable in a C engine).  Built-in, Lua or precomputed
+(landmark, cluster) heuristics; three stop policies, one of them optimal for
+any heuristic; per-query cost modifiers (tag factors, cost callbacks, danger
+fields) that leave the shared map untouched; time-sliced queries for a frame
+budget; distance fields for crowds; line of sight and visibility fields;
+Moving AI benchmark maps; waypoint graphs and SVG pictures.
+]],
+   homepage = "https://github.com/astar-lua/astar",
+   issues_url = "https://github.com/astar-lua/astar/issues",
+   maintainer = "the astar authors",
+   license = "MIT",
+   labels = { "pathfinding", "astar", "graph", "grid", "gamedev", "ai" },
+}
+dependencies = {
+   "lua >= 5.1",
+}
+build = {
+   type = "builtin",
+   modules = {
+      astar = "lua/astar.lua",
+      ["astar.maps"] = "lua/astar/maps.lua",
+      ["astar.describe"] = "lua/astar/describe.lua",
+      ["astar.waypoints"] = "lua/astar/waypoints.lua",
+      ["astar.svg"] = "lua/astar/svg.lua",
+      ["astar.core"] = {
+         sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/heuristics.c",
+                     "src/lastar.c" },
+         incdirs = { "src" },
+         libraries = { "m" },
+      },
+   },
+   copy_directories = { "doc" },
+}
