@@ -38,8 +38,11 @@ build = {
          sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/heuristics.c",
                      "src/lastar.c" },
          incdirs = { "src" },
-         libraries = { "m" },
       },
+   },
+   -- libm on Unix only: MSVC has no m.lib (the C runtime holds the math)
+   platforms = {
+      unix = { modules = { ["astar.core"] = { libraries = { "m" } } } },
    },
    copy_directories = { "doc" },
 }

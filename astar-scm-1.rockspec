@@ -38,8 +38,11 @@ build = {
                      "src/components.c",
                      "src/lastar.c" },
          incdirs = { "src" },
-         libraries = { "m" },
       },
+   },
+   -- libm on Unix only: MSVC has no m.lib (the C runtime holds the math)
+   platforms = {
+      unix = { modules = { ["astar.core"] = { libraries = { "m" } } } },
    },
    copy_directories = { "doc" },
 }

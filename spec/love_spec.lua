@@ -135,3 +135,141 @@ describe("the LÖVE demo (examples/love)", function()
     end
   end)
 end)
+
+-- doc/shipping.md's LÖVE recipe, played as written: its ```lua main.lua block
+-- (package.cpath from getSource / getSourceBaseDirectory) heads a small
+-- game, with the Lua part copied inside the game and the LuaJIT module put
+-- where the page's table says, in each of the three layouts.  Each run
+-- starts in an empty directory without LUA_PATH / LUA_CPATH, so the module
+-- can only be found where the recipe looks; the game reports the file its
+-- cpath resolves to and a path found through it.
+describe("shipping a LÖVE game (doc/shipping.md)", function()
+  if not (have("love") and have("xvfb-run") and have("timeout") and have("zip")) then
+    pending("skipped: needs love (LÖVE 11), xvfb-run, timeout and zip on PATH (Debian: apt-get install love xvfb zip)")
+    return
+  end
+
+  local TAIL = [[
+
+function love.load()
+  local g = astar.grid(20, 20)
+  for y = 3, 18 do g:set_blocked(10, y, true) end
+  local p = assert(g:find_path(2, 10, 18, 10))
+  -- the file the standard C searcher resolves astar.core to
+  local found
+  for template in package.cpath:gmatch("[^;]+") do
+    local path = template:gsub("%?", "astar/core")
+    local f = io.open(path, "rb")
+    if f then f:close(); found = path; break end
+  end
+  print(("shipped: fused=%s module=%s cost=%.6f"):format(tostring(love.filesystem.isFused()),
+    tostring(found), p.cost))
+  love.event.quit(0)
+end
+]]
+
+  local CONF = "function love.conf(t) t.modules.audio = false; t.modules.sound = false end\n"
+
+  -- before the recipe: an error (a module not found) exits with status 3
+  -- instead of LÖVE's error screen, which would wait for a key
+  local HEAD = [[
+function love.errorhandler(msg)
+  io.stderr:write("error: ", tostring(msg), "\n")
+  io.stderr:flush()
+  os.exit(3)
+end
+]]
+
+  local root -- the temporary tree, made once: game/, the .love, the module
+  local function prepare()
+    if root then return root end
+    local status = execute("cd " .. quote(ROOT) .. " && make -s build/luajit/astar/core.so")
+    assert(status == 0, "make build/luajit/astar/core.so failed (status " .. status .. ")")
+    local doc = assert(slurp(ROOT .. "/doc/shipping.md"), "no doc/shipping.md")
+    local recipe = doc:match("```lua main%.lua\n(.-)```")
+    assert(recipe, "doc/shipping.md has no ```lua main.lua block")
+    root = temp_dir()
+    local game = root .. "/game"
+    assert(execute(("mkdir -p %s/astar %s/cwd && cp %s/lua/astar.lua %s/ && cp %s/lua/astar/*.lua %s/astar/")
+      :format(quote(game), quote(root), quote(ROOT), quote(game), quote(ROOT), quote(game))) == 0)
+    local f = assert(io.open(game .. "/main.lua", "wb"))
+    f:write(HEAD, recipe, TAIL)
+    f:close()
+    f = assert(io.open(game .. "/conf.lua", "wb"))
+    f:write(CONF)
+    f:close()
+    -- the archive holds the Lua files only: native code cannot load from it
+    assert(execute(("cd %s && zip -q -r ../mygame.love .")
+      :format(quote(game))) == 0, "zip failed")
+    return root
+  end
+
+  local function install_module(dir)
+    assert(execute(("mkdir -p %s/astar && cp %s/build/luajit/astar/core.so %s/astar/core.so")
+      :format(quote(dir), quote(ROOT), quote(dir))) == 0)
+  end
+
+  -- runs `command` (love and its argument) from root/cwd; returns status, output
+  local function launch(command)
+    local out = root .. "/out.txt"
+    local status = execute(("cd %s/cwd && env -u LUA_PATH -u LUA_CPATH timeout 120 xvfb-run -a %s >%s 2>&1")
+      :format(quote(root), command, quote(out)))
+    local text = slurp(out) or ""
+    os.remove(out)
+    return status, text
+  end
+
+  local function check(status, out, fused, module)
+    assert.are.equal(0, status, "exit status " .. status .. "\n" .. out)
+    local line = out:match("shipped: ([^\n]*)")
+    assert.is_not_nil(line, "no report line in:\n" .. out)
+    assert.are.equal(fused, line:match("fused=(%a+)"))
+    assert.are.equal(module, line:match("module=(%S+)"))
+    assert.is_true(math.abs(tonumber(line:match("cost=([%d.]+)")) - 23.798990) < 1e-5, line)
+  end
+
+  it("development: love mygame, the module in the game folder", function()
+    local r = prepare()
+    local dir = r .. "/dev"
+    assert(execute(("rm -rf %s && cp -r %s %s"):format(quote(dir), quote(r .. "/game"), quote(dir))) == 0)
+    install_module(dir)
+    local status, out = launch("love " .. quote(dir))
+    check(status, out, "false", dir .. "/astar/core.so")
+  end)
+
+  it("a .love file: love mygame.love, the module beside it", function()
+    local r = prepare()
+    local dir = r .. "/lovefile"
+    assert(execute(("mkdir -p %s && cp %s %s/"):format(quote(dir), quote(r .. "/mygame.love"), quote(dir))) == 0)
+    install_module(dir)
+    local status, out = launch("love " .. quote(dir .. "/mygame.love"))
+    check(status, out, "false", dir .. "/astar/core.so")
+  end)
+
+  it("fused: the love executable with the .love appended, the module beside it", function()
+    local r = prepare()
+    local dir = r .. "/fused"
+    assert(execute(("mkdir -p %s && cat \"$(readlink -f \"$(command -v love)\")\" %s > %s/mygame && chmod +x %s/mygame")
+      :format(quote(dir), quote(r .. "/mygame.love"), quote(dir), quote(dir))) == 0)
+    install_module(dir)
+    local status, out = launch(quote(dir .. "/mygame"))
+    check(status, out, "true", dir .. "/astar/core.so")
+  end)
+
+  it("fails to find the module when it is only inside the archive (why the recipe exists)", function()
+    local r = prepare()
+    local dir = r .. "/inside"
+    local game = r .. "/game-with-module"
+    assert(execute(("rm -rf %s && cp -r %s %s"):format(quote(game), quote(r .. "/game"), quote(game))) == 0)
+    install_module(game)
+    assert(execute(("mkdir -p %s && cd %s && zip -q -r %s/mygame.love .")
+      :format(quote(dir), quote(game), quote(dir))) == 0)
+    local status, out = launch("love " .. quote(dir .. "/mygame.love"))
+    assert.are.equal(3, status, "status " .. status .. "\n" .. out)  -- 124: timeout killed it
+    assert.is_truthy(out:find("error: [^\n]*module 'astar.core' not found"), out)
+  end)
+
+  teardown(function()
+    if root then execute("rm -rf " .. quote(root)) end
+  end)
+end)

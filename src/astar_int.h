@@ -23,10 +23,12 @@
 #define ASTAR_INLINE static inline __attribute__((always_inline))
 #define ASTAR_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ASTAR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ASTAR_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define ASTAR_INLINE static inline
 #define ASTAR_LIKELY(x) (x)
 #define ASTAR_UNLIKELY(x) (x)
+#define ASTAR_PREFETCH(p) ((void)0)
 #endif
 
 #define ASTAR_SQRT2 1.41421356237309504880

@@ -44,14 +44,14 @@ void astar__comp_uniform(astar_topology *t) {
   t->comps.version = t->version;
 }
 
-static int current(const astar_topology *t) {
+static int comp_current(const astar_topology *t) {
   return t->comps.valid && t->comps.version == t->version;
 }
 
 /* each_step visitor of the relabel: union by index over label[] used as a
 ** parent array (a root is the smallest id of its set, so every parent is
 ** smaller than its child). */
-static int32_t root_of(int32_t *p, int32_t v) {
+static int32_t comp_root(int32_t *p, int32_t v) {
   while (p[v] != v) {
     p[v] = p[p[v]];        /* path halving: parents stay smaller */
     v = p[v];
@@ -59,18 +59,18 @@ static int32_t root_of(int32_t *p, int32_t v) {
   return v;
 }
 
-static void link_step(void *ctx, int32_t from, int32_t to, double cost) {
+static void comp_link_step(void *ctx, int32_t from, int32_t to, double cost) {
   int32_t *p = (int32_t *)ctx, a, b;
   (void)cost;
   if (p[from] < 0 || p[to] < 0) return;
-  a = root_of(p, from);
-  b = root_of(p, to);
+  a = comp_root(p, from);
+  b = comp_root(p, to);
   if (a < b) p[b] = a;
   else if (b < a) p[a] = b;
 }
 
 /* Labels every node from scratch: O(nodes + steps). */
-static int relabel(astar_topology *t) {
+static int comp_relabel(astar_topology *t) {
   astar_comps *c = &t->comps;
   const astar_topo_ops *ops = t->ops;
   int32_t n = ops->count(t), v, k = 0;
@@ -79,7 +79,7 @@ static int relabel(astar_topology *t) {
                     (size_t)n + 1, sizeof(int32_t)))
     return ASTAR_ENOMEM;
   for (v = 0; v < n; v++) c->label[v] = ops->passable(t, ops->internal(t, v)) ? v : -1;
-  ops->each_step(t, link_step, c->label);
+  ops->each_step(t, comp_link_step, c->label);
   /* in id order every parent (smaller) already holds its final label */
   for (v = 0; v < n; v++) {
     int32_t p = c->label[v];
@@ -104,11 +104,11 @@ static int relabel(astar_topology *t) {
 }
 
 int astar__comp_refresh(astar_topology *t) {
-  return current(t) ? ASTAR_OK : relabel(t);
+  return comp_current(t) ? ASTAR_OK : comp_relabel(t);
 }
 
 /* The root label of label l: no writes (see the header). */
-static int32_t find(const astar_comps *c, int32_t l) {
+static int32_t comp_find(const astar_comps *c, int32_t l) {
   while (c->up[l] != l) l = c->up[l];
   return l;
 }
@@ -120,7 +120,7 @@ void astar__comp_kept(astar_topology *t) {
 
 /* A fresh label (one more set in the union-find); -1 when out of memory,
 ** which drops the labels (the next question relabels). */
-static int32_t fresh(astar_topology *t) {
+static int32_t comp_fresh(astar_topology *t) {
   astar_comps *c = &t->comps;
   int32_t l = c->nlabels;
   if (l == INT32_MAX - 1 || (size_t)l > 2 * (size_t)c->count + 1024 ||
@@ -140,7 +140,7 @@ static int32_t fresh(astar_topology *t) {
 void astar__comp_node(astar_topology *t, int32_t v) {
   astar_comps *c = &t->comps;
   int32_t n = t->ops->count(t);
-  if (!current(t)) return;
+  if (!comp_current(t)) return;
   if (c->uniform) {              /* a node of its own: one component no more */
     c->valid = c->uniform = 0;
     return;
@@ -156,16 +156,16 @@ void astar__comp_node(astar_topology *t, int32_t v) {
     c->label[v] = -1;
     return;
   }
-  c->label[v] = fresh(t);
+  c->label[v] = comp_fresh(t);
 }
 
 void astar__comp_union(astar_topology *t, int32_t a, int32_t b) {
   astar_comps *c = &t->comps;
   int32_t la, lb;
-  if (!current(t) || c->uniform || a >= c->count || b >= c->count) return;
+  if (!comp_current(t) || c->uniform || a >= c->count || b >= c->count) return;
   if (c->label[a] < 0 || c->label[b] < 0) return;
-  la = find(c, c->label[a]);
-  lb = find(c, c->label[b]);
+  la = comp_find(c, c->label[a]);
+  lb = comp_find(c, c->label[b]);
   if (la == lb) return;
   if (c->size[la] < c->size[lb]) {
     int32_t x = la;
@@ -188,9 +188,9 @@ int astar_topology_connected(astar_topology *t, int32_t a, int32_t b) {
   la = t->comps.label[a];
   lb = t->comps.label[b];
   if (la < 0 || lb < 0) return 0;
-  return find(&t->comps, la) == find(&t->comps, lb);
+  return comp_find(&t->comps, la) == comp_find(&t->comps, lb);
 }
 
-int astar_topology_components_current(const astar_topology *t) { return current(t); }
+int astar_topology_components_current(const astar_topology *t) { return comp_current(t); }
 
 int astar_topology_components_refresh(astar_topology *t) { return astar__comp_refresh(t); }

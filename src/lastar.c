@@ -140,7 +140,17 @@ static void new_topology_class(lua_State *L, lstate *M, const ltopo_class *cls,
   lua_pop(L, 1);
 }
 
-int luaopen_astar_core(lua_State *L) {
+/* The module's one exported symbol.  A Windows DLL exports only what is
+** marked (MSVC; MinGW exports everything when nothing is); elsewhere the
+** default visibility is enough. */
+#if defined(_WIN32)
+#define ASTAR_LUAOPEN __declspec(dllexport)
+#else
+#define ASTAR_LUAOPEN
+#endif
+ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L);
+
+ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lstate *M = state_open(L);
   new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
   new_topology_class(L, M, &grid_class, grid_metamethods, grid_methods);

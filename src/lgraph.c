@@ -246,7 +246,7 @@ static int l_graph_edge_count(lua_State *L) {
 
 static int l_graph_position(lua_State *L) {
   ltopo *T = check_self(L);
-  double xyz[3];
+  double xyz[3] = {0.0, 0.0, 0.0}; /* written by the core: the node was checked */
   astar_graph_position(GRAPH(T), graph_check_node(L, T, 2), xyz);
   lua_pushnumber(L, xyz[0]);
   lua_pushnumber(L, xyz[1]);
@@ -257,8 +257,8 @@ static int l_graph_position(lua_State *L) {
 /* g:edge(e) -> from, to, cost, tag (the tag's name, or nil). */
 static int l_graph_edge(lua_State *L) {
   ltopo *T = check_self(L);
-  int32_t from, to, tag;
-  double cost;
+  int32_t from = 0, to = 0, tag = 0; /* written by the core: the edge was checked */
+  double cost = 0.0;
   astar_graph_edge(GRAPH(T), check_edge(L, T, 2), &from, &to, &cost, &tag);
   lua_pushinteger(L, (lua_Integer)from + 1);
   lua_pushinteger(L, (lua_Integer)to + 1);

@@ -12,7 +12,7 @@
 ** whatever the options table becomes.
 **
 ** A new option: a row here, a field in astar_query (with its default in
-** astar_query_init, its check in check_query and its fast-path rule in
+** astar_query_init, its check in validate_query and its fast-path rule in
 ** query_plain, side by side in search.c), its use in the engine, and a
 ** sample in spec/options_spec.lua, which fails when an option would be
 ** ignored on open grids.

@@ -262,7 +262,7 @@ static size_t sbuf_bytes(const lsbuf *b) {
 static void *sbuf_grow(lua_State *L, lstate *M, void *p, size_t *cap, size_t need,
                        size_t size) {
   size_t ncap = *cap ? *cap : 16;
-  void *np;
+  void *np = NULL;
   if (need <= *cap) return p;
   while (ncap < need) ncap *= 2;
   if (ncap > ((size_t)-1) / size || (np = state_alloc(M, p, *cap * size, ncap * size)) == NULL)

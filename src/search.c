@@ -84,7 +84,7 @@ size_t astar_search_bytes(const astar_search *s) {
 }
 
 /* Grows a page directory to n entries, the new ones empty. */
-static int grow_dir(astar_search *s, void ***dir, size_t *cap, size_t n) {
+static int search_grow_dir(astar_search *s, void ***dir, size_t *cap, size_t n) {
   size_t old = *cap;
   if (n <= old) return ASTAR_OK;
   if (astar__resize(s->alloc, s->ud, (void **)dir, cap, n, sizeof(void *)))
@@ -130,7 +130,7 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
   q->max_cost = HUGE_VAL;
 }
 
-static int check_query(const astar_query *q, int32_t n) {
+static int validate_query(const astar_query *q, int32_t n) {
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n)
     return ASTAR_EINVAL;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_CALLBACK)
@@ -185,8 +185,8 @@ static int query_plain(const astar_query *q) {
 ** search touches them). */
 static int reserve(astar_search *s, size_t n) {
   size_t np = (n + ASTAR_PAGE - 1) >> ASTAR_PAGE_BITS;
-  if (grow_dir(s, (void ***)&s->pages, &s->pages_cap, np)) return ASTAR_ENOMEM;
-  if (s->use_x && grow_dir(s, (void ***)&s->xpages, &s->xpages_cap, s->pages_cap))
+  if (search_grow_dir(s, (void ***)&s->pages, &s->pages_cap, np)) return ASTAR_ENOMEM;
+  if (s->use_x && search_grow_dir(s, (void ***)&s->xpages, &s->xpages_cap, s->pages_cap))
     return ASTAR_ENOMEM;
   return ASTAR_OK;
 }
@@ -203,7 +203,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   double len;
   s->status = ASTAR_ESTATE;
   s->topo = NULL;
-  if ((rc = check_query(q, ops->count(t))) != ASTAR_OK) return rc;
+  if ((rc = validate_query(q, ops->count(t))) != ASTAR_OK) return rc;
   if ((rc = ops->prepare(t, reverse)) != ASTAR_OK) return rc;
   s->q = *q;
   if (s->q.heuristic == ASTAR_H_DEFAULT) s->q.heuristic = ops->default_heuristic(t);
