@@ -20,7 +20,9 @@
 **     own, and max_cost cuts exactly the nodes beyond it;
 **   - precomputed tables (landmarks, clusters: automatic or from labels in
 **     the input) never overestimate the true cost to a goal, A* with them
-**     finds Dijkstra's cost, and the audit finds no overestimate either.
+**     finds Dijkstra's cost, and the audit finds no overestimate either;
+**   - grids: the clearance layer matches a brute-force scan after edits, and
+**     sized units' paths hold the unit at every cell and cost the optimum.
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
@@ -457,6 +459,85 @@ static double check_grid_path(const astar_grid *gr, const astar_query *q,
   return cost;
 }
 
+/* The clearance of (x, y) by brute force: the block grows while it fits. */
+static int32_t brute_clearance(const astar_grid *gr, int32_t x, int32_t y) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), k = 0, i, j;
+  for (;;) {
+    int32_t n = k + 1;
+    if (n > ASTAR_MAX_UNIT || x + n > w || y + n > h) return k;
+    for (j = 0; j < n; j++)
+      for (i = 0; i < n; i++)
+        if (astar_grid_blocked(gr, x + i, y + j)) return k;
+    k = n;
+  }
+}
+
+/*
+** Sized units: the clearance layer against a brute-force scan after random
+** edits (it is kept up incrementally once built), then sized queries: a
+** size out of range is refused; every cell of a found path holds the unit
+** (its block inside the grid, open, not forbidden); stop = optimal agrees
+** with Dijkstra, in reachability and cost.
+*/
+static void fuzz_sizes(astar_grid *gr, input *in, astar_search *s, astar_search *s2,
+                       const double *penalty, const double *forbid, const double *factors) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), n = w * h, x, y;
+  int e, nq;
+  for (e = 0; e < 8 && in->n > 0; e++) {
+    x = u8(in) % w;
+    y = u8(in) % h;
+    astar_grid_set_blocked(gr, x, y, u8(in) & 1);
+    if (e % 3 == 0)
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) CHECK(astar_grid_clearance(gr, x, y) == brute_clearance(gr, x, y));
+  }
+  for (nq = 0; nq < 3 && in->n > 0; nq++) {
+    astar_query q, ref;
+    int32_t nodes[256], len, i, a, b;
+    double c = -1, d = -1;
+    int st, st_ref, rc;
+    astar_query_init(&q, (int32_t)(u8(in) % n), (int32_t)(u8(in) % n));
+    q.size = u8(in) % 6;                      /* 0 is out of range */
+    if (u8(in) & 1) {
+      q.tag_factor = factors;
+      q.tag_count = 4;
+    }
+    if (u8(in) & 1) {
+      q.penalty = penalty;
+      q.penalty_scale = (double)(u8(in) % 3);
+    }
+    if (u8(in) % 3 == 0) q.forbid = forbid;
+    q.stop = ASTAR_STOP_OPTIMAL;
+    rc = astar_search_begin(s, astar_grid_topology(gr), &q);
+    if (q.size == 0) {
+      CHECK(rc == ASTAR_EINVAL);
+      continue;
+    }
+    CHECK(rc == ASTAR_OK);
+    st = run(s, in);
+    if (data_error(st)) continue;
+    ref = q;
+    ref.heuristic = ASTAR_H_ZERO;
+    ref.stop = ASTAR_STOP_EXPAND;
+    CHECK(astar_search_begin(s2, astar_grid_topology(gr), &ref) == ASTAR_OK);
+    st_ref = run(s2, in);
+    if (data_error(st_ref)) continue;
+    CHECK(st == st_ref);
+    if (st != ASTAR_FOUND || st_ref != ASTAR_FOUND) continue;
+    len = astar_search_path(s, q.goal, nodes, NULL, &c);
+    CHECK(len > 0 && nodes[0] == q.start && nodes[len - 1] == q.goal);
+    for (i = 0; i < len; i++) {
+      x = nodes[i] % w;
+      y = nodes[i] / w;
+      CHECK(brute_clearance(gr, x, y) >= q.size);
+      for (b = 0; q.forbid && b < q.size; b++)
+        for (a = 0; a < q.size; a++) CHECK(x + a < w && forbid[(y + b) * w + x + a] == 0);
+    }
+    astar_search_path(s2, q.goal, nodes, NULL, &d);
+    CHECK(fabs(c - d) <= 1e-9 * (d + 1));
+  }
+}
+
 static void fuzz_grid(input *in) {
   int32_t w = 1 + u8(in) % 16, h = 1 + u8(in) % 16, x, y, i, n;
   astar_grid *gr = astar_grid_new(w, h, u8(in) % 4, NULL, NULL);
@@ -571,6 +652,7 @@ static void fuzz_grid(input *in) {
       CHECK(d >= 0 && fabs(d - best) <= 1e-9 * (1 + best));
     }
   }
+  if (in->n > 0) fuzz_sizes(gr, in, s, s2, penalty, forbid, factors);
   if (in->n > 0) fuzz_tables(astar_grid_topology(gr), in, s, s2, &cb);
   astar_search_free(s);
   astar_search_free(s2);

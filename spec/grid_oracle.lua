@@ -5,19 +5,45 @@
 -- tag = {[id] = name} } with id = (y - 1) * w + x; the query options o may
 -- hold costs (tag -> multiplier or false), pen (id -> penalty) with
 -- penalty_scale, fb (id -> forbid value, nonzero forbids) and cost (the
--- per-step callback).
+-- per-step callback), and size: the unit's side (the k x k block of cells
+-- whose top-left cell is the path's cell; nil: 1).
 local D = require("astar").DIAGONAL
 
 local oracle = {}
 
---- passable(world, o, x, y): inside the grid, not blocked, not forbidden.
-function oracle.passable(world, o, x, y)
+--- open(world, o, x, y): one cell inside the grid, not blocked, not forbidden.
+function oracle.open(world, o, x, y)
   if x < 1 or y < 1 or x > world.w or y > world.h then return false end
   local id = (y - 1) * world.w + x
   return not world.blocked[id] and not (o.fb and o.fb[id] ~= 0)
 end
 
+--- passable(world, o, x, y): the query's unit may stand at (x, y): every
+-- cell of its block is open.
+function oracle.passable(world, o, x, y)
+  local k = o.size or 1
+  for j = 0, k - 1 do
+    for i = 0, k - 1 do
+      if not oracle.open(world, o, x + i, y + j) then return false end
+    end
+  end
+  return true
+end
+
 local passable = oracle.passable
+
+-- The cost of entering cell id by a step of length len, or nil when its
+-- tag forbids it.
+local function cell_cost(world, o, id, len)
+  local c = len * world.cost[id]
+  local tag = world.tag[id]
+  if tag and o.costs and o.costs[tag] ~= nil then
+    if o.costs[tag] == false then return nil end
+    c = c * o.costs[tag]
+  end
+  if o.pen then c = c + o.pen[id] * (o.penalty_scale or 1) end
+  return c
+end
 
 --- step(world, o, x1, y1, x2, y2) -> the cost of the step under the rule
 -- and the options, or nil when the step is not allowed.
@@ -32,14 +58,15 @@ function oracle.step(world, o, x1, y1, x2, y2)
     if world.rule == "no_corner_cutting" and not (a and b) then return nil end
     if world.rule == "one_obstacle" and not (a or b) then return nil end
   end
-  local id = (y2 - 1) * world.w + x2
-  local c = (diag and D or 1) * world.cost[id]
-  local tag = world.tag[id]
-  if tag and o.costs and o.costs[tag] ~= nil then
-    if o.costs[tag] == false then return nil end
-    c = c * o.costs[tag]
+  -- the most expensive cell of the block entered
+  local c, k = nil, o.size or 1
+  for j = 0, k - 1 do
+    for i = 0, k - 1 do
+      local cc = cell_cost(world, o, (y2 + j - 1) * world.w + x2 + i, diag and D or 1)
+      if cc == nil then return nil end
+      if c == nil or cc > c then c = cc end
+    end
   end
-  if o.pen then c = c + o.pen[id] * (o.penalty_scale or 1) end
   if o.cost then
     c = o.cost(x1, y1, x2, y2, c)
     if c == false then return nil end

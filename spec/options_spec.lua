@@ -63,6 +63,9 @@ local modifier_samples = {
     return { forbid = field_of(g, function(x, y) return (x == 9 and y > 1) and 1 or 0 end) }, {}
   end,
   max_cost = function() return { max_cost = 3 }, {} end,
+  -- a 2 x 2 unit cannot stand in the last column or row (nor, in the
+  -- second world, on the row above the wall)
+  size = function() return { size = 2 }, {} end,
 }
 
 local function with_samples(t)

@@ -80,6 +80,9 @@ const char *astar_status_name(int status);
 */
 typedef struct astar_topology astar_topology;
 
+/* The largest astar_query.size the topology takes: ASTAR_MAX_UNIT on
+** grids, 1 where units are one node. */
+int32_t astar_topology_max_size(const astar_topology *t);
 /* "graph" or "grid". */
 const char *astar_topology_kind(const astar_topology *t);
 int32_t astar_topology_node_count(const astar_topology *t);
@@ -219,6 +222,23 @@ int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag);
 int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0,
                              int32_t x1, int32_t y1);
 
+/* The same for a unit of size x size cells moving from the block whose
+** top-left cell is (x0, y0) to the one at (x1, y1): every cell of the unit
+** sees its counterpart (each of the unit's cells walks the segment above,
+** shifted).  [in] size: 1..ASTAR_MAX_UNIT.  1, 0, EINVAL, or ENOMEM (the
+** first size above 1 builds the clearance layer, see astar_grid_clearance). */
+int astar_grid_line_of_sight_size(astar_grid *gr, int32_t x0, int32_t y0,
+                                  int32_t x1, int32_t y1, int32_t size);
+
+/* The clearance of cell (x, y): the largest k <= ASTAR_MAX_UNIT such that
+** the k x k block whose top-left cell is (x, y) lies inside the grid and is
+** all open; 0 on a blocked cell.  The first call (or the first query or
+** line of sight with a size above 1) builds the clearance layer (one byte a
+** cell, ENOMEM possible); from then on astar_grid_set_blocked keeps it
+** current incrementally (a change at (x, y) revisits only cells up and left
+** of it, at most ASTAR_MAX_UNIT rows and columns).  EINVAL out of range. */
+int astar_grid_clearance(astar_grid *gr, int32_t x, int32_t y);
+
 /* Writes 1 to out[y * width + x] for every cell with line of sight from
 ** (x, y) within `radius` (Euclidean, in cells; radius < 0 means unlimited) and
 ** 0 elsewhere.  [out] out: width * height doubles. */
@@ -306,8 +326,18 @@ typedef struct astar_query {
   int32_t record_visited;      /* keep expanded ids (astar_search_visited) */
   int32_t track_best;          /* keep the reached node with the smallest h
                                ** (astar_search_best; costs a compare per node) */
-  int32_t reserved;            /* 0 */
+  /* Grids: the unit is a size x size block of cells whose top-left cell is
+  ** the path's cell (1..ASTAR_MAX_UNIT; 1 = one cell).  Every cell of the
+  ** block must be open (and not forbidden); a diagonal step applies the
+  ** grid's rule to the blocks at its two side positions; a step costs the
+  ** most expensive cell of the block it enters (each cell's cost computed
+  ** as for a one-cell unit: step length x cell cost x tag factor +
+  ** penalty).  Other topologies take only 1 (EINVAL). */
+  int32_t size;
 } astar_query;
+
+/* The largest unit size (astar_query.size) and clearance value. */
+#define ASTAR_MAX_UNIT 255
 
 /* Fills q with the defaults: the topology's default heuristic, weight 1,
 ** stop expand, tie high_g, no callbacks, modifiers or budgets. */

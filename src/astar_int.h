@@ -148,6 +148,15 @@ struct astar_topo_ops {
   int (*plain)(const astar_topology *t);
   astar_run_fn run_general, run_plain, run_reverse;
   size_t (*bytes)(const astar_topology *t);
+  /* units larger than one node (astar_query.size > 1): `sized` brings what
+  ** the topology needs for them up to date (ENOMEM), `holds` says whether
+  ** the query's unit may stand at internal node v (its whole footprint open
+  ** and not forbidden), and the loops of sized queries are instantiated
+  ** apart so that one-node queries run exactly the code they ran before;
+  ** NULL: the topology has only one-node units */
+  int (*sized)(astar_topology *t);
+  int (*holds)(const astar_search *s, int32_t v);
+  astar_run_fn run_sized, run_sized_reverse;
 };
 
 /* search ------------------------------------------------------------------ */

@@ -405,6 +405,21 @@ ASTAR_INLINE double tag_factor(const astar_search *s, int32_t t, int *forbidden)
   return k;
 }
 
+/* The cost callback's part of query_step, alone: a topology whose step
+** cost gathers several nodes' costs (a grid's sized units) runs it once on
+** the gathered cost.  Same returns as query_step. */
+ASTAR_INLINE int query_callback(astar_search *s, int32_t from, int32_t to,
+                                int32_t link, double *c) {
+  double out = *c;
+  if (!s->q.cost_fn) return 1;
+  if (s->q.cost_fn(s->q.cost_ctx, from, to, link, *c, &out)) return ASTAR_ECALLBACK;
+  if (out == ASTAR_FORBID) return 0;
+  if (!(out >= 0) || !isfinite(out))
+    return fail(s, ASTAR_ECOST, ASTAR_CAUSE_CALLBACK, to, from, link, out);
+  *c = out;
+  return 1;
+}
+
 /*
 ** The query's cost of the step from -> to (external ids; link: the edge or
 ** direction) whose cost before the query's modifiers is *c: tag factor
@@ -430,12 +445,8 @@ ASTAR_INLINE int query_step(astar_search *s, int32_t from, int32_t to,
       return fail(s, ASTAR_ECOST, ASTAR_CAUSE_PENALTY, to, from, link, v);
   }
   if (callback && s->q.cost_fn) {
-    double out = v;
-    if (s->q.cost_fn(s->q.cost_ctx, from, to, link, v, &out)) return ASTAR_ECALLBACK;
-    if (out == ASTAR_FORBID) return 0;
-    if (!(out >= 0) || !isfinite(out))
-      return fail(s, ASTAR_ECOST, ASTAR_CAUSE_CALLBACK, to, from, link, out);
-    v = out;
+    int rc = query_callback(s, from, to, link, &v);
+    if (rc <= 0) return rc;
   }
   *c = v;
   return 1;

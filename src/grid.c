@@ -24,6 +24,10 @@ struct astar_grid {
                              ** rule (kept current by set_blocked) */
   double *cost;              /* pw * ph or NULL while every cost is 1 */
   uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
+  unsigned char *clear;      /* pw * ph or NULL until a sized unit needs it:
+                             ** the clearance of each cell, 0 on blocked
+                             ** cells and the border (kept current by
+                             ** set_blocked once built) */
   int32_t off[8];            /* padded offsets of the 8 directions */
   double inv_pw;             /* 1 / pw: rows without a division */
 };
@@ -93,6 +97,76 @@ static void update_around(astar_grid *gr, int32_t p) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* clearance                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The clearance of padded cell p from the three cells right and below it:
+** a k x k open block at p is p itself open and (k - 1)-blocks open at its
+** right, lower and lower-right neighbours.  Capped at ASTAR_MAX_UNIT, which
+** keeps it exact for every value below the cap (min(cap, 1 + min(...))
+** over capped neighbours is the capped true value). */
+ASTAR_INLINE unsigned char clear_at(const astar_grid *gr, int32_t p) {
+  const unsigned char *c = gr->clear;
+  unsigned m;
+  if (gr->blocked[p]) return 0;
+  m = c[p + 1];
+  if (c[p + gr->pw] < m) m = c[p + gr->pw];
+  if (c[p + gr->pw + 1] < m) m = c[p + gr->pw + 1];
+  return (unsigned char)(m >= ASTAR_MAX_UNIT ? ASTAR_MAX_UNIT : m + 1);
+}
+
+/* Builds the clearance layer on first need: one pass from the bottom-right
+** corner (the blocked border reads as 0).  ENOMEM. */
+static int clear_build(astar_grid *gr) {
+  size_t n = (size_t)gr->pw * (size_t)gr->ph;
+  int32_t x, y;
+  if (gr->clear != NULL) return ASTAR_OK;
+  gr->clear = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n);
+  if (gr->clear == NULL) return ASTAR_ENOMEM;
+  memset(gr->clear, 0, n);
+  for (y = gr->h - 1; y >= 0; y--)
+    for (x = gr->w - 1; x >= 0; x--) gr->clear[CELL(gr, x, y)] = clear_at(gr, CELL(gr, x, y));
+  return ASTAR_OK;
+}
+
+/*
+** After the blocked bit of (x, y) changed: a cell's clearance depends only
+** on cells right of and below it, so only cells up and left of (x, y) can
+** change.  Rows are revisited upwards from y; in each, every column that a
+** change in the row below can reach (one left of its leftmost change, to x)
+** is recomputed, and the walk goes on left while values keep changing.  A
+** row with no change ends it; the cap ends it within ASTAR_MAX_UNIT rows and
+** columns (a cell that far from (x, y) is capped either way).
+*/
+static void clear_update(astar_grid *gr, int32_t x, int32_t y) {
+  int32_t lo = x + 1, row, i;   /* lo: the leftmost column that changed below */
+  for (row = y; row >= 0; row--) {
+    int32_t from = row == y ? x : (lo > 0 ? lo - 1 : 0), newlo = x + 1;
+    int changed = 0;
+    for (i = x; i >= 0; i--) {
+      int32_t p = CELL(gr, i, row);
+      unsigned char v = clear_at(gr, p);
+      if (v != gr->clear[p]) {
+        gr->clear[p] = v;
+        changed = 1;
+        newlo = i;
+      } else if (i <= from) {
+        break;                  /* left of the reach of the row below */
+      }
+    }
+    if (!changed) break;
+    lo = newlo;
+  }
+}
+
+int astar_grid_clearance(astar_grid *gr, int32_t x, int32_t y) {
+  int rc;
+  if (!INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  if ((rc = clear_build(gr)) != ASTAR_OK) return rc;
+  return gr->clear[CELL(gr, x, y)];
+}
+
+/* ------------------------------------------------------------------------ */
 /* storage                                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -150,6 +224,7 @@ void astar_grid_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->moves, n, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->clear, gr->clear ? n : 0, 0);
   astar__comp_free(&gr->t);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
 }
@@ -166,6 +241,7 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->blocked[CELL(gr, x, y)] != blocked) { /* no change, no new version */
     gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
     update_around(gr, CELL(gr, x, y));
+    if (gr->clear) clear_update(gr, x, y);
     gr->t.version++;
     if (!blocked) {
       /* opening only adds steps: every new one touches this cell or joins
@@ -282,6 +358,60 @@ int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0,
   return sight(gr, x0, y0, x1, y1);
 }
 
+/*
+** sight() for a k x k unit (k > 1, clearance built): every cell of the unit
+** walks the same cells relative to its own start, so the cells the unit
+** crosses are the blocks at the cells the top-left cell crosses, each of
+** which must fit (clearance >= k).  At a grid corner each of the k * k
+** walks has its own two side cells: the blocks at the two side positions;
+** when neither fits, the pairs are compared one by one (rare: only segments
+** through exact corners near walls get there).
+*/
+static int sight_sized(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
+                       int32_t y1, int32_t k) {
+  const unsigned char *b = gr->blocked, *c = gr->clear;
+  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
+  int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1;
+  int32_t p = CELL(gr, x0, y0), stepx = sx, stepy = sy * gr->pw;
+  int64_t i = 0, j = 0;
+  if (c[p] < k) return 0;
+  while (i < nx || j < ny) {
+    int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
+    if (d == 0) {
+      if (c[p + stepx] < k && c[p + stepy] < k) {
+        int32_t a, e;
+        for (e = 0; e < k; e++)
+          for (a = 0; a < k; a++) {
+            int32_t r = p + e * gr->pw + a;
+            if (b[r + stepx] && b[r + stepy]) return 0;
+          }
+      }
+      p += stepx + stepy;
+      i++;
+      j++;
+    } else if (d < 0) {
+      p += stepx;
+      i++;
+    } else {
+      p += stepy;
+      j++;
+    }
+    if (c[p] < k) return 0;
+  }
+  return 1;
+}
+
+int astar_grid_line_of_sight_size(astar_grid *gr, int32_t x0, int32_t y0,
+                                  int32_t x1, int32_t y1, int32_t size) {
+  int rc;
+  if (!INSIDE(gr, x0, y0) || !INSIDE(gr, x1, y1) || size < 1 || size > ASTAR_MAX_UNIT)
+    return ASTAR_EINVAL;
+  if (size == 1) return sight(gr, x0, y0, x1, y1);
+  if ((rc = clear_build(gr)) != ASTAR_OK) return rc;
+  return sight_sized(gr, x0, y0, x1, y1, size);
+}
+
 /* One ray per cell in the radius' bounding box: the same rule as
 ** line_of_sight by construction. */
 int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
@@ -366,6 +496,116 @@ ASTAR_INLINE double base_cost(const astar_grid *gr, int32_t q, int d) {
   return gr->cost ? c * gr->cost[q] : c;
 }
 
+/*
+** Sized units (query.size = k > 1).  The unit at a cell is the k x k block
+** whose top-left cell it is.  It fits where the block is open (the
+** clearance layer answers that in one read) and none of its cells is
+** forbidden; the move rules are the one-cell rules with "the neighbour is
+** open" read as "the unit fits there" (a diagonal step's side cells become
+** the unit at the two side positions).  A step costs the largest of the
+** entered block's cell costs.  One-cell queries never come here.
+*/
+
+/* The query's unit fits at padded cell p (external id up). */
+ASTAR_INLINE int unit_fits(const astar_search *s, const astar_grid *gr, int32_t p,
+                           int32_t up) {
+  const double *forbid = s->q.forbid;
+  int32_t k = s->q.size, a, e;
+  if (gr->clear[p] < k) return 0;     /* also every block past the border */
+  if (forbid)
+    for (e = 0; e < k; e++)
+      for (a = 0; a < k; a++)
+        if (forbid[up + e * gr->w + a] != 0) return 0;
+  return 1;
+}
+
+/* The moves the unit at padded cell p (external id up) may make: forwards,
+** or read backwards (the rule is symmetric, as for one cell). */
+static unsigned unit_moves(const astar_search *s, const astar_grid *gr, int32_t p,
+                           int32_t up) {
+  unsigned open = 0;
+  int d;
+  for (d = 0; d < 8; d++)
+    if (unit_fits(s, gr, p + gr->off[d], up + dx[d] + dy[d] * gr->w)) open |= 1u << d;
+  return rule_moves(gr->diagonal, open);
+}
+
+/*
+** The cost of the unit's step from external cell `from` into the block at
+** padded cell q (external id uq) by direction d, the callback aside: the
+** largest of the block's cells' costs, each computed by query_step as a
+** one-cell step into it would be (so a cell that forbids, or whose cost is
+** bad, decides the step and is the one an error names).  Without cell
+** costs, tag factors or a penalty every cell costs the step's length, and
+** nothing is read.  Returns as query_step.
+*/
+static int unit_cost(astar_search *s, const astar_grid *gr, int32_t from, int32_t q,
+                     int32_t uq, int d, double *c) {
+  int32_t k = s->q.size, a, e;
+  double most = 0;
+  if (!gr->cost && !(gr->tag && s->q.tag_factor) && !s->q.penalty) {
+    *c = d < 4 ? 1.0 : ASTAR_GRID_DIAG;
+    return 1;
+  }
+  for (e = 0; e < k; e++)
+    for (a = 0; a < k; a++) {
+      int32_t r = q + e * gr->pw + a;
+      double v = base_cost(gr, r, d);
+      int rc = query_step(s, from, uq + e * gr->w + a, d, gr->tag ? gr->tag[r] : 0, &v, 0);
+      if (rc <= 0) return rc;
+      if (v > most || (a | e) == 0) most = v;
+    }
+  *c = most;
+  return 1;
+}
+
+/* expand_grid for a sized unit: the loops of sized queries are instantiated
+** apart (grid_run_sized), so one-cell queries pay nothing for them. */
+static int expand_sized(astar_search *s, int32_t p) {
+  const astar_grid *gr = CGRID(s->topo);
+  int32_t py = grid_row(gr, p), px = p - py * gr->pw, up = (py - 1) * gr->w + (px - 1);
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
+  unsigned m = unit_moves(s, gr, p, up) & back_mask(s, p);
+  int d, rc;
+  for (d = 0; m != 0; d++, m >>= 1) {
+    int32_t q = p + gr->off[d], uq = up + dx[d] + dy[d] * gr->w;
+    double c;
+    if (!(m & 1)) continue;
+    if ((rc = unit_cost(s, gr, up, q, uq, d, &c)) <= 0 ||
+        (rc = query_callback(s, up, uq, d, &c)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
+    }
+    rc = relax_impl(s, q, uq, d, gp + c, c, x + dx[d], y + dy[d], 0, grid_h);
+    if (rc != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
+/* expand_grid_rev for a sized unit: each position a the unit may step to p
+** from offers that step, at the cost of entering p's block. */
+static int expand_sized_rev(astar_search *s, int32_t p) {
+  const astar_grid *gr = CGRID(s->topo);
+  int32_t py = grid_row(gr, p), px = p - py * gr->pw, up = (py - 1) * gr->w + (px - 1);
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
+  unsigned m = unit_moves(s, gr, p, up);
+  int d, rc;
+  for (d = 0; m != 0; d++, m >>= 1) {
+    int32_t a = p + gr->off[d], ua = up + dx[d] + dy[d] * gr->w;
+    int back = opposite[d];
+    double c;
+    if (!(m & 1)) continue;
+    if ((rc = unit_cost(s, gr, ua, p, up, back, &c)) <= 0 ||
+        (rc = query_callback(s, ua, up, back, &c)) <= 0) {
+      if (rc < 0) return rc;
+      continue;
+    }
+    rc = relax_impl(s, a, ua, back, gp + c, c, x + dx[d], y + dy[d], 0, grid_h);
+    if (rc != ASTAR_OK) return rc;
+  }
+  return ASTAR_OK;
+}
+
 /* The general case: cell costs, tag factors, penalty and forbid fields, a
 ** cost callback, budgets. */
 static int expand_grid(astar_search *s, int32_t p) {
@@ -440,6 +680,10 @@ static int grid_run_plain(astar_search *s, uint64_t n) {
 static int grid_run_reverse(astar_search *s, uint64_t n) {
   return search_loop(s, n, expand_grid_rev);
 }
+static int grid_run_sized(astar_search *s, uint64_t n) { return search_loop(s, n, expand_sized); }
+static int grid_run_sized_reverse(astar_search *s, uint64_t n) {
+  return search_loop(s, n, expand_sized_rev);
+}
 
 /* ------------------------------------------------------------------------ */
 /* topology operations                                                        */
@@ -491,6 +735,9 @@ static int32_t grid_link_to(const astar_topology *t, int32_t p, int32_t d) {
 ** fail here. */
 static int grid_step_cost(const astar_search *s, int32_t p, int32_t d, double *c) {
   const astar_grid *gr = CGRID(s->topo);
+  if (s->q.size > 1)
+    return unit_cost((astar_search *)s, gr, grid_external(s->topo, p - gr->off[d]), p,
+                     grid_external(s->topo, p), d, c) > 0;
   *c = base_cost(gr, p, d);
   return query_step((astar_search *)s, grid_external(s->topo, p - gr->off[d]),
                     grid_external(s->topo, p), d, gr->tag ? gr->tag[p] : 0, c, 0) > 0;
@@ -524,11 +771,18 @@ static int grid_default_heuristic(const astar_topology *t) {
 /* The grid's part of the fast-path decision: every step costs its length. */
 static int grid_plain(const astar_topology *t) { return CGRID(t)->cost == NULL; }
 
+/* Sized units need the clearance layer. */
+static int grid_sized(astar_topology *t) { return clear_build(GRID(t)); }
+
+static int grid_holds(const astar_search *s, int32_t p) {
+  return unit_fits(s, CGRID(s->topo), p, grid_external(s->topo, p));
+}
+
 static size_t grid_bytes(const astar_topology *t) {
   const astar_grid *gr = CGRID(t);
   size_t n = (size_t)gr->pw * (size_t)gr->ph;
   return sizeof *gr + 2 * n + (gr->cost ? n * sizeof(double) : 0) +
-         (gr->tag ? n * sizeof(uint16_t) : 0);
+         (gr->tag ? n * sizeof(uint16_t) : 0) + (gr->clear ? n : 0);
 }
 
 static const astar_topo_ops grid_ops = {
@@ -552,4 +806,8 @@ static const astar_topo_ops grid_ops = {
     .run_plain = grid_run_plain,
     .run_reverse = grid_run_reverse,
     .bytes = grid_bytes,
+    .sized = grid_sized,
+    .holds = grid_holds,
+    .run_sized = grid_run_sized,
+    .run_sized_reverse = grid_run_sized_reverse,
 };

@@ -72,6 +72,7 @@ static const lfunc grid_methods[] = {
     {"size", l_grid_size, 0, NULL},
     {"diagonal", l_grid_diagonal, 0, NULL},
     {"line_of_sight", l_grid_line_of_sight, 0, NULL},
+    {"clearance", l_grid_clearance, 0, NULL},
     {"visible_from", l_grid_visible_from, 1, NULL},
     {"to_string", l_grid_to_string, 1, NULL},
     {"memory", l_grid_memory, 0, NULL},

@@ -359,13 +359,48 @@ static int l_grid_diagonal(lua_State *L) {
   return 1;
 }
 
-/* grid:line_of_sight(x1, y1, x2, y2): exact, symmetric (grid.c: sight). */
+/* The optional unit size at arg (none or nil: 1). */
+static int32_t check_size(lua_State *L, int arg) {
+  double k;
+  if (lua_isnoneornil(L, arg)) return 1;
+  k = lua_type(L, arg) == LUA_TNUMBER ? lua_tonumber(L, arg) : 0;
+  if (lua_type(L, arg) != LUA_TNUMBER || !(k >= 1) || k != floor(k) || k > ASTAR_MAX_UNIT)
+    arg_error(L, arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s",
+                                      ASTAR_MAX_UNIT, describe(L, arg)));
+  return (int32_t)k;
+}
+
+/* grid:line_of_sight(x1, y1, x2, y2 [, size]): exact, symmetric (grid.c:
+** sight); a unit of size k x k needs every one of its cells to see its
+** counterpart.  A size above 1 may build the clearance layer (reported to
+** the collector). */
 static int l_grid_line_of_sight(lua_State *L) {
   ltopo *T = check_self(L);
-  int32_t x0, y0, x1, y1;
+  int32_t x0, y0, x1, y1, k;
+  int rc;
   check_xy(L, T, 2, &x0, &y0);
   check_xy(L, T, 4, &x1, &y1);
-  lua_pushboolean(L, astar_grid_line_of_sight(GRID(T), x0, y0, x1, y1) == 1);
+  k = check_size(L, 6);
+  rc = astar_grid_line_of_sight_size(GRID(T), x0, y0, x1, y1, k);
+  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
+  if (k > 1) account(L, T->o.M);
+  lua_pushboolean(L, rc == 1);
+  return 1;
+}
+
+/* grid:clearance(x, y) -> the largest k whose k x k block with top-left
+** cell (x, y) is inside the grid and open (capped at 255), 0 on a blocked
+** cell.  The first call builds the clearance layer (a byte a cell), which
+** set_blocked then keeps current. */
+static int l_grid_clearance(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y;
+  int rc;
+  check_xy(L, T, 2, &x, &y);
+  rc = astar_grid_clearance(GRID(T), x, y);
+  if (rc < 0) return luaL_error(L, "not enough memory");
+  account(L, T->o.M);
+  lua_pushinteger(L, rc);
   return 1;
 }
 

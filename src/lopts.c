@@ -240,6 +240,17 @@ static void opt_max_cost(lua_State *L, lparse *P, int v) {
   P->o->q.max_cost = c;
 }
 
+/* size: the unit's side in cells, 1..the topology's largest (grids: 255;
+** a topology without sized units takes only 1). */
+static void opt_size(lua_State *L, lparse *P, int v) {
+  int32_t most = astar_topology_max_size(P->T->t);
+  double k = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
+  if (lua_type(L, v) != LUA_TNUMBER || !(k >= 1) || k != floor(k) || k > most)
+    arg_error(L, P->arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s",
+                                         (int)most, describe(L, v)));
+  P->o->q.size = (int32_t)k;
+}
+
 /* trace, visited, partial: booleans */
 static int flag(lua_State *L, lparse *P, int v, const char *name) {
   if (lua_type(L, v) != LUA_TBOOLEAN)
@@ -284,6 +295,7 @@ static const lopt options[] = {
     {"penalty_scale", FOR_PATH | FOR_DIST, 1, opt_penalty_scale},
     {"max_expansions", FOR_PATH, 0, opt_max_expansions},
     {"max_cost", FOR_PATH | FOR_DIST, 0, opt_max_cost},
+    {"size", FOR_PATH | FOR_DIST, 1, opt_size},
     {"trace", FOR_PATH, 0, opt_trace},
     {"visited", FOR_PATH, 0, opt_visited},
     {"partial", FOR_PATH, 0, opt_partial},

@@ -24,6 +24,9 @@ uint32_t astar_topology_version(const astar_topology *t) { return t->version; }
 size_t astar_topology_bytes(const astar_topology *t) {
   return t->ops->bytes(t) + astar__comp_bytes(t);
 }
+int32_t astar_topology_max_size(const astar_topology *t) {
+  return t->ops->sized ? ASTAR_MAX_UNIT : 1;
+}
 
 int astar_topology_default_heuristic(const astar_topology *t) {
   return t->ops->default_heuristic(t);
@@ -128,6 +131,7 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
   q->tie_break = ASTAR_TIE_HIGH_G;
   q->penalty_scale = 1.0;
   q->max_cost = HUGE_VAL;
+  q->size = 1;
 }
 
 static int validate_query(const astar_query *q, int32_t n) {
@@ -152,6 +156,7 @@ static int validate_query(const astar_query *q, int32_t n) {
   }
   if (!isfinite(q->penalty_scale)) return ASTAR_EINVAL;
   if (isnan(q->max_cost) || q->max_cost < 0) return ASTAR_EINVAL;
+  if (q->size < 1 || q->size > ASTAR_MAX_UNIT) return ASTAR_EINVAL;
   return ASTAR_OK;
 }
 
@@ -205,6 +210,10 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->topo = NULL;
   if ((rc = validate_query(q, ops->count(t))) != ASTAR_OK) return rc;
   if ((rc = ops->prepare(t, reverse)) != ASTAR_OK) return rc;
+  if (q->size > 1) {
+    if (ops->sized == NULL) return ASTAR_EINVAL;
+    if ((rc = ops->sized(t)) != ASTAR_OK) return rc;
+  }
   s->q = *q;
   if (s->q.heuristic == ASTAR_H_DEFAULT) s->q.heuristic = ops->default_heuristic(t);
   s->use_cc = s->q.cost_fn != NULL;
@@ -217,7 +226,8 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->version = t->version;
   s->reverse = reverse;
   s->octile_k = ops->octile_k;
-  if (reverse) s->run = ops->run_reverse;
+  if (s->q.size > 1) s->run = reverse ? ops->run_sized_reverse : ops->run_sized;
+  else if (reverse) s->run = ops->run_reverse;
   else if (ops->plain && ops->plain(t) && query_plain(&s->q)) s->run = ops->run_plain;
   else s->run = ops->run_general;
   if (++s->gen == 0) {
@@ -253,6 +263,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
 
 /* Internal node v (external id ext) may start or end a path of this query. */
 static int open_for(const astar_search *s, int32_t v, int32_t ext) {
+  if (s->q.size > 1) return s->ops->holds(s, v);
   return s->ops->passable(s->topo, v) && !(s->q.forbid && s->q.forbid[ext] != 0);
 }
 

@@ -221,11 +221,15 @@ static const char *setup_code =
     "  local nx, ny = dist:next_step(1, 1)\n"
     "  local gd, gt = g:distances({ 40 }, { direction = 'to_sources' })\n"
     "  local los = gr:line_of_sight(1, 7, 22, 7)\n"
+    /* a sized unit: the clearance layer, built on first need */
+    "  local big = assert(gr:find_path(8, 1, 13, 3, { size = 2, costs = { marsh = 2 } }))\n"
+    "  local cl, los2 = gr:clearance(8, 3), gr:line_of_sight(8, 1, 13, 1, 2)\n"
     "  gr:set_tag(5, 5, 'x'); gr:set_cost(6, 5, 2)\n"
     "  return table.concat({ p.cost, #p.nodes, #p.trace, #p.visited, q.cost, #q.nodes,\n"
     "    st.expanded, #st.visited, r.cost, #r.nodes, #r.trace, #r.visited, s,\n"
     "    seen:get(22, 7), tostring(los), gr:get_tag(5, 5), gr:get_cost(6, 5),\n"
-    "    tp.cost, #tp.trace, dist:get(1, 1), nx, ny, gd[1], gt[1] }, '|')\n"
+    "    tp.cost, #tp.trace, dist:get(1, 1), nx, ny, gd[1], gt[1], big.cost, cl,\n"
+    "    tostring(los2) }, '|')\n"
     "end\n"
     /* queries on the objects a failed run left behind; fresh objects too */
     "function check()\n"
@@ -304,6 +308,8 @@ static const huge_case huge_cases[] = {
      "assert(#astar.grid(4, 4):to_string() == 20)"},
     {"a cost layer on a 2000x2000 grid", NULL, "HGRID:set_cost(5, 5, 2)", 1 << 20, 0,
      "HGRID:set_cost(5, 5, 3); assert(HGRID:get_cost(5, 5) == 3)"},
+    {"a clearance layer on a 2000x2000 grid", NULL, "local k = HGRID:clearance(1, 1)", 1 << 20, 0,
+     "assert(HGRID:clearance(1, 1) == 255 and HGRID:find_path(1, 1, 9, 9, { size = 3 }))"},
     {"a tag layer on a 2000x2000 grid", NULL, "HGRID:set_tag(5, 5, 'mud')", 1 << 20, 0,
      "HGRID:set_tag(5, 5, 'mud'); assert(HGRID:get_tag(5, 5) == 'mud')\n"
      "local p = assert(HGRID:find_path(1, 1, 9, 9, { costs = { mud = false } }))\n"

@@ -350,6 +350,51 @@ static void test_tables(void) {
   astar_graph_free(g);
 }
 
+/* Sized units through the C API: the clearance layer, sizes out of range,
+** a graph refusing sizes, and a 2 x 2 unit kept out of a one-cell gap. */
+static void test_sizes(void) {
+  astar_grid *gr = astar_grid_new(6, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_graph *g = seed_graph();
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  int32_t y, nodes[32];
+  double cost = -1;
+  size_t before = astar_topology_bytes(astar_grid_topology(gr));
+  CHECK(astar_topology_max_size(astar_grid_topology(gr)) == ASTAR_MAX_UNIT);
+  CHECK(astar_topology_max_size(astar_graph_topology(g)) == 1);
+  CHECK(astar_grid_clearance(gr, 0, 0) == 4);
+  CHECK(astar_grid_clearance(gr, 6, 0) == ASTAR_EINVAL);
+  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == before + 8 * 6);
+  for (y = 0; y < 3; y++) astar_grid_set_blocked(gr, 3, y, 1); /* a gap at the bottom */
+  CHECK(astar_grid_clearance(gr, 0, 0) == 3 && astar_grid_clearance(gr, 2, 3) == 1);
+  astar_query_init(&q, 0, 4);  /* (0, 0) -> (4, 0) */
+  CHECK(q.size == 1);
+  q.size = 0;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
+  q.size = ASTAR_MAX_UNIT + 1;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
+  q.size = 2;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_UNREACHABLE);
+  q.size = 1;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  astar_grid_set_blocked(gr, 3, 2, 0);                /* two cells high now */
+  q.size = 2;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_search_path(s, 4, nodes, NULL, &cost) > 0 && cost > 4);
+  CHECK(astar_grid_line_of_sight_size(gr, 0, 2, 4, 2, 2) == 1);
+  CHECK(astar_grid_line_of_sight_size(gr, 0, 1, 4, 1, 2) == 0);
+  CHECK(astar_grid_line_of_sight_size(gr, 0, 2, 4, 2, 0) == ASTAR_EINVAL);
+  astar_query_init(&q, 0, 5);
+  q.size = 2;
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_EINVAL);
+  astar_search_free(s);
+  astar_graph_free(g);
+  astar_grid_free(gr);
+}
+
 /* The compiled core and the header agree on the version, and the macros
 ** spell it. */
 static void test_version(void) {
@@ -416,6 +461,7 @@ int main(void) {
   test_parents();
   test_tables();
   test_pages_and_components();
+  test_sizes();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }

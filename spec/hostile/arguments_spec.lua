@@ -52,6 +52,13 @@ function K.sources(e)
   if next(e.v) == nil then return "sources must be a non-empty list" end
 end
 MISSING[K.sources] = true
+-- a unit size (line_of_sight's optional last argument)
+function K.size(e)
+  if absent(e) then return nil end
+  if not is_num(e) or not is_int(e.v) or e.v < 1 or e.v > 255 then
+    return "size must be an integer in 1..255, got " .. e.d
+  end
+end
 function K.range(name, lo, hi)
   return function(e)
     if not is_num(e) then return "number expected, got " .. e.t end
@@ -123,7 +130,8 @@ local GRID_SIGS = {
   size = {},
   diagonal = {},
   memory = {},
-  line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+  line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 4 }, { GY, 3 }, { K.size, 2 } },
+  clearance = { { GX, 2 }, { GY, 2 } },
   connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
   visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
   to_string = { { K.path, {} } },

@@ -132,10 +132,20 @@ local function option_cases(grid)
     add({ "penalty_scale", -1 })
     add({ "penalty", astar.field(grid, 1) })
     add({ "forbid", astar.field(grid, 0) })
+    local SIZE_MUST = "size must be an integer in 1..255, got "
+    for _, e in ipairs({ { 0, "0" }, { 256, "256" }, { 1.5, "1.5" }, { "2", '"2"' }, { NAN, "nan" },
+      { -1, "-1" }, { HUGE, "inf" }, { -HUGE, "-inf" }, { true, "true" }, { {}, "table" },
+      { 255.5, "255.5" }, { U_GRID, "astar.Grid" } }) do
+      add({ "size", e[1], SIZE_MUST .. e[2] })
+    end
+    add({ "size", 1 })
+    add({ "size", 2 })
+    add({ "size", 255 })
+    add({ "size", 2.0 })
     -- a field of another grid of the same size is accepted
     add({ "penalty", astar.field(astar.grid(gw, gh), 0) })
   else
-    for _, k in ipairs({ "penalty", "forbid", "penalty_scale" }) do
+    for _, k in ipairs({ "penalty", "forbid", "penalty_scale", "size" }) do
       cases[#cases + 1] = { k, 1, ('option "%s" is only for grids'):format(k) }
       cases[#cases + 1] = { k, U_FIELD, ('option "%s" is only for grids'):format(k) }
     end
