@@ -10,7 +10,7 @@ describe("paged search state", function()
     local p = g:find_path(500, 500, 560, 500)
     assert.equal(61, #p.nodes)
     local added = g:memory() - before
-    -- the directory (8 bytes per 64 cells: 132 KB) and a few pages; a whole
+    -- the directory (16 bytes per 64 cells: 264 KB) and a few pages; a whole
     -- map of state would be 20 bytes a cell (21 MB)
     assert.is_true(added < 512 * 1024, "added " .. added)
   end)

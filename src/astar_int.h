@@ -174,7 +174,8 @@ typedef struct astar_node {
 ** Search state that follows the work.  A query's per-node state lives in
 ** pages of ASTAR_PAGE nodes (internal ids v >> ASTAR_PAGE_BITS), allocated
 ** the first time the search touches one of their nodes; the directory of
-** pages is the only thing sized by the topology (8 bytes per page).  So a
+** pages is the only thing sized by the topology (16 bytes per page: its
+** pointer, and a base address that spares node_at a mask).  So a
 ** query that expands 300 nodes of a 4096 x 4096 grid owns a few dozen pages,
 ** not 300 MB, and a new query clears nothing: a fresh page is zeroed (stamp
 ** 0, which no live generation uses) and the generation bump retires every
@@ -183,8 +184,8 @@ typedef struct astar_node {
 **
 ** 64 nodes a page (1.25 KB): on a grid, pages are runs of 64 cells of a
 ** row, so a search's pages cover about the rows it visits; smaller pages
-** waste less around the frontier but grow the directory (2 MB for 4096 x
-** 4096 at 64) and the share of page misses.
+** waste less around the frontier but grow the directory (4 MB for 4096 x
+** 4096 at 64, half of it never touched) and the share of page misses.
 */
 #ifndef ASTAR_PAGE_BITS
 #define ASTAR_PAGE_BITS 6
@@ -226,6 +227,11 @@ struct astar_search {
   void *ud;
   astar_page **pages;           /* the directory: NULL where not touched */
   size_t pages_cap, npages;     /* directory entries; pages allocated */
+  uintptr_t *nsb;               /* per page: the address of its node 0 minus
+                                ** the page's first id times the node size,
+                                ** so node v is at nsb[v >> bits] + v * 16
+                                ** (no mask per access); pages_cap long */
+  size_t nsb_cap;
   astar_xpage **xpages;         /* the extras' directory (pages_cap long
                                 ** once any query used it) */
   size_t xpages_cap, nxpages;

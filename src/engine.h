@@ -59,7 +59,7 @@ int astar__touch_page(astar_search *s, int32_t v);
 
 /* The state of node v, whose page exists (v was touched by this search). */
 ASTAR_INLINE astar_node *node_at(const astar_search *s, int32_t v) {
-  return &s->pages[v >> ASTAR_PAGE_BITS]->ns[v & ASTAR_PAGE_MASK];
+  return (astar_node *)(s->nsb[v >> ASTAR_PAGE_BITS] + (uintptr_t)v * sizeof(astar_node));
 }
 
 ASTAR_INLINE int32_t *parent_at(const astar_search *s, int32_t v) {

@@ -68,6 +68,7 @@ void astar_search_free(astar_search *s) {
   for (i = 0; i < s->xpages_cap; i++)
     if (s->xpages[i]) astar__mem(s->alloc, s->ud, s->xpages[i], sizeof(astar_xpage), 0);
   astar__release(s->alloc, s->ud, (void **)&s->pages, &s->pages_cap, sizeof(astar_page *));
+  astar__release(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, sizeof(uintptr_t));
   astar__release(s->alloc, s->ud, (void **)&s->xpages, &s->xpages_cap, sizeof(astar_xpage *));
   astar__release(s->alloc, s->ud, (void **)&s->scratch, &s->scratch_cap, sizeof(double));
   astar__release(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, sizeof(int32_t));
@@ -81,6 +82,7 @@ void astar_search_free(astar_search *s) {
 size_t astar_search_bytes(const astar_search *s) {
   return sizeof *s + s->npages * sizeof(astar_page) + s->nxpages * sizeof(astar_xpage) +
          s->pages_cap * sizeof(astar_page *) + s->xpages_cap * sizeof(astar_xpage *) +
+         s->nsb_cap * sizeof(uintptr_t) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
          s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t) +
          s->scratch_cap * sizeof(double) + s->ids_cap * sizeof(int32_t);
@@ -106,6 +108,8 @@ int astar__touch_page(astar_search *s, int32_t v) {
     if (p == NULL) return ASTAR_ENOMEM;
     memset(p, 0, sizeof *p);
     s->pages[i] = p;
+    /* unsigned arithmetic: wraps harmlessly below the page's address */
+    s->nsb[i] = (uintptr_t)p->ns - ((uintptr_t)i << ASTAR_PAGE_BITS) * sizeof(astar_node);
     s->npages++;
   }
   if (s->use_x && s->xpages[i] == NULL) {
@@ -190,6 +194,9 @@ static int query_plain(const astar_query *q) {
 ** search touches them). */
 static int reserve(astar_search *s, size_t n) {
   size_t np = (n + ASTAR_PAGE - 1) >> ASTAR_PAGE_BITS;
+  if (s->nsb_cap < np &&
+      astar__resize(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, np, sizeof(uintptr_t)))
+    return ASTAR_ENOMEM;
   if (search_grow_dir(s, (void ***)&s->pages, &s->pages_cap, np)) return ASTAR_ENOMEM;
   if (s->use_x && search_grow_dir(s, (void ***)&s->xpages, &s->xpages_cap, s->pages_cap))
     return ASTAR_ENOMEM;
