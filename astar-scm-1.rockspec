@@ -35,8 +35,7 @@ build = {
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/heuristics.c",
-                     "src/components.c",
-                     "src/lastar.c" },
+                     "src/anyangle.c", "src/components.c", "src/lastar.c" },
          incdirs = { "src" },
       },
    },

@@ -26,7 +26,7 @@
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
-**         src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c src/components.c -lm \
+**         src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c src/anyangle.c src/components.c -lm \
 **         -o build/fuzz/fuzz_core
 */
 #include <math.h>

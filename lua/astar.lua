@@ -35,10 +35,11 @@ astar.DIAGONAL = core.DIAGONAL
 --- astar.graph() -> a new empty directed weighted multigraph.
 astar.graph = core.graph
 
---- astar.grid(width, height [, { diagonal = rule }]) -> a new open grid.
+--- astar.grid(width, height [, { diagonal = rule, cell_size = s, origin = { ox, oy } }])
+-- -> a new open grid (cell_size and origin: its world frame, see to_world).
 astar.grid = core.grid
 
---- astar.grid_from_string(text [, legend [, { diagonal = rule }]]) -> grid.
+--- astar.grid_from_string(text [, legend [, grid options]]) -> grid.
 astar.grid_from_string = core.grid_from_string
 
 --- astar.field(grid [, value]) -> a per-cell number array for that grid.

@@ -40,4 +40,16 @@ describe("the Amnesia monster demo", function()
   it("the plain path is the shortest", function()
     for i = 2, 4 do assert.is_true(r.results[i].length >= plain.length - 1e-9) end
   end)
+
+  it("the smoothed route stays out of sight; string pulling by sight alone does not", function()
+    local route = r.route
+    assert.is_true(#r.smoothed.points < #route.xy)
+    for _, c in ipairs(route.xy) do assert.equal(0, r.lit:get(c[1], c[2])) end
+    assert.same(route.xy[1], r.smoothed.points[1])
+    assert.same(route.xy[#route.xy], r.smoothed.points[#r.smoothed.points])
+    assert.is_true(r.smoothed.seen_cells == 0,
+      ("smoothed: seen on %d cells"):format(r.smoothed.seen_cells))
+    assert.is_true(r.sight_only.seen_cells > r.smoothed.seen_cells + 5,
+      ("sight only: seen on %d cells"):format(r.sight_only.seen_cells))
+  end)
 end)

@@ -41,7 +41,8 @@ local function answer(p, why, stats)
   if not p then return { why = why, expanded = stats.expanded } end
   return {
     cost = p.cost, nodes = p.nodes, expanded = p.expanded, partial = p.partial, reason = p.reason,
-    trace = p.trace and #p.trace, visited = p.visited and #p.visited,
+    trace = p.trace and #p.trace, visited = p.visited and #p.visited, points = p.points,
+    length = p.length,
   }
 end
 
@@ -82,6 +83,8 @@ local path_samples = with_samples({
   trace = function() return { trace = true }, {} end,
   visited = function() return { visited = true }, {} end,
   partial = function() return { partial = true, max_expansions = 4 }, { max_expansions = 4 } end,
+  smooth = function() return { smooth = true }, {}, { 1, 1, W, H } end,
+  any_angle = function() return { any_angle = true }, {}, { 1, 1, W, H } end,
 })
 
 -- grid:distances: its fast path is the forward direction

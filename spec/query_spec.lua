@@ -757,6 +757,18 @@ describe("queries and errors", function()
       eq(1, (res[1] or res[3]).restarts, "change " .. i)
       assert.same(pack(g:find_path(1, 1, 5, 5)), plain(res))
     end
+    -- any-angle queries restart and fail the same way
+    local g2 = astar.grid(40, 40)
+    local aq = g2:query(1, 1, 40, 40, { any_angle = true })
+    local af = g2:query(1, 1, 40, 40, { any_angle = true, on_change = "fail" })
+    assert.equal("searching", aq:step(5))
+    assert.equal("searching", af:step(5))
+    for y = 1, 39 do g2:set_blocked(20, y, true) end
+    assert.equal("found", aq:step())
+    assert.equal(1, aq:result().restarts)
+    assert.equal(g2:find_path(1, 1, 40, 40, { any_angle = true }).cost, aq:result().cost)
+    assert.equal("changed", af:step())
+    assert.equal(5, select(3, af:result()).expanded)
     -- a change between every two steps: each step begins again
     local g = astar.grid(30, 30)
     local q = g:query(1, 1, 30, 30)

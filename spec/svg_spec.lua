@@ -234,6 +234,39 @@ describe("svg of a grid", function()
     assert.is_nil(find_id(plain, "start"))
   end)
 
+  it("draws a path's points (smooth, any_angle) as a second line, and takes points alone", function()
+    local p = assert(grid:find_path(1, 1, 7, 3, { smooth = true }))
+    local doc = parse(svg(grid, { path = p }))
+    local pts = points_of(all(find_id(doc, "points"), "polyline")[1])
+    assert.equal(#p.points, #pts)
+    for i, c in ipairs(p.points) do assert.same({ c[1] - 0.5, c[2] - 0.5 }, pts[i]) end
+    -- the cell path is still drawn under it
+    assert.equal(#p.nodes, #points_of(all(find_id(doc, "path"), "polyline")[1]))
+    -- points given: drawn instead of the path's own; fractions allowed
+    local alone = parse(svg(grid, { points = { { 1, 1 }, { 2.5, 1.25 } } }))
+    assert.same({ { 0.5, 0.5 }, { 2, 0.75 } }, points_of(all(find_id(alone, "points"), "polyline")[1]))
+    -- without points, no such group
+    assert.is_nil(find_id(parse(svg(grid, { path = grid:find_path(1, 1, 7, 3) })), "points"))
+  end)
+
+  it("tints a field's cells above 0, more opaque where higher", function()
+    local f = astar.field(grid)
+    f:set(1, 1, 1)
+    f:set(2, 1, 4)
+    f:set(4, 1, -2)
+    local doc = parse(svg(grid, { field = f }))
+    local rects = all(find_id(doc, "field"), "rect")
+    local by_x = {}
+    for _, r in ipairs(rects) do by_x[tonumber(r.attrs.x) + 1] = tonumber(r.attrs["fill-opacity"]) end
+    assert.is_true(by_x[1] < by_x[2])
+    assert.equal(0.7, by_x[2])           -- the largest finite value
+    assert.is_nil(by_x[3])
+    assert.is_nil(by_x[4])               -- not above 0
+    -- a distances field draws too (inf where unreachable: the darkest)
+    local d = grid:distances({ { 1, 1 } })
+    assert.is_true(#all(find_id(parse(svg(grid, { field = d })), "field"), "rect") > 0)
+  end)
+
   it("puts the map under the title band and escapes the title", function()
     local doc = parse(svg(grid, { title = 'a <b> & "c"', cell = 10 }))
     assert.equal("64", doc.attrs.height)
@@ -430,6 +463,19 @@ describe("svg bad input", function()
     { function() svg(grid, "big") end, "bad argument #2 to 'svg' (table expected, got string)" },
     { function() svg(grid, { pth = {} }) end, "bad argument #2 to 'svg' (unknown option \"pth\")" },
     { function() svg(grid, { 1 }) end, "bad argument #2 to 'svg' (unknown option 1)" },
+    { function() svg(grid, { points = 3 }) end,
+      "bad argument #2 to 'svg' (points must be a list of {x, y}, got 3)" },
+    { function() svg(grid, { points = { { 1, 1 }, { 0, 1 } } }) end,
+      "bad argument #2 to 'svg' (points[2] must be a point {x, y} inside the 3x2 grid, got table)" },
+    { function() svg(grid, { points = { { 1, 0 / 0 } } }) end,
+      "bad argument #2 to 'svg' (points[1] must be a point {x, y} inside the 3x2 grid, got table)" },
+    { function() svg(grid, { points = { "1,1" } }) end,
+      "bad argument #2 to 'svg' (points[1] must be a point {x, y} inside the 3x2 grid, got \"1,1\")" },
+    { function() svg(grid, { field = 1 }) end, "bad argument #2 to 'svg' (field must be an astar.Field, got 1)" },
+    { function() svg(grid, { field = astar.field(astar.grid(2, 2)) }) end,
+      "bad argument #2 to 'svg' (field is 2x2 but the grid is 3x2)" },
+    { function() svg(graph, { points = {} }) end, "bad argument #2 to 'svg' (points is only for grids)" },
+    { function() svg(graph, { field = astar.field(grid) }) end, "bad argument #2 to 'svg' (field is only for grids)" },
     { function() svg(grid, { cell = 0 }) end, "bad argument #2 to 'svg' (cell must be a finite number > 0, got 0)" },
     { function() svg(grid, { cell = math.huge }) end,
       "bad argument #2 to 'svg' (cell must be a finite number > 0, got inf)" },

@@ -543,4 +543,85 @@ int astar_audit_heuristic(astar_topology *t, const astar_query *q,
                           int32_t samples, astar_search *s, astar_search *d,
                           astar_audit *out);
 
+/* ------------------------------------------------------------------------ */
+/* Segments, smoothing and any-angle paths (anyangle.c)                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+** A segment joins two cell centres.  Under a query q (NULL: the grid's own
+** costs) a cell's rate, its cost per unit of length, is what a cardinal
+** step into it costs: cell cost * tag factor + penalty * penalty_scale; it
+** is infinite for a blocked or forbidden cell (forbid field, a forbidding
+** tag factor).  q's cost_fn is not consulted (a callback prices steps, not
+** lengths).  A segment's cost is the sum over the cells it passes through
+** of (length of the segment inside the cell) * rate, HUGE_VAL when it
+** enters an impassable cell or squeezes through a corner (on grids whose
+** diagonal rule is never or no_corner_cutting both cells beside a corner
+** it passes exactly through must be passable; on the others one: the
+** line-of-sight rule).  Uniform costs make a segment's cost its length.
+*/
+
+/* Called for each cell the segment passes through, in order, with the
+** segment's length inside it; at an exact corner crossing also for the two
+** cells beside the corner, with len 0 and corner 1.  Return non-zero to
+** stop the walk (astar_grid_walk returns that value). */
+typedef int (*astar_cell_visit)(void *ctx, int32_t x, int32_t y, double len, int corner);
+
+/* Walks the segment from the centre of (x0, y0) to the centre of (x1, y1):
+** exact integer arithmetic, symmetric, the lengths summing to the
+** segment's.  Returns 0, the visitor's non-zero value, or EINVAL when a
+** cell is out of range. */
+int astar_grid_walk(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                    astar_cell_visit visit, void *ctx);
+
+/* [out] cost: the segment's cost under q (HUGE_VAL: no passage).  ECOST
+** when a crossed cell's rate is negative or not finite ([out] bad_cell, may
+** be NULL, is that cell's id and cost its rate); EINVAL out of range. */
+int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t x0,
+                            int32_t y0, int32_t x1, int32_t y1, double *cost,
+                            int32_t *bad_cell);
+
+/* Greedy string pulling of the cell path cells[0..n-1] (cell ids): writes
+** the indices of the kept cells to keep (room for n; the first is 0, the
+** last n - 1) and returns how many.  From each kept cell the next is the
+** farthest later cell whose segment costs no more than the path's own
+** section between them (that section's cost taken the same way, along its
+** centre-to-centre steps) and crosses no cell (length > 0) with a higher
+** rate than the section's highest, scanning until a segment has no
+** passage.
+** [in] prefix: scratch for n doubles.  EINVAL on n < 1 or a bad id; ECOST
+** (bad_cell, bad_value) as above. */
+int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t *cells,
+                      int32_t n, int32_t *keep, double *prefix, int32_t *bad_cell,
+                      double *bad_value);
+
+/*
+** Any-angle search (Theta*) on a grid: parents may be any cell whose
+** segment reaches the node, so paths turn only where they must.  Costs are
+** segment costs under q (penalty, forbid, tag_factor, penalty_scale,
+** weight, max_expansions, max_cost, record_visited, track_best honoured;
+** heuristic, stop, tie_break and record_trace ignored; a cost_fn is
+** EINVAL).  The grid must not change between begin and the last step
+** (ECHANGED).  State is reusable like astar_search's.
+*/
+typedef struct astar_theta astar_theta;
+astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud);
+void astar_theta_free(astar_theta *t);
+int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q);
+/* As astar_search_step; ECOST when a rate is bad (astar_theta_bad). */
+int astar_theta_step(astar_theta *t, uint64_t max_steps);
+int astar_theta_status(const astar_theta *t);
+const astar_stats *astar_theta_stats(const astar_theta *t);
+int32_t astar_theta_best(const astar_theta *t);
+const int32_t *astar_theta_visited(const astar_theta *t, size_t *n);
+/* After ECOST: the cell whose rate was bad, and [out] value that rate. */
+int32_t astar_theta_bad(const astar_theta *t, double *value);
+/* The turning points start..to (cell ids) into points (NULL: count only),
+** [out] cost (the path's cost) and length (the sum of its segments; only
+** when points is given).  Returns the count, 0 when `to` was not reached. */
+int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
+                           double *length);
+size_t astar_theta_bytes(const astar_theta *t);
+
+
 #endif

@@ -159,6 +159,17 @@ struct astar_topo_ops {
   astar_run_fn run_sized, run_sized_reverse;
 };
 
+/* The grid's diagonal rule (grid.c): `open` has bit d set when the
+** neighbour in direction d (E, W, S, N, SE, NE, SW, NW) may be entered; the
+** result has bit d set when the step is allowed. */
+unsigned astar__grid_rule_moves(int diagonal, unsigned open);
+/* 1 when the segment between the centres of (x0, y0) and (x1, y1) passes
+** (grid.c; for anyangle.c's uniform costs): no blocked or forbidden cell
+** (forbid: per cell id, or NULL), corners by the strict or the line of
+** sight rule.  The cells must be inside the grid. */
+int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                     const double *forbid, int strict);
+
 /* search ------------------------------------------------------------------ */
 
 /* Per-node state read on every relaxation, valid only when stamp == the

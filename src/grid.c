@@ -72,6 +72,11 @@ static unsigned rule_moves(int diagonal, unsigned open) {
   return m;
 }
 
+/* The same rule for anyangle.c, which walks the grid through astar.h. */
+unsigned astar__grid_rule_moves(int diagonal, unsigned open) {
+  return rule_moves(diagonal, open);
+}
+
 /* Recomputes the move mask of padded cell p from its neighbours. */
 static void update_moves(astar_grid *gr, int32_t p) {
   unsigned open = 0;
@@ -349,6 +354,43 @@ static int sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
     }
     if (b[p]) return 0;
   }
+  return 1;
+}
+
+/* The segment test of anyangle.c for uniform costs: sight() with forbidden
+** cells (forbid, indexed by cell id; may be NULL) counted as blocked and,
+** when strict, a corner passed only with both cells beside it open. */
+int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                     const double *forbid, int strict) {
+  const unsigned char *b = gr->blocked;
+  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
+  int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, w = gr->w;
+  int32_t p = CELL(gr, x0, y0), u = y0 * w + x0, stepx = sx, stepy = sy * gr->pw;
+  int64_t i = 0, j = 0;
+#define SHUT(p, u) (b[p] || (forbid && forbid[u] != 0))
+  if (SHUT(p, u)) return 0;
+  while (i < nx || j < ny) {
+    int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
+    if (d == 0) {
+      int a = SHUT(p + stepx, u + sx), c = SHUT(p + stepy, u + sy * w);
+      if (strict ? (a || c) : (a && c)) return 0;
+      p += stepx + stepy;
+      u += sx + sy * w;
+      i++;
+      j++;
+    } else if (d < 0) {
+      p += stepx;
+      u += sx;
+      i++;
+    } else {
+      p += stepy;
+      u += sy * w;
+      j++;
+    }
+    if (SHUT(p, u)) return 0;
+  }
+#undef SHUT
   return 1;
 }
 

@@ -46,6 +46,7 @@
 #include "lgraph.c"
 #include "lgrid.c"
 #include "ltext.c"
+#include "lsmooth.c"
 
 /* ------------------------------------------------------------------------ */
 /* registration                                                               */
@@ -76,6 +77,10 @@ static const lfunc grid_methods[] = {
     {"visible_from", l_grid_visible_from, 1, NULL},
     {"to_string", l_grid_to_string, 1, NULL},
     {"memory", l_grid_memory, 0, NULL},
+    {"smooth", l_grid_smooth, 1, NULL},
+    {"to_world", l_grid_to_world, 0, NULL},
+    {"to_cell", l_grid_to_cell, 0, NULL},
+    {"world", l_grid_world, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc grid_metamethods[] = {

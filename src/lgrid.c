@@ -118,8 +118,11 @@ static const char *grid_cost_subject(lua_State *L, ltopo *T, int32_t from, int32
 /* path.width, and path.xy built on first access (a table per cell is more
 ** than many searches cost, and many callers never read it) */
 static void grid_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len) {
-  (void)links;
-  (void)len;
+  int32_t i, diagonal = 0;
+  for (i = 0; i + 1 < len; i++) diagonal += links[i] >= 4;
+  /* path.length: steps of 1 and the grid's diagonal (sqrt 2) */
+  lua_pushnumber(L, (double)(len - 1 - diagonal) + diagonal * ASTAR_GRID_DIAG);
+  lua_setfield(L, -2, "length");
   lua_pushinteger(L, astar_grid_width(GRID(T)));
   lua_setfield(L, -2, "width");
   luaL_getmetatable(L, GRID_PATH_MT);
@@ -218,16 +221,21 @@ static int grid_path_index(lua_State *L) {
 /* methods                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Reads { diagonal = rule } at arg into *diag (default no_corner_cutting). */
-static void grid_options(lua_State *L, int arg, int *diag) {
-  static const char *const keys[] = {"diagonal"};
+/* Reads { diagonal = rule, cell_size = s, origin = {ox, oy} } at arg into
+** *diag (default no_corner_cutting) and the world frame w[3] (s, ox, oy;
+** default 1, 0, 0: see lsmooth.c). */
+static void grid_options(lua_State *L, int arg, int *diag, double w[3]) {
+  static const char *const keys[] = {"diagonal", "cell_size", "origin"};
   *diag = ASTAR_DIAG_NO_CORNER_CUTTING;
-  if (!check_fields(L, arg, keys, 1)) return;
+  w[0] = 1;
+  w[1] = w[2] = 0;
+  if (!check_fields(L, arg, keys, COUNT_OF(keys))) return;
   lua_getfield(L, arg, "diagonal");
   if (!lua_isnil(L, -1))
     *diag = check_choice(L, arg, lua_gettop(L), "diagonal", diagonal_names,
                          COUNT_OF(diagonal_names), "");
   lua_pop(L, 1);
+  world_options(L, arg, &w[0], &w[1], &w[2]);
 }
 
 /* astar.grid(width, height [, { diagonal = rule }]) -> an open grid. */
@@ -236,13 +244,15 @@ static int l_grid_new(lua_State *L) {
   int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
   int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
   int diag;
+  double world[3];
   ltopo *T;
   lua_settop(L, 3);
-  grid_options(L, 3, &diag);
+  grid_options(L, 3, &diag, world);
   if ((double)w * h >= (double)(1 << 30))
     return arg_error(L, 2, "grid too large (width * height must be below 2^30)");
   T = topo_new(L, &grid_class);
   topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, M));
+  world_store(L, lua_gettop(L), world[0], world[1], world[2]);
   account(L, M);
   return 1;
 }

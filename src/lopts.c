@@ -44,6 +44,8 @@ typedef struct lopts {
   astar_query q;
   int slot;                     /* the first of OPT_SLOTS stack slots */
   int trace, visited, partial;
+  int smooth, any_angle;        /* grids: path.points (lresult.c) */
+  unsigned given;               /* bit i: options[i] was set */
   int reverse;                  /* distances: 1 = cost to the sources */
   int on_change;                /* queries: ON_CHANGE_* */
   lfield *penalty, *forbid;     /* the fields the query reads, if any */
@@ -271,6 +273,11 @@ static void opt_on_change(lua_State *L, lparse *P, int v) {
                                  COUNT_OF(on_change_names), "");
 }
 
+static void opt_smooth(lua_State *L, lparse *P, int v) { P->o->smooth = flag(L, P, v, "smooth"); }
+static void opt_any_angle(lua_State *L, lparse *P, int v) {
+  P->o->any_angle = flag(L, P, v, "any_angle");
+}
+
 static void opt_direction(lua_State *L, lparse *P, int v) {
   P->o->reverse = check_choice(L, P->arg, v, "direction", direction_names,
                                COUNT_OF(direction_names), "");
@@ -300,6 +307,8 @@ static const lopt options[] = {
     {"visited", FOR_PATH, 0, opt_visited},
     {"partial", FOR_PATH, 0, opt_partial},
     {"direction", FOR_DIST, 0, opt_direction},
+    {"smooth", FOR_PATH, 1, opt_smooth},
+    {"any_angle", FOR_PATH, 1, opt_any_angle},
     {"on_change", FOR_QUERY, 0, opt_on_change},
 };
 #define FIELD_OPTIONS 2   /* penalty and forbid, first in the table */
@@ -335,6 +344,35 @@ static const lopt *own_option(lua_State *L, int arg, ltopo *T, unsigned kind) {
   return p;
 }
 
+/* Whether option `name` was set (parse_options records them). */
+static int given(const lopts *o, const char *name) {
+  const lopt *p = find_option(name);
+  return p != NULL && (o->given >> (p - options) & 1u);
+}
+
+/*
+** The options smoothing and any-angle paths cannot honour raise rather
+** than be ignored: segments are priced per unit of length, which a cost
+** callback (it prices steps) cannot say; any-angle search (Theta*) has its
+** own heuristic (Euclidean) and its own order.
+*/
+static void check_combinations(lua_State *L, lparse *P) {
+  static const char *const not_any_angle[] = {"cost", "heuristic", "stop", "tie_break",
+                                              "trace"};
+  int i;
+  if ((P->o->any_angle || P->o->smooth) && strcmp(P->T->cls->mt, "astar.Grid") != 0)
+    arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" is only for square grids",
+                                         P->o->any_angle ? "any_angle" : "smooth"));
+  if (P->o->any_angle) {
+    for (i = 0; i < COUNT_OF(not_any_angle); i++)
+      if (given(P->o, not_any_angle[i]))
+        arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" cannot be combined with any_angle",
+                                             not_any_angle[i]));
+  }
+  if (P->o->smooth && given(P->o, "cost"))
+    arg_error(L, P->arg, "option \"cost\" cannot be combined with smooth");
+}
+
 /* With no heuristic option, the topology's default -- by name, so a
 ** registered override of that name applies here too. */
 static void default_heuristic(lua_State *L, lparse *P) {
@@ -364,6 +402,8 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   P->o = o;
   astar_query_init(&o->q, start, goal);
   o->trace = o->visited = o->partial = 0;
+  o->smooth = o->any_angle = 0;
+  o->given = 0;
   o->reverse = 1;
   o->on_change = ON_CHANGE_RESTART;
   o->penalty = o->forbid = NULL;
@@ -385,7 +425,10 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     for (i = 0; !inherits && i < FIELD_OPTIONS; i++) {
       if (!option_applies(&options[i], T, kind)) continue;
       lua_getfield(L, arg, options[i].name);  /* the fields, held first */
-      if (!lua_isnil(L, -1)) options[i].parse(L, &P, lua_gettop(L));
+      if (!lua_isnil(L, -1)) {
+        options[i].parse(L, &P, lua_gettop(L));
+        o->given |= 1u << i;
+      }
       lua_pop(L, 1);
     }
     lua_pushnil(L);
@@ -393,16 +436,23 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
       const lopt *p = own_option(L, arg, T, kind);
       /* without a metatable, its own entries are all there is: parse them
       ** in this pass (lua_getfield would only repeat rawget, 15 times) */
-      if (!inherits && p >= options + FIELD_OPTIONS) p->parse(L, &P, lua_gettop(L));
+      if (!inherits && p >= options + FIELD_OPTIONS) {
+        p->parse(L, &P, lua_gettop(L));
+        o->given |= 1u << (p - options);
+      }
       lua_pop(L, 1);
     }
     for (i = 0; inherits && i < COUNT_OF(options); i++) {
       if (!option_applies(&options[i], T, kind)) continue;
       lua_getfield(L, arg, options[i].name);
-      if (!lua_isnil(L, -1)) options[i].parse(L, &P, lua_gettop(L));
+      if (!lua_isnil(L, -1)) {
+        options[i].parse(L, &P, lua_gettop(L));
+        o->given |= 1u << i;
+      }
       lua_pop(L, 1);
     }
   }
+  check_combinations(L, &P);
   if ((kind & FOR_PATH) && o->q.heuristic == ASTAR_H_DEFAULT) default_heuristic(L, &P);
   o->q.record_trace = o->trace;
   o->q.record_visited = o->visited;

@@ -148,7 +148,8 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
     lua_pushnil(L);
     lua_pushliteral(L, "changed");
     lua_createtable(L, 0, 5);
-    push_stats(L, Q->T, Q->b.s, &Q->opts);
+    if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
+    else push_stats(L, Q->T, Q->b.s, &Q->opts);
     n = 3;
   } else {
     n = push_outcome(L, C, Q->T, &Q->b, &Q->opts, Q->status);
@@ -210,14 +211,16 @@ static int l_query_step(lua_State *L) {
   ** callback's) leaves the search half done, and the query says so */
   Q->state = QS_FAILED;
   if (!Q->begun) {
-    if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
+    if (Q->opts.any_angle) theta_begin(L, C, T, &Q->b, &Q->opts);
+    else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
       return search_error(L, T, Q->b.s, rc);
     Q->begun = 1;
     Q->version = astar_topology_version(T->t);
     if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
     if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
   }
-  if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
+  if (Q->opts.any_angle) rc = theta_step(L, T, &Q->b, steps);
+  else if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
   Q->status = rc;
   if (Q->cancelled) {                       /* cancelled during this step: */
     Q->state = QS_CANCELLED;                /* the step still says what it did */
@@ -260,7 +263,8 @@ static int l_query_result(lua_State *L) {
   lua_pushnil(L);
   lua_pushliteral(L, "searching");
   lua_createtable(L, 0, 6);
-  push_stats(L, Q->T, Q->b.s, &Q->opts);
+  if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
+  else push_stats(L, Q->T, Q->b.s, &Q->opts);
   push_restarts(L, Q);
   return 3;
 }

@@ -8,6 +8,15 @@
 ** stats); only misuse and bad data raise.
 */
 
+/* Square grids' paths off the lattice (lsmooth.c). */
+static void grid_path_points(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                             int32_t len);
+static int push_theta_outcome(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                              int status);
+static void push_theta_stats(lua_State *L, astar_theta *th, const lopts *o);
+static void world_options(lua_State *L, int arg, double *s, double *ox, double *oy);
+static void world_store(lua_State *L, int gidx, double s, double ox, double oy);
+
 static void set_int(lua_State *L, const char *k, double v) {
   lua_pushinteger(L, (lua_Integer)v);
   lua_setfield(L, -2, k);
@@ -74,6 +83,7 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
   }
   lua_setfield(L, -2, "nodes");
   T->cls->path_extras(L, T, b->links, len);
+  grid_path_points(L, C, T, b, o, len);   /* after the links are used */
   push_stats(L, T, b->s, o);
 }
 
@@ -81,8 +91,13 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
 ** reason, stats; with partial = true, the path to the reached node with the
 ** smallest heuristic value, marked partial with the reason.  Returns the
 ** count. */
+static int theta_find_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o);
+static void theta_begin(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o);
+static int theta_step(lua_State *L, ltopo *T, lsbuf *b, uint64_t n);
+
 static int push_outcome(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
                         int status) {
+  if (o->any_angle) return push_theta_outcome(L, C, T, b, o, status);
   if (status == ASTAR_FOUND) {
     push_path(L, C, T, b, o, astar_search_goal(b->s));
     return 1;

@@ -112,6 +112,7 @@ static int l_find_path(lua_State *L) {
   lua_settop(L, optarg);
   S = acquire_search(L, C, 1);
   parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal, FOR_PATH);
+  if (o.any_angle) return theta_find_path(L, C, T, &S->b, &o);
   bridge_attach(&b, L, T, &o);
   if ((rc = astar_search_begin(S->b.s, T->t, &o.q)) != ASTAR_OK ||
       (rc = astar_search_step(S->b.s, 0)) < 0)

@@ -155,6 +155,7 @@ static int l_grid_from_string(lua_State *L) {
   const char *text;
   int32_t w, h, x, y;
   int diag, gidx, legend, tags;
+  double world[3];
   cellspec spec[256], dflt, scratch;
   ltopo *T;
   if (lua_type(L, 1) != LUA_TSTRING) type_error(L, 1, "string");
@@ -162,7 +163,7 @@ static int l_grid_from_string(lua_State *L) {
   lua_settop(L, 3);
   if (!lua_isnil(L, 2) && !lua_istable(L, 2)) type_error(L, 2, "table");
   legend = lua_istable(L, 2) ? 2 : 0;
-  grid_options(L, 3, &diag);
+  grid_options(L, 3, &diag, world);
   measure_rows(L, text, len, &w, &h);
   lua_newtable(L);                          /* tag names of the legend */
   tags = lua_gettop(L);
@@ -188,6 +189,7 @@ static int l_grid_from_string(lua_State *L) {
   T = topo_new(L, &grid_class);
   gidx = lua_gettop(L);
   topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, get_state(L)));
+  world_store(L, gidx, world[0], world[1], world[2]);
   x = y = 0;
   for (i = 0; i < len && y < h; i++) {
     unsigned char ch = (unsigned char)text[i];

@@ -242,6 +242,9 @@ struct lsbuf {
   size_t tagf_cap;
   int32_t *nodes, *links;       /* path and source lists */
   size_t nodes_cap, links_cap;
+  astar_theta *th;              /* any-angle searches, made on first use */
+  double *work;                 /* smoothing: section costs */
+  size_t work_cap;
 };
 
 static void sbuf_free(lstate *M, lsbuf *b) {
@@ -249,12 +252,15 @@ static void sbuf_free(lstate *M, lsbuf *b) {
   if (b->tagf) state_alloc(M, b->tagf, b->tagf_cap * sizeof(double), 0);
   if (b->nodes) state_alloc(M, b->nodes, b->nodes_cap * sizeof(int32_t), 0);
   if (b->links) state_alloc(M, b->links, b->links_cap * sizeof(int32_t), 0);
+  if (b->work) state_alloc(M, b->work, b->work_cap * sizeof(double), 0);
+  astar_theta_free(b->th);
   memset(b, 0, sizeof *b);
 }
 
 static size_t sbuf_bytes(const lsbuf *b) {
   return (b->s ? astar_search_bytes(b->s) : 0) + b->tagf_cap * sizeof(double) +
-         (b->nodes_cap + b->links_cap) * sizeof(int32_t);
+         (b->nodes_cap + b->links_cap) * sizeof(int32_t) + b->work_cap * sizeof(double) +
+         (b->th ? astar_theta_bytes(b->th) : 0);
 }
 
 /* Grows a scratch array of b to `need` elements; raises on failure

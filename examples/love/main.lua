@@ -150,13 +150,39 @@ end
 -- Agents: time-sliced queries on a shared budget
 --------------------------------------------------------------------------------
 
+-- The smoothed route of a path (smooth = true: straight lines that cost no
+-- more than the cells they replace) as { k = index in path.xy, x, y }: a
+-- walker on cell i of its path draws the lines through the turns after i.
+local function turns_of(p)
+  local at, turns = {}, {}
+  for k, c in ipairs(p.xy) do at[c[2] * 65536 + c[1]] = at[c[2] * 65536 + c[1]] or k end
+  for _, q in ipairs(p.points) do
+    turns[#turns + 1] = { k = at[q[2] * 65536 + q[1]], q[1], q[2] }
+  end
+  return turns
+end
+
+-- The points of a walker's smoothed route still ahead of it, in pixels,
+-- from where it is.
+local function route_ahead(w)
+  local px, py = centre(w)
+  local pts = { px, py }
+  for _, q in ipairs(w.turns or {}) do
+    if q.k > w.i then
+      pts[#pts + 1] = (q[1] - 0.5) * CELL
+      pts[#pts + 1] = (q[2] - 0.5) * CELL
+    end
+  end
+  return pts
+end
+
 local function new_target(a)
   local c
   repeat c = open_cells[rng:random(#open_cells)] until c[1] ~= a.x or c[2] ~= a.y
   a.gx, a.gy = c[1], c[2]
   -- A query owns its search state, so eight of them can be alive on the same
   -- grid; nothing is expanded until it is stepped.
-  a.query = grid:query(a.x, a.y, a.gx, a.gy)
+  a.query = grid:query(a.x, a.y, a.gx, a.gy, { smooth = true })
   a.spent = 0
   a.path = nil
 end
@@ -181,6 +207,7 @@ local function step_queries()
     left, a.spent = left - (total - a.spent), total
     if status == "found" then
       a.path, a.i, a.t = p.xy, 1, 0
+      a.turns = turns_of(p)           -- the smoothed route, drawn ahead of it
       a.query:cancel()                 -- frees its search memory now, not at the next GC
       a.query = nil
       a.wait = 0.1 + rng:random() * 0.4 -- a moment at each destination
@@ -215,7 +242,7 @@ local function scatter()
       new_target(a)
     elseif a.path then
       a.path = { a.path[a.i], a.path[math.min(a.i + 1, #a.path)] }
-      a.i, a.wait = 1, 0
+      a.i, a.wait, a.turns = 1, 0, nil
     end
   end
 end
@@ -269,6 +296,7 @@ local function search_monster()
   local h = HEURISTICS[monster.h]
   local p, why, st = grid:find_path(monster.x, monster.y, player.x, player.y, {
     heuristic = h, penalty = player.danger, penalty_scale = DANGER, visited = true,
+    smooth = true,
   })
   local r = p or st
   stats.monster_searches = stats.monster_searches + 1
@@ -285,6 +313,7 @@ local function search_monster()
       if k > 1 and player.lit[(c[2] - 1) * W + c[1]] then in_sight = in_sight + 1 end
     end
     monster.path, monster.i, monster.t, monster.in_sight = route, 1, 0, in_sight
+    monster.turns = turns_of(p)
   else
     monster.path = nil
   end
@@ -490,14 +519,10 @@ local function draw_agents()
   for _, a in ipairs(agents) do
     local r, g, b = a.colour[1], a.colour[2], a.colour[3]
     local px, py = centre(a)
-    if a.path and not at_end(a) then   -- the rest of its route
-      local pts = { px, py }
-      for k = a.i + 1, #a.path do
-        pts[#pts + 1] = (a.path[k][1] - 0.5) * CELL
-        pts[#pts + 1] = (a.path[k][2] - 0.5) * CELL
-      end
+    if a.path and not at_end(a) then   -- the rest of its route, smoothed
+      local pts = route_ahead(a)
       lg.setColor(r, g, b, 0.45)
-      lg.line(pts)
+      if #pts >= 4 then lg.line(pts) end
     end
     lg.setColor(r, g, b, 0.8)          -- where it is going
     lg.rectangle("line", (a.gx - 1) * CELL + 5, (a.gy - 1) * CELL + 5, CELL - 10, CELL - 10)
@@ -521,6 +546,12 @@ local function draw_monster()
       if k % 2 == 0 then lg.line(x0, y0, x1, y1) end
       x0, y0 = x1, y1
     end
+    -- and smoothed: straight lines that stay as dark as the cells (the
+    -- penalty prices every segment, so no line cuts back into the light)
+    local pts = route_ahead(monster)
+    lg.setColor(1, 0.55, 0.5, 0.6)
+    lg.setLineWidth(1)
+    if #pts >= 4 then lg.line(pts) end
   end
   local cx, cy = monster_cell()
   if player.lit[(cy - 1) * W + cx] then

@@ -50,17 +50,23 @@ local function check_opts(opts, fname)
     error(("bad argument #2 to '%s' (table expected, got %s)"):format(fname, type(opts)), 3)
   end
   for k in next, opts do
-    if k ~= "diagonal" then
+    if k ~= "diagonal" and k ~= "cell_size" and k ~= "origin" then
       error(("bad argument #2 to '%s' (unknown option %s)"):format(fname, describe(k)), 3)
     end
   end
   local rule = opts.diagonal
-  if rule == nil then return nil end
-  if not diagonal_rules[rule] then
+  if rule ~= nil and not diagonal_rules[rule] then
     error(("bad argument #2 to '%s' (diagonal must be \"never\", \"no_corner_cutting\", "
       .. "\"one_obstacle\" or \"always\", got %s)"):format(fname, describe(rule)), 3)
   end
-  return { diagonal = rule }
+  -- the world frame is checked by the core (astar.grid's rules and words)
+  local plain = { diagonal = rule, cell_size = opts.cell_size, origin = opts.origin }
+  if next(plain) == nil then return nil end
+  local ok, err = pcall(core.grid, 1, 1, { cell_size = plain.cell_size, origin = plain.origin })
+  if not ok then
+    error(("bad argument #2 to '%s' (%s)"):format(fname, inner(err)), 3)
+  end
+  return plain
 end
 
 -- A header value as a number: decimal text only ("49", "3.0", "1e3"), so

@@ -18,7 +18,9 @@
 --     <g id="fill">     the expanded cells as runs, one <g> per shade, light
 --                       (early) to dark (late)
 --     <path id="gridlines">  cell borders, when cells are 6 px or more
+--     <g id="field">    the field's cells above 0, as runs (opts.field)
 --     <g id="path">     a <polyline> through the path's cell centres
+--     <g id="points">   a <polyline> through the points (smooth, any_angle)
 --     <g id="ends">     <circle id="start">, <circle id="goal">
 --   graph:
 --     <path id="edges-both">  one segment per pair of nodes joined both ways
@@ -127,10 +129,64 @@ local COLOURS = {
   background = "#ffffff", text = "#222222",
   open = "#f4f1ea", blocked = "#3b3b3b", dear = "#e3c98f", cheap = "#bfe3b4", tagged = "#b9d3ee",
   gridline = "#000000", edge = "#8a8a8a", node = "#ffffff", node_stroke = "#555555", disabled = "#3b3b3b",
-  path = "#e8590c", start = "#2b8a3e", goal = "#c92a2a",
+  path = "#e8590c", start = "#2b8a3e", goal = "#c92a2a", points = "#1971c2", field = "#e03131",
 }
 
-local options = { path = true, visited = true, trace = true, cell = true, title = true }
+local FIELD_LEVELS = 8                     -- opacities of a drawn field
+
+-- The points of a smoothed or any-angle path: a list of {x, y} inside the
+-- w x h grid (cell coordinates; fractions allowed).  nil, msg on bad input.
+local function read_points(pts, w, h)
+  if pts == nil then return {} end
+  if type(pts) ~= "table" then
+    return nil, ("points must be a list of {x, y}, got %s"):format(describe(pts))
+  end
+  local out = {}
+  for i = 1, rawlen(pts) do
+    local p = rawget(pts, i)
+    local x, y = type(p) == "table" and rawget(p, 1), type(p) == "table" and rawget(p, 2)
+    if type(x) ~= "number" or type(y) ~= "number" or not (x >= 0.5 and x <= w + 0.5)
+      or not (y >= 0.5 and y <= h + 0.5) then
+      return nil, ("points[%d] must be a point {x, y} inside the %dx%d grid, got %s")
+        :format(i, w, h, describe(p))
+    end
+    out[i] = { x, y }
+  end
+  return out
+end
+
+-- The shade level (1..FIELD_LEVELS) of every cell of a field whose value is
+-- above 0 (inf: the darkest), by value over the largest finite one; nil,
+-- msg when it is not a field of the grid's size.
+local function read_field(f, w, h)
+  if f == nil then return nil end
+  if typename(f) ~= "astar.Field" then
+    return nil, ("field must be an astar.Field, got %s"):format(describe(f))
+  end
+  local fw, fh = f:size()
+  if fw ~= w or fh ~= h then
+    return nil, ("field is %dx%d but the grid is %dx%d"):format(fw, fh, w, h)
+  end
+  local top, v = 0, {}
+  for y = 1, h do
+    for x = 1, w do
+      local c = f:get(x, y)
+      v[(y - 1) * w + x] = c
+      if c > top and c < huge then top = c end
+    end
+  end
+  local level = {}
+  for id, c in pairs(v) do
+    if c > 0 then
+      level[id] = c == huge and FIELD_LEVELS or max(1, floor(c / top * FIELD_LEVELS + 0.5))
+      if top == 0 then level[id] = FIELD_LEVELS end
+    end
+  end
+  return level
+end
+
+local options = { path = true, visited = true, trace = true, cell = true, title = true, points = true,
+  field = true }
 
 -- Checks an id against 1..count; returns an error message or nil.
 local function id_error(where, v, count, what)
@@ -282,6 +338,12 @@ local function draw_grid(grid, opts, cell, title)
   local path
   path, msg = read_path(opts.path, count, "cell")
   if not path then return nil, msg end
+  local points
+  points, msg = read_points(opts.points, w, h)
+  if not points then return nil, msg end
+  local field
+  field, msg = read_field(opts.field, w, h)
+  if msg then return nil, msg end
   size_of(grid, grid.size)                 -- still open after the __index calls above
   if cell then
     -- every number in the picture must stay finite: its size in pixels, and
@@ -341,6 +403,15 @@ local function draw_grid(grid, opts, cell, title)
       out[#out + 1] = "</g>"
     end
     out[#out + 1] = "</g>"
+    -- a field (penalty, danger, distances): red, more opaque where higher
+    if field then
+      out[#out + 1] = ('<g id="field" fill="%s">'):format(COLOURS.field)
+      runs(w, h, function(x, y) return field[(y - 1) * w + x] end, function(l, x, y, len)
+        out[#out + 1] = ('<rect x="%s" y="%s" width="%s" height="1" fill-opacity="%s"/>')
+          :format(num(x - 1), num(y - 1), num(len), num(0.7 * l / FIELD_LEVELS))
+      end)
+      out[#out + 1] = "</g>"
+    end
     -- cell borders, one path, when cells are big enough to show them
     if cell >= 6 then
       local d = {}
@@ -361,6 +432,16 @@ local function draw_grid(grid, opts, cell, title)
       polyline(out, pts, max(0.3, 2 / cell))   -- at least 2 px wide on big maps
     end
     out[#out + 1] = "</g>"
+    -- the points (smoothed or any-angle), a line through them over the path
+    if #points > 0 then
+      out[#out + 1] = '<g id="points">'
+      local pts = {}
+      for i, p in ipairs(points) do pts[i] = num(p[1] - 0.5) .. "," .. num(p[2] - 0.5) end
+      out[#out + 1] = ('<polyline points="%s" fill="none" stroke="%s" stroke-width="%s" '
+        .. 'stroke-linecap="round" stroke-linejoin="round"/>')
+        :format(table.concat(pts, " "), COLOURS.points, num(max(0.2, 1.5 / cell)))
+      out[#out + 1] = "</g>"
+    end
     out[#out + 1] = '<g id="ends">'
     if #path > 0 then
       local s, g = path[1], path[#path]
@@ -557,6 +638,11 @@ end
 --           pixels wide) or per graph unit (default: the graph fits 480);
 --           refused when the picture's size would overflow, or (grids)
 --           when 5 / cell would
+--   points  (grids) a list of {x, y} cell coordinates, drawn as a blue line
+--           over the path; default: the path's own `points` (smooth,
+--           any_angle)
+--   field   (grids) an astar.Field of the grid's size: cells above 0 tinted
+--           red, more opaque where higher (inf: the darkest)
 --   title   a caption above the picture (and the SVG <title>); bytes that
 --           are not UTF-8 are written as U+FFFD
 -- Every number written is finite: graphs of extreme extent are rescaled
@@ -574,7 +660,13 @@ function M.svg(what, opts)
   -- each option read once, into a plain table (a __index function could
   -- answer differently each time)
   local cell, title = opts.cell, opts.title
-  opts = { path = opts.path, visited = opts.visited, trace = opts.trace }
+  opts = { path = opts.path, visited = opts.visited, trace = opts.trace, points = opts.points,
+    field = opts.field }
+  -- a path with points (smooth, any_angle) draws them unless points is given
+  if opts.points == nil and type(opts.path) == "table" then opts.points = opts.path.points end
+  if kind ~= "astar.Grid" and (opts.points ~= nil or opts.field ~= nil) then
+    bad(2, ("%s is only for grids"):format(opts.points ~= nil and "points" or "field"))
+  end
   if cell ~= nil and (type(cell) ~= "number" or not (cell > 0 and cell < huge)) then
     bad(2, "cell must be a finite number > 0, got " .. describe(cell))
   end

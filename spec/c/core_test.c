@@ -350,6 +350,69 @@ static void test_tables(void) {
   astar_graph_free(g);
 }
 
+/* The segment walker: the lengths add up to the segment's, a corner crossing
+** reports both side cells with length 0, and the walk is symmetric. */
+typedef struct walk_log {
+  double sum;
+  int cells, corners;
+} walk_log;
+
+static int log_cell(void *ctx, int32_t x, int32_t y, double len, int corner) {
+  walk_log *l = (walk_log *)ctx;
+  (void)x;
+  (void)y;
+  l->sum += len;
+  if (corner) l->corners++;
+  else l->cells++;
+  return 0;
+}
+
+static void test_anyangle(void) {
+  astar_grid *gr = astar_grid_new(8, 6, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_theta *t = astar_theta_new(NULL, NULL);
+  walk_log a = {0, 0, 0}, b = {0, 0, 0};
+  astar_query q;
+  int32_t pts[16], cells[8] = {0, 1, 2, 3, 11, 19, 27, 35}, keep[8], bad;
+  double cost, len, prefix[8];
+  CHECK(astar_grid_walk(gr, 0, 0, 5, 2, log_cell, &a) == 0);
+  CHECK(fabs(a.sum - sqrt(29.0)) < 1e-12 && a.corners == 0 && a.cells == 8);
+  CHECK(astar_grid_walk(gr, 5, 2, 0, 0, log_cell, &b) == 0);
+  CHECK(fabs(b.sum - a.sum) < 1e-12 && b.cells == a.cells);
+  a.sum = 0;
+  a.cells = a.corners = 0;
+  CHECK(astar_grid_walk(gr, 0, 0, 3, 3, log_cell, &a) == 0);   /* three corners */
+  CHECK(a.corners == 6 && a.cells == 4 && fabs(a.sum - 3 * sqrt(2.0)) < 1e-12);
+  CHECK(astar_grid_walk(gr, 0, 0, 8, 0, log_cell, &a) == ASTAR_EINVAL);
+  /* segment costs: a cell of cost 5 crossed for its full width */
+  astar_grid_set_cost(gr, 2, 0, 5);
+  CHECK(astar_grid_segment_cost(gr, NULL, 0, 0, 4, 0, &cost, &bad) == ASTAR_OK);
+  CHECK(fabs(cost - 8) < 1e-12);
+  astar_grid_set_blocked(gr, 1, 1, 1);    /* a corner with one side blocked */
+  CHECK(astar_grid_segment_cost(gr, NULL, 0, 0, 2, 2, &cost, NULL) == ASTAR_OK &&
+        cost == HUGE_VAL);
+  /* smoothing an L-shaped path round the dear cell: the shortcut from the
+  ** first cell would cross (2, 0), so it is refused */
+  CHECK(astar_grid_smooth(gr, NULL, cells, 8, keep, prefix, NULL, NULL) >= 2);
+  CHECK(keep[0] == 0);
+  /* Theta*: a straight line on open ground, the Euclidean length */
+  astar_grid_set_cost(gr, 2, 0, 1);
+  astar_grid_set_blocked(gr, 1, 1, 0);
+  astar_query_init(&q, 0, 5 * 8 + 7);
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK);
+  CHECK(astar_theta_step(t, 0) == ASTAR_FOUND);
+  CHECK(astar_theta_points(t, 47, pts, &cost, &len) == 2);
+  CHECK(fabs(cost - sqrt(49.0 + 25.0)) < 1e-12 && fabs(len - cost) < 1e-12);
+  /* a changed grid stops a search in progress */
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK);
+  astar_grid_set_blocked(gr, 4, 4, 1);
+  CHECK(astar_theta_step(t, 1) == ASTAR_ECHANGED);
+  q.cost_fn = (astar_cost_fn)0;
+  q.weight = -1;
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_EINVAL);
+  astar_theta_free(t);
+  astar_grid_free(gr);
+}
+
 /* Sized units through the C API: the clearance layer, sizes out of range,
 ** a graph refusing sizes, and a 2 x 2 unit kept out of a one-cell gap. */
 static void test_sizes(void) {
@@ -461,6 +524,7 @@ int main(void) {
   test_parents();
   test_tables();
   test_pages_and_components();
+  test_anyangle();
   test_sizes();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;

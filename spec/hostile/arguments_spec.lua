@@ -88,6 +88,10 @@ function K.ud(mt)
     if e.d ~= mt then return mt .. " expected, got " .. e.d end
   end
 end
+function K.smooth_path(e) -- grid:smooth's path: a table with nodes
+  if e.v == NONE or type(e.v) ~= "table" then return "table (a path) expected, got " .. e.t end
+  if e.v.nodes == nil then return "path.nodes must be a list of cell ids, got nil" end
+end
 function K.text(e) -- grid_from_string's map text
   if e.v == NONE or type(e.v) ~= "string" then return "string expected, got " .. e.t end
   if e.v == "" then return "no rows in the map" end
@@ -138,6 +142,10 @@ local GRID_SIGS = {
   find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
   query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
   distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
+  smooth = { { K.smooth_path, { nodes = { 1, 2, 7 } } }, { K.opts, {} } },
+  to_world = { { GX, 2 }, { GY, 2 } },
+  to_cell = { { K.finite("x"), 1.5 }, { K.finite("y"), 0.5 } },
+  world = {},
 }
 
 local FIELD_SIGS = {

@@ -1,0 +1,262 @@
+-- Any-angle paths (any_angle = true, src/anyangle.c's Theta*) against an
+-- independent oracle: the exact shortest path through cell centres, a
+-- Dijkstra over the visibility graph of every open cell, written here.
+--
+-- The oracle's passage test is its own: with coordinates doubled (centres
+-- at even numbers, cell borders at odd ones), a segment passes between two
+-- centres when it meets no blocked cell's closed square -- a separating-axis
+-- test in exact integer arithmetic.  On "no_corner_cutting" grids that is the
+-- core's rule (a corner the segment passes through needs both cells beside
+-- it open), so a correct any-angle path can never beat the oracle, and the
+-- spec measures by how much it is longer.
+local astar = require("astar")
+local helpers = require("helpers")
+local rng, close = helpers.rng, helpers.close
+
+local sqrt, abs, huge = math.sqrt, math.abs, math.huge
+
+-- A w x h grid with `density` of its cells blocked, and its blocked set.
+local function random_map(seed, w, h, density)
+  local r = rng(seed)
+  local g = astar.grid(w, h)
+  local blocked = {}
+  for y = 1, h do
+    for x = 1, w do
+      if r() < density then
+        g:set_blocked(x, y, true)
+        blocked[#blocked + 1] = { x, y }
+      end
+    end
+  end
+  return g, blocked
+end
+
+-- Does the segment between the centres of a and b meet the closed square of
+-- cell c?  Doubled coordinates: exact.
+local function touches(ax, ay, bx, by, cx, cy)
+  ax, ay, bx, by, cx, cy = 2 * ax, 2 * ay, 2 * bx, 2 * by, 2 * cx, 2 * cy
+  -- the axes
+  if math.max(ax, bx) < cx - 1 or math.min(ax, bx) > cx + 1 then return false end
+  if math.max(ay, by) < cy - 1 or math.min(ay, by) > cy + 1 then return false end
+  -- the segment's normal: the square's corners all strictly on one side
+  local nx, ny = ay - by, bx - ax
+  local pos, neg = false, false
+  for _, d in ipairs({ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 } }) do
+    local s = nx * (cx + d[1] - ax) + ny * (cy + d[2] - ay)
+    if s >= 0 then pos = true end
+    if s <= 0 then neg = true end
+  end
+  return pos and neg
+end
+
+-- The visibility-graph distances from (sx, sy) to every open cell.
+local function oracle(g, blocked, sx, sy)
+  local w, h = g:size()
+  local open = {}
+  for y = 1, h do
+    for x = 1, w do
+      if not g:is_blocked(x, y) then open[#open + 1] = { x, y } end
+    end
+  end
+  local function passes(a, b)
+    local x0, x1 = math.min(a[1], b[1]), math.max(a[1], b[1])
+    local y0, y1 = math.min(a[2], b[2]), math.max(a[2], b[2])
+    for _, c in ipairs(blocked) do
+      if c[1] >= x0 - 1 and c[1] <= x1 + 1 and c[2] >= y0 - 1 and c[2] <= y1 + 1
+        and touches(a[1], a[2], b[1], b[2], c[1], c[2]) then
+        return false
+      end
+    end
+    return true
+  end
+  local dist, done = {}, {}
+  for i, c in ipairs(open) do dist[i] = (c[1] == sx and c[2] == sy) and 0 or huge end
+  for _ = 1, #open do
+    local u, best = nil, huge
+    for i = 1, #open do
+      if not done[i] and dist[i] < best then u, best = i, dist[i] end
+    end
+    if not u then break end
+    done[u] = true
+    local a = open[u]
+    for v = 1, #open do
+      if not done[v] then
+        local b = open[v]
+        local d = best + sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2)
+        -- the cheap test first: only a shorter route needs its passage checked
+        if d < dist[v] and g:line_of_sight(a[1], a[2], b[1], b[2]) and passes(a, b) then
+          dist[v] = d
+        end
+      end
+    end
+  end
+  local out = {}
+  for i, c in ipairs(open) do out[c[2] * 1000 + c[1]] = dist[i] end
+  return out
+end
+
+local function length_of(points)
+  local s = 0
+  for i = 2, #points do
+    s = s + sqrt((points[i][1] - points[i - 1][1]) ^ 2 + (points[i][2] - points[i - 1][2]) ^ 2)
+  end
+  return s
+end
+
+describe("any_angle", function()
+  it("is within 1% on average and 5% at worst of the visibility graph on random maps", function()
+    local ratios, worst, over_octile = {}, 0, 0
+    for seed = 1, 12 do
+      local g, blocked = random_map(seed, 16, 16, 0.2)
+      local r = rng(1000 + seed)
+      g:set_blocked(1, 1, false)
+      local dist = oracle(g, blocked, 1, 1)
+      for _ = 1, 16 do
+        local gx, gy = r(1, 16), r(1, 16)
+        local exact = dist[gy * 1000 + gx]
+        if exact and exact < huge and exact > 0 then
+          local p = assert(g:find_path(1, 1, gx, gy, { any_angle = true }))
+          local octile = assert(g:find_path(1, 1, gx, gy))
+          -- a valid path through centres: never shorter than the exact one
+          assert.is_true(p.cost >= exact - 1e-9, ("%s < %s"):format(p.cost, exact))
+          assert.is_true(p.cost <= octile.cost + 1e-9)
+          if p.cost > octile.cost + 1e-9 then over_octile = over_octile + 1 end
+          assert.is_true(close(p.cost, p.length))
+          assert.is_true(close(p.length, length_of(p.points)))
+          local ratio = p.cost / exact
+          ratios[#ratios + 1] = ratio
+          if ratio > worst then worst = ratio end
+        end
+      end
+    end
+    local sum = 0
+    for _, v in ipairs(ratios) do sum = sum + v end
+    local mean = sum / #ratios
+    io.write(("\n  any_angle vs visibility graph: %d paths, mean %.4f%%, worst %.4f%% longer\n")
+      :format(#ratios, (mean - 1) * 100, (worst - 1) * 100))
+    assert.is_true(#ratios >= 60)
+    assert.is_true(mean <= 1.01, ("mean ratio %.5f"):format(mean))
+    assert.is_true(worst <= 1.05, ("worst ratio %.5f"):format(worst))
+    assert.equal(0, over_octile)
+  end)
+
+  it("gives turning points with passage between them, and a contiguous cell path", function()
+    for seed = 20, 25 do
+      local g = random_map(seed, 20, 14, 0.25)
+      g:set_blocked(1, 1, false)
+      g:set_blocked(20, 14, false)
+      local p = g:find_path(1, 1, 20, 14, { any_angle = true })
+      if p then
+        assert.same({ 1, 1 }, p.points[1])
+        assert.same({ 20, 14 }, p.points[#p.points])
+        for i = 2, #p.points do
+          local a, b = p.points[i - 1], p.points[i]
+          assert.is_true(g:line_of_sight(a[1], a[2], b[1], b[2]))
+        end
+        -- nodes: every cell along the segments, each a neighbour of the last
+        local xy = p.xy
+        assert.same({ 1, 1 }, xy[1])
+        assert.same({ 20, 14 }, xy[#xy])
+        for i = 2, #xy do
+          assert.is_true(abs(xy[i][1] - xy[i - 1][1]) <= 1 and abs(xy[i][2] - xy[i - 1][2]) <= 1)
+          assert.is_false(g:is_blocked(xy[i][1], xy[i][2]))
+          assert.is_false(xy[i][1] == xy[i - 1][1] and xy[i][2] == xy[i - 1][2])
+        end
+      else
+        assert.is_nil(g:find_path(1, 1, 20, 14))
+      end
+    end
+  end)
+
+  it("goes straight on an open grid and reports the Euclidean length", function()
+    local g = astar.grid(10, 10)
+    local p = g:find_path(1, 1, 10, 4, { any_angle = true })
+    assert.same({ { 1, 1 }, { 10, 4 } }, p.points)
+    assert.is_true(close(sqrt(81 + 9), p.cost))
+    assert.is_true(close(p.cost, p.length))
+    local same = g:find_path(3, 3, 3, 3, { any_angle = true })
+    assert.same({ { 3, 3 } }, same.points)
+    assert.same({ g:id(3, 3) }, same.nodes)
+    assert.equal(0, same.cost)
+  end)
+
+  it("integrates cell costs, penalties and tag factors along its segments", function()
+    -- a band of cost 5 across the middle: the path crosses it straight down
+    local g = astar.grid(9, 9)
+    for x = 1, 9 do g:set_cost(x, 5, 5) end
+    local p = g:find_path(5, 1, 5, 9, { any_angle = true })
+    assert.same({ { 5, 1 }, { 5, 9 } }, p.points)
+    assert.is_true(close(8 + 4, p.cost)) -- 7 cells of rate 1 + one of rate 5
+    assert.is_true(close(8, p.length))
+    -- the same band as a tag factor and as a penalty field
+    local t = astar.grid(9, 9)
+    for x = 1, 9 do t:set_tag(x, 5, "mud") end
+    assert.is_true(close(12, t:find_path(5, 1, 5, 9, { any_angle = true, costs = { mud = 5 } }).cost))
+    local f = astar.field(t)
+    for x = 1, 9 do f:set(x, 5, 4) end
+    assert.is_true(close(12, t:find_path(5, 1, 5, 9, { any_angle = true, penalty = f }).cost))
+    -- a forbidden band with one gap: through the gap
+    local forbid = astar.field(t)
+    for x = 1, 8 do forbid:set(x, 5, 1) end
+    local q = t:find_path(1, 1, 1, 9, { any_angle = true, forbid = forbid })
+    for _, c in ipairs(q.xy) do assert.is_true(c[2] ~= 5 or c[1] == 9) end
+    -- costs = { mud = false } shuts the band
+    assert.is_nil(t:find_path(5, 1, 5, 9, { any_angle = true, costs = { mud = false } }))
+  end)
+
+  it("avoids an expensive region when going round is cheaper", function()
+    local g = astar.grid(21, 11)
+    local light = astar.field(g)
+    for y = 3, 9 do
+      for x = 8, 14 do light:set(x, y, 100) end
+    end
+    local p = g:find_path(1, 6, 21, 6, { any_angle = true, penalty = light })
+    for _, c in ipairs(p.xy) do assert.equal(0, light:get(c[1], c[2])) end
+    assert.is_true(#p.points >= 3)
+  end)
+
+  it("keeps the outcomes: unreachable, max_expansions, max_cost, partial, visited", function()
+    local g = astar.grid(8, 8)
+    for y = 1, 8 do g:set_blocked(4, y, true) end
+    local p, why, stats = g:find_path(1, 1, 8, 8, { any_angle = true })
+    assert.is_nil(p)
+    assert.equal("unreachable", why)
+    assert.is_true(stats.expanded > 0)
+    g:set_blocked(4, 8, false)
+    p, why = g:find_path(1, 1, 8, 8, { any_angle = true, max_expansions = 3 })
+    assert.is_nil(p)
+    assert.equal("max_expansions", why)
+    p, why = g:find_path(1, 1, 8, 8, { any_angle = true, max_cost = 2 })
+    assert.is_nil(p)
+    assert.equal("max_cost", why)
+    p = g:find_path(1, 1, 8, 8, { any_angle = true, max_expansions = 5, partial = true })
+    assert.is_true(p.partial)
+    assert.equal("max_expansions", p.reason)
+    p = g:find_path(1, 1, 8, 8, { any_angle = true, visited = true })
+    assert.equal(p.expanded, #p.visited)
+  end)
+
+  it("runs time-sliced in a query, with the same answer", function()
+    local g = random_map(7, 24, 24, 0.2)
+    g:set_blocked(1, 1, false)
+    g:set_blocked(24, 24, false)
+    local want = g:find_path(1, 1, 24, 24, { any_angle = true })
+    local q = g:query(1, 1, 24, 24, { any_angle = true })
+    local steps = 0
+    while q:step(10) == "searching" do steps = steps + 1 end
+    assert.is_true(steps > 1)
+    local p = q:result()
+    if want then
+      assert.same(want.points, p.points)
+      assert.equal(want.cost, p.cost)
+    else
+      assert.is_nil(p)
+    end
+    -- a change between steps is refused, as for any query
+    local q2 = g:query(1, 1, 24, 24, { any_angle = true })
+    assert.equal("searching", q2:step(1))
+    g:set_blocked(12, 12, not g:is_blocked(12, 12))
+    assert.equal("the grid changed since this query began (start a new query)",
+      helpers.error_of(q2.step, q2))
+  end)
+end)

@@ -1,0 +1,734 @@
+/*
+** anyangle.c -- paths that leave the cell lattice: a segment walker over the
+** grid's cells, the cost of a segment under a query's costs, string pulling
+** (smoothing) of a cell path, and an any-angle search (Theta*).
+**
+** Geometry.  A point is a cell centre; the segment between the centres of
+** (x0, y0) and (x1, y1) is walked in exact integer arithmetic, as grid.c's
+** line of sight does, and every cell it passes through is reported with the
+** length of the segment inside it (the pieces add up to the segment's
+** length).  Where the segment passes exactly through a grid corner, the two
+** cells beside that corner are reported too, with length 0.
+**
+** Cost.  Under a query q, a cell's rate (its cost per unit of length) is
+** what a cardinal step into it costs: cell cost * tag factor + penalty *
+** penalty_scale; it is infinite for a blocked cell, a forbidden cell
+** (forbid field) or a tag whose factor forbids.  A segment's cost is the
+** sum over the cells it crosses of (length inside the cell) * rate, and it
+** is infinite (no passage) when it enters an impassable cell or squeezes
+** through a corner: on grids whose diagonal rule is "never" or
+** "no_corner_cutting" both cells beside a corner it passes must be
+** passable, on the others at least one (the line_of_sight rule).  Uniform
+** costs make a segment's cost its length.
+**
+** The walker reports cells through a callback, so a unit that occupies
+** more than one cell can plug in its own rate (a k x k footprint: the
+** largest rate of the block) without touching the walk.
+**
+** Only astar.h's accessors and the diagonal rule are used: the grid's
+** storage stays private to grid.c.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "astar_int.h"
+
+/* ------------------------------------------------------------------------ */
+/* the walker                                                                 */
+/* ------------------------------------------------------------------------ */
+
+int astar_grid_walk(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                    astar_cell_visit visit, void *ctx) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr);
+  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
+  int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, x = x0, y = y0;
+  int64_t i = 0, j = 0;
+  double len = sqrt((double)nx * (double)nx + (double)ny * (double)ny), tprev = 0;
+  int rc;
+  if (x0 < 0 || y0 < 0 || x1 < 0 || y1 < 0 || x0 >= w || x1 >= w || y0 >= h || y1 >= h)
+    return ASTAR_EINVAL;
+  while (i < nx || j < ny) {
+    /* the next boundary crossing: vertical (d < 0), horizontal (d > 0) or
+    ** a corner (d == 0); t is where it falls on the segment, 0..1 */
+    int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
+    double t = d <= 0 ? (double)(2 * i + 1) / (double)(2 * nx)
+                      : (double)(2 * j + 1) / (double)(2 * ny);
+    if ((rc = visit(ctx, x, y, (t - tprev) * len, 0)) != 0) return rc;
+    tprev = t;
+    if (d == 0) {
+      if ((rc = visit(ctx, x + sx, y, 0.0, 1)) != 0) return rc;
+      if ((rc = visit(ctx, x, y + sy, 0.0, 1)) != 0) return rc;
+      x += sx;
+      y += sy;
+      i++;
+      j++;
+    } else if (d < 0) {
+      x += sx;
+      i++;
+    } else {
+      y += sy;
+      j++;
+    }
+  }
+  return visit(ctx, x, y, (1.0 - tprev) * len, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* rates and segment costs                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The rate of the single cell (x, y) under q (NULL: the grid's own costs)
+** into *r: 0 passable, 1 impassable, -1 when the modifiers make it
+** negative or not finite (*r then holds the bad value). */
+static int one_rate(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
+                    double *r) {
+  int32_t u = y * astar_grid_width(gr) + x, tag = 0;
+  double c;
+  if (astar_grid_blocked(gr, x, y)) return 1;
+  astar_grid_cost(gr, x, y, &c);
+  if (q != NULL) {
+    if (q->forbid && q->forbid[u] != 0) return 1;
+    astar_grid_tag(gr, x, y, &tag);
+    if (q->tag_factor && tag > 0 && tag < q->tag_count) {
+      if (q->tag_factor[tag] == ASTAR_FORBID) return 1;
+      c *= q->tag_factor[tag];
+    }
+    if (q->penalty) c += q->penalty[u] * q->penalty_scale;
+  }
+  *r = c;
+  return c >= 0 && isfinite(c) ? 0 : -1;
+}
+
+/* The rate of the unit at cell (x, y): for a sized unit (q->size = k > 1)
+** the k x k block whose top-left cell it is, passable when every cell is
+** (and inside the grid), its rate the largest of theirs -- the sized
+** search's step cost, per unit of length.  The walker then walks the
+** unit's top-left cell and this plugs the footprint in. */
+static int cell_rate(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
+                     double *r) {
+  int32_t k = q ? q->size : 1, a, e;
+  double most = 0;
+  if (k <= 1) return one_rate(gr, q, x, y, r);
+  if (x + k > astar_grid_width(gr) || y + k > astar_grid_height(gr)) return 1;
+  for (e = 0; e < k; e++)
+    for (a = 0; a < k; a++) {
+      double v = 0;
+      int rc = one_rate(gr, q, x + a, y + e, &v);
+      if (rc != 0) {
+        *r = v;
+        return rc;
+      }
+      if (v > most) most = v;
+    }
+  *r = most;
+  return 0;
+}
+
+typedef struct seg_ctx {
+  const astar_grid *gr;
+  const astar_query *q;
+  int strict;        /* both corner cells must be passable */
+  int fast;          /* every rate is 1 or infinite: no walk */
+  int corners, shut; /* corner cells seen at this corner, impassable */
+  double sum;
+  double top;       /* the largest rate crossed (length > 0) */
+  int32_t bad_cell; /* the cell whose rate was bad */
+  double bad_value;
+} seg_ctx;
+
+/* The visitor that sums a segment's cost: 1 stops at an impassable cell or
+** corner, 2 at a bad rate. */
+static int seg_visit(void *ctx, int32_t x, int32_t y, double len, int corner) {
+  seg_ctx *c = (seg_ctx *)ctx;
+  double r = 0;
+  int k = cell_rate(c->gr, c->q, x, y, &r);
+  if (corner) {
+    c->corners++;
+    if (k != 0) c->shut++; /* a bad rate at zero length costs nothing */
+    if (c->corners == 2) {
+      if (c->shut == 2 || (c->strict && c->shut > 0)) return 1;
+      c->corners = c->shut = 0;
+    }
+    return 0;
+  }
+  if (k == 1) return 1;
+  if (k < 0) {
+    c->bad_cell = y * astar_grid_width(c->gr) + x;
+    c->bad_value = r;
+    return 2;
+  }
+  c->sum += len * r;
+  if (len > 0 && r > c->top) c->top = r;
+  return 0;
+}
+
+static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
+  int diag = astar_grid_diagonal(gr);
+  astar_topology *topo;
+  memset(c, 0, sizeof *c);
+  c->gr = gr;
+  c->q = q;
+  c->strict = diag == ASTAR_DIAG_NEVER || diag == ASTAR_DIAG_NO_CORNER_CUTTING;
+  c->bad_cell = -1;
+  topo = astar_grid_topology((astar_grid *)gr);
+  c->fast = (q == NULL || (!q->penalty && !q->tag_factor && q->size <= 1)) &&
+            topo->ops->plain(topo);
+}
+
+/* The cost of one segment into *cost (HUGE_VAL: no passage); ECOST on a bad
+** rate (ctx says where). */
+static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                    double *cost) {
+  int rc;
+  c->top = 1;    /* uniform rates: the walk is skipped, every rate is 1 */
+  if (c->fast) { /* a segment costs its length: only its passage is asked */
+    double ddx = (double)x1 - x0, ddy = (double)y1 - y0;
+    *cost = astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict)
+                ? sqrt(ddx * ddx + ddy * ddy)
+                : HUGE_VAL;
+    return ASTAR_OK;
+  }
+  c->sum = 0;
+  c->top = 0;
+  c->corners = c->shut = 0;
+  rc = astar_grid_walk(c->gr, x0, y0, x1, y1, seg_visit, c);
+  if (rc == 2) return ASTAR_ECOST;
+  if (rc < 0) return rc;
+  *cost = rc == 1 ? HUGE_VAL : c->sum;
+  return ASTAR_OK;
+}
+
+int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t x0,
+                            int32_t y0, int32_t x1, int32_t y1, double *cost,
+                            int32_t *bad_cell) {
+  seg_ctx c;
+  int rc;
+  seg_init(&c, gr, q);
+  rc = seg_cost(&c, x0, y0, x1, y1, cost);
+  if (bad_cell) *bad_cell = c.bad_cell;
+  if (rc == ASTAR_ECOST && cost) *cost = c.bad_value;
+  return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* smoothing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+** Greedy string pulling.  From the current anchor (the first cell) the
+** candidates are the later cells in order; a candidate is acceptable when
+** the segment from the anchor reaches it at a cost no higher than the
+** path's own section between them (the same integral taken along the
+** path's centre-to-centre steps, so uniform costs compare lengths) and
+** crosses no cell dearer than the section's dearest.  The scan goes on
+** past unacceptable candidates until a segment has no passage
+** (the anchor cannot see further along the path); the farthest acceptable
+** candidate becomes the next point and the next anchor.  prefix[i] holds
+** the section cost from cell 0 to cell i.
+*/
+int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t *cells,
+                      int32_t n, int32_t *keep, double *prefix, int32_t *bad_cell,
+                      double *bad_value) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), i, m = 0, a;
+  seg_ctx c;
+  int rc;
+  if (n < 1) return ASTAR_EINVAL;
+  seg_init(&c, gr, q);
+  for (i = 0; i < n; i++)
+    if (cells[i] < 0 || cells[i] >= w * h) return ASTAR_EINVAL;
+  prefix[0] = 0;
+  for (i = 1; i < n; i++) {
+    double s;
+    rc = seg_cost(&c, cells[i - 1] % w, cells[i - 1] / w, cells[i] % w, cells[i] / w, &s);
+    if (rc != ASTAR_OK) goto bad;
+    prefix[i] = prefix[i - 1] + s;
+  }
+  keep[m++] = 0;
+  a = 0;
+  while (a < n - 1) {
+    int32_t best = a + 1, j;
+    int32_t ax = cells[a] % w, ay = cells[a] / w;
+    double top = 0, r = 0;
+    for (j = a; j < a + 2 && j < n; j++)
+      if (cell_rate(gr, q, cells[j] % w, cells[j] / w, &r) == 0 && r > top) top = r;
+    for (j = a + 2; j < n; j++) {
+      double s;
+      /* top: the largest rate among the section's cells a..j */
+      if (cell_rate(gr, q, cells[j] % w, cells[j] / w, &r) == 0 && r > top) top = r;
+      rc = seg_cost(&c, ax, ay, cells[j] % w, cells[j] / w, &s);
+      if (rc != ASTAR_OK) goto bad;
+      if (s == HUGE_VAL) break;
+      /* no dearer in sum, and through no cell dearer than the section's
+      ** dearest: a route that kept out of a costly region stays out, not
+      ** even clipping a corner of it (a relative slack of 1e-12 lets a
+      ** straight run of equal cells pass despite the rounding of the sums) */
+      if (s <= (prefix[j] - prefix[a]) * (1 + 1e-12) && c.top <= top * (1 + 1e-12)) best = j;
+    }
+    keep[m++] = best;
+    a = best;
+  }
+  return m;
+bad:
+  if (bad_cell) *bad_cell = c.bad_cell;
+  if (bad_value) *bad_value = c.bad_value;
+  return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Theta*                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/*
+** Basic Theta* (Nash, Daniel, Koenig, Felner 2007): A* over the cells where
+** a node generated from s may take s's parent as its own when the segment
+** from that parent reaches it (at a lower cost, with non-uniform rates), so
+** parents are any visible cell, not only neighbours.  The neighbours of a
+** cell are the grid's steps under its diagonal rule, with impassable cells
+** (blocked, forbidden) as blocked; every cost is a segment cost as above.
+** The heuristic is the Euclidean distance times the smallest rate of any
+** passable cell (weighted by q->weight): admissible for any rates.
+** Node state lives in flat arrays with generation stamps; the open list is
+** a binary heap of node ids keyed by (f, larger g first).
+*/
+struct astar_theta {
+  astar_alloc_fn alloc;
+  void *ud;
+  size_t cap; /* cells the arrays hold */
+  double *g, *f;
+  int32_t *parent, *hpos, *heap;
+  uint32_t *stamp;
+  int32_t *visited;
+  size_t nvisited, visited_cap;
+  size_t nheap;
+  uint32_t gen;
+  const astar_grid *gr;
+  uint32_t version;
+  astar_query q;
+  double hk;      /* weight * smallest rate */
+  double minrate; /* the smallest rate of a passable cell */
+  int32_t start, goal, best;
+  double best_h;
+  int status, pruned;
+  int uniform; /* every passable cell's rate is 1 */
+  astar_stats st;
+  int32_t bad_cell;
+  double bad_value;
+};
+
+#define THETA_CLOSED (-2)
+/* how far up its chain of turning points a node looks for a parent */
+#define THETA_ANCESTORS 3
+
+astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud) {
+  astar_theta *t = (astar_theta *)astar__mem(alloc, ud, NULL, 0, sizeof *t);
+  if (t == NULL) return NULL;
+  memset(t, 0, sizeof *t);
+  t->alloc = alloc;
+  t->ud = ud;
+  t->status = ASTAR_ESTATE;
+  return t;
+}
+
+static void theta_arrays(astar_theta *t, size_t cap, int free_only) {
+  size_t n = t->cap;
+  astar__mem(t->alloc, t->ud, t->g, n * sizeof(double), 0);
+  astar__mem(t->alloc, t->ud, t->f, n * sizeof(double), 0);
+  astar__mem(t->alloc, t->ud, t->parent, n * sizeof(int32_t), 0);
+  astar__mem(t->alloc, t->ud, t->hpos, n * sizeof(int32_t), 0);
+  astar__mem(t->alloc, t->ud, t->heap, n * sizeof(int32_t), 0);
+  astar__mem(t->alloc, t->ud, t->stamp, n * sizeof(uint32_t), 0);
+  t->g = t->f = NULL;
+  t->parent = t->hpos = t->heap = NULL;
+  t->stamp = NULL;
+  t->cap = 0;
+  if (free_only) return;
+  t->g = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(double));
+  t->f = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(double));
+  t->parent = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(int32_t));
+  t->hpos = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(int32_t));
+  t->heap = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(int32_t));
+  t->stamp = (uint32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(uint32_t));
+  t->cap = cap;
+  if (!t->g || !t->f || !t->parent || !t->hpos || !t->heap || !t->stamp) {
+    /* free what came and remember nothing: the sizes are all-or-nothing */
+    astar__mem(t->alloc, t->ud, t->g, t->g ? cap * sizeof(double) : 0, 0);
+    astar__mem(t->alloc, t->ud, t->f, t->f ? cap * sizeof(double) : 0, 0);
+    astar__mem(t->alloc, t->ud, t->parent, t->parent ? cap * sizeof(int32_t) : 0, 0);
+    astar__mem(t->alloc, t->ud, t->hpos, t->hpos ? cap * sizeof(int32_t) : 0, 0);
+    astar__mem(t->alloc, t->ud, t->heap, t->heap ? cap * sizeof(int32_t) : 0, 0);
+    astar__mem(t->alloc, t->ud, t->stamp, t->stamp ? cap * sizeof(uint32_t) : 0, 0);
+    t->g = t->f = NULL;
+    t->parent = t->hpos = t->heap = NULL;
+    t->stamp = NULL;
+    t->cap = 0;
+  } else {
+    memset(t->stamp, 0, cap * sizeof(uint32_t));
+  }
+}
+
+void astar_theta_free(astar_theta *t) {
+  if (t == NULL) return;
+  theta_arrays(t, 0, 1);
+  astar__mem(t->alloc, t->ud, t->visited, t->visited_cap * sizeof(int32_t), 0);
+  astar__mem(t->alloc, t->ud, t, sizeof *t, 0);
+}
+
+size_t astar_theta_bytes(const astar_theta *t) {
+  return sizeof *t + t->cap * (3 * sizeof(double) + 3 * sizeof(int32_t) + sizeof(uint32_t)) +
+         t->visited_cap * sizeof(int32_t);
+}
+
+/* heap ordered by f, then larger g first */
+static int theta_less(const astar_theta *t, int32_t a, int32_t b) {
+  return t->f[a] < t->f[b] || (t->f[a] == t->f[b] && t->g[a] > t->g[b]);
+}
+
+static void theta_set(astar_theta *t, size_t i, int32_t v) {
+  t->heap[i] = v;
+  t->hpos[v] = (int32_t)i;
+}
+
+static void theta_up(astar_theta *t, size_t i) {
+  int32_t v = t->heap[i];
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!theta_less(t, v, t->heap[p])) break;
+    theta_set(t, i, t->heap[p]);
+    i = p;
+  }
+  theta_set(t, i, v);
+}
+
+static void theta_down(astar_theta *t, size_t i) {
+  int32_t v = t->heap[i];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= t->nheap) break;
+    if (c + 1 < t->nheap && theta_less(t, t->heap[c + 1], t->heap[c])) c++;
+    if (!theta_less(t, t->heap[c], v)) break;
+    theta_set(t, i, t->heap[c]);
+    i = c;
+  }
+  theta_set(t, i, v);
+}
+
+static double theta_h(const astar_theta *t, int32_t v) {
+  int32_t w = astar_grid_width(t->gr);
+  double ddx = (double)(v % w - t->goal % w), ddy = (double)(v / w - t->goal / w);
+  return t->hk * sqrt(ddx * ddx + ddy * ddy);
+}
+
+/* Sets v's g and parent and puts it on (or moves it up in) the open list. */
+static void theta_open(astar_theta *t, int32_t v, double g, int32_t parent) {
+  int fresh = t->stamp[v] != t->gen || t->hpos[v] == THETA_CLOSED;
+  if (t->stamp[v] == t->gen && t->hpos[v] == THETA_CLOSED) t->st.reopened++;
+  double h = theta_h(t, v);
+  t->stamp[v] = t->gen;
+  t->g[v] = g;
+  t->f[v] = g + h;
+  t->parent[v] = parent;
+  if (t->q.track_best && (t->best < 0 || h < t->best_h)) {
+    t->best = v;
+    t->best_h = h;
+  }
+  t->st.generated++;
+  if (fresh) {
+    t->heap[t->nheap] = v;
+    t->hpos[v] = (int32_t)t->nheap;
+    theta_up(t, t->nheap++);
+  } else {
+    theta_up(t, (size_t)t->hpos[v]);
+  }
+}
+
+int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), n = w * h, x, y;
+  double minrate = HUGE_VAL, r = 0;
+  astar_topology *topo;
+  int uniform, k;
+  t->status = ASTAR_ESTATE;
+  t->gr = NULL;
+  if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n || !(q->weight >= 0) ||
+      !isfinite(q->weight) || q->cost_fn != NULL || q->size < 1 || q->size > ASTAR_MAX_UNIT)
+    return ASTAR_EINVAL;
+  if (t->cap < (size_t)n) {
+    theta_arrays(t, (size_t)n, 0);
+    if (t->cap < (size_t)n) return ASTAR_ENOMEM;
+  }
+  if (++t->gen == 0) { /* wrapped: every stamp is stale again */
+    memset(t->stamp, 0, t->cap * sizeof(uint32_t));
+    t->gen = 1;
+  }
+  t->q = *q;
+  t->gr = gr;
+  t->version = astar_topology_version(astar_grid_topology((astar_grid *)gr));
+  t->start = q->start;
+  t->goal = q->goal;
+  t->nheap = 0;
+  t->nvisited = 0;
+  t->best = -1;
+  t->best_h = HUGE_VAL;
+  t->pruned = 0;
+  t->bad_cell = -1;
+  memset(&t->st, 0, sizeof t->st);
+  /* the smallest rate: 1 without modifiers or a cost layer (cost 1 is
+  ** what a grid without one has everywhere) */
+  topo = astar_grid_topology((astar_grid *)gr);
+  uniform = !q->penalty && !q->tag_factor && topo->ops->plain(topo);
+  t->uniform = uniform;
+  if (uniform) {
+    minrate = 1.0;
+  } else {
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) {
+        if (cell_rate(gr, q, x, y, &r) == 0 && r < minrate) minrate = r;
+      }
+    if (minrate == HUGE_VAL) minrate = 0;
+  }
+  t->hk = q->weight * minrate;
+  t->minrate = minrate;
+  t->status = ASTAR_SEARCHING;
+  /* an impassable end: no path; a bad rate at either end: the error the
+  ** first segment would raise */
+  for (k = 0; k < 2; k++) {
+    int32_t v = k ? t->goal : t->start;
+    int rk = cell_rate(gr, q, v % w, v / w, &r);
+    if (rk == 1) t->status = ASTAR_UNREACHABLE;
+    if (rk < 0) {
+      t->bad_cell = v;
+      t->bad_value = r;
+      t->status = ASTAR_ECOST;
+    }
+    if (rk != 0) return ASTAR_OK;
+  }
+  theta_open(t, t->start, 0.0, t->start);
+  t->st.generated = 1;
+  return ASTAR_OK;
+}
+
+static int theta_fail(astar_theta *t, seg_ctx *c) {
+  t->bad_cell = c->bad_cell;
+  t->bad_value = c->bad_value;
+  return t->status = ASTAR_ECOST;
+}
+
+int astar_theta_step(astar_theta *t, uint64_t max_steps) {
+  static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  const astar_grid *gr = t->gr;
+  int32_t w, hh;
+  uint64_t done = 0;
+  seg_ctx c;
+  struct {
+    double lb;
+    int32_t node, depth;
+  } cand[THETA_ANCESTORS + 1];
+  memset(cand, 0, sizeof cand);
+  if (t->status != ASTAR_SEARCHING) return t->status;
+  w = astar_grid_width(gr);
+  hh = astar_grid_height(gr);
+  if (astar_topology_version(astar_grid_topology((astar_grid *)gr)) != t->version)
+    return t->status = ASTAR_ECHANGED;
+  seg_init(&c, gr, &t->q);
+  while (t->nheap > 0) {
+    int32_t s = t->heap[0], sx, sy, d, a, depth;
+    unsigned open = 0, moves;
+    double r;
+    if (max_steps && done >= max_steps) return t->status = ASTAR_SEARCHING;
+    if (t->q.max_expansions && t->st.expanded >= t->q.max_expansions)
+      return t->status = ASTAR_MAX_EXPANSIONS;
+    if (s == t->goal) return t->status = ASTAR_FOUND;
+    theta_set(t, 0, t->heap[--t->nheap]);
+    if (t->nheap > 0) theta_down(t, 0);
+    t->hpos[s] = THETA_CLOSED;
+    t->st.expanded++;
+    done++;
+    if (t->q.record_visited) {
+      if (astar__grow(t->alloc, t->ud, (void **)&t->visited, &t->visited_cap, t->nvisited + 1,
+                      sizeof(int32_t)))
+        return t->status = ASTAR_ENOMEM;
+      t->visited[t->nvisited++] = s;
+    }
+    sx = s % w;
+    sy = s / w;
+    for (d = 0; d < 8; d++) {
+      int32_t nx = sx + ddx[d], ny = sy + ddy[d];
+      if (nx >= 0 && ny >= 0 && nx < w && ny < hh && cell_rate(gr, &t->q, nx, ny, &r) != 1)
+        open |= 1u << d;
+    }
+    moves = astar__grid_rule_moves(astar_grid_diagonal(gr), open);
+    for (d = 0; moves != 0; d++, moves >>= 1) {
+      int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = -1, nc, k;
+      double g = HUGE_VAL, seg;
+      if (!(moves & 1u)) continue;
+      /* The parent candidates: s itself (path 1 of Theta*), its parent
+      ** (path 2) and further up its chain of turning points, where a
+      ** corner the parent could not see past may have been visible.  Each
+      ** has a lower bound, g[a] + minrate * |a v|, exact when the segment
+      ** passes and costs are uniform; they are tried in that order while
+      ** one could still improve on what v has, so on uniform grids the
+      ** first passable candidate wins and no other segment is walked.
+      ** Near-ties go to the farther ancestor (fewer turns). */
+      nc = 0;
+      for (a = s, depth = 0; depth <= THETA_ANCESTORS; depth++) {
+        double ex = (double)(a % w - nx), ey = (double)(a / w - ny), lb;
+        lb = t->g[a] + t->minrate * sqrt(ex * ex + ey * ey);
+        for (k = nc; k > 0 && (lb < cand[k - 1].lb * (1 - 1e-12) ||
+                               (lb <= cand[k - 1].lb * (1 + 1e-12) && depth > cand[k - 1].depth));
+             k--)
+          cand[k] = cand[k - 1];
+        cand[k].lb = lb;
+        cand[k].node = a;
+        cand[k].depth = depth;
+        nc++;
+        if (t->parent[a] == a) break;
+        a = t->parent[a];
+      }
+      if (t->stamp[v] == t->gen) g = t->g[v];
+      for (k = 0; k < nc && cand[k].lb < g * (1 - 1e-12); k++) {
+        int32_t u = cand[k].node;
+        if (seg_cost(&c, u % w, u / w, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
+        if (seg < HUGE_VAL && t->g[u] + seg < g * (1 - 1e-12)) {
+          g = t->g[u] + seg;
+          par = u;
+        }
+      }
+      if (par < 0) continue; /* nothing better than what v has */
+      if (g > t->q.max_cost) {
+        t->pruned = 1;
+        continue;
+      }
+      theta_open(t, v, g, par);
+    }
+  }
+  return t->status = t->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
+}
+
+int astar_theta_status(const astar_theta *t) { return t->status; }
+const astar_stats *astar_theta_stats(const astar_theta *t) { return &t->st; }
+int32_t astar_theta_best(const astar_theta *t) { return t->best; }
+
+const int32_t *astar_theta_visited(const astar_theta *t, size_t *n) {
+  *n = t->nvisited;
+  return t->visited;
+}
+
+int32_t astar_theta_bad(const astar_theta *t, double *value) {
+  *value = t->bad_value;
+  return t->bad_cell;
+}
+
+/*
+** Refinement of the turning points pts[0..n-1] (the ends stay).  Theta*'s
+** turns are cells of its search tree, while the best turn is often a cell
+** beside one (points are cell centres, a lattice), and two turns may have
+** to move together.  So each interior point i gets a window: the cells
+** within THETA_REFINE of it; a dynamic program picks one cell per window, or
+** skips up to THETA_SKIP windows in a row, minimising the sum of segment costs
+** (the current points are among the choices, so the cost never rises).
+** Passes repeat, re-centred, while they improve (at most 4).  Scratch:
+** n * THETA_WIN doubles and int32s from the search's allocator; out of memory,
+** the points stay as they are.  Returns the new count.
+*/
+#define THETA_REFINE 2
+#define THETA_WIN ((2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1))
+#define THETA_SKIP 2
+/* The cell of choice j in layer i of refine's program: the window's cells
+** around pts[i], -1 off the grid; layers 0 and n - 1 hold only the ends
+** (as the window's middle choice). */
+static int32_t choice(const int32_t *pts, int32_t n, int32_t w, int32_t h, int32_t i,
+                      int32_t j) {
+  int32_t side = 2 * THETA_REFINE + 1, x, y;
+  if (i == 0 || i == n - 1) return j == THETA_WIN / 2 ? pts[i] : -1;
+  x = pts[i] % w + j % side - THETA_REFINE;
+  y = pts[i] / w + j / side - THETA_REFINE;
+  return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
+}
+
+static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n) {
+  int32_t w = astar_grid_width(t->gr), h = astar_grid_height(t->gr), pass;
+  size_t cells = (size_t)n * THETA_WIN;
+  double *best;
+  int32_t *from, *out;
+  seg_ctx c;
+  if (n < 3) return n;
+  best = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(double));
+  from = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(int32_t));
+  out = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)n * sizeof(int32_t));
+  seg_init(&c, t->gr, &t->q);
+  for (pass = 0; best && from && out && pass < 4; pass++) {
+    int32_t i, j, m, k;
+    double before = 0, s;
+    for (i = 1; i < n; i++) {
+      if (seg_cost(&c, pts[i - 1] % w, pts[i - 1] / w, pts[i] % w, pts[i] / w, &s) != ASTAR_OK)
+        s = HUGE_VAL;
+      before += s;
+    }
+    for (j = 0; j < THETA_WIN; j++) best[j] = j == THETA_WIN / 2 ? 0 : HUGE_VAL;
+    for (i = 1; i < n; i++)
+      for (j = 0; j < THETA_WIN; j++) {
+        int32_t v = choice(pts, n, w, h, i, j), p;
+        best[(size_t)(i * THETA_WIN + j)] = HUGE_VAL;
+        from[(size_t)(i * THETA_WIN + j)] = -1;
+        if (v < 0) continue;
+        for (p = i - 1; p >= 0 && p >= i - 1 - THETA_SKIP; p--)
+          for (k = 0; k < THETA_WIN; k++) {
+            int32_t u = choice(pts, n, w, h, p, k);
+            double b = best[(size_t)(p * THETA_WIN + k)];
+            if (u < 0 || b == HUGE_VAL || b >= best[(size_t)(i * THETA_WIN + j)]) continue;
+            if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
+              continue;
+            if (b + s < best[(size_t)(i * THETA_WIN + j)]) {
+              best[(size_t)(i * THETA_WIN + j)] = b + s;
+              from[(size_t)(i * THETA_WIN + j)] = p * THETA_WIN + k;
+            }
+          }
+      }
+    if (!(best[(size_t)(n - 1) * THETA_WIN + THETA_WIN / 2] < before * (1 - 1e-12))) break;
+    /* the choices read back from the goal (every layer's choice comes
+    ** from an earlier layer, so this ends at the start) */
+    m = 0;
+    for (k = (n - 1) * THETA_WIN + THETA_WIN / 2;; k = from[k]) {
+      out[m++] = choice(pts, n, w, h, k / THETA_WIN, k % THETA_WIN);
+      if (k == THETA_WIN / 2) break;
+    }
+    for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
+    n = m; /* fewer or as many: the scratch still fits */
+  }
+  astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
+  astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, out, out ? cells / THETA_WIN * sizeof(int32_t) : 0, 0);
+  return n;
+}
+
+int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
+                           double *length) {
+  int32_t n = 0, v, i, w;
+  double len = 0, sum = 0;
+  seg_ctx c;
+  if (t->gr == NULL || to < 0 || (size_t)to >= t->cap || t->stamp[to] != t->gen) return 0;
+  w = astar_grid_width(t->gr);
+  for (v = to;; v = t->parent[v]) {
+    if (points) points[n] = v;
+    n++;
+    if (v == t->start) break;
+  }
+  if (points == NULL) return n;
+  for (i = 0; i < n / 2; i++) { /* start first */
+    int32_t k = points[i];
+    points[i] = points[n - 1 - i];
+    points[n - 1 - i] = k;
+  }
+  n = refine(t, points, n);
+  seg_init(&c, t->gr, &t->q);
+  for (i = 1; i < n; i++) {
+    double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;
+    len += sqrt(ax * ax + ay * ay);
+    seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
+    sum += s;
+  }
+  if (cost) *cost = n > 1 ? sum : 0;
+  if (length) *length = len;
+  return n;
+}

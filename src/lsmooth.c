@@ -1,0 +1,383 @@
+/*
+** lsmooth.c -- paths off the lattice on square grids: path.points from
+** smoothing (the smooth option, grid:smooth) and any-angle searches (the
+** any_angle option), and world coordinates (cell_size, origin, to_world,
+** to_cell).  The geometry and the searches are the core's (anyangle.c);
+** this file turns them into Lua values.  Included by lastar.c after
+** lgrid.c.
+**
+** Points are cell centres given as cell coordinates {x, y} (1-based, the
+** cells' own numbers): (x, y) means the centre of cell (x, y), which
+** grid:to_world turns into world units.
+*/
+
+/* Raises the message for a bad rate found while pricing segments: the cell
+** and its cost per unit of length. */
+static int rate_error(lua_State *L, ltopo *T, int32_t cell, double value) {
+  int32_t w = astar_grid_width(GRID(T));
+  const char *v = describe_number(L, value);
+  return luaL_error(L, "cell (%d, %d) would cost %s per unit of length (penalty * "
+                       "penalty_scale and tag factors must keep costs finite and >= 0)",
+                    (int)(cell % w + 1), (int)(cell / w + 1), v);
+}
+
+/* Pushes the list of points {x, y} for the cells cells[keep[i]] (keep NULL:
+** every cell), i < m. */
+static void push_points(lua_State *L, ltopo *T, const int32_t *cells, const int32_t *keep,
+                        int32_t m) {
+  int32_t w = astar_grid_width(GRID(T)), i;
+  lua_createtable(L, m, 0);
+  for (i = 0; i < m; i++) {
+    int32_t c = cells[keep ? keep[i] : i];
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, c % w + 1);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, c / w + 1);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* Smooths cells[0..n-1] (b->nodes) under query q and pushes the points.
+** b->links holds the kept indices afterwards (the caller is done with the
+** path's links). */
+static void smooth_cells(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const astar_query *q,
+                         int32_t n) {
+  int32_t bad = -1, m;
+  double value = 0;
+  b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)n, sizeof(int32_t));
+  b->work = (double *)sbuf_grow(L, C->M, b->work, &b->work_cap, (size_t)n, sizeof(double));
+  m = astar_grid_smooth(GRID(T), q, b->nodes, n, b->links, b->work, &bad, &value);
+  if (m == ASTAR_ECOST) rate_error(L, T, bad, value);
+  if (m < 0) luaL_error(L, "%s: %s", fname_of(L), astar_status_name(m));
+  push_points(L, T, b->nodes, b->links, m);
+}
+
+/* path.points for a grid path of len cells in b->nodes, when the query
+** asked (lresult.c calls it with the path table on top). */
+static void grid_path_points(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                             int32_t len) {
+  if (!o->smooth || len < 1) return;
+  smooth_cells(L, C, T, b, &o->q, len);
+  lua_setfield(L, -2, "points");
+}
+
+/* ------------------------------------------------------------------------ */
+/* any-angle searches                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* The any-angle state of b, made on first use. */
+static astar_theta *theta_of(lua_State *L, lcall *C, lsbuf *b) {
+  if (b->th == NULL) {
+    b->th = astar_theta_new(state_alloc, C->M);
+    if (b->th == NULL) luaL_error(L, "not enough memory");
+  }
+  return b->th;
+}
+
+/* Raises for a core error of an any-angle search. */
+static int theta_error(lua_State *L, ltopo *T, astar_theta *th, int rc) {
+  double value = 0;
+  int32_t cell = astar_theta_bad(th, &value);
+  if (rc == ASTAR_ECOST) return rate_error(L, T, cell, value);
+  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
+  if (rc == ASTAR_ECHANGED)
+    return luaL_error(L, "the grid changed since this query began (start a new query)");
+  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+}
+
+/* expanded / reopened / generated (and visited) of an any-angle search. */
+static void push_theta_stats(lua_State *L, astar_theta *th, const lopts *o) {
+  const astar_stats *st = astar_theta_stats(th);
+  set_int(L, "expanded", (double)st->expanded);
+  set_int(L, "reopened", 0);
+  set_int(L, "generated", (double)st->generated);
+  if (o->visited) {
+    size_t n, i;
+    const int32_t *v = astar_theta_visited(th, &n);
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+      lua_pushinteger(L, (lua_Integer)v[i] + 1);
+      lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "visited");
+  }
+}
+
+typedef struct cell_list {
+  int32_t *cells, n, w;
+} cell_list;
+
+/* Collects the cells a segment passes through (not the corner cells beside
+** it), skipping a repeat of the last one (segments share their ends). */
+static int collect_cell(void *ctx, int32_t x, int32_t y, double len, int corner) {
+  cell_list *l = (cell_list *)ctx;
+  int32_t c = y * l->w + x;
+  (void)len;
+  if (corner || (l->n > 0 && l->cells[l->n - 1] == c)) return 0;
+  l->cells[l->n++] = c;
+  return 0;
+}
+
+/* Pushes the path of an any-angle search to `to`: points (the turning
+** cells), nodes (every cell along the segments: a contiguous cell path),
+** cost, length, width, then the statistics. */
+static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                            int32_t to) {
+  astar_theta *th = b->th;
+  int32_t n = astar_theta_points(th, to, NULL, NULL, NULL), w = astar_grid_width(GRID(T)), i;
+  size_t bound = 1;
+  double cost, length;
+  cell_list l;
+  b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)n, sizeof(int32_t));
+  n = astar_theta_points(th, to, b->links, &cost, &length); /* refined: fewer */
+  for (i = 1; i < n; i++) {
+    int32_t ax = b->links[i] % w - b->links[i - 1] % w, ay = b->links[i] / w - b->links[i - 1] / w;
+    bound += (size_t)(ax < 0 ? -ax : ax) + (size_t)(ay < 0 ? -ay : ay);
+  }
+  b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, bound, sizeof(int32_t));
+  l.cells = b->nodes;
+  l.n = 0;
+  l.w = w;
+  if (n == 1) l.cells[l.n++] = b->links[0];
+  for (i = 1; i < n; i++)
+    astar_grid_walk(GRID(T), b->links[i - 1] % w, b->links[i - 1] / w, b->links[i] % w,
+                    b->links[i] / w, collect_cell, &l);
+  lua_createtable(L, 0, 10);
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  lua_pushnumber(L, length);
+  lua_setfield(L, -2, "length");
+  lua_createtable(L, l.n, 0);
+  for (i = 0; i < l.n; i++) {
+    lua_pushinteger(L, (lua_Integer)l.cells[i] + 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "nodes");
+  push_points(L, T, b->links, NULL, n);
+  lua_setfield(L, -2, "points");
+  lua_pushinteger(L, w);
+  lua_setfield(L, -2, "width");
+  luaL_getmetatable(L, GRID_PATH_MT);
+  lua_setmetatable(L, -2);
+  push_theta_stats(L, th, o);
+}
+
+/* push_outcome for an any-angle search. */
+static int push_theta_outcome(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                              int status) {
+  if (status == ASTAR_FOUND) {
+    push_theta_path(L, C, T, b, o, o->q.goal);
+    return 1;
+  }
+  if (o->partial && astar_theta_best(b->th) >= 0) {
+    push_theta_path(L, C, T, b, o, astar_theta_best(b->th));
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "partial");
+    lua_pushstring(L, astar_status_name(status));
+    lua_setfield(L, -2, "reason");
+    return 1;
+  }
+  lua_pushnil(L);
+  lua_pushstring(L, astar_status_name(status));
+  lua_createtable(L, 0, 4);
+  push_theta_stats(L, b->th, o);
+  return 3;
+}
+
+/* Begins the any-angle search of o on T in b; raises on a core error. */
+static void theta_begin(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o) {
+  astar_theta *th = theta_of(L, C, b);
+  int rc = astar_theta_begin(th, GRID(T), &o->q);
+  if (rc != ASTAR_OK) theta_error(L, T, th, rc);
+}
+
+/* Runs at most n expansions (0: to the end); the status, or raises. */
+static int theta_step(lua_State *L, ltopo *T, lsbuf *b, uint64_t n) {
+  int rc = astar_theta_step(b->th, n);
+  if (rc < 0) theta_error(L, T, b->th, rc);
+  return rc;
+}
+
+/* find_path with any_angle = true: the whole search, then the outcome. */
+static int theta_find_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o) {
+  int rc;
+  theta_begin(L, C, T, b, o);
+  rc = theta_step(L, T, b, 0);
+  return push_theta_outcome(L, C, T, b, o, rc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* grid:smooth                                                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+** grid:smooth(path [, opts]) -> points: smooths a path of this grid (a
+** table whose nodes are cell ids, as find_path returns) under the cost
+** options opts (the options the path was searched with; its search-only
+** options are accepted and ignored), and stores the points in path.points
+** too.  The path is an ordinary table: every entry is checked -- cells of
+** this grid, open, each a neighbour of the one before (a path of another
+** grid fails here).
+*/
+static int l_grid_smooth(lua_State *L) {
+  /* stack: 1 grid, 2 path, 3 options, 4 search state, then the slots */
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 1);
+  int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T)), i, n;
+  size_t len;
+  lsearch *S;
+  lopts o;
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a path)");
+  lua_settop(L, 3);
+  S = acquire_search(L, C, 1);
+  parse_options(L, C, T, 1, 3, &S->b, &o, 0, 0, FOR_PATH);
+  if (o.any_angle) arg_error(L, 3, "option \"any_angle\" does not apply to smooth");
+  lua_getfield(L, 2, "nodes");
+  if (!lua_istable(L, -1))
+    arg_error(L, 2, lua_pushfstring(L, "path.nodes must be a list of cell ids, got %s", describe(L, -1)));
+  len = compat_rawlen(L, -1);
+  if (len < 1 || len > (size_t)w * (size_t)h * 8)
+    arg_error(L, 2, lua_pushfstring(L, "path.nodes must hold 1..%d cells, got %d", (int)(w * h > INT32_MAX / 8 ? INT32_MAX : w * h * 8), (int)(len > INT32_MAX ? INT32_MAX : len)));
+  n = (int32_t)len;
+  S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap, len, sizeof(int32_t));
+  for (i = 0; i < n; i++) {
+    double v;
+    int32_t c, dx = 0, dy = 0;
+    lua_rawgeti(L, -1, i + 1);
+    v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)w * h)
+      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] must be a cell id of the %dx%d grid, "
+                                         "got %s",
+                                      (int)i + 1, (int)w, (int)h, describe(L, -1)));
+    c = (int32_t)v - 1;
+    if (astar_grid_blocked(GRID(T), c % w, c / w))
+      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] is cell (%d, %d), which is blocked", (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
+    if (i > 0) {
+      dx = c % w - S->b.nodes[i - 1] % w;
+      dy = c / w - S->b.nodes[i - 1] / w;
+    }
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1)
+      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) is not a neighbour of "
+                                         "the cell before it",
+                                      (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
+    S->b.nodes[i] = c;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  smooth_cells(L, C, T, &S->b, &o.q, n);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, 2, "points");
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* world coordinates                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+** A grid's world frame: cell (x, y) is the square of side cell_size whose
+** top-left corner is origin + ((x - 1) * s, (y - 1) * s).  Kept in the
+** grid's user value (cell_size, ox, oy) when set; the default frame is
+** cell_size 1, origin (0, 0).
+*/
+
+/* Reads cell_size and origin from the grid options table at arg (already
+** checked for unknown keys by the caller) into s, ox, oy. */
+static void world_options(lua_State *L, int arg, double *s, double *ox, double *oy) {
+  *s = 1;
+  *ox = *oy = 0;
+  if (!lua_istable(L, arg)) return;
+  lua_getfield(L, arg, "cell_size");
+  if (!lua_isnil(L, -1)) {
+    double v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+    if (lua_type(L, -1) != LUA_TNUMBER || !(v > 0) || !isfinite(v))
+      arg_error(L, arg, lua_pushfstring(L, "cell_size must be a finite number > 0, got %s", describe(L, -1)));
+    *s = v;
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, arg, "origin");
+  if (!lua_isnil(L, -1)) {
+    int ok = lua_istable(L, -1);
+    if (ok) {
+      lua_rawgeti(L, -1, 1);
+      lua_rawgeti(L, -2, 2);
+      ok = lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TNUMBER &&
+           isfinite(lua_tonumber(L, -2)) && isfinite(lua_tonumber(L, -1));
+      *ox = lua_tonumber(L, -2);
+      *oy = lua_tonumber(L, -1);
+      lua_pop(L, 2);
+    }
+    if (!ok)
+      arg_error(L, arg, lua_pushfstring(L, "origin must be a table {x, y} of finite numbers, "
+                                           "got %s",
+                                        describe(L, -1)));
+  }
+  lua_pop(L, 1);
+}
+
+/* Stores the frame in the user value of the grid at gidx (only when it is
+** not the default, so plain grids pay nothing). */
+static void world_store(lua_State *L, int gidx, double s, double ox, double oy) {
+  if (s == 1 && ox == 0 && oy == 0) return;
+  compat_getuv(L, gidx);
+  lua_pushnumber(L, s);
+  lua_setfield(L, -2, "cell_size");
+  lua_pushnumber(L, ox);
+  lua_setfield(L, -2, "ox");
+  lua_pushnumber(L, oy);
+  lua_setfield(L, -2, "oy");
+  lua_pop(L, 1);
+}
+
+static void world_frame(lua_State *L, double *s, double *ox, double *oy) {
+  compat_getuv(L, 1);
+  lua_getfield(L, -1, "cell_size");
+  lua_getfield(L, -2, "ox");
+  lua_getfield(L, -3, "oy");
+  *s = lua_isnil(L, -3) ? 1 : lua_tonumber(L, -3);
+  *ox = lua_tonumber(L, -2);
+  *oy = lua_tonumber(L, -1);
+  lua_pop(L, 4);
+}
+
+/* grid:to_world(x, y) -> wx, wy: the centre of cell (x, y). */
+static int l_grid_to_world(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x, y;
+  double s, ox, oy;
+  check_xy(L, T, 2, &x, &y);
+  world_frame(L, &s, &ox, &oy);
+  lua_pushnumber(L, ox + (x + 0.5) * s);
+  lua_pushnumber(L, oy + (y + 0.5) * s);
+  return 2;
+}
+
+/* grid:to_cell(wx, wy) -> x, y, or nil when the point is outside the grid.
+** A point on a border between cells belongs to the cell right of / below
+** it (the grid's right and bottom edges are outside). */
+static int l_grid_to_cell(lua_State *L) {
+  ltopo *T = check_self(L);
+  double wx = check_finite(L, 2, "x"), wy = check_finite(L, 3, "y"), s, ox, oy, fx, fy;
+  world_frame(L, &s, &ox, &oy);
+  fx = floor((wx - ox) / s);
+  fy = floor((wy - oy) / s);
+  if (!(fx >= 0 && fy >= 0 && fx < astar_grid_width(GRID(T)) && fy < astar_grid_height(GRID(T)))) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushinteger(L, (lua_Integer)fx + 1);
+  lua_pushinteger(L, (lua_Integer)fy + 1);
+  return 2;
+}
+
+/* grid:cell_size() -> s, ox, oy: the world frame. */
+static int l_grid_world(lua_State *L) {
+  double s, ox, oy;
+  check_self(L);
+  world_frame(L, &s, &ox, &oy);
+  lua_pushnumber(L, s);
+  lua_pushnumber(L, ox);
+  lua_pushnumber(L, oy);
+  return 3;
+}
