@@ -34,7 +34,7 @@ build = {
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.core"] = {
-         sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/search.c", "src/heuristics.c",
+         sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/hex.c", "src/search.c", "src/heuristics.c",
                      "src/anyangle.c", "src/components.c", "src/lastar.c" },
          incdirs = { "src" },
       },

@@ -1,8 +1,8 @@
 /*
 ** fuzz_core.c -- libFuzzer harness for the C core (no Lua).
 **
-** The input bytes are decoded into a graph (or a grid) and a series of
-** queries: node coordinates, edge costs, weights, factors and callback
+** The input bytes are decoded into a graph (or a grid, or a hex grid) and
+** a series of queries: node coordinates, edge costs, weights, factors and callback
 ** values are taken as raw double bits (NaN, infinities, -0, denormals, huge
 ** values all occur), ids and enums are taken as raw integers (out of range
 ** on purpose).  Each query runs through the public API, time-sliced, and the
@@ -26,7 +26,7 @@
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
-**         src/util.c src/graph.c src/grid.c src/search.c src/heuristics.c src/anyangle.c src/components.c -lm \
+**         src/util.c src/graph.c src/grid.c src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c -lm \
 **         -o build/fuzz/fuzz_core
 */
 #include <math.h>
@@ -659,11 +659,164 @@ static void fuzz_grid(input *in) {
   astar_grid_free(gr);
 }
 
+/* ---- hex grids ----------------------------------------------------------- */
+
+/* The path of a FOUND hex query: neighbour to neighbour (hex distance 1),
+** open cells, its cost the sum of the entered cells' costs under q. */
+static double check_hex_path(const astar_hex *hx, const astar_query *q, astar_search *s) {
+  int32_t len = astar_search_path_length(s, q->goal), i, nodes[1024];
+  int32_t w = astar_hex_width(hx);
+  double cost = -1, sum = 0;
+  CHECK(len >= 1 && len <= 1024);
+  CHECK(astar_search_path(s, q->goal, nodes, NULL, &cost) == len);
+  CHECK(nodes[0] == q->start && nodes[len - 1] == q->goal);
+  for (i = 1; i < len; i++) {
+    int32_t x0 = nodes[i - 1] % w, y0 = nodes[i - 1] / w, x = nodes[i] % w, y = nodes[i] / w;
+    int32_t tag;
+    double c, k = 1;
+    CHECK(astar_hex_distance(hx, x0, y0, x, y) == 1);
+    CHECK(astar_hex_blocked(hx, x, y) == 0);
+    CHECK(!q->forbid || q->forbid[nodes[i]] == 0);
+    astar_hex_cost(hx, x, y, &c);
+    astar_hex_tag(hx, x, y, &tag);
+    if (q->tag_factor && tag > 0 && tag < q->tag_count) k = q->tag_factor[tag];
+    CHECK(k != ASTAR_FORBID);
+    c = c * k;
+    if (q->penalty) c += q->penalty[nodes[i]] * q->penalty_scale;
+    sum += c;
+  }
+  CHECK(sum == cost);
+  return cost;
+}
+
+/* Queries with every heuristic (the refused ones must fail at begin) and
+** modifier against an exhaustive reference, stop = optimal, distances from
+** sources against searches, line of sight symmetric. */
+static void fuzz_hex(input *in) {
+  int32_t w = 1 + u8(in) % 12, h = 1 + u8(in) % 12, x, y, i, n;
+  astar_hex *hx = astar_hex_new(w, h, u8(in) % 4, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL), *s2 = astar_search_new(NULL, NULL);
+  double penalty[256], forbid[256], factors[4];
+  cbctx cb;
+  int nq;
+  CHECK(hx && s && s2);
+  n = w * h;
+  for (i = 0; i < 64; i++) cb.h[i] = (double)(i % 5);
+  CHECK(astar_hex_set_blocked(hx, w, 0, 1) == ASTAR_EINVAL);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      uint8_t b = u8(in);
+      if (b % 5 == 0) astar_hex_set_blocked(hx, x, y, 1);
+      if (b % 7 == 0) astar_hex_set_cost(hx, x, y, dbl(in));   /* may be refused */
+      if (b % 11 == 0) astar_hex_set_tag(hx, x, y, u8(in) % 4);
+    }
+  for (i = 0; i < n; i++) {
+    penalty[i] = (u8(in) % 4) ? 0 : (double)(u8(in) % 8);
+    forbid[i] = (u8(in) % 9) ? 0 : 1;
+  }
+  for (i = 0; i < 4; i++) factors[i] = (u8(in) % 4 == 0) ? ASTAR_FORBID : (double)(u8(in) % 5);
+  for (i = 0; i < 8 && in->n > 0; i++) {
+    int32_t a = u8(in) % n, b = u8(in) % n;
+    CHECK(astar_hex_line_of_sight(hx, a % w, a / w, b % w, b / w) ==
+          astar_hex_line_of_sight(hx, b % w, b / w, a % w, a / w));
+  }
+  for (nq = 0; nq < 4 && in->n > 0; nq++) {
+    astar_query q, ref;
+    int st, st_ref, rc;
+    astar_query_init(&q, (int32_t)(u32(in) % (uint32_t)(n + 1)), (int32_t)(u8(in) % n));
+    q.heuristic = u8(in) % 9;
+    q.weight = (double)(u8(in) % 3);
+    q.stop = u8(in) % 3;
+    q.tie_break = u8(in) % 2;
+    if (u8(in) & 1) {
+      q.tag_factor = factors;
+      q.tag_count = 4;
+    }
+    if (u8(in) & 1) {
+      q.penalty = penalty;
+      q.penalty_scale = (double)(u8(in) % 3);
+    }
+    if (u8(in) % 3 == 0) q.forbid = forbid;
+    rc = astar_search_begin(s, astar_hex_topology(hx), &q);
+    if (q.heuristic == ASTAR_H_MANHATTAN || q.heuristic == ASTAR_H_OCTILE ||
+        q.heuristic == ASTAR_H_CHEBYSHEV) {
+      CHECK(rc == ASTAR_EINVAL);
+      continue;
+    }
+    if (rc != ASTAR_OK) continue;
+    st = run(s, in);
+    if (data_error(st)) continue;
+    ref = q;
+    ref.heuristic = ASTAR_H_ZERO;
+    ref.stop = ASTAR_STOP_EXPAND;
+    ref.weight = 1;
+    CHECK(astar_search_begin(s2, astar_hex_topology(hx), &ref) == ASTAR_OK);
+    st_ref = run(s2, in);
+    if (data_error(st_ref)) continue;
+    if (st_ref != ASTAR_FOUND) {
+      CHECK(st == ASTAR_UNREACHABLE && st_ref == ASTAR_UNREACHABLE);
+      continue;
+    }
+    CHECK(st == ASTAR_FOUND);
+    {
+      double c = check_hex_path(hx, &q, s), d = check_hex_path(hx, &ref, s2), co;
+      astar_query o = q;
+      o.stop = ASTAR_STOP_OPTIMAL;
+      CHECK(astar_search_begin(s, astar_hex_topology(hx), &o) == ASTAR_OK);
+      st = run(s, in);
+      if (data_error(st)) continue;
+      CHECK(st == ASTAR_FOUND);
+      co = check_hex_path(hx, &o, s);
+      CHECK(co <= c + 1e-9 * (c + 1));
+      CHECK(fabs(co - d) <= 1e-9 * (d + 1));
+    }
+  }
+  if (in->n > 0) {
+    int32_t src = u8(in) % n, v;
+    astar_query dq;
+    int st, reverse = u8(in) & 1;
+    astar_query_init(&dq, 0, 0);
+    if (u8(in) & 1) {
+      dq.tag_factor = factors;
+      dq.tag_count = 4;
+    }
+    if (u8(in) % 3 == 0) dq.forbid = forbid;
+    CHECK(astar_search_begin_distances(s, astar_hex_topology(hx), &src, 1, reverse, &dq) ==
+          ASTAR_OK);
+    st = run(s, in);
+    if (!data_error(st)) CHECK(st == ASTAR_FOUND);
+    for (v = 0; st == ASTAR_FOUND && v < n && v < 12; v++) {
+      double d = astar_search_g(s, v), c;
+      astar_query rq = dq;
+      int32_t nodes[1024];
+      int rst;
+      rq.start = reverse ? v : src;
+      rq.goal = reverse ? src : v;
+      rq.heuristic = ASTAR_H_ZERO;
+      CHECK(astar_search_begin(s2, astar_hex_topology(hx), &rq) == ASTAR_OK);
+      rst = run(s2, in);
+      if (data_error(rst)) continue;
+      if (rst != ASTAR_FOUND) {
+        CHECK(d < 0);
+        continue;
+      }
+      astar_search_path(s2, rq.goal, nodes, NULL, &c);
+      CHECK(d >= 0 && fabs(d - c) <= 1e-9 * (1 + c));
+    }
+  }
+  if (in->n > 0) fuzz_tables(astar_hex_topology(hx), in, s, s2, &cb);
+  astar_search_free(s);
+  astar_search_free(s2);
+  astar_hex_free(hx);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in;
   in.p = data;
   in.n = size;
-  if (u8(&in) & 1) fuzz_grid(&in);
+  uint8_t kind = u8(&in);
+  if (kind & 1) fuzz_grid(&in);   /* the committed corpus: odd grid, even graph */
+  else if (kind & 2) fuzz_hex(&in);
   else fuzz_graph(&in);
   return 0;
 }

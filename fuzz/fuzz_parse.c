@@ -11,7 +11,7 @@
 ** aborts with the input.
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I/usr/include/lua5.4 \
-**         fuzz/fuzz_parse.c src/util.c src/graph.c src/grid.c src/search.c \
+**         fuzz/fuzz_parse.c src/util.c src/graph.c src/grid.c src/hex.c src/search.c \
 **         src/lastar.c -llua5.4 -lm -o build/fuzz/fuzz_parse
 ** Run from the repository root (it loads lua/astar/maps.lua).
 */

@@ -42,6 +42,11 @@ astar.grid = core.grid
 --- astar.grid_from_string(text [, legend [, grid options]]) -> grid.
 astar.grid_from_string = core.grid_from_string
 
+--- astar.hex(width, height [, { layout =, cell_size =, origin = }]) -> a new
+-- open hex grid (offset coordinates; layout "odd_r", "even_r", "odd_q" or
+-- "even_q").
+astar.hex = core.hex
+
 --- astar.field(grid [, value]) -> a per-cell number array for that grid.
 astar.field = core.field
 

@@ -68,6 +68,42 @@ describe("components", function()
     end
   end)
 
+  it("hex:connected matches a flood over hex:neighbours after random edits (generic labels)", function()
+    for seed = 1, 6 do
+      local r = rng(seed)
+      local w, h = r(3, 10), r(3, 9)
+      local hx = astar.hex(w, h, { layout = ({ "odd_r", "even_r", "odd_q", "even_q" })[seed % 4 + 1] })
+      for _ = 1, 40 do
+        for _ = 1, r(1, 4) do
+          local x, y = r(1, w), r(1, h)
+          hx:set_blocked(x, y, not hx:is_blocked(x, y))
+        end
+        local sx, sy = r(1, w), r(1, h)
+        local seen = {}
+        if not hx:is_blocked(sx, sy) then
+          local stack = { { sx, sy } }
+          seen[hx:id(sx, sy)] = true
+          while #stack > 0 do
+            local c = table.remove(stack)
+            for _, n in ipairs(hx:neighbours(c[1], c[2])) do
+              local id = hx:id(n[1], n[2])
+              if not seen[id] and not hx:is_blocked(n[1], n[2]) then
+                seen[id] = true
+                stack[#stack + 1] = n
+              end
+            end
+          end
+        end
+        for y = 1, h do
+          for x = 1, w do
+            assert.equal(seen[hx:id(x, y)] == true, hx:connected(sx, sy, x, y),
+              ("seed %d: (%d,%d)-(%d,%d)"):format(seed, sx, sy, x, y))
+          end
+        end
+      end
+    end
+  end)
+
   it("the diagonal rule decides whether a corner joins two cells", function()
     local expect = { never = false, no_corner_cutting = false, one_obstacle = false, always = true }
     for rule, joined in pairs(expect) do

@@ -127,11 +127,11 @@ describe("field bad input", function()
 
   local cases = {
     { "field of nothing", function() return astar.field() end,
-      "bad argument #1 to 'field' (astar.Grid expected, got no value)" },
+      "bad argument #1 to 'field' (astar.Grid or astar.Hex expected, got no value)" },
     { "field of a table", function() return astar.field({}) end,
-      "bad argument #1 to 'field' (astar.Grid expected, got table)" },
+      "bad argument #1 to 'field' (astar.Grid or astar.Hex expected, got table)" },
     { "field of a graph", function() return astar.field(astar.graph()) end,
-      "bad argument #1 to 'field' (astar.Grid expected, got astar.Graph)" },
+      "bad argument #1 to 'field' (astar.Grid or astar.Hex expected, got astar.Graph)" },
     { "field with a string value", function() return astar.field(g, "1") end,
       "bad argument #2 to 'field' (number expected, got string)" },
     { "field with a NaN value", function() return astar.field(g, 0 / 0) end,

@@ -341,11 +341,11 @@ describe("precomputed heuristics", function()
   for y = 1, 2 do for x = 1, 2 do walled:set_blocked(x, y, true) end end
   local bad = {
     { function() return astar.landmarks() end,
-      "bad argument #1 to 'landmarks' (astar.Graph or astar.Grid expected, got no value)" },
+      "bad argument #1 to 'landmarks' (astar.Graph, astar.Grid or astar.Hex expected, got no value)" },
     { function() return astar.landmarks({}, 2) end,
-      "bad argument #1 to 'landmarks' (astar.Graph or astar.Grid expected, got table)" },
+      "bad argument #1 to 'landmarks' (astar.Graph, astar.Grid or astar.Hex expected, got table)" },
     { function() return astar.landmarks(astar.field(grid), 2) end,
-      "bad argument #1 to 'landmarks' (astar.Graph or astar.Grid expected, got astar.Field)" },
+      "bad argument #1 to 'landmarks' (astar.Graph, astar.Grid or astar.Hex expected, got astar.Field)" },
     { function() return astar.landmarks(g) end, "bad argument #2 to 'landmarks' (k must be an integer in 1..64, got no value)" },
     { function() return astar.landmarks(g, 0) end, "bad argument #2 to 'landmarks' (k must be an integer in 1..64, got 0)" },
     { function() return astar.landmarks(g, 2.5) end, "bad argument #2 to 'landmarks' (k must be an integer in 1..64, got 2.5)" },
@@ -354,7 +354,7 @@ describe("precomputed heuristics", function()
     { function() return astar.landmarks(empty, 2) end, "landmarks: the graph has no open node" },
     { function() return astar.landmarks(walled, 2) end, "landmarks: the grid has no open node" },
     { function() return astar.cluster_heuristic(5, {}) end,
-      "bad argument #1 to 'cluster_heuristic' (astar.Graph or astar.Grid expected, got number)" },
+      "bad argument #1 to 'cluster_heuristic' (astar.Graph, astar.Grid or astar.Hex expected, got number)" },
     { function() return astar.cluster_heuristic(g) end,
       "bad argument #2 to 'cluster_heuristic' (table (labels or { count = k }) or astar.Field expected, got nil)" },
     { function() return astar.cluster_heuristic(g, "rooms") end,
@@ -593,9 +593,9 @@ describe("astar.audit_heuristic", function()
   local NAMES = "\"zero\", \"euclidean\", \"manhattan\", \"octile\", \"chebyshev\", \"bisector\" or \"full_bisector\""
   local bad = {
     { function() return astar.audit_heuristic() end,
-      "bad argument #1 to 'audit_heuristic' (astar.Graph or astar.Grid expected, got no value)" },
+      "bad argument #1 to 'audit_heuristic' (astar.Graph, astar.Grid or astar.Hex expected, got no value)" },
     { function() return astar.audit_heuristic("zero", g) end,
-      "bad argument #1 to 'audit_heuristic' (astar.Graph or astar.Grid expected, got string)" },
+      "bad argument #1 to 'audit_heuristic' (astar.Graph, astar.Grid or astar.Hex expected, got string)" },
     { function() return astar.audit_heuristic(g) end, "bad argument #2 to 'audit_heuristic' (heuristic expected, got nil)" },
     { function() return astar.audit_heuristic(g, "nope") end,
       "bad argument #2 to 'audit_heuristic' (heuristic must be a function, a registered name or " .. NAMES .. ", got \"nope\")" },

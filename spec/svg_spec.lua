@@ -456,10 +456,10 @@ describe("svg bad input", function()
   local graph = astar.graph()
   for i = 1, 3 do graph:add_node(i, 0) end
   local cases = {
-    { function() svg(5) end, "bad argument #1 to 'svg' (astar.Grid or astar.Graph expected, got number)" },
-    { function() svg(nil) end, "bad argument #1 to 'svg' (astar.Grid or astar.Graph expected, got nil)" },
+    { function() svg(5) end, "bad argument #1 to 'svg' (astar.Grid, astar.Hex or astar.Graph expected, got number)" },
+    { function() svg(nil) end, "bad argument #1 to 'svg' (astar.Grid, astar.Hex or astar.Graph expected, got nil)" },
     { function() svg(astar.field(grid)) end,
-      "bad argument #1 to 'svg' (astar.Grid or astar.Graph expected, got astar.Field)" },
+      "bad argument #1 to 'svg' (astar.Grid, astar.Hex or astar.Graph expected, got astar.Field)" },
     { function() svg(grid, "big") end, "bad argument #2 to 'svg' (table expected, got string)" },
     { function() svg(grid, { pth = {} }) end, "bad argument #2 to 'svg' (unknown option \"pth\")" },
     { function() svg(grid, { 1 }) end, "bad argument #2 to 'svg' (unknown option 1)" },

@@ -83,7 +83,7 @@ typedef struct astar_topology astar_topology;
 /* The largest astar_query.size the topology takes: ASTAR_MAX_UNIT on
 ** grids, 1 where units are one node. */
 int32_t astar_topology_max_size(const astar_topology *t);
-/* "graph" or "grid". */
+/* "graph", "grid" or "hex". */
 const char *astar_topology_kind(const astar_topology *t);
 int32_t astar_topology_node_count(const astar_topology *t);
 /* 1 when a path may pass through the node (an enabled node, an open cell),
@@ -95,6 +95,11 @@ int astar_topology_position(const astar_topology *t, int32_t node, double xyz[3]
 /* The heuristic a query gets when it asks for ASTAR_H_DEFAULT: euclidean on
 ** graphs; octile on grids, manhattan on grids without diagonal steps. */
 int astar_topology_default_heuristic(const astar_topology *t);
+/* 1 when built-in heuristic h (an astar_heuristic >= 0, not CALLBACK)
+** applies to the topology, 0 when a query asking for it would be refused
+** (EINVAL): "hex" applies to hex grids only; manhattan, octile and
+** chebyshev to graphs and square grids only. */
+int astar_topology_accepts(const astar_topology *t, int h);
 /* Bytes the topology holds (its arrays and the struct). */
 size_t astar_topology_bytes(const astar_topology *t);
 
@@ -246,6 +251,86 @@ int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
                             double radius, double *out);
 
 /* ------------------------------------------------------------------------ */
+/* Hex grid (implicit 6-connected graph; no edge arrays)                     */
+/* ------------------------------------------------------------------------ */
+
+/*
+** Cells in offset coordinates, as in the usual hex-grid guide (Red Blob
+** Games, "Hexagonal Grids"): x is the column, y the row, both 0-based here.
+** "r" layouts have pointy-top hexes in rows, every other row shoved right
+** by half a hex; "q" layouts flat-top hexes in columns, every other column
+** shoved down.  odd_r shoves the odd rows (0-based), even_r the even ones;
+** odd_q / even_q the same for columns.  Every cell has six neighbours; a
+** step costs the entered cell's cost.
+*/
+typedef struct astar_hex astar_hex;
+
+typedef enum astar_layout {
+  ASTAR_HEX_ODD_R = 0,
+  ASTAR_HEX_EVEN_R = 1,
+  ASTAR_HEX_ODD_Q = 2,
+  ASTAR_HEX_EVEN_Q = 3
+} astar_layout;
+
+/* [in] width, height: 1..ASTAR_GRID_MAX_SIDE, width * height below 2^30.
+** [in] layout: an astar_layout.  All cells open, cost 1, tag 0.
+** NULL when out of memory or an argument is out of range. */
+astar_hex *astar_hex_new(int32_t width, int32_t height, int layout,
+                         astar_alloc_fn alloc, void *ud);
+void astar_hex_free(astar_hex *hx);
+astar_topology *astar_hex_topology(astar_hex *hx);
+
+int32_t astar_hex_width(const astar_hex *hx);
+int32_t astar_hex_height(const astar_hex *hx);
+int astar_hex_layout(const astar_hex *hx);
+
+/* The cell accessors of the square grid, for hex cells (0-based x, y). */
+int astar_hex_set_blocked(astar_hex *hx, int32_t x, int32_t y, int blocked);
+int astar_hex_blocked(const astar_hex *hx, int32_t x, int32_t y);
+/* [in] cost: finite and >= 0: the cost of every step into the cell. */
+int astar_hex_set_cost(astar_hex *hx, int32_t x, int32_t y, double cost);
+int astar_hex_cost(const astar_hex *hx, int32_t x, int32_t y, double *cost);
+int astar_hex_set_tag(astar_hex *hx, int32_t x, int32_t y, int32_t tag);
+int astar_hex_tag(const astar_hex *hx, int32_t x, int32_t y, int32_t *tag);
+
+/* [out] xy: the neighbours of (x, y) inside the grid, blocked or not, as
+** x0, y0, x1, y1, ... in direction order (east, then counter-clockwise);
+** returns how many (0..6), EINVAL when (x, y) is out of range. */
+int astar_hex_neighbours(const astar_hex *hx, int32_t x, int32_t y, int32_t xy[12]);
+/* The number of steps between two cells on an open hex grid; -1 when a
+** cell is out of range. */
+int32_t astar_hex_distance(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1,
+                           int32_t y1);
+/* [out] q, r: the axial coordinates of offset cell (x, y) in `layout` (the
+** guide's conversion; any x, y).  Hex distance is the largest of |dq|,
+** |dr| and |dq + dr|. */
+void astar_hex_axial(int layout, int32_t x, int32_t y, int32_t *q, int32_t *r);
+/* [out] cx, cy: the centre of cell (x, y) with the distance between
+** neighbouring centres 1, the centre of cell (0, 0) at (0, 0), y down
+** (layouts "r": rows sqrt(3)/2 apart; "q": columns sqrt(3)/2 apart).
+** Any x, y (outside the grid too). */
+void astar_hex_center(int layout, int32_t x, int32_t y, double *cx, double *cy);
+/* The cell whose hexagon holds the point (px, py) in the units of
+** astar_hex_center: 1 and *x, *y, or 0 when that cell is outside the grid
+** (or the point is not finite). */
+int astar_hex_cell_at(const astar_hex *hx, double px, double py, int32_t *x, int32_t *y);
+
+/* 1 when the cells of the line between the two centres are open, 0 when
+** one is blocked, EINVAL when a cell is out of range.  The line's cells are
+** the guide's line drawing: the hex distance n, and for i = 0..n the cell
+** holding the point i/n of the way, in cube coordinates.  Where that point
+** lies on the edge between two cells (the line runs along an edge) it
+** counts as blocked only when both cells are blocked, as the square grid's
+** corners.  Symmetric; the end cells must be open. */
+int astar_hex_line_of_sight(const astar_hex *hx, int32_t x0, int32_t y0,
+                            int32_t x1, int32_t y1);
+/* Writes 1 to out[y * width + x] for every cell with line of sight from
+** (x, y) within `radius` steps (hex distance; radius < 0: unlimited), 0
+** elsewhere.  [out] out: width * height doubles. */
+int astar_hex_visible_from(const astar_hex *hx, int32_t x, int32_t y, double radius,
+                           double *out);
+
+/* ------------------------------------------------------------------------ */
 /* Queries                                                                   */
 /* ------------------------------------------------------------------------ */
 
@@ -260,6 +345,8 @@ typedef enum astar_heuristic {
   ASTAR_H_CHEBYSHEV,       /* max(|dx|, |dy|, |dz|) */
   ASTAR_H_BISECTOR,        /* distance to the line through start and goal */
   ASTAR_H_FULL_BISECTOR,   /* that + distance from the line's foot to the goal */
+  ASTAR_H_HEX,             /* hex grids only: the number of steps on an open
+                           ** hex grid (exact there) */
   ASTAR_H_CALLBACK         /* query.heuristic_fn */
 } astar_heuristic;
 
@@ -425,7 +512,7 @@ const astar_error_info *astar_search_error(const astar_search *s);
 int32_t astar_search_path_length(const astar_search *s, int32_t to);
 /* Writes the path start..to: nodes[0..len-1] (required, room for
 ** astar_search_path_length entries) and links[0..len-2] (may be NULL; graph
-** edge ids, or for grids the step directions 0..7).  [out] cost (may be
+** edge ids, grid step directions 0..7, hex directions 0..5).  [out] cost (may be
 ** NULL): the sum of the step costs along the path.  Returns the length, 0
 ** when `to` was not reached. */
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,

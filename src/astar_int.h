@@ -9,6 +9,7 @@
 **   graph.c       graph storage and the graph's topology operations
 **   grid.c        grid storage, move rules, line of sight, the grid's
 **                 topology operations
+**   hex.c         hex grids: storage, hex line of sight, their operations
 **   heuristics.c  precomputed tables (landmarks, clusters) and the audit
 **
 ** A new topology is one more file like graph.c: its storage, an
@@ -32,6 +33,15 @@
 #endif
 
 #define ASTAR_SQRT2 1.41421356237309504880
+
+/* astar_topo_ops.heuristics: the bit of built-in heuristic h */
+#define HEURISTIC_BIT(h) (1u << (unsigned)(h))
+/* the heuristics of positions in space (graphs, square grids) */
+#define HEURISTICS_SPATIAL                                                     \
+  (HEURISTIC_BIT(ASTAR_H_ZERO) | HEURISTIC_BIT(ASTAR_H_EUCLIDEAN) |             \
+   HEURISTIC_BIT(ASTAR_H_MANHATTAN) | HEURISTIC_BIT(ASTAR_H_OCTILE) |           \
+   HEURISTIC_BIT(ASTAR_H_CHEBYSHEV) | HEURISTIC_BIT(ASTAR_H_BISECTOR) |         \
+   HEURISTIC_BIT(ASTAR_H_FULL_BISECTOR))
 
 /* memory (util.c) --------------------------------------------------------- */
 
@@ -137,6 +147,12 @@ struct astar_topo_ops {
   /* every step of the topology, with its own cost */
   void (*each_step)(const astar_topology *t, astar_step_visit visit, void *ctx);
   int (*default_heuristic)(const astar_topology *t);
+  /* the built-in heuristics that mean something here: bit h for
+  ** astar_heuristic h (HEURISTIC_BIT); others are refused by begin */
+  unsigned heuristics;
+  /* the built-in estimate at internal node v, as the run functions compute
+  ** it (seeding the start node, astar_search_h) */
+  double (*estimate)(const astar_search *s, int32_t v);
   /* the heuristic geometry: a distance between two nodes (external ids)
   ** that bounds a step's length (its value over a step <= the step's cost
   ** at unit cost: Euclidean on graphs, octile on grids); precomputed tables

@@ -427,6 +427,10 @@ static double graph_distance(const astar_topology *t, int32_t a, int32_t b) {
   return sqrt(dx * dx + dy * dy + dz * dz);  /* euclidean */
 }
 
+static double graph_estimate(const astar_search *s, int32_t v) {
+  return graph_h(s, v, 0, 0);
+}
+
 /* The topology's part of the fast path: no path cost can overflow.  A
 ** node's g is the cost of a simple path (a cycle never improves a g with
 ** costs >= 0), so at most nn - 1 steps of at most max_cost each. */
@@ -461,6 +465,8 @@ static const astar_topo_ops graph_ops = {
     .step_cost = graph_step_cost,
     .each_step = graph_each_step,
     .default_heuristic = graph_default_heuristic,
+    .heuristics = HEURISTICS_SPATIAL,
+    .estimate = graph_estimate,
     .distance = graph_distance,
     .octile_k = ASTAR_SQRT2 - 1,
     .plain = graph_plain,

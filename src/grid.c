@@ -806,6 +806,12 @@ static double grid_distance(const astar_topology *t, int32_t a, int32_t b) {
   return ax < ay ? (ASTAR_GRID_DIAG - 1) * ax + ay : (ASTAR_GRID_DIAG - 1) * ay + ax;
 }
 
+static double grid_estimate(const astar_search *s, int32_t p) {
+  const astar_grid *gr = CGRID(s->topo);
+  int32_t y = grid_row(gr, p);
+  return grid_h(s, p, p - y * gr->pw - 1, y - 1);
+}
+
 static int grid_default_heuristic(const astar_topology *t) {
   return CGRID(t)->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
 }
@@ -841,6 +847,8 @@ static const astar_topo_ops grid_ops = {
     .step_cost = grid_step_cost,
     .each_step = grid_each_step,
     .default_heuristic = grid_default_heuristic,
+    .heuristics = HEURISTICS_SPATIAL,
+    .estimate = grid_estimate,
     .distance = grid_distance,
     .octile_k = ASTAR_GRID_DIAG - 1,
     .plain = grid_plain,

@@ -19,6 +19,7 @@
 **   lquery.c    time-sliced queries
 **   lgraph.c    astar.Graph: its class and methods
 **   lgrid.c     astar.Grid: its class and methods
+**   lhex.c      astar.Hex: hex grids (cells named as on grids)
 **   ltext.c     grids from text and back
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
@@ -45,6 +46,7 @@
 #include "lquery.c"
 #include "lgraph.c"
 #include "lgrid.c"
+#include "lhex.c"
 #include "ltext.c"
 #include "lsmooth.c"
 
@@ -89,6 +91,34 @@ static const lfunc grid_metamethods[] = {
     {"__tostring", l_grid_tostring, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
+static const lfunc hex_methods[] = {
+    {"set_blocked", l_hex_set_blocked, 0, NULL},
+    {"is_blocked", l_hex_is_blocked, 0, NULL},
+    {"set_cost", l_hex_set_cost, 0, NULL},
+    {"get_cost", l_hex_get_cost, 0, NULL},
+    {"set_tag", l_hex_set_tag, 0, hex_set_tag_named},
+    {"get_tag", l_hex_get_tag, 0, NULL},
+    {"id", l_grid_id, 0, NULL},
+    {"xy", l_grid_xy, 0, NULL},
+    {"size", l_grid_size, 0, NULL},
+    {"layout", l_hex_layout, 0, NULL},
+    {"neighbours", l_hex_neighbours, 0, NULL},
+    {"distance", l_hex_distance, 0, NULL},
+    {"line_of_sight", l_hex_line_of_sight, 0, NULL},
+    {"visible_from", l_hex_visible_from, 1, NULL},
+    {"to_world", l_hex_to_world, 0, NULL},
+    {"to_cell", l_hex_to_cell, 0, NULL},
+    {"world", l_grid_world, 0, NULL},
+    {"to_string", l_hex_to_string, 1, NULL},
+    {"memory", l_grid_memory, 0, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static const lfunc hex_metamethods[] = {
+    {"__gc", l_topo_gc, 0, NULL},
+    {"__close", l_topo_close, 0, NULL},
+    {"__tostring", l_hex_tostring, 0, NULL},
+    {NULL, NULL, 0, NULL}};
+
 static const lfunc field_methods[] = {
     {"get", l_field_get, 0, NULL},
     {"set", l_field_set, 0, NULL},
@@ -126,6 +156,7 @@ static const lfunc funcs[] = {
     {"graph", l_graph_new, 0, NULL},
     {"grid", l_grid_new, 0, NULL},
     {"grid_from_string", l_grid_from_string, 0, NULL},
+    {"hex", l_hex_new, 0, NULL},
     {"field", l_field_new, 0, NULL},
     {"cluster_heuristic", l_cluster_heuristic, 1, NULL},
     {"landmarks", l_landmarks, 1, NULL},
@@ -160,6 +191,7 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lstate *M = state_open(L);
   new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
   new_topology_class(L, M, &grid_class, grid_metamethods, grid_methods);
+  new_topology_class(L, M, &hex_class, hex_metamethods, hex_methods);
   new_class(L, M, SEARCH_MT, search_metamethods, NULL, NULL, NULL);
   new_class(L, M, FIELD_MT, field_metamethods, field_methods, NULL, NULL);
   new_class(L, M, QUERY_MT, query_metamethods, query_methods, NULL, NULL);

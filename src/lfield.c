@@ -20,6 +20,8 @@ typedef struct lfield {
   ltopo *grid;                  /* distances: its grid (kept alive by the
                                 ** user value) ... */
   uint32_t grid_version;        /* ... and that grid's version then */
+  int hex;                      /* the astar_layout of a hex grid's field,
+                                ** -1 on a square grid's (add_disc) */
   double v[];                   /* w * h values, cell id order (y * w + x) */
 } lfield;
 
@@ -55,6 +57,12 @@ static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double in
   F->version = 0;
   F->grid = NULL;
   F->grid_version = 0;
+  F->hex = -1;
+  {
+    const ltopo_class *cls = topo_class_of(L, gidx);
+    if (cls != NULL && cls->layout != NULL)
+      F->hex = cls->layout((ltopo *)lua_touserdata(L, gidx));
+  }
   for (i = 0; i < n; i++) F->v[i] = init;
   luaL_getmetatable(L, FIELD_MT);
   lua_setmetatable(L, -2);
@@ -73,12 +81,17 @@ static int32_t check_coords(lua_State *L, int arg, int32_t w, int32_t h, int32_t
   return y * w + x;
 }
 
-/* astar.field(grid [, value]) -> a field of that grid's size. */
+/* astar.field(grid [, value]) -> a field of that grid's size (square or
+** hex: any topology of cells). */
 static int l_field_new(lua_State *L) {
-  ltopo *T = check_topo(L, 1, &grid_class);
+  const ltopo_class *cls = topo_class_of(L, 1);
+  ltopo *T;
   int32_t w, h;
-  double init = lua_isnoneornil(L, 2) ? 0 : check_finite(L, 2, "value");
-  T->cls->shape(T, &w, &h);
+  double init;
+  if (cls == NULL) type_error(L, 1, GRID_MT " or " HEX_MT);
+  T = check_topo(L, 1, cls);
+  if (!T->cls->shape(T, &w, &h)) type_error(L, 1, GRID_MT " or " HEX_MT);
+  init = lua_isnoneornil(L, 2) ? 0 : check_finite(L, 2, "value");
   field_new(L, 1, w, h, init, 0);
   return 1;
 }
@@ -106,7 +119,8 @@ static int l_field_fill(lua_State *L) {
   return 0;
 }
 
-/* Adds v to every cell whose centre is within `radius` of (x, y)'s. */
+/* Adds v to every cell whose centre is within `radius` of (x, y)'s; on a
+** hex grid's field, every cell at most `radius` steps away (a hexagon). */
 static int l_field_add_disc(lua_State *L) {
   lfield *F = check_field_mutable(L, 1);
   int32_t cx, cy, x, y, x0, x1, y0, y1, r;
@@ -115,6 +129,26 @@ static int l_field_add_disc(lua_State *L) {
   radius = check_cost(L, 4, "radius");
   v = check_finite(L, 5, "value");
   r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+  if (F->hex >= 0) {
+    int32_t q0, r0, q, rr;
+    astar_hex_axial(F->hex, cx, cy, &q0, &r0);
+    y0 = cy - r < 0 ? 0 : cy - r;
+    y1 = cy + r >= F->h ? F->h - 1 : cy + r;
+    x0 = cx - r < 0 ? 0 : cx - r;
+    x1 = cx + r >= F->w ? F->w - 1 : cx + r;
+    for (y = y0; y <= y1; y++)
+      for (x = x0; x <= x1; x++) {
+        int32_t dq, dr, ds;
+        astar_hex_axial(F->hex, x, y, &q, &rr);
+        dq = q - q0;
+        dr = rr - r0;
+        ds = dq + dr;
+        if ((dq < 0 ? -dq : dq) <= r && (dr < 0 ? -dr : dr) <= r && (ds < 0 ? -ds : ds) <= r)
+          F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
+      }
+    F->version++;
+    return 0;
+  }
   x0 = cx - r < 0 ? 0 : cx - r;
   y0 = cy - r < 0 ? 0 : cy - r;
   x1 = cx + r >= F->w ? F->w - 1 : cx + r;

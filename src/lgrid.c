@@ -11,7 +11,6 @@
 ** shape, which is why only grids take the penalty and forbid options.
 */
 
-#define GRID_MT "astar.Grid"
 #define GRID_PATH_MT "astar.GridPath"
 #define GRID(T) ((astar_grid *)(T)->impl)
 
@@ -40,9 +39,16 @@ static int grid_shape(ltopo *T, int32_t *w, int32_t *h) {
   return 1;
 }
 
+/* The width of a topology of cells (square or hex grid): the functions
+** below serve both classes (lhex.c), so they read it from the ltopo (cached
+** at creation: it is read per callback). */
+static int32_t cells_width(ltopo *T) { return T->cells_w; }
+
 /* x at arg, y at arg + 1 -> the cell id (and coordinates, 0-based). */
 static int32_t check_xy(lua_State *L, ltopo *T, int arg, int32_t *px, int32_t *py) {
-  return check_coords(L, arg, astar_grid_width(GRID(T)), astar_grid_height(GRID(T)), px, py);
+  int32_t w, h;
+  T->cls->shape(T, &w, &h);
+  return check_coords(L, arg, w, h, px, py);
 }
 
 static int32_t grid_check_node(lua_State *L, ltopo *T, int arg) {
@@ -53,8 +59,9 @@ static int32_t grid_check_node(lua_State *L, ltopo *T, int arg) {
 ** inside the grid; any other value names the entry in the error. */
 static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const char *what,
                               size_t i) {
-  int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T));
+  int32_t w, h;
   double x = 0, y = 0;
+  T->cls->shape(T, &w, &h);
   int ok = lua_istable(L, vidx);
   if (ok) {
     lua_rawgeti(L, vidx, 1);
@@ -66,23 +73,23 @@ static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const c
     lua_pop(L, 2);
   }
   if (!ok)
-    arg_error(L, arg, lua_pushfstring(L, "%s[%d] must be a cell {x, y} inside the %dx%d grid, "
+    arg_error(L, arg, lua_pushfstring(L, "%s[%d] must be a cell {x, y} inside the %dx%d %s, "
                                       "got %s", what, (int)i + 1, (int)w, (int)h,
-                                      describe(L, vidx)));
+                                      T->cls->what, describe(L, vidx)));
   return (int32_t)(y - 1) * w + (int32_t)(x - 1);
 }
 
 /* A cell as callbacks get it: two values, x and y, 1-based (the hot path
 ** of Lua heuristics: one call, one division). */
 static int grid_push_node(lua_State *L, ltopo *T, int32_t id) {
-  int32_t w = astar_grid_width(GRID(T)), y = id / w;
+  int32_t w = cells_width(T), y = id / w;
   lua_pushinteger(L, id - y * w + 1);
   lua_pushinteger(L, y + 1);
   return 2;
 }
 
 static const char *grid_node_name(lua_State *L, ltopo *T, int32_t id) {
-  int32_t w = astar_grid_width(GRID(T));
+  int32_t w = cells_width(T);
   return lua_pushfstring(L, "cell (%d, %d)", (int)(id % w + 1), (int)(id / w + 1));
 }
 
@@ -99,7 +106,7 @@ static int grid_push_step(lua_State *L, ltopo *T, int32_t from, int32_t to, int3
 
 static const char *grid_step_name(lua_State *L, ltopo *T, int32_t from, int32_t to,
                                   int32_t link) {
-  int32_t w = astar_grid_width(GRID(T));
+  int32_t w = cells_width(T);
   (void)link;
   return lua_pushfstring(L, "the step from (%d, %d) to (%d, %d)", (int)(from % w + 1),
                          (int)(from / w + 1), (int)(to % w + 1), (int)(to / w + 1));
@@ -109,7 +116,7 @@ static const char *grid_step_name(lua_State *L, ltopo *T, int32_t from, int32_t 
 ** cost, tag and penalty are what made the step). */
 static const char *grid_cost_subject(lua_State *L, ltopo *T, int32_t from, int32_t to,
                                      int32_t link) {
-  int32_t w = astar_grid_width(GRID(T));
+  int32_t w = cells_width(T);
   (void)from;
   (void)link;
   return lua_pushfstring(L, "entering cell (%d, %d)", (int)(to % w + 1), (int)(to / w + 1));
@@ -131,7 +138,7 @@ static void grid_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32
 
 /* Trace entries on a grid also say where: x and y beside the cell id. */
 static void grid_trace_extras(lua_State *L, ltopo *T, int32_t node) {
-  int32_t w = astar_grid_width(GRID(T));
+  int32_t w = cells_width(T);
   set_int(L, "x", node % w + 1);
   set_int(L, "y", node / w + 1);
 }
@@ -143,7 +150,7 @@ static int grid_push_distances(lua_State *L, ltopo *T, int tidx, astar_search *s
   int32_t w, h, i, count;
   lfield *F;
   (void)reverse;
-  grid_shape(T, &w, &h);
+  T->cls->shape(T, &w, &h);
   F = field_new(L, tidx, w, h, HUGE_VAL, 1);
   count = w * h;
   for (i = 0; i < count; i++) {
@@ -341,7 +348,8 @@ static int l_grid_get_tag(lua_State *L) {
   return 1;
 }
 
-/* grid:id(x, y) -> cell id and grid:xy(id) -> x, y: the two namings. */
+/* grid:id(x, y) -> cell id and grid:xy(id) -> x, y: the two namings (hex
+** grids share these, and size and memory). */
 static int l_grid_id(lua_State *L) {
   ltopo *T = check_self(L);
   lua_pushinteger(L, (lua_Integer)check_xy(L, T, 2, NULL, NULL) + 1);
@@ -350,8 +358,9 @@ static int l_grid_id(lua_State *L) {
 
 static int l_grid_xy(lua_State *L) {
   ltopo *T = check_self(L);
-  int32_t w = astar_grid_width(GRID(T));
-  int32_t c = check_id(L, 2, "cell", w * astar_grid_height(GRID(T)), "grid");
+  int32_t w, h, c;
+  T->cls->shape(T, &w, &h);
+  c = check_id(L, 2, "cell", w * h, T->cls->what);
   lua_pushinteger(L, c % w + 1);
   lua_pushinteger(L, c / w + 1);
   return 2;
@@ -359,8 +368,10 @@ static int l_grid_xy(lua_State *L) {
 
 static int l_grid_size(lua_State *L) {
   ltopo *T = check_self(L);
-  lua_pushinteger(L, astar_grid_width(GRID(T)));
-  lua_pushinteger(L, astar_grid_height(GRID(T)));
+  int32_t w, h;
+  T->cls->shape(T, &w, &h);
+  lua_pushinteger(L, w);
+  lua_pushinteger(L, h);
   return 2;
 }
 

@@ -25,6 +25,7 @@ static const char *const heuristic_names[] = {
     [ASTAR_H_CHEBYSHEV] = "chebyshev",
     [ASTAR_H_BISECTOR] = "bisector",
     [ASTAR_H_FULL_BISECTOR] = "full_bisector",
+    [ASTAR_H_HEX] = "hex",
 };
 #define HEURISTIC_COUNT ((int)(sizeof heuristic_names / sizeof *heuristic_names))
 

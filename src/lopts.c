@@ -108,7 +108,12 @@ static void opt_heuristic(lua_State *L, lparse *P, int v) {
     q->heuristic_fn = NULL;                 /* the bridge, when the search runs */
     keep(L, P, SLOT_H, v);
   } else {
-    q->heuristic = check_choice(L, P->arg, v, "heuristic", heuristic_names, HEURISTIC_COUNT,
+    /* the names this topology accepts ("hex" only on hex grids ...) */
+    const char *names[HEURISTIC_COUNT];
+    int i;
+    for (i = 0; i < HEURISTIC_COUNT; i++)
+      names[i] = astar_topology_accepts(P->T->t, i) ? heuristic_names[i] : NULL;
+    q->heuristic = check_choice(L, P->arg, v, "heuristic", names, HEURISTIC_COUNT,
                                 "a function, a registered name or ");
   }
 }
@@ -201,8 +206,9 @@ static lfield *field_option(lua_State *L, lparse *P, int v, const char *name) {
   }
   P->T->cls->shape(P->T, &w, &h);
   if (F->w != w || F->h != h)
-    arg_error(L, P->arg, lua_pushfstring(L, "%s field is %dx%d but the grid is %dx%d", name,
-                                         (int)F->w, (int)F->h, (int)w, (int)h));
+    arg_error(L, P->arg, lua_pushfstring(L, "%s field is %dx%d but the %s is %dx%d", name,
+                                         (int)F->w, (int)F->h, P->T->cls->what, (int)w,
+                                         (int)h));
   hold(L, P->C, &F->o, 1);
   return F;
 }

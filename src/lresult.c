@@ -16,6 +16,7 @@ static int push_theta_outcome(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const 
 static void push_theta_stats(lua_State *L, astar_theta *th, const lopts *o);
 static void world_options(lua_State *L, int arg, double *s, double *ox, double *oy);
 static void world_store(lua_State *L, int gidx, double s, double ox, double oy);
+static void world_frame(lua_State *L, double *s, double *ox, double *oy);
 
 static void set_int(lua_State *L, const char *k, double v) {
   lua_pushinteger(L, (lua_Integer)v);

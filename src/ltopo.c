@@ -14,8 +14,10 @@
 */
 
 #define SEARCH_MT "astar.Search"
+#define GRID_MT "astar.Grid"
+#define HEX_MT "astar.Hex"
 #define CLASS_FIELD "__astar_class"     /* in each topology metatable */
-#define ANY_TOPOLOGY "astar.Graph or astar.Grid"
+#define ANY_TOPOLOGY "astar.Graph, astar.Grid or astar.Hex"
 
 typedef struct ltopo ltopo;
 typedef struct lsbuf lsbuf;
@@ -59,6 +61,9 @@ typedef struct ltopo_class {
   /* pushes what distances returns, from the finished search s; tidx: the
   ** topology's stack index; returns the number of values */
   int (*push_distances)(lua_State *L, ltopo *T, int tidx, astar_search *s, int reverse);
+  /* hex grids: the astar_layout (fields measure discs in steps); NULL on
+  ** the other kinds */
+  int (*layout)(ltopo *T);
 } ltopo_class;
 
 struct ltopo {
@@ -67,6 +72,8 @@ struct ltopo {
   void *impl;                   /* astar_graph, astar_grid */
   astar_topology *t;            /* its topology view; NULL once released */
   lobj *search;                 /* its cached Search (in the user value) */
+  int32_t cells_w;              /* kinds of cells: the width (fixed; read
+                                ** per callback), 0 for graphs */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -150,6 +157,7 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->impl = NULL;
   T->t = NULL;
   T->search = NULL;
+  T->cells_w = 0;
   luaL_getmetatable(L, cls->mt);
   lua_setmetatable(L, -2);
   lua_createtable(L, 0, 3);
@@ -165,9 +173,11 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
 
 /* Gives T its core object (raises when impl is NULL: out of memory). */
 static void topo_attach(lua_State *L, ltopo *T, void *impl) {
+  int32_t w = 0, h = 0;
   if (impl == NULL) luaL_error(L, "not enough memory");
   T->impl = impl;
   T->t = T->cls->topology(impl);
+  T->cells_w = T->cls->shape(T, &w, &h) ? w : 0;
   T->o.released = T->o.closed = 0;
 }
 
@@ -349,9 +359,8 @@ static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
   return n;
 }
 
-/* The classes (lgraph.c, lgrid.c), for the functions that name one. */
-static const ltopo_class graph_class, grid_class;
-
+/* The classes (lgraph.c, lgrid.c, lhex.c), for the functions that name one. */
+static const ltopo_class graph_class, grid_class, hex_class;
 /* graph:connected(a, b) / grid:connected(x1, y1, x2, y2) -> boolean: false
 ** proves there is no path (the nodes are impassable or in different
 ** components of the topology's own passability).  Protected: a relabel

@@ -32,6 +32,10 @@ int astar_topology_default_heuristic(const astar_topology *t) {
   return t->ops->default_heuristic(t);
 }
 
+int astar_topology_accepts(const astar_topology *t, int h) {
+  return h >= 0 && h < ASTAR_H_CALLBACK && (t->ops->heuristics & HEURISTIC_BIT(h)) != 0;
+}
+
 int astar_topology_passable(const astar_topology *t, int32_t node) {
   if (node < 0 || node >= t->ops->count(t)) return ASTAR_EINVAL;
   return t->ops->passable(t, t->ops->internal(t, node));
@@ -138,11 +142,15 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
   q->size = 1;
 }
 
-static int validate_query(const astar_query *q, int32_t n) {
+static int validate_query(const astar_query *q, const astar_topology *topo) {
+  int32_t n = topo->ops->count(topo);
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n)
     return ASTAR_EINVAL;
   if (q->heuristic < ASTAR_H_DEFAULT || q->heuristic > ASTAR_H_CALLBACK)
     return ASTAR_EINVAL;
+  if (q->heuristic >= 0 && q->heuristic < ASTAR_H_CALLBACK &&
+      !astar_topology_accepts(topo, q->heuristic))
+    return ASTAR_EINVAL;                      /* "hex" on a square grid ... */
   if (q->heuristic == ASTAR_H_CALLBACK && q->heuristic_fn == NULL)
     return ASTAR_EINVAL;
   if (!(q->weight >= 0) || !isfinite(q->weight)) return ASTAR_EINVAL;
@@ -215,7 +223,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   double len;
   s->status = ASTAR_ESTATE;
   s->topo = NULL;
-  if ((rc = validate_query(q, ops->count(t))) != ASTAR_OK) return rc;
+  if ((rc = validate_query(q, t)) != ASTAR_OK) return rc;
   if ((rc = ops->prepare(t, reverse)) != ASTAR_OK) return rc;
   if (q->size > 1) {
     if (ops->sized == NULL) return ASTAR_EINVAL;
@@ -274,18 +282,17 @@ static int open_for(const astar_search *s, int32_t v, int32_t ext) {
   return s->ops->passable(s->topo, v) && !(s->q.forbid && s->q.forbid[ext] != 0);
 }
 
-/* Puts internal node v on the open list at cost 0 (a topology's own h
-** function is inlined in its loops; here the generic one will do). */
-static double generic_h(const astar_search *s, int32_t v, double x, double y) {
-  double xyz[3];
+/* The topology's own estimate at v, in the shape relax_impl takes (its
+** loops inline theirs; seeding goes through the table). */
+static double ops_h(const astar_search *s, int32_t v, double x, double y) {
   (void)x;
   (void)y;
-  s->ops->position(s->topo, v, xyz);
-  return builtin_h(s, xyz[0], xyz[1], xyz[2]);
+  return s->ops->estimate(s, v);
 }
 
+/* Puts internal node v on the open list at cost 0. */
 static int seed(astar_search *s, int32_t v) {
-  return relax_impl(s, v, s->ops->external(s->topo, v), -1, 0.0, 0.0, 0, 0, 0, generic_h);
+  return relax_impl(s, v, s->ops->external(s->topo, v), -1, 0.0, 0.0, 0, 0, 0, ops_h);
 }
 
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q) {
@@ -476,7 +483,6 @@ double astar_search_g(const astar_search *s, int32_t node) {
 }
 
 int astar_search_h(astar_search *s, int32_t node, double *h) {
-  double xyz[3];
   if (s->status == ASTAR_ESTATE || node < 0 || node >= s->count) return ASTAR_EINVAL;
   if (s->q.heuristic == ASTAR_H_CALLBACK) {
     if (s->q.heuristic_fn(s->q.heuristic_ctx, node, s->q.goal, h)) return ASTAR_ECALLBACK;
@@ -484,8 +490,7 @@ int astar_search_h(astar_search *s, int32_t node, double *h) {
       return fail(s, ASTAR_EHEURISTIC, ASTAR_CAUSE_HEURISTIC, node, -1, -1, *h);
     return ASTAR_OK;
   }
-  s->ops->position(s->topo, s->ops->internal(s->topo, node), xyz);
-  *h = builtin_h(s, xyz[0], xyz[1], xyz[2]);
+  *h = s->ops->estimate(s, s->ops->internal(s->topo, node));
   return ASTAR_OK;
 }
 

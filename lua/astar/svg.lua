@@ -22,6 +22,8 @@
 --     <g id="path">     a <polyline> through the path's cell centres
 --     <g id="points">   a <polyline> through the points (smooth, any_angle)
 --     <g id="ends">     <circle id="start">, <circle id="goal">
+--   hex grid: the same ids, with <path>s of hexagons for cells and fill
+--     (class open, blocked, dear, cheap, tagged; one path per shade)
 --   graph:
 --     <path id="edges-both">  one segment per pair of nodes joined both ways
 --     <g id="edges-one-way">  one <line> with an arrow per pair joined one
@@ -454,6 +456,136 @@ local function draw_grid(grid, opts, cell, title)
   end)
 end
 
+-- Hex grids: hexagons of outer radius 1 (the picture's unit), laid out as
+-- hex:to_world lays them with cell_size = 1 and the origin at the top-left
+-- corner.  Returns the centre function and the picture's size in units.
+local SQRT3 = sqrt(3)
+local function hex_geometry(layout, w, h)
+  local rows = layout == "odd_r" or layout == "even_r"
+  local odd = layout == "odd_r" or layout == "odd_q"
+  local function centre(x, y)
+    local line = rows and y - 1 or x - 1
+    local shove = ((line % 2 == 1) == odd) and 0.5 or 0
+    if rows then return SQRT3 * (x - 1 + shove) + SQRT3 / 2, 1.5 * (y - 1) + 1 end
+    return 1.5 * (x - 1) + 1, SQRT3 * (y - 1 + shove) + SQRT3 / 2
+  end
+  if rows then return centre, SQRT3 * (w + 0.5), 1.5 * h + 0.5, rows end
+  return centre, 1.5 * w + 0.5, SQRT3 * (h + 0.5), rows
+end
+
+-- The outline of the hexagon at (cx, cy) as path data: pointy-top ("r"
+-- layouts, corners at 30 + 60k degrees) or flat-top (0 + 60k).
+local HEX_CORNERS = {}
+for _, rows in ipairs({ true, false }) do
+  local c = {}
+  for k = 0, 5 do
+    local a = math.rad(60 * k + (rows and 30 or 0))
+    c[#c + 1] = { math.cos(a), math.sin(a) }
+  end
+  HEX_CORNERS[rows] = c
+end
+local function hexagon(rows, cx, cy)
+  local c = HEX_CORNERS[rows]
+  local d = { "M", num(cx + c[1][1]), " ", num(cy + c[1][2]) }
+  for k = 2, 6 do d[#d + 1] = ("L%s %s"):format(num(cx + c[k][1]), num(cy + c[k][2])) end
+  d[#d + 1] = "Z"
+  return table.concat(d)
+end
+
+local function draw_hex(grid, opts, cell, title)
+  local w, h = size_of(grid, grid.size)
+  local count = w * h
+  local order, msg = read_fill(opts, count, "cell")
+  if not order then return nil, msg end
+  local path
+  path, msg = read_path(opts.path, count, "cell")
+  if not path then return nil, msg end
+  local layout = size_of(grid, grid.layout) -- still open after the __index calls above
+  local centre, pw, ph, rows = hex_geometry(layout, w, h)
+  if cell then
+    if max(pw, ph) * cell + 24 == huge then
+      return nil, ("cell too large for a %dx%d hex grid (the picture's size in pixels overflows), got %s")
+        :format(w, h, describe(cell))
+    end
+    if 5 / cell == huge then
+      return nil, ("cell too small (a 5-pixel marker would be inf cells wide), got %s"):format(describe(cell))
+    end
+  end
+  cell = cell or min(12, max(0.5, 480 / max(pw, ph)))
+  local out = {}
+  return document(out, pw * cell, ph * cell, title, function(band)
+    out[#out + 1] = ('<g id="map" transform="translate(0,%s) scale(%s)">'):format(num(band), scale_text(cell))
+    -- cells: every hexagon open, then one path per kind
+    out[#out + 1] = '<g id="cells">'
+    local kinds = { open = {}, blocked = {}, dear = {}, cheap = {}, tagged = {} }
+    local shapes = {}
+    for y = 1, h do
+      for x = 1, w do
+        local cx, cy = centre(x, y)
+        local d = hexagon(rows, cx, cy)
+        local k
+        if grid:is_blocked(x, y) then
+          k = "blocked"
+        else
+          local c = grid:get_cost(x, y)
+          if c > 1 then k = "dear" elseif c < 1 then k = "cheap" elseif grid:get_tag(x, y) then k = "tagged" end
+        end
+        shapes[(y - 1) * w + x] = d
+        local list = kinds.open
+        list[#list + 1] = d
+        if k then list = kinds[k]; list[#list + 1] = d end
+      end
+    end
+    out[#out + 1] = ('<path class="open" d="%s" fill="%s"/>'):format(table.concat(kinds.open), COLOURS.open)
+    for _, k in ipairs({ "blocked", "dear", "cheap", "tagged" }) do
+      if #kinds[k] > 0 then
+        out[#out + 1] = ('<path class="%s" d="%s" fill="%s"/>'):format(k, table.concat(kinds[k]), COLOURS[k])
+      end
+    end
+    out[#out + 1] = "</g>"
+    -- the fill, one path per shade
+    out[#out + 1] = '<g id="fill">'
+    local level, k = fill_levels(order)
+    local by_level = {}
+    for l = 1, k do by_level[l] = {} end
+    for id = 1, count do
+      local l = level[id]
+      if l then by_level[l][#by_level[l] + 1] = shapes[id] end
+    end
+    for l = 1, k do
+      out[#out + 1] = ('<path d="%s" fill="%s"/>'):format(table.concat(by_level[l]), shade(l, k))
+    end
+    out[#out + 1] = "</g>"
+    if cell >= 6 then
+      out[#out + 1] = ('<path id="gridlines" d="%s" fill="none" stroke="%s" stroke-opacity="0.12" '
+        .. 'stroke-width="0.04"/>'):format(table.concat(kinds.open), COLOURS.gridline)
+    end
+    -- the path through the centres, then start and goal
+    out[#out + 1] = '<g id="path">'
+    local function at(id)
+      local x = (id - 1) % w + 1
+      return centre(x, (id - x) / w + 1)
+    end
+    if #path > 0 then
+      local pts = {}
+      for i, id in ipairs(path) do
+        local cx, cy = at(id)
+        pts[i] = num(cx) .. "," .. num(cy)
+      end
+      polyline(out, pts, max(0.5, 2 / cell))
+    end
+    out[#out + 1] = "</g>"
+    out[#out + 1] = '<g id="ends">'
+    if #path > 0 then
+      local sx, sy = at(path[1])
+      local gx, gy = at(path[#path])
+      markers(out, sx, sy, gx, gy, max(0.6, 5 / cell), max(0.12, 1 / cell))
+    end
+    out[#out + 1] = "</g>"
+    out[#out + 1] = "</g>"
+  end)
+end
+
 -- 2^e for any integer e in -2148..2046, as two factors (2^e alone overflows
 -- or underflows past 2^1023 and 2^-1074).  v * a * b is v * 2^e, exactly,
 -- unless the result itself overflows or underflows.
@@ -624,7 +756,8 @@ end
 
 --- svg(grid_or_graph [, opts]) -> string
 -- Draws a grid (cells: blocked dark, open light, cost > 1 sand, cost < 1
--- green, tagged blue) or a graph (nodes at their x, y positions, z ignored,
+-- green, tagged blue), a hex grid (the same colours on hexagons; `cell` is
+-- then pixels per hexagon radius) or a graph (nodes at their x, y positions, z ignored,
 -- y down as on grids, scaled to fit; edges joined both ways as plain lines,
 -- one-way edges with an arrow, self-loops not drawn; disabled nodes dark),
 -- with, from `opts`:
@@ -649,8 +782,8 @@ end
 -- (see normalize).
 function M.svg(what, opts)
   local kind = typename(what)
-  if kind ~= "astar.Grid" and kind ~= "astar.Graph" then
-    bad(1, "astar.Grid or astar.Graph expected, got " .. kind)
+  if kind ~= "astar.Grid" and kind ~= "astar.Hex" and kind ~= "astar.Graph" then
+    bad(1, "astar.Grid, astar.Hex or astar.Graph expected, got " .. kind)
   end
   if opts == nil then opts = {} end
   if type(opts) ~= "table" then bad(2, "table expected, got " .. typename(opts)) end
@@ -676,6 +809,8 @@ function M.svg(what, opts)
   local text, msg
   if kind == "astar.Grid" then
     text, msg = draw_grid(what, opts, cell, title)
+  elseif kind == "astar.Hex" then
+    text, msg = draw_hex(what, opts, cell, title)
   else
     text, msg = draw_graph(what, opts, cell, title)
   end

@@ -1,6 +1,6 @@
 /*
 ** Build (from the repository root):
-**   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c src/util.c src/graph.c src/grid.c src/search.c src/lastar.c -llua5.4 -lm
+**   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c src/util.c src/graph.c src/grid.c src/hex.c src/search.c src/lastar.c -llua5.4 -lm
 ** Run:   ./build/alloc_test [repo-root]        (default ".": needs lua/astar.lua)
 ** Valgrind:
 **   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
@@ -225,7 +225,17 @@ static const char *setup_code =
     "  local big = assert(gr:find_path(8, 1, 13, 3, { size = 2, costs = { marsh = 2 } }))\n"
     "  local cl, los2 = gr:clearance(8, 3), gr:line_of_sight(8, 1, 13, 1, 2)\n"
     "  gr:set_tag(5, 5, 'x'); gr:set_cost(6, 5, 2)\n"
-    "  return table.concat({ p.cost, #p.nodes, #p.trace, #p.visited, q.cost, #q.nodes,\n"
+    /* a hex grid: its cost and tag layers, a field, LOS, text */
+    "  local hx = astar.hex(9, 7, { layout = 'odd_q' })\n"
+    "  hx:set_blocked(4, 2, true); hx:set_cost(5, 5, 2); hx:set_tag(6, 6, 'mud')\n"
+    "  local hf = astar.field(hx); hf:add_disc(5, 4, 1, 3)\n"
+    "  local hp = assert(hx:find_path(1, 1, 9, 7, { penalty = hf, trace = true, visited = true,\n"
+    "    costs = { mud = 3 } }))\n"
+    "  local hd = hx:distances({ { 9, 7 } })\n"
+    "  local hv = hx:visible_from(1, 1, 4)\n"
+    "  local hs = hx:to_string(hp)\n"
+    "  return table.concat({ hp.cost, #hp.nodes, #hp.trace, hd:get(1, 1), hv:get(3, 2), hs,\n"
+    "    p.cost, #p.nodes, #p.trace, #p.visited, q.cost, #q.nodes,\n"
     "    st.expanded, #st.visited, r.cost, #r.nodes, #r.trace, #r.visited, s,\n"
     "    seen:get(22, 7), tostring(los), gr:get_tag(5, 5), gr:get_cost(6, 5),\n"
     "    tp.cost, #tp.trace, dist:get(1, 1), nx, ny, gd[1], gt[1], big.cost, cl,\n"
@@ -284,6 +294,8 @@ static const huge_case huge_cases[] = {
     {"astar.grid(65535, 16383, never)", NULL,
      "local g = astar.grid(65535, 16383, { diagonal = 'never' })", 8 << 20, 0,
      "assert(astar.grid(8, 8, { diagonal = 'never' }):find_path(1, 1, 8, 8).cost == 14)"},
+    {"astar.hex(32767, 32767)", NULL, "local g = astar.hex(32767, 32767)", 1 << 20, 0,
+     "assert(astar.hex(8, 8):find_path(1, 1, 8, 8).cost == 11)"},
     {"grid_from_string of a 3000x3000 map", "BIG = string.rep(string.rep('.', 3000) .. '\\n', 3000)",
      "local g = astar.grid_from_string(BIG)", 1 << 20, 0,
      "BIG = nil; assert(astar.grid_from_string('..#\\n...'):find_path(1, 1, 3, 2))"},

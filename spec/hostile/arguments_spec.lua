@@ -10,6 +10,7 @@ local GW, GH, FW, FH, new_graph, graph_snapshot = H.GW, H.GH, H.FW, H.FH, H.new_
 local graph_ok, new_grid, grid_snapshot, grid_ok = H.graph_ok, H.new_grid, H.grid_snapshot, H.grid_ok
 local new_field, new_dfield, field_snapshot = H.new_field, H.new_dfield, H.field_snapshot
 local field_ok, module_ok, sorted_keys = H.field_ok, H.module_ok, H.sorted_keys
+local new_hex, hex_snapshot, hex_ok = H.new_hex, H.hex_snapshot, H.hex_ok
 
 -- Argument kinds: each maps a value to the message the binding must raise,
 -- or nil when the value is accepted.
@@ -88,6 +89,11 @@ function K.ud(mt)
     if e.d ~= mt then return mt .. " expected, got " .. e.d end
   end
 end
+function K.cells(e) -- astar.field's topology: a square or a hex grid
+  local mt = "astar.Grid or astar.Hex"
+  if e.v == NONE or type(e.v) ~= "userdata" then return mt .. " expected, got " .. e.t end
+  if e.d ~= "astar.Grid" and e.d ~= "astar.Hex" then return mt .. " expected, got " .. e.d end
+end
 function K.smooth_path(e) -- grid:smooth's path: a table with nodes
   if e.v == NONE or type(e.v) ~= "table" then return "table (a path) expected, got " .. e.t end
   if e.v.nodes == nil then return "path.nodes must be a list of cell ids, got nil" end
@@ -148,6 +154,32 @@ local GRID_SIGS = {
   world = {},
 }
 
+local HEX_SIGS = {
+  set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
+  is_blocked = { { GX, 2 }, { GY, 2 } },
+  set_cost = { { GX, 2 }, { GY, 2 }, { K.cost("cost"), 1 } },
+  get_cost = { { GX, 2 }, { GY, 2 } },
+  set_tag = { { GX, 2 }, { GY, 2 }, { K.tag, "mud" } },
+  get_tag = { { GX, 2 }, { GY, 2 } },
+  id = { { GX, 2 }, { GY, 2 } },
+  xy = { { K.id("cell", GW * GH, "hex grid"), 7 } },
+  size = {},
+  layout = {},
+  memory = {},
+  neighbours = { { GX, 2 }, { GY, 2 } },
+  distance = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+  line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+  connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+  visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
+  to_world = { { GX, 2 }, { GY, 2 } },
+  to_cell = { { K.finite("x"), 2.5 }, { K.finite("y"), 1.5 } },
+  world = {},
+  to_string = { { K.path, {} } },
+  find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
+  query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
+  distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
+}
+
 local FIELD_SIGS = {
   get = { { FX, 2 }, { FY, 2 } },
   set = { { FX, 2 }, { FY, 2 }, { K.finite("value"), 1 } },
@@ -163,7 +195,8 @@ for k, v in pairs(FIELD_SIGS) do DFIELD_SIGS[k] = v end
 local MODULE_SIGS = {
   grid = { { K.range("width", 1, 65535), 3 }, { K.range("height", 1, 65535), 3 }, { K.opts, {} } },
   grid_from_string = { { K.text, ".." }, { K.opts, {} }, { K.opts, {} } },
-  field = { { K.ud("astar.Grid"), U_GRID }, { K.finite("value", true), 1 } },
+  hex = { { K.range("width", 1, 65535), 3 }, { K.range("height", 1, 65535), 3 }, { K.opts, {} } },
+  field = { { K.cells, U_GRID }, { K.finite("value", true), 1 } },
 }
 
 -- The argument list for `sig` with value e at position i (later arguments
@@ -193,6 +226,7 @@ end
 local RECEIVERS = {
   { "Graph", GRAPH_SIGS, new_graph, graph_snapshot, graph_ok },
   { "Grid", GRID_SIGS, new_grid, grid_snapshot, grid_ok },
+  { "Hex", HEX_SIGS, new_hex, hex_snapshot, hex_ok },
   { "Field", FIELD_SIGS, new_field, field_snapshot, field_ok },
   { "Field (distances)", DFIELD_SIGS, new_dfield, field_snapshot, field_ok },
 }
@@ -270,8 +304,8 @@ describe("hostile arguments", function()
     end
   end)
 
-  it("every method of Graph, Grid and Field has argument rows", function()
-    local objs = { Graph = astar.graph(), Grid = astar.grid(2, 2), Field = U_FIELD,
+  it("every method of Graph, Grid, Hex and Field has argument rows", function()
+    local objs = { Graph = astar.graph(), Grid = astar.grid(2, 2), Hex = astar.hex(2, 2), Field = U_FIELD,
       ["Field (distances)"] = new_dfield() }
     local missing = {}
     for _, R in ipairs(RECEIVERS) do

@@ -9,6 +9,7 @@ describe("hostile closed objects", function()
   local protos = {
     { "graph", new_graph, "astar.Graph (closed)" },
     { "grid", new_grid, "astar.Grid (closed)" },
+    { "hex grid", H.new_hex, "astar.Hex (closed)" },
   }
   for _, P in ipairs(protos) do
     local what, make, closed_str = P[1], P[2], P[3]

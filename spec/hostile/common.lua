@@ -116,6 +116,31 @@ local function grid_ok(g)
   assert.same({ w, h }, p.xy[#p.xy])
 end
 
+-- the hex grid fixture: the grid's size, its own snapshot and health check
+local function new_hex() return astar.hex(GW, GH, { layout = "even_q" }) end
+
+local function hex_snapshot(g)
+  local t = { g:to_string(), g:layout() }
+  local w, h = g:size()
+  for y = 1, h do
+    for x = 1, w do
+      t[#t + 1] = ("%s:%.17g:%s"):format(tostring(g:is_blocked(x, y)), g:get_cost(x, y),
+        tostring(g:get_tag(x, y)))
+    end
+  end
+  return table.concat(t, " ")
+end
+
+local function hex_ok(g)
+  local w, h = g:size()
+  g:set_blocked(w, h, false)
+  g:set_blocked(1, 1, false)
+  local p = assert(g:find_path(1, 1, w, h, { trace = true, visited = true }))
+  assert.is_true(p.cost > 0 and finite(p.cost))
+  assert.same({ w, h }, p.xy[#p.xy])
+  assert.is_true(g:line_of_sight(1, 1, 1, 1))
+end
+
 local function new_field() return astar.field(astar.grid(FW, FH)) end
 local function new_dfield() return astar.grid(FW, FH):distances({ { FW, FH } }) end
 
@@ -221,6 +246,7 @@ return {
   GW = GW, GH = GH, FW = FW, FH = FH,
   new_graph = new_graph, graph_snapshot = graph_snapshot, graph_ok = graph_ok,
   new_grid = new_grid, grid_snapshot = grid_snapshot, grid_ok = grid_ok,
+  new_hex = new_hex, hex_snapshot = hex_snapshot, hex_ok = hex_ok,
   new_field = new_field, new_dfield = new_dfield, field_snapshot = field_snapshot, field_ok = field_ok,
   module_ok = module_ok,
   chain = chain, chain_ok = chain_ok, corridor = corridor, corridor_ok = corridor_ok,

@@ -27,6 +27,7 @@ describe("hostile self", function()
   local protos = {
     { "Graph", "astar.Graph", new_graph, graph_ok },
     { "Grid", "astar.Grid", new_grid, grid_ok },
+    { "Hex", "astar.Hex", H.new_hex, H.hex_ok },
     { "Field", "astar.Field", new_field, field_ok },
     { "Field (distances)", "astar.Field", new_dfield, field_ok },
   }
@@ -126,7 +127,7 @@ describe("hostile self", function()
       error_of(g.find_path, s, 1, 3))
     assert.equal("bad argument #1 to 'size' (astar.Grid expected, got astar.Search)",
       error_of(U_GRID.size, s))
-    assert.equal("bad argument #1 to 'field' (astar.Grid expected, got astar.Search)",
+    assert.equal("bad argument #1 to 'field' (astar.Grid or astar.Hex expected, got astar.Search)",
       error_of(astar.field, s))
     assert.equal("bad argument #5 to 'find_path' (penalty must be an astar.Field, got astar.Search)",
       error_of(function() return U_GRID:find_path(1, 1, 2, 2, { penalty = s }) end))
