@@ -23,12 +23,14 @@
 LUA ?= lua5.4
 CC ?= cc
 CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wpedantic
-CORE_SRC = src/util.c src/graph.c src/grid.c src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c
+CORE_SRC = src/util.c src/graph.c src/grid.c src/hex.c src/search.c src/heuristics.c \
+           src/anyangle.c src/thread.c src/components.c
 # the binding is one unit: lastar.c includes the l*.c files (see its header)
 BINDING = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
-          src/lresult.c src/lsearch.c src/lquery.c src/lgraph.c src/lgrid.c src/lhex.c src/ltext.c
+          src/lresult.c src/lsearch.c src/lquery.c src/lbatch.c src/lgraph.c src/lgrid.c \
+          src/lhex.c src/ltext.c
 SRC = $(CORE_SRC) src/lastar.c
-HDR = src/astar.h src/astar_int.h src/engine.h src/compat.h $(BINDING)
+HDR = src/astar.h src/astar_int.h src/engine.h src/compat.h src/thread.h $(BINDING)
 
 # per-interpreter headers and Debian packages
 LUA_INC_lua5.4 = /usr/include/lua5.4
@@ -47,7 +49,7 @@ STAMP = build/.built-for-$(LUA)
 RUN_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;'
 BUSTED = busted --lua=$(LUA)
 
-.PHONY: all deps test demo bench clean c-test lint release-check dist dist-check warnings \
+.PHONY: all deps test demo bench clean c-test lint tsan release-check dist dist-check warnings \
         format-check
 
 all: $(CORE_SO)
@@ -61,13 +63,13 @@ $(STAMP):
 
 $(CORE_SO): $(SRC) $(HDR) $(STAMP)
 	@mkdir -p build/astar
-	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm
+	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm -pthread
 
 # The module for LuaJIT in a directory of its own, beside the $(LUA) build:
 # LÖVE (LuaJIT) loads it from there (examples/love, spec/love_spec.lua).
 build/luajit/astar/core.so: $(SRC) $(HDR)
 	@mkdir -p build/luajit/astar
-	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) -lm
+	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) -lm -pthread
 
 deps:
 	@missing=""; \
@@ -82,7 +84,7 @@ deps:
 
 build/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm
+	$(CC) $(CFLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm -pthread
 
 c-test: build/core_test
 	./build/core_test
@@ -92,7 +94,7 @@ c-test: build/core_test
 # Lua 5.4 library: it links the binding into a C program).
 build/alloc_test: spec/c/alloc_test.c $(SRC) $(HDR)
 	@mkdir -p build
-	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 -lm
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 -lm -pthread
 
 test: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
@@ -175,7 +177,7 @@ build/bench/boost_graph: bench/boost_graph.cpp $(BENCH_CORE_OBJ)
 
 build/bench/core_bench: bench/core_bench.c $(CORE_SRC) $(HDR)
 	@mkdir -p build/bench
-	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) -lm
+	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) -lm -pthread
 
 bench: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/bench/core_bench
@@ -184,6 +186,7 @@ bench: deps
 	$(RUN_ENV) $(LUA) bench/heuristics.lua $(BENCH_RUNS)
 	-@$(MAKE) --no-print-directory build/bench/boost_graph
 	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
+	$(RUN_ENV) $(LUA) bench/fields.lua
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 
 # ---------------------------------------------------------------------------
@@ -212,11 +215,20 @@ BUSTED_SCRIPT = $(shell command -v busted)
 
 build/asan/astar/core.so: $(SRC) $(HDR)
 	@mkdir -p build/asan/astar
-	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm
+	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm -pthread
+
+# ThreadSanitizer on the core searched from several threads (astar.batch's
+# way: spec/c/thread_test.c); `make tsan`.
+build/tsan/thread_test: spec/c/thread_test.c $(CORE_SRC) $(HDR)
+	@mkdir -p build/tsan
+	$(SAN_CC) -std=c99 -O1 -g -fsanitize=thread -Isrc -o $@ spec/c/thread_test.c $(CORE_SRC) -lm -pthread
+
+tsan: build/tsan/thread_test
+	./build/tsan/thread_test
 
 build/asan/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm
+	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm -pthread
 
 check: deps
 	@command -v $(SAN_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev)
@@ -237,11 +249,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HDR)
 	@mkdir -p build/fuzz
-	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -o $@ fuzz/fuzz_core.c $(CORE_SRC) -lm
+	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -o $@ fuzz/fuzz_core.c $(CORE_SRC) -lm -pthread
 
 build/fuzz/fuzz_parse: fuzz/fuzz_parse.c $(SRC) $(HDR)
 	@mkdir -p build/fuzz
-	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -I/usr/include/lua5.4 -o $@ fuzz/fuzz_parse.c $(SRC) -llua5.4 -lm
+	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -I/usr/include/lua5.4 -o $@ fuzz/fuzz_parse.c $(SRC) -llua5.4 -lm -pthread
 
 # Each harness runs FUZZ_SECONDS on a work copy of its committed seed corpus
 # (new inputs stay in build/fuzz/work-*, out of the repository).
@@ -292,7 +304,7 @@ lint:
 	luacheck lua spec examples bench tools
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 	  --std=c99 -Isrc -I$(LUA_INC) --suppress=missingIncludeSystem --suppress=toomanyconfigs \
-	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c
+	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c spec/c/thread_test.c
 
 # The version is written in one place per file that must carry it: the Lua
 # module (astar._VERSION), the C header (ASTAR_VERSION*), the rockspecs (file

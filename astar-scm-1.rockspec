@@ -34,14 +34,16 @@ build = {
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.core"] = {
-         sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/hex.c", "src/search.c", "src/heuristics.c",
-                     "src/anyangle.c", "src/components.c", "src/lastar.c" },
+         sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/hex.c", "src/search.c",
+                     "src/heuristics.c", "src/anyangle.c", "src/thread.c",
+                     "src/components.c", "src/lastar.c" },
          incdirs = { "src" },
       },
    },
-   -- libm on Unix only: MSVC has no m.lib (the C runtime holds the math)
+   -- libm and pthreads on Unix only: MSVC has no m.lib (the C runtime holds
+   -- the math), and Win32 threads (src/thread.c) need no library
    platforms = {
-      unix = { modules = { ["astar.core"] = { libraries = { "m" } } } },
+      unix = { modules = { ["astar.core"] = { libraries = { "m", "pthread" } } } },
    },
    copy_directories = { "doc" },
 }

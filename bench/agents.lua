@@ -23,8 +23,8 @@
 --                     after the wall was built (it relabels the components)
 --                     and a repeat (before issue 9: a flood of the component,
 --                     101 ms on 1024, 425 ms on 2048)
---   (fields rows: field update vs rebuild, batch 1 vs 2 threads -- issue 9
---   parts 4 and 5 add theirs in ROWS below)
+--   (the fields rows of issue 9 -- field update vs rebuild, batch 1 vs 2
+--   threads -- are bench/fields.lua's, the next table of make bench)
 local LUA = os.getenv("LUA") or "lua5.4"
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 
@@ -191,5 +191,4 @@ print(("| unreachable goal, 1024x1024 | %.1f ms first after an edit (relabel), %
   :format(R.unreachable_1024.first_ms, R.unreachable_1024.repeat_ms, R.unreachable_1024.expanded))
 print(("| unreachable goal, 2048x2048 | %.1f ms first after an edit (relabel), %.3f ms repeat, %d expanded |")
   :format(R.unreachable_2048.first_ms, R.unreachable_2048.repeat_ms, R.unreachable_2048.expanded))
--- fields rows (issue 9 parts 4 and 5: field update vs rebuild, batch 1 vs 2
--- threads) print here
+-- (field update vs rebuild and batch 1 vs 2 threads: bench/fields.lua)

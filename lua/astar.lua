@@ -72,6 +72,11 @@ astar.heuristics = core.heuristics
 --- astar.audit_heuristic(topology, h [, { samples = n }]) -> report.
 astar.audit_heuristic = core.audit_heuristic
 
+--- astar.batch(topology, requests [, opts]) -> paths, reasons: many
+-- find_path requests searched on OS threads (opts.threads, default: the
+-- number of processors).
+astar.batch = core.batch
+
 --- astar.cached(h, size) -> a heuristic that remembers h's last values.
 -- The A.I. for Video Games lecture on A*: "if the heuristic is computationally intensive, keep a cache of
 -- the last N estimations; locality will help you a lot".  The result is a

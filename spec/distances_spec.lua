@@ -362,16 +362,17 @@ describe("grid:distances", function()
     assert.equal(1 + D, f:get(4, 3))
   end)
 
-  it("next_step says the grid changed once it has (its routes may lead into new walls)", function()
+  it("next_step raises once the grid changed (its routes may lead into new walls)", function()
+    local stale = "field is stale (the grid changed since it was computed); call field:update()"
     local g = astar.grid(5, 1)
     local f = g:distances({ { 1, 1 } })
     assert.same({ 4, 1 }, { f:next_step(5, 1) })
     g:set_blocked(3, 1, true)
-    assert.same({ nil, "changed" }, { f:next_step(5, 1) })
-    assert.same({ nil, "changed" }, { f:next_step(2, 1) })
+    assert.equal(stale, error_of(f.next_step, f, 5, 1))
+    assert.equal(stale, error_of(f.next_step, f, 2, 1))
     assert.equal(4, f:get(5, 1)) -- the values stay what they were
     g:set_blocked(3, 1, false)  -- back as it was, but changed meanwhile: still stale
-    assert.same({ nil, "changed" }, { f:next_step(5, 1) })
+    assert.equal(stale, error_of(f.next_step, f, 5, 1))
     f = g:distances({ { 1, 1 } })
     assert.same({ 4, 1 }, { f:next_step(5, 1) })
     g:set_cost(5, 1, 1)          -- no change: the field stays good

@@ -2,7 +2,9 @@
 -- against the LuaJIT module, play a fixed number of frames, write a real PNG
 -- of the last one, report agents that completed paths and a monster that
 -- searched, exit with status 0, and exit with a failure (not hang) on an
--- error.  Pending when love or xvfb-run is not installed.
+-- error.  The run also reports what it checked as it played: every walker's
+-- position on an open block for its size, line of sight along every smoothed
+-- segment, the 2 x 2 siege engine's paths, the any-angle and the hex scenes.  Pending when love or xvfb-run is not installed.
 --
 -- Portable on purpose: the suite also runs under Lua 5.1, 5.3 and LuaJIT.
 
@@ -107,6 +109,91 @@ describe("the LÖVE demo (examples/love)", function()
     assert.is_true(searches ~= nil and searches > 1, line)  -- it re-paths as it goes
     assert.is_true(expansions ~= nil and expansions > 0, line)
   end)
+
+  it("walks smoothed routes in world coordinates, every position inside open cells", function()
+    local r = played()
+    local line = r.out:match("(walk: [^\n]*)")
+    assert.is_not_nil(line, "no walk line in:\n" .. r.out .. "\nstderr:\n" .. r.err)
+    -- checks: walker positions (one per walker per frame), each on a cell whose
+    -- block is open for its size; segments: consecutive smoothed points, each
+    -- with line_of_sight for the walker's size
+    local checks, segments = tonumber(line:match("checks=(%d+)")), tonumber(line:match("segments=(%d+)"))
+    assert.is_true(checks ~= nil and checks > 1000, line)
+    assert.is_true(segments ~= nil and segments > 10, line)
+    assert.are.equal("0", line:match("bad=(%d+)"))
+  end)
+
+  it("rolls a 2 x 2 siege engine by the wide doors only", function()
+    local r = played()
+    local line = r.out:match("(walk: [^\n]*)")
+    assert.is_not_nil(line, r.out)
+    assert.is_true(tonumber(line:match("siege_paths=(%d+)")) >= 1, line)
+    assert.are.equal("0", line:match("siege_bad=(%d+)"))  -- every cell of its paths has clearance >= 2
+    local wide, narrow = tonumber(line:match("siege_wide=([%d.]+)")), tonumber(line:match("siege_narrow=([%d.]+)"))
+    assert.is_true(wide > narrow + 5, line)                -- the narrow corridor is not for it
+    -- the level itself: the small units' route squeezes through cells a 2 x 2
+    -- block does not fit, the siege engine's route never does
+    local astar = require("astar")
+    local src = assert(slurp(ROOT .. "/examples/love/main.lua"))
+    local level = assert(src:match("local LEVEL = %[%[\n(.-)%]%]"), "no LEVEL in main.lua")
+    local g = astar.grid_from_string(level, { P = true, M = true })
+    local stops = assert(src:match("local SIEGE_STOPS = (%b{})"), "no SIEGE_STOPS in main.lua")
+    local ax, ay, bx, by = stops:match("{ { (%d+), (%d+) }, { (%d+), (%d+) } }")
+    ax, ay, bx, by = tonumber(ax), tonumber(ay), tonumber(bx), tonumber(by)
+    local big = assert(g:find_path(bx, by, ax, ay, { size = 2 }))
+    local small = assert(g:find_path(bx, by, ax, ay))
+    local tight = 0
+    for _, c in ipairs(big.xy) do assert.is_true(g:clearance(c[1], c[2]) >= 2) end
+    for _, c in ipairs(small.xy) do
+      if g:clearance(c[1], c[2]) < 2 then tight = tight + 1 end
+    end
+    assert.is_true(tight > 0)
+    assert.is_true(math.abs(big.length - wide) < 1e-3 and math.abs(small.length - narrow) < 1e-3, line)
+  end)
+
+  it("shows the any-angle scene in the cycle, with a path no longer than the grid path", function()
+    local r = played()
+    local line = r.out:match("(scene2: [^\n]*)")
+    assert.is_not_nil(line, "no scene2 line in:\n" .. r.out)
+    assert.is_true(tonumber(line:match("frames=(%d+)")) > 0, line)
+    assert.is_true(tonumber(line:match("draws=(%d+)")) > 0, line)
+    assert.is_true(tonumber(line:match("points=(%d+)")) >= 2, line)
+    local len, grid_len = tonumber(line:match(" length=([%d.]+)")), tonumber(line:match("grid_length=([%d.]+)"))
+    assert.is_true(len > 0 and len < grid_len, line)
+    -- ok: the points start and end at the start and the goal, consecutive
+    -- points have line of sight, and the length is at most the grid path's
+    assert.are.equal("true", line:match("ok=(%a+)"))
+  end)
+
+  it("shows the hex scene in the cycle, with a valid hex path", function()
+    local r = played()
+    local line = r.out:match("(scene3: [^\n]*)")
+    assert.is_not_nil(line, "no scene3 line in:\n" .. r.out)
+    assert.is_true(tonumber(line:match("frames=(%d+)")) > 0, line)
+    assert.is_true(tonumber(line:match("draws=(%d+)")) > 0, line)
+    local steps, cost = tonumber(line:match("steps=(%d+)")), tonumber(line:match("cost=([%d.]+)"))
+    assert.is_true(steps > 0 and cost >= steps, line)   -- marsh cells cost 3
+    -- ok: from the start to the goal, every step to one of the six
+    -- neighbours and onto an open cell, the cost the sum of the entered cells'
+    assert.are.equal("true", line:match("ok=(%a+)"))
+  end)
+
+  for _, scene in ipairs({ 2, 3 }) do
+    it("renders scene " .. scene .. " alone with --scene " .. scene, function()
+      played()                             -- the module is built
+      local dir = temp_dir()
+      local shot = dir .. "/scene.png"
+      local status, out, err = play(dir, ("--frames 20 --scene %d --screenshot %s"):format(scene, quote(shot)))
+      assert.are.equal(0, status, err)
+      local png = slurp(shot)
+      assert.is_not_nil(png, err)
+      assert.are.equal("\137PNG\r\n\26\n", png:sub(1, 8))
+      assert.is_true(#png > 10000, "odd PNG of " .. #png .. " bytes")
+      assert.is_truthy(out:find("scene" .. scene .. ": frames=20 draws=20 ", 1, true), out)
+      assert.is_truthy(out:find("agent_paths=0 ", 1, true), out)  -- the level waited
+      os.remove(shot); os.remove(dir .. "/stdout.txt"); os.remove(dir .. "/stderr.txt"); os.remove(dir)
+    end)
+  end
 
   it("is deterministic with --frames (a fixed dt, a seeded generator)", function()
     played()                               -- the module is built

@@ -189,9 +189,8 @@ describe("doc/reference.md", function()
     local c = grid:query(1, 1, 8, 8); c:cancel(); add(c:step()); add(select(2, c:result()))
     local f = grid:query(1, 1, 8, 8, { heuristic = function() error("x") end })
     pcall(f.step, f); add(f:status())
-    local field = grid:distances({ { 8, 8 } })
-    grid:set_blocked(4, 4, true)
-    add(select(2, field:next_step(1, 1)))
+    local dq = grid:distances_query({ { 8, 8 } })
+    add(dq:step(1)); add(dq:step()); add(dq:status())
     local missing, count = {}, 0
     for _, r in ipairs(sorted_keys(reasons)) do
       count = count + 1

@@ -103,6 +103,14 @@ int astar_topology_accepts(const astar_topology *t, int h);
 /* Bytes the topology holds (its arrays and the struct). */
 size_t astar_topology_bytes(const astar_topology *t);
 
+/* Brings the structures forward searches with query q read up to date (a
+** graph's adjacency; for q->size > 1 a grid's clearance layer; q may be
+** NULL).  Searches do it themselves; call it once before searching from
+** several threads, which then only read the topology (while no thread
+** mutates it).  ENOMEM; EINVAL for a size the topology does not take. */
+struct astar_query;          /* below, with the queries */
+int astar_topology_prepare(astar_topology *t, const struct astar_query *q);
+
 /* While a topology is locked (delta +1 / -1; locks nest) every mutator
 ** returns EBUSY: a host locks it around a search whose callbacks run
 ** foreign code.  The version changes with every mutation; a search begun on
@@ -249,6 +257,20 @@ int astar_grid_clearance(astar_grid *gr, int32_t x, int32_t y);
 ** 0 elsewhere.  [out] out: width * height doubles. */
 int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
                             double radius, double *out);
+
+/*
+** The change log, for repairing distance fields.  Once tracking is on, the
+** grid keeps the cells of its last `cap` changes (set_blocked, set_cost,
+** set_tag that changed something; one change per version).  Calling it again
+** with a larger cap starts a larger, empty log.  ENOMEM.
+*/
+int astar_grid_track_changes(astar_grid *gr, size_t cap);
+/* [out] cells[0..*n-1]: the cells (external ids, newest first, repeats
+** possible) changed since version `since`.  EOVERFLOW when the log does not
+** reach back that far or holds more than `cap` of them: then only a full
+** recomputation is safe.  [out] n: 0 when nothing changed. */
+int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells,
+                       size_t cap, size_t *n);
 
 /* ------------------------------------------------------------------------ */
 /* Hex grid (implicit 6-connected graph; no edge arrays)                     */
@@ -493,6 +515,34 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
 int astar_search_begin_distances(astar_search *s, astar_topology *t,
                                  const int32_t *sources, size_t n, int reverse,
                                  const astar_query *q);
+
+/*
+** Repairs a grid distance field after edits: the search is set up as if a
+** distance search with these sources, reverse flag and query had run on the
+** grid as it was (dist[c]: the cost at cell c, HUGE_VAL when unreached;
+** link[c]: astar_search_link of that search, -1 at sources and unreached
+** cells), then told that the cells changed[0..nchanged-1] changed (every
+** change since: astar_grid_changes).  Cells whose route used a changed step
+** are reset and re-relaxed from their boundary, the cells around each
+** change relax outward; run astar_search_step to the end and read the
+** results as after astar_search_begin_distances -- the costs equal a fresh
+** search's exactly.  Penalty and forbid fields must be the ones the field
+** was made with, unchanged.  EINVAL with a cost callback (its costs are not
+** in the log), a sized unit (size > 1) or a bad id; ENOMEM.
+*/
+int astar_grid_repair_distances(astar_search *s, astar_grid *gr,
+                                const int32_t *sources, size_t nsources,
+                                int reverse, const astar_query *q,
+                                const double *dist, const signed char *link,
+                                const int32_t *changed, size_t nchanged);
+
+/* After a grid distance search (or a repair) has run to the end: writes
+** each cell's cost (HUGE_VAL when unreached), next cell (astar_search_parent,
+** -1 when none) and link (astar_search_link) into dist, next, link (width *
+** height each).  After a repair, cells it left as they were are not written
+** (they hold the field's values already).  ESTATE otherwise. */
+int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
+                                double *dist, int32_t *next, signed char *link);
 
 /* Runs at most max_steps expansions (0 = no limit).  Returns SEARCHING when
 ** the budget ran out first, a final outcome (FOUND, UNREACHABLE,

@@ -30,6 +30,10 @@ struct astar_grid {
                              ** set_blocked once built) */
   int32_t off[8];            /* padded offsets of the 8 directions */
   double inv_pw;             /* 1 / pw: rows without a division */
+  /* the change log (astar_grid_track_changes): a ring of the last log_cap
+  ** changes, each the version it made and the cell (external id) */
+  struct grid_change { uint32_t version; int32_t cell; } *log;
+  size_t log_cap, log_n;     /* log_n: changes written since tracking began */
 };
 
 #define GRID(t) ((astar_grid *)(t))
@@ -229,6 +233,7 @@ void astar_grid_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->moves, n, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->clear, gr->clear ? n : 0, 0);
   astar__comp_free(&gr->t);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
@@ -239,6 +244,46 @@ int32_t astar_grid_width(const astar_grid *gr) { return gr->w; }
 int32_t astar_grid_height(const astar_grid *gr) { return gr->h; }
 int astar_grid_diagonal(const astar_grid *gr) { return gr->diagonal; }
 
+/* A change to cell (x, y): a new version, and a line in the log. */
+static void note_change(astar_grid *gr, int32_t x, int32_t y) {
+  gr->t.version++;
+  if (gr->log_cap > 0) {
+    struct grid_change *e = &gr->log[gr->log_n++ % gr->log_cap];
+    e->version = gr->t.version;
+    e->cell = y * gr->w + x;
+  }
+}
+
+int astar_grid_track_changes(astar_grid *gr, size_t cap) {
+  if (cap <= gr->log_cap) return ASTAR_OK;
+  /* a new ring starts empty: versions before it are simply not covered */
+  astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
+  gr->log_cap = gr->log_n = 0;
+  gr->log = (struct grid_change *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
+                                             cap * sizeof *gr->log);
+  if (gr->log == NULL) return ASTAR_ENOMEM;
+  gr->log_cap = cap;
+  return ASTAR_OK;
+}
+
+int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, size_t cap,
+                       size_t *n) {
+  uint32_t want = gr->t.version - since; /* versions (since, now]: modulo 2^32 */
+  size_t kept = gr->log_n < gr->log_cap ? gr->log_n : gr->log_cap, i, found = 0;
+  *n = 0;
+  if (want == 0) return ASTAR_OK;
+  if (want > kept || want > cap) return ASTAR_EOVERFLOW;
+  /* the newest `want` entries must be exactly the versions since+1..now (a
+  ** version made while the log was off, or before it, leaves a gap) */
+  for (i = 0; i < want; i++) {
+    const struct grid_change *e = &gr->log[(gr->log_n - 1 - i) % gr->log_cap];
+    if (e->version != gr->t.version - (uint32_t)i) return ASTAR_EOVERFLOW;
+    cells[found++] = e->cell;
+  }
+  *n = found;
+  return ASTAR_OK;
+}
+
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->t.lock > 0) return ASTAR_EBUSY;
   if (!INSIDE(gr, x, y)) return ASTAR_EINVAL;
@@ -247,7 +292,7 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
     gr->blocked[CELL(gr, x, y)] = (unsigned char)blocked;
     update_around(gr, CELL(gr, x, y));
     if (gr->clear) clear_update(gr, x, y);
-    gr->t.version++;
+    note_change(gr, x, y);
     if (!blocked) {
       /* opening only adds steps: every new one touches this cell or joins
       ** two of its neighbours that its own steps now join (the diagonal
@@ -281,7 +326,7 @@ int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
   }
   if (gr->cost[CELL(gr, x, y)] != cost) {
     gr->cost[CELL(gr, x, y)] = cost;
-    gr->t.version++;
+    note_change(gr, x, y);
     astar__comp_kept(&gr->t);   /* costs do not cut */
   }
   return ASTAR_OK;
@@ -305,7 +350,7 @@ int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag) {
   }
   if (gr->tag[CELL(gr, x, y)] != tag) {
     gr->tag[CELL(gr, x, y)] = (uint16_t)tag;
-    gr->t.version++;
+    note_change(gr, x, y);
     astar__comp_kept(&gr->t);
   }
   return ASTAR_OK;
@@ -725,6 +770,170 @@ static int grid_run_reverse(astar_search *s, uint64_t n) {
 static int grid_run_sized(astar_search *s, uint64_t n) { return search_loop(s, n, expand_sized); }
 static int grid_run_sized_reverse(astar_search *s, uint64_t n) {
   return search_loop(s, n, expand_sized_rev);
+}
+
+/* ------------------------------------------------------------------------ */
+/* repairing a distance field                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* astar_node.pos of a node imported from an old field: reached, not open,
+** and not closed either, so an improvement of any size is taken (a closed
+** node takes only improvements above REOPEN_EPS; a fresh search would have
+** taken this one while the node was open). */
+#define POS_IMPORTED (-3)
+
+/* The tree parent of reached padded cell p (-1 at a source). */
+ASTAR_INLINE int32_t repair_parent(const astar_search *s, const astar_grid *gr, int32_t p) {
+  int32_t d = *parent_at(s, p);
+  if (d < 0) return -1;
+  return s->reverse ? p + gr->off[d] : p - gr->off[d];
+}
+
+ASTAR_INLINE int repair_reached(const astar_search *s, int32_t p) {
+  return node_seen(s, p);
+}
+
+/* Puts reached node p back on the open list at its g, to expand it again. */
+ASTAR_INLINE int repair_reopen(astar_search *s, int32_t p) {
+  if (!repair_reached(s, p) || node_at(s, p)->pos >= 0 || node_at(s, p)->pos == POS_NEXT)
+    return ASTAR_OK;
+  s->st.generated++;
+  return heap_push(s, &s->open, p, node_at(s, p)->g, tie_key(s, 0.0), 0);
+}
+
+/* Resets reached cell p (it loses its route) and queues it; *n counts the
+** queue.  Its parent link stays: its children are found by it. */
+ASTAR_INLINE void repair_reset(astar_search *s, int32_t p, int32_t *queue, size_t *n) {
+  node_at(s, p)->stamp = 0;    /* never a live generation */
+  node_at(s, p)->pos = POS_CLOSED;
+  queue[(*n)++] = p;
+}
+
+int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
+                                size_t nsources, int reverse, const astar_query *q,
+                                const double *dist, const signed char *link,
+                                const int32_t *changed, size_t nchanged) {
+  int32_t n = gr->w * gr->h, x, y, *queue;
+  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, head, ndirty = 0;
+  int rc;
+  /* a cost callback's costs are not logged; a sized unit's steps depend on
+  ** the clearance of cells up to its size away, not on a 3x3 block */
+  if (q->cost_fn != NULL || q->size > 1) return ASTAR_EINVAL;
+  for (k = 0; k < nsources; k++)
+    if (sources[k] < 0 || sources[k] >= n) return ASTAR_EINVAL;
+  for (k = 0; k < nchanged; k++)
+    if (changed[k] < 0 || changed[k] >= n) return ASTAR_EINVAL;
+  /* an empty distance search: its state is filled in below */
+  if ((rc = astar_search_begin_distances(s, &gr->t, sources, 0, reverse, q)) != ASTAR_OK)
+    return rc;
+  s->status = ASTAR_ESTATE;   /* until the state is complete */
+  /* the queue of reset cells, in the search's id scratch (each cell is
+  ** reset at most once: a reset cell is no longer reached) */
+  if (astar__resize(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, span, sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  queue = s->ids;
+  /* 1. the old field, as a finished search's state */
+  for (y = 0; y < gr->h; y++) {
+    const double *dr = dist + (size_t)y * (size_t)gr->w;
+    const signed char *lr = link + (size_t)y * (size_t)gr->w;
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = CELL(gr, x, y);
+      astar_page *pg;
+      astar_node *nd;
+      if (!(dr[x] < HUGE_VAL)) continue;
+      if ((pg = page_touch(s, p, 0)) == NULL) return ASTAR_ENOMEM;
+      nd = &pg->ns[p & ASTAR_PAGE_MASK];
+      nd->g = dr[x];
+      nd->stamp = s->gen;
+      nd->pos = POS_IMPORTED;
+      pg->parent[p & ASTAR_PAGE_MASK] = lr[x];
+    }
+  }
+  /* 2. the steps an edit can change: a step between two cells is decided by
+  ** the two cells and, for a diagonal, its two side cells -- all within the
+  ** 3x3 block around the edited cell.  Every reached cell of that block whose
+  ** tree step starts in the block may have lost its route (the edited cell
+  ** itself always: it may be blocked now) */
+  for (k = 0; k < nchanged; k++) {
+    int32_t P = CELL(gr, changed[k] % gr->w, changed[k] / gr->w), d;
+    if (repair_reached(s, P)) repair_reset(s, P, queue, &ndirty);
+    for (d = 0; d < 8; d++) {
+      int32_t v = P + gr->off[d], u, e;
+      if (!repair_reached(s, v) || (u = repair_parent(s, gr, v)) < 0) continue;
+      for (e = 0; e < 8 && u != P + gr->off[e]; e++) continue;
+      if (u == P || e < 8) repair_reset(s, v, queue, &ndirty);
+    }
+  }
+  /* 3. ... and so has every cell whose route passes one of them: the
+  ** subtrees, found through the children (a cell's children are among its
+  ** neighbours, and name it as their parent) */
+  for (head = 0; head < ndirty; head++) {
+    int32_t v = queue[head], d;
+    for (d = 0; d < 8; d++) {
+      int32_t u = v + gr->off[d];
+      if (repair_reached(s, u) && repair_parent(s, gr, u) == v)
+        repair_reset(s, u, queue, &ndirty);
+    }
+  }
+  s->status = ASTAR_SEARCHING;
+  /* 4. what the search starts from: the sources it lacks (reset, or opened
+  ** since), every reached cell beside a reset one (the boundary the reset
+  ** region is re-relaxed from), and the reached cells around each edit (an
+  ** opened cell, a cheaper one or a newly allowed diagonal relaxes outward
+  ** from there) */
+  for (k = 0; k < nsources; k++) {
+    int32_t p = CELL(gr, sources[k] % gr->w, sources[k] / gr->w);
+    if (repair_reached(s, p) || gr->blocked[p] || (q->forbid && q->forbid[sources[k]] != 0))
+      continue;
+    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, grid_h);
+    if (rc != ASTAR_OK) return s->status = rc;
+  }
+  for (k = 0; k < ndirty; k++) {
+    int d;
+    for (d = 0; d < 8; d++)
+      if ((rc = repair_reopen(s, queue[k] + gr->off[d])) != ASTAR_OK) return s->status = rc;
+  }
+  for (k = 0; k < nchanged; k++) {
+    int32_t P = CELL(gr, changed[k] % gr->w, changed[k] / gr->w), d;
+    if ((rc = repair_reopen(s, P)) != ASTAR_OK) return s->status = rc;
+    for (d = 0; d < 8; d++)
+      if ((rc = repair_reopen(s, P + gr->off[d])) != ASTAR_OK) return s->status = rc;
+  }
+  return ASTAR_OK;
+}
+
+int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, double *dist,
+                                int32_t *next, signed char *link) {
+  int32_t x, y;
+  if (s->status != ASTAR_FOUND || s->topo != &gr->t || s->goal != -1) return ASTAR_ESTATE;
+  for (y = 0; y < gr->h; y++) {
+    size_t row = (size_t)y * (size_t)gr->w;
+    int32_t p0 = CELL(gr, 0, y);
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = p0 + x, d;
+      size_t c = row + (size_t)x;
+      const astar_node *nd;
+      if (!node_seen(s, p)) {
+        dist[c] = HUGE_VAL;
+        next[c] = -1;
+        link[c] = -1;
+        continue;
+      }
+      nd = node_at(s, p);
+      if (nd->pos == POS_IMPORTED) continue;   /* a repair left it as it was */
+      d = *parent_at(s, p);
+      dist[c] = nd->g;
+      link[c] = (signed char)d;
+      if (d < 0) {
+        next[c] = -1;
+      } else {
+        int32_t u = s->reverse ? p + gr->off[d] : p - gr->off[d];
+        int32_t uy = grid_row(gr, u);
+        next[c] = (uy - 1) * gr->w + (u - uy * gr->pw - 1);
+      }
+    }
+  }
+  return ASTAR_OK;
 }
 
 /* ------------------------------------------------------------------------ */

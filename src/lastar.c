@@ -17,6 +17,7 @@
 **   lresult.c   paths, statistics, outcomes, core error messages
 **   lsearch.c   callbacks, find_path, distances, audit_heuristic
 **   lquery.c    time-sliced queries
+**   lbatch.c    astar.batch: many requests on OS threads
 **   lgraph.c    astar.Graph: its class and methods
 **   lgrid.c     astar.Grid: its class and methods
 **   lhex.c      astar.Hex: hex grids (cells named as on grids)
@@ -30,6 +31,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "astar.h"
@@ -44,6 +46,7 @@
 #include "lresult.c"
 #include "lsearch.c"
 #include "lquery.c"
+#include "lbatch.c"
 #include "lgraph.c"
 #include "lgrid.c"
 #include "lhex.c"
@@ -60,6 +63,7 @@ static const lfunc topo_methods[] = {
     {"query", l_query, 1, NULL},
     {"distances", l_distances, 1, NULL},
     {"connected", l_topo_connected, 1, NULL},
+    {"distances_query", l_distances_query, 1, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -126,6 +130,8 @@ static const lfunc field_methods[] = {
     {"add_disc", l_field_add_disc, 0, NULL},
     {"size", l_field_size, 0, NULL},
     {"next_step", l_field_next_step, 0, NULL},
+    {"stale", l_field_stale, 0, NULL},
+    {"update", l_field_update, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL}, {NULL, NULL, 0, NULL}};
@@ -152,6 +158,8 @@ static const lfunc heur_metamethods[] = {
 
 static const lfunc search_metamethods[] = {{"__gc", l_search_gc, 0, NULL}, {NULL, NULL, 0, NULL}};
 
+static const lfunc batch_metamethods[] = {{"__gc", l_batch_gc, 0, NULL}, {NULL, NULL, 0, NULL}};
+
 static const lfunc funcs[] = {
     {"graph", l_graph_new, 0, NULL},
     {"grid", l_grid_new, 0, NULL},
@@ -162,6 +170,8 @@ static const lfunc funcs[] = {
     {"landmarks", l_landmarks, 1, NULL},
     {"register_heuristic", l_register_heuristic, 0, NULL},
     {"audit_heuristic", l_audit_heuristic, 1, NULL},
+    {"batch", l_batch, 1, NULL},
+    {"_batch_info", l_batch_info, 0, NULL},
     {"heuristics", l_heuristics, 0, NULL},
     {"_options", l_options, 0, NULL},
     {NULL, NULL, 0, NULL}};
@@ -193,6 +203,7 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   new_topology_class(L, M, &grid_class, grid_metamethods, grid_methods);
   new_topology_class(L, M, &hex_class, hex_metamethods, hex_methods);
   new_class(L, M, SEARCH_MT, search_metamethods, NULL, NULL, NULL);
+  new_class(L, M, BATCH_MT, batch_metamethods, NULL, NULL, NULL);
   new_class(L, M, FIELD_MT, field_metamethods, field_methods, NULL, NULL);
   new_class(L, M, QUERY_MT, query_metamethods, query_methods, NULL, NULL);
   new_class(L, M, HEUR_MT, heur_metamethods, heur_methods, NULL, NULL);

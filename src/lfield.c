@@ -20,6 +20,10 @@ typedef struct lfield {
   ltopo *grid;                  /* distances: its grid (kept alive by the
                                 ** user value) ... */
   uint32_t grid_version;        /* ... and that grid's version then */
+  int reverse;                  /* distances: toward the sources (1) or from */
+  struct lfield *penalty, *forbid;  /* distances: the option fields used
+                                ** (kept by the user value's options) ... */
+  uint32_t penalty_version, forbid_version;  /* ... and their versions then */
   int hex;                      /* the astar_layout of a hex grid's field,
                                 ** -1 on a square grid's (add_disc) */
   double v[];                   /* w * h values, cell id order (y * w + x) */
@@ -28,6 +32,42 @@ typedef struct lfield {
 /* Distance fields: the next cell toward the nearest source (-1: none). */
 static int32_t *field_next(lfield *F) {
   return (int32_t *)(void *)((char *)F->v + (size_t)F->w * (size_t)F->h * sizeof(double));
+}
+
+/* Distance fields: the step by which each cell was reached (its
+** astar_search_link; -1 at sources and unreached cells), for update(). */
+static signed char *field_link(lfield *F) {
+  return (signed char *)(field_next(F) + (size_t)F->w * (size_t)F->h);
+}
+
+/* A distance field is stale once its grid, or a penalty or forbid field
+** its costs came from, changed since it was computed. */
+static int field_stale(lfield *F) {
+  return F->distances && F->grid != NULL &&
+         ((F->grid->t != NULL && astar_topology_version(F->grid->t) != F->grid_version) ||
+          (F->penalty && F->penalty->version != F->penalty_version) ||
+          (F->forbid && F->forbid->version != F->forbid_version));
+}
+
+/* How many changes a grid with distance fields remembers (8 bytes each):
+** a field older than that many changes is recomputed by update(). */
+#define FIELD_CHANGE_LOG 4096
+
+/* Copies a finished distance search's costs, next cells and links (after
+** a repair, the cells it changed). */
+static void field_fill_distances(lfield *F, ltopo *T, const astar_search *s) {
+  int32_t i, count = F->w * F->h, *next = field_next(F);
+  signed char *link = field_link(F);
+  if (F->hex < 0) {             /* a square grid: the core writes it in one pass */
+    (void)astar_grid_export_distances(s, (const astar_grid *)T->impl, F->v, next, link);
+    return;
+  }
+  for (i = 0; i < count; i++) {
+    double g = astar_search_g(s, i);
+    F->v[i] = g < 0 ? HUGE_VAL : g;
+    next[i] = g < 0 ? -1 : astar_search_parent(s, i);
+    link[i] = (signed char)(g < 0 ? -1 : astar_search_link(s, i));
+  }
 }
 
 static void field_release(lobj *o) { (void)o; }
@@ -49,7 +89,7 @@ static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double in
                          int distances) {
   size_t i, n = (size_t)w * (size_t)h;
   lfield *F = (lfield *)compat_newud(L, offsetof(lfield, v) + n * sizeof(double) +
-                                            (distances ? n * sizeof(int32_t) : 0));
+                                            (distances ? n * (sizeof(int32_t) + 1) : 0));
   obj_init(&F->o, get_state(L), field_release);
   F->w = w;
   F->h = h;
@@ -57,6 +97,9 @@ static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double in
   F->version = 0;
   F->grid = NULL;
   F->grid_version = 0;
+  F->reverse = 0;
+  F->penalty = F->forbid = NULL;
+  F->penalty_version = F->forbid_version = 0;
   F->hex = -1;
   {
     const ltopo_class *cls = topo_class_of(L, gidx);
@@ -174,24 +217,29 @@ static int l_field_size(lua_State *L) {
 ** field:next_step(x, y) -> x2, y2: on a field made by grid:distances, the
 ** neighbour to move to on a cheapest route toward the nearest source (with
 ** the modifiers the distances used); nothing at a source or where no source
-** can be reached; nil, "changed" once the grid has changed since the field
-** was made (its routes may lead into new walls: build it again).
+** can be reached.  A stale field (its grid changed since: its routes may
+** lead into new walls) raises: call field:update() first.
 */
 static int l_field_next_step(lua_State *L) {
   lfield *F = check_field(L, 1);
   int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL), next;
   if (!F->distances) return luaL_error(L, "next_step needs a field made by grid:distances");
-  if (F->grid != NULL && F->grid->t != NULL &&
-      astar_topology_version(F->grid->t) != F->grid_version) {
-    lua_pushnil(L);
-    lua_pushliteral(L, "changed");
-    return 2;
-  }
+  if (field_stale(F))
+    return luaL_error(L, "field is stale (the grid changed since it was computed); "
+                         "call field:update()");
   next = field_next(F)[c];
   if (next < 0) return 0;
   lua_pushinteger(L, next % F->w + 1);
   lua_pushinteger(L, next / F->w + 1);
   return 2;
+}
+
+/* field:stale() -> true once the grid (or a penalty or forbid field the
+** distances used) changed since the field was computed; false for fields
+** that are not distance fields. */
+static int l_field_stale(lua_State *L) {
+  lua_pushboolean(L, field_stale(check_field(L, 1)));
+  return 1;
 }
 
 static int l_field_tostring(lua_State *L) {

@@ -147,19 +147,18 @@ static void grid_trace_extras(lua_State *L, ltopo *T, int32_t node) {
 ** nearest source (the search tree's parent, in either direction) */
 static int grid_push_distances(lua_State *L, ltopo *T, int tidx, astar_search *s,
                                int reverse) {
-  int32_t w, h, i, count;
+  int32_t w, h;
   lfield *F;
-  (void)reverse;
   T->cls->shape(T, &w, &h);
   F = field_new(L, tidx, w, h, HUGE_VAL, 1);
-  count = w * h;
-  for (i = 0; i < count; i++) {
-    double g = astar_search_g(s, i);
-    F->v[i] = g < 0 ? HUGE_VAL : g;
-    field_next(F)[i] = g < 0 ? -1 : astar_search_parent(s, i);
-  }
+  field_fill_distances(F, T, s);
   F->grid = T;
   F->grid_version = astar_topology_version(T->t);
+  F->reverse = reverse;
+  /* from now on a square grid logs its changes, so field:update() can
+  ** repair instead of recomputing (without the log, or on a hex grid, it
+  ** recomputes) */
+  if (F->hex < 0) (void)astar_grid_track_changes(GRID(T), FIELD_CHANGE_LOG);
   return 1;
 }
 

@@ -44,6 +44,8 @@ typedef struct lquery {
   uint32_t restarts;            /* searches begun again after a change */
   uint32_t version;             /* the topology's version at begin */
   uint32_t penalty_version, forbid_version;   /* the fields' at begin */
+  int dist;                     /* a distances query (distances_query) */
+  size_t nsources;              /* its sources, in b.nodes */
 } lquery;
 
 static void query_release(lobj *o) { sbuf_free(o->M, &((lquery *)o)->b); }
@@ -65,6 +67,7 @@ static const char *query_state_name(lquery *Q) {
   query_sync(Q);
   if (Q->state == QS_CANCELLED) return "cancelled";
   if (Q->state == QS_FAILED) return "failed";
+  if (Q->dist) return Q->status == ASTAR_FOUND ? "done" : "searching";
   if (Q->changed) return "changed";
   return astar_status_name(Q->status);
 }
@@ -101,6 +104,98 @@ static int l_query(lua_State *L) {
   Q->state = QS_RUNNING;
   lua_pushvalue(L, qidx);
   return 1;
+}
+
+/*
+** graph:distances_query(sources [, opts]) / grid:distances_query({{x, y},
+** ...} [, opts]): distances computed a slice at a time.  The same sources
+** and options as distances (checked here); the search begins on the first
+** step, and begins again when the topology (or a penalty or forbid field)
+** changed between steps: the result is always the distances of the map as
+** it is when the query finishes.
+*/
+static int l_distances_query(lua_State *L) {
+  /* stack: 1 topology, 2 sources, 3 options, 4 the query, then the option
+  ** slots */
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int qidx, i;
+  lquery *Q;
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of sources)");
+  lua_settop(L, 3);
+  Q = (lquery *)compat_newud(L, sizeof(lquery));
+  memset(Q, 0, sizeof *Q);
+  obj_init(&Q->o, C->M, query_release);
+  Q->state = QS_FAILED;                     /* until it is complete */
+  Q->dist = 1;
+  luaL_getmetatable(L, QUERY_MT);
+  lua_setmetatable(L, -2);
+  qidx = lua_gettop(L);
+  Q->b.s = astar_search_new(state_alloc, C->M);
+  if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
+  Q->nsources = read_sources(L, C, T, 2, &Q->b);
+  parse_options(L, C, T, 1, 3, &Q->b, &Q->opts, 0, 0, FOR_DIST);
+  lua_createtable(L, 0, 8);                 /* the user value */
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "topo");
+  for (i = 0; i < OPT_SLOTS; i++) {
+    lua_pushvalue(L, Q->opts.slot + i);
+    lua_setfield(L, -2, slot_keys[i]);
+  }
+  options_copy(L, 3);                       /* for the field's update() */
+  lua_setfield(L, -2, "options");
+  compat_setuv(L, qidx);
+  Q->T = T;
+  Q->version = astar_topology_version(T->t);
+  Q->status = ASTAR_SEARCHING;
+  Q->state = QS_RUNNING;
+  lua_pushvalue(L, qidx);
+  return 1;
+}
+
+/* A distances query's search is current: begun, on the topology's version
+** and the fields' versions of now (begun again otherwise: an edit between
+** steps restarts it). */
+static void dist_query_begin(lua_State *L, lquery *Q) {
+  int rc;
+  if (Q->begun && astar_topology_version(Q->T->t) == Q->version &&
+      !(Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) &&
+      !(Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version))
+    return;
+  if (Q->begun) Q->restarts++;
+  rc = astar_search_begin_distances(Q->b.s, Q->T->t, Q->b.nodes, Q->nsources, Q->opts.reverse,
+                                    &Q->opts.q);
+  if (rc != ASTAR_OK) search_error(L, Q->T, Q->b.s, rc);
+  Q->begun = 1;
+  Q->version = astar_topology_version(Q->T->t);
+  if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
+  if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
+}
+
+/* Stores a finished distances query's result in its user value, as
+** query_snapshot does: the field (grids, repairable with update()) or
+** dist, toward (graphs). */
+static void dist_query_snapshot(lua_State *L, lquery *Q, int qidx) {
+  int i, n, top = lua_gettop(L), tidx;
+  compat_getuv(L, qidx);
+  lua_getfield(L, -1, "topo");
+  tidx = lua_gettop(L);
+  n = Q->T->cls->push_distances(L, Q->T, tidx, Q->b.s, Q->opts.reverse);
+  if (n == 1 && lua_type(L, -1) == LUA_TUSERDATA) {
+    lua_getfield(L, top + 1, "options");
+    field_remember(L, (lfield *)lua_touserdata(L, -2), lua_gettop(L) - 1, &Q->b, Q->nsources,
+                   lua_gettop(L), &Q->opts);
+    lua_pop(L, 1);
+  }
+  lua_createtable(L, n, 1);
+  for (i = 1; i <= n; i++) {
+    lua_pushvalue(L, tidx + i);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushinteger(L, n);
+  lua_setfield(L, -2, "n");
+  lua_setfield(L, top + 1, "result");
+  lua_settop(L, top);
 }
 
 /* Pushes the values the query's search reads, from its user value, into
@@ -193,7 +288,8 @@ static int l_query_step(lua_State *L) {
   lua_settop(L, 1);
   Q->opts.slot = query_slots(L, C, Q, 1);
   bridge_attach(&Q->br, L, T, &Q->opts);
-  if ((Q->begun && query_changed(Q)) || stale_heuristic(L, Q)) {
+  /* (a distances query begins again by itself: dist_query_begin) */
+  if (!Q->dist && ((Q->begun && query_changed(Q)) || stale_heuristic(L, Q))) {
     /* a precomputed heuristic built for the old map cannot guide a search
     ** of the new one: such a query ends "changed" in either mode */
     if (Q->opts.on_change == ON_CHANGE_FAIL || stale_heuristic(L, Q)) {
@@ -210,6 +306,7 @@ static int l_query_step(lua_State *L) {
   /* failed unless the step returns: an error raised from here on (a
   ** callback's) leaves the search half done, and the query says so */
   Q->state = QS_FAILED;
+  if (Q->dist) dist_query_begin(L, Q);
   if (!Q->begun) {
     if (Q->opts.any_angle) theta_begin(L, C, T, &Q->b, &Q->opts);
     else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
@@ -226,9 +323,12 @@ static int l_query_step(lua_State *L) {
     Q->state = QS_CANCELLED;                /* the step still says what it did */
   } else {
     Q->state = rc == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
-    if (Q->state == QS_DONE) query_snapshot(L, C, Q, 1);
+    if (Q->state == QS_DONE) {
+      if (Q->dist) dist_query_snapshot(L, Q, 1);
+      else query_snapshot(L, C, Q, 1);
+    }
   }
-  lua_pushstring(L, astar_status_name(rc));
+  lua_pushstring(L, Q->dist ? (rc == ASTAR_FOUND ? "done" : "searching") : astar_status_name(rc));
   return 1;
 }
 
@@ -262,6 +362,7 @@ static int l_query_result(lua_State *L) {
   }
   lua_pushnil(L);
   lua_pushliteral(L, "searching");
+  if (Q->dist) return 2;
   lua_createtable(L, 0, 6);
   if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
   else push_stats(L, Q->T, Q->b.s, &Q->opts);

@@ -28,27 +28,41 @@ static void set_num(lua_State *L, const char *k, double v) {
   lua_setfield(L, -2, k);
 }
 
+/* The statistics and records of one search, wherever they are kept (in
+** its search state, or copied out of a batch's). */
+typedef struct lrecord {
+  astar_stats st;
+  const int32_t *visited;
+  size_t nvisited;
+  const astar_trace_entry *trace;
+  size_t ntrace;
+} lrecord;
+
+static void record_of(astar_search *s, lrecord *r) {
+  r->st = *astar_search_stats(s);
+  r->visited = astar_search_visited(s, &r->nvisited);
+  r->trace = astar_search_trace(s, &r->ntrace);
+}
+
 /* Adds expanded / reopened / generated (and trace, visited when asked) to
 ** the table on top. */
-static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) {
-  const astar_stats *st = astar_search_stats(s);
-  size_t n, i;
-  set_int(L, "expanded", (double)st->expanded);
-  set_int(L, "reopened", (double)st->reopened);
-  set_int(L, "generated", (double)st->generated);
+static void push_record(lua_State *L, ltopo *T, const lrecord *r, const lopts *o) {
+  size_t i;
+  set_int(L, "expanded", (double)r->st.expanded);
+  set_int(L, "reopened", (double)r->st.reopened);
+  set_int(L, "generated", (double)r->st.generated);
   if (o->visited) {
-    const int32_t *v = astar_search_visited(s, &n);
-    lua_createtable(L, (int)n, 0);
-    for (i = 0; i < n; i++) {
-      lua_pushinteger(L, (lua_Integer)v[i] + 1);
+    lua_createtable(L, (int)r->nvisited, 0);
+    for (i = 0; i < r->nvisited; i++) {
+      lua_pushinteger(L, (lua_Integer)r->visited[i] + 1);
       lua_rawseti(L, -2, (int)i + 1);
     }
     lua_setfield(L, -2, "visited");
   }
   if (o->trace) {
-    const astar_trace_entry *t = astar_search_trace(s, &n);
-    lua_createtable(L, (int)n, 0);
-    for (i = 0; i < n; i++) {
+    const astar_trace_entry *t = r->trace;
+    lua_createtable(L, (int)r->ntrace, 0);
+    for (i = 0; i < r->ntrace; i++) {
       lua_createtable(L, 0, 6);
       set_int(L, "node", t[i].node + 1.0);
       if (t[i].parent >= 0) set_int(L, "parent", t[i].parent + 1.0);
@@ -61,29 +75,42 @@ static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) 
   }
 }
 
-/* Pushes the path table for the path start..to: { cost =, nodes = } and the
-** class's extras (edges, or width and xy), then the statistics.  The path
-** is copied out of the search into scratch the search state owns (an
+static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) {
+  lrecord r;
+  record_of(s, &r);
+  push_record(L, T, &r, o);
+}
+
+/* Pushes the table of a path of len nodes: { cost =, nodes = } and the
+** class's extras (edges, or width and xy); the statistics come after. */
+static void push_path_table(lua_State *L, ltopo *T, const int32_t *nodes, const int32_t *links,
+                            int32_t len, double cost) {
+  int32_t i;
+  lua_createtable(L, 0, 9);
+  lua_pushnumber(L, cost);
+  lua_setfield(L, -2, "cost");
+  lua_createtable(L, len, 0);
+  for (i = 0; i < len; i++) {
+    lua_pushinteger(L, (lua_Integer)nodes[i] + 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "nodes");
+  T->cls->path_extras(L, T, links, len);
+}
+
+/* Pushes the path table for the path start..to, then the statistics.  The
+** path is copied out of the search into scratch the search state owns (an
 ** allocation failure while the table is built leaks nothing). */
 static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
                       int32_t to) {
-  int32_t len = astar_search_path_length(b->s, to), i;
+  int32_t len = astar_search_path_length(b->s, to);
   double cost;
   b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, (size_t)len,
                                   sizeof(int32_t));
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len,
                                   sizeof(int32_t));
   astar_search_path(b->s, to, b->nodes, b->links, &cost);
-  lua_createtable(L, 0, 9);
-  lua_pushnumber(L, cost);
-  lua_setfield(L, -2, "cost");
-  lua_createtable(L, len, 0);
-  for (i = 0; i < len; i++) {
-    lua_pushinteger(L, (lua_Integer)b->nodes[i] + 1);
-    lua_rawseti(L, -2, i + 1);
-  }
-  lua_setfield(L, -2, "nodes");
-  T->cls->path_extras(L, T, b->links, len);
+  push_path_table(L, T, b->nodes, b->links, len, cost);
   grid_path_points(L, C, T, b, o, len);   /* after the links are used */
   push_stats(L, T, b->s, o);
 }
@@ -136,8 +163,7 @@ static const char *cost_rule(lua_State *L, int cause, const char *word) {
 ** errors never get here: the bridges raise their own).  Bad costs name
 ** what caused them (astar_error_info.cause), so a level designer is told
 ** to lower a tag factor, not a penalty the query never had. */
-static int search_error(lua_State *L, ltopo *T, astar_search *s, int rc) {
-  const astar_error_info *e = astar_search_error(s);
+static int search_error_info(lua_State *L, ltopo *T, const astar_error_info *e, int rc) {
   if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
   if (rc == ASTAR_ECOST) {
     const char *subject = T->cls->cost_subject(L, T, e->from, e->node, e->link);
@@ -152,4 +178,8 @@ static int search_error(lua_State *L, ltopo *T, astar_search *s, int rc) {
     return luaL_error(L, "the %s changed since this query began (start a new query)",
                       T->cls->what);
   return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+}
+
+static int search_error(lua_State *L, ltopo *T, astar_search *s, int rc) {
+  return search_error_info(L, T, astar_search_error(s), rc);
 }

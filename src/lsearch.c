@@ -140,6 +140,48 @@ static size_t read_sources(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b) 
   return count;
 }
 
+/* Pushes a copy of the options table at arg (nil: an empty table): the
+** distances options by name, and the costs table one level deep, so later
+** changes to the caller's tables leave the field's costs as they were. */
+static void options_copy(lua_State *L, int arg) {
+  int i;
+  lua_newtable(L);
+  if (lua_isnoneornil(L, arg)) return;
+  for (i = 0; i < COUNT_OF(options); i++) {
+    if (!(options[i].applies & FOR_DIST)) continue;
+    lua_getfield(L, arg, options[i].name);
+    if (lua_istable(L, -1) && strcmp(options[i].name, "costs") == 0) {
+      int t = lua_gettop(L);
+      lua_newtable(L);
+      lua_pushnil(L);
+      while (lua_next(L, t)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+      }
+      lua_replace(L, t);
+    }
+    lua_setfield(L, -2, options[i].name);
+  }
+}
+
+/* What field:update() needs of the distances that made the field at fidx:
+** the sources (a string of int32 ids in its user value), a copy of the
+** options, the option fields' versions. */
+static void field_remember(lua_State *L, lfield *F, int fidx, lsbuf *b, size_t n, int optarg,
+                           const lopts *o) {
+  compat_getuv(L, fidx);
+  lua_pushlstring(L, (const char *)b->nodes, n * sizeof(int32_t));
+  lua_setfield(L, -2, "sources");
+  options_copy(L, optarg);
+  lua_setfield(L, -2, "options");
+  lua_pop(L, 1);
+  F->penalty = o->penalty;
+  F->forbid = o->forbid;
+  if (F->penalty) F->penalty_version = F->penalty->version;
+  if (F->forbid) F->forbid_version = F->forbid->version;
+}
+
 /* graph:distances(sources [, opts]) -> dist, toward
 ** grid:distances({{x, y}, ...} [, opts]) -> field (with next_step) */
 static int l_distances(lua_State *L) {
@@ -162,7 +204,91 @@ static int l_distances(lua_State *L) {
           ASTAR_OK ||
       (rc = astar_search_step(S->b.s, 0)) < 0)
     return search_error(L, T, S->b.s, rc);
-  return T->cls->push_distances(L, T, 1, S->b.s, o.reverse);
+  rc = T->cls->push_distances(L, T, 1, S->b.s, o.reverse);
+  if (lua_type(L, -1) == LUA_TUSERDATA) field_remember(L, (lfield *)lua_touserdata(L, -1),
+                                                        lua_gettop(L), &S->b, n, 3, &o);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* repairable distance fields                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The share of cells changed beyond which a repair costs about what a
+** fresh field does: then update() recomputes. */
+#define FIELD_REPAIR_MAX(count)                                              \
+  ((size_t)(count) / 64 + 16 < FIELD_CHANGE_LOG ? (size_t)(count) / 64 + 16 : FIELD_CHANGE_LOG)
+
+/*
+** field:update() -> "current" | "repaired" | "rebuilt": brings a stale
+** distance field up to date in place, with the sources and options it was
+** made with.  The costs equal a fresh grid:distances exactly.  It repairs
+** (astar_grid_repair_distances) from the grid's change log; it recomputes
+** when the log does not reach back far enough, when many cells changed,
+** when a penalty or forbid field changed, with a cost callback (whose
+** costs may have changed anywhere), or for a sized unit (size > 1: an edit
+** reaches as far as the unit is wide).
+*/
+static int l_field_update(lua_State *L) {
+  /* stack: 1 field, 2 its user value, 3 the grid, 4 sources, 5 options,
+  ** 6 the search state, then the option slots */
+  lcall *C = call_frame(L);
+  lfield *F = check_field(L, 1);
+  ltopo *T;
+  lsearch *S;
+  lopts o;
+  bridge b;
+  size_t n, len, nch = 0;
+  const char *src;
+  int rc, full;
+  int32_t count;
+  if (!F->distances) return luaL_error(L, "update needs a field made by grid:distances");
+  if (F->o.locks > 0) return luaL_error(L, "cannot call 'update': field is being searched");
+  T = F->grid;
+  if (T == NULL || T->o.closed) closed_error(L, "grid");
+  lua_settop(L, 1);
+  compat_getuv(L, 1);                       /* 2 */
+  lua_getfield(L, 2, "grid");               /* 3 */
+  hold(L, C, &T->o, 1);                     /* no edit while it is repaired */
+  hold(L, C, &F->o, 1);
+  if (!field_stale(F)) {
+    lua_pushliteral(L, "current");
+    return 1;
+  }
+  lua_getfield(L, 2, "sources");            /* 4 */
+  lua_getfield(L, 2, "options");            /* 5 */
+  S = acquire_search(L, C, 3);              /* 6 */
+  src = lua_tolstring(L, 4, &len);
+  n = len / sizeof(int32_t);
+  S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap, n, sizeof(int32_t));
+  memcpy(S->b.nodes, src, n * sizeof(int32_t));
+  parse_options(L, C, T, 3, 5, &S->b, &o, 0, 0, FOR_DIST);
+  bridge_attach(&b, L, T, &o);
+  count = F->w * F->h;
+  full = F->hex >= 0 || o.q.cost_fn != NULL || o.q.size > 1 ||
+         (F->penalty && F->penalty->version != F->penalty_version) ||
+         (F->forbid && F->forbid->version != F->forbid_version);
+  if (!full) {
+    size_t cap = FIELD_REPAIR_MAX(count);
+    S->b.links = (int32_t *)sbuf_grow(L, C->M, S->b.links, &S->b.links_cap, cap,
+                                      sizeof(int32_t));
+    full = astar_grid_changes((astar_grid *)T->impl, F->grid_version, S->b.links, cap, &nch) !=
+           ASTAR_OK;
+  }
+  if (full)
+    rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q);
+  else
+    rc = astar_grid_repair_distances(S->b.s, (astar_grid *)T->impl, S->b.nodes, n, o.reverse,
+                                     &o.q, F->v, field_link(F), S->b.links, nch);
+  if (rc != ASTAR_OK || (rc = astar_search_step(S->b.s, 0)) < 0)
+    return search_error(L, T, S->b.s, rc);
+  field_fill_distances(F, T, S->b.s);
+  F->grid_version = astar_topology_version(T->t);
+  if (F->penalty) F->penalty_version = F->penalty->version;
+  if (F->forbid) F->forbid_version = F->forbid->version;
+  F->version++;
+  lua_pushstring(L, full ? "rebuilt" : "repaired");
+  return 1;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -24,6 +24,14 @@ uint32_t astar_topology_version(const astar_topology *t) { return t->version; }
 size_t astar_topology_bytes(const astar_topology *t) {
   return t->ops->bytes(t) + astar__comp_bytes(t);
 }
+/* Also brings the component labels up to date: after it, searches of t
+** (from several threads at once) only read the topology. */
+int astar_topology_prepare(astar_topology *t, const astar_query *q) {
+  int rc = t->ops->prepare(t, 0);
+  if (rc == ASTAR_OK) rc = astar__comp_refresh(t);
+  if (rc != ASTAR_OK || q == NULL || q->size <= 1) return rc;
+  return t->ops->sized ? t->ops->sized(t) : ASTAR_EINVAL;
+}
 int32_t astar_topology_max_size(const astar_topology *t) {
   return t->ops->sized ? ASTAR_MAX_UNIT : 1;
 }

@@ -106,6 +106,13 @@ emit([[
 ** The Lua side (lua/astar.lua, lua/astar/) is shipped beside the module.
 ** MIT licence: see LICENSE in the source distribution.
 */
+
+/* POSIX 2008 for the thread layer (src/thread.c: pthreads, sysconf,
+** clock_gettime): in one translation unit it must precede every system
+** header, as it does at the top of src/thread.c compiled alone. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
 ]])
 
 for _, path in ipairs(core) do

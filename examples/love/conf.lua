@@ -5,7 +5,7 @@ function love.conf(t)
   t.identity = "astar-love-demo"
   t.window.title = "astar: time-sliced agents and the Amnesia monster"
   t.window.width = 800             -- 40 x 30 cells of 20 pixels ...
-  t.window.height = 680            -- ... plus a four-line status bar
+  t.window.height = 700            -- ... plus a five-line status bar
   t.window.vsync = 1
   -- Only what the demo uses.  No audio in particular: a headless run under
   -- xvfb has no sound device, and OpenAL would only print warnings.

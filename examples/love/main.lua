@@ -2,11 +2,12 @@
 -- and the Amnesia-style monster that stalks the player out of sight.
 --
 --   make build/luajit/astar/core.so         (LÖVE runs LuaJIT: the module built for it)
---   love examples/love                      play: arrows, H, F, R, Esc
+--   love examples/love                      play: arrows, H, F, R, Tab, mouse, Esc
 --   xvfb-run -a love examples/love --frames 240 --screenshot /tmp/astar.png
---     headless: N frames with a fixed dt, a PNG of the last one, a summary
---     line on stdout, exit status 0 (1 on any error)
+--     headless: N frames with a fixed dt, a PNG of the last one, summary
+--     lines on stdout, exit status 0 (1 on any error)
 --   --heuristic NAME                        the monster's first heuristic
+--   --scene 1|2|3                           start in that scene
 --
 -- What it shows:
 --   * 8 agents walk between random cells.  Each path is a grid:query stepped a
@@ -17,6 +18,15 @@
 --     see cost DANGER more to enter, so it creeps round behind the walls.
 --     Its last search's fill (visited = true) is the purple overlay; H cycles
 --     its heuristic, and the status bar shows what each one expanded.
+--   * Everyone walks smoothed routes (smooth = true: straight lines priced
+--     under the query's own costs, so the monster's stay in the dark) in
+--     world coordinates (cell_size = CELL: grid:to_world gives pixels).
+--   * A 2 x 2 siege engine (size = 2) rolls between two yards by the wide
+--     doors; the agents take the one-cell corridor it does not fit.
+--   * Tab (or 1, 2): scene 2, any-angle paths (any_angle = true) against the
+--     grid path on a field of pillars, with their lengths; click to move
+--     the goal (left) or the start (right), Space for another field.
+--   * Tab again (or 3): scene 3, a hex grid (astar.hex) with rocks and marsh.
 
 -- luacheck: globals love
 -- (the game sets LÖVE's callbacks: love.load, love.update, love.draw ...)
@@ -61,12 +71,12 @@ local LEVEL = [[
 #.......#..............#..#........#...#
 #.......#..............#...........#...#
 #..........###....###..#..#........#...#
-#.......#..............#..#............#
+#......................#..#............#
 #.......#.......P......#..#........#...#
 #.......#......##......#..#........#...#
 #.......#..............#..#........#...#
-#.......#..............#..#####.####...#
-####.####..............#...............#
+#.......#.................#####.####...#
+####..###..............................#
 #.......######.#########...............#
 #......................................#
 #.......#..........#.......#...........#
@@ -85,6 +95,9 @@ local PLAYER_STEP = 0.12        -- seconds between steps while an arrow is held
 local REPATH_EVERY = 0.5        -- seconds between monster searches
 local SIGHT = 12                -- it is dark: the player sees this many cells far
 local DANGER = 12               -- penalty_scale: entering a cell in sight costs 12 more
+local SIEGE_SIZE = 2            -- the siege engine covers 2 x 2 cells
+local SIEGE_SPEED = 3
+local SIEGE_STOPS = { { 34, 26 }, { 3, 26 } } -- its yards (top-left cells)
 local FIXED_DT = 1 / 60         -- the headless run's clock
 local HEURISTICS = { "octile", "manhattan", "euclidean", "zero" }
 local AGENT_COLOURS = {
@@ -103,6 +116,9 @@ local rng                       -- seeded: a headless run is the same every time
 local player = { x = 1, y = 1, cooldown = 0 }
 local monster = { h = 1, timer = 0, by_h = {} }
 local agents = {}
+local siege = { size = SIEGE_SIZE, leg = 0, wait = 0 }
+local scene = 1                 -- 1: the level; 2: any-angle against the grid path; 3: hexes
+local lab = {}                  -- scene 2's state
 local headless                  -- { frames =, screenshot = } with --frames
 local exit_on_error = false
 local show_fill = true
@@ -110,71 +126,84 @@ local message, message_time = nil, 0
 local stats = {
   frames = 0, agent_paths = 0, agent_expansions = 0, monster_searches = 0,
   monster_expansions = 0, in_flight = 0, max_in_flight = 0, used = 0, caught = 0,
+  walk_checks = 0, segments = 0, walk_bad = 0, siege_paths = 0, siege_bad = 0,
+  scene2_frames = 0, scene3_frames = 0, scene2_draws = 0, scene3_draws = 0,
 }
 
 --------------------------------------------------------------------------------
 -- Walking along a path
 --------------------------------------------------------------------------------
 
--- A walker stands on cell (x, y), or is the fraction t of the way from
--- path[i] to path[i + 1].  Re-pathing happens only while standing on a cell,
--- so a new path always starts where the walker is.
-local function advance(w, dist, stop_here)
-  while w.path and w.i < #w.path do
-    local a, b = w.path[w.i], w.path[w.i + 1]
-    local len = (a[1] ~= b[1] and a[2] ~= b[2]) and astar.DIAGONAL or 1
-    local left = (1 - w.t) * len
+-- A walker follows a route of world points (pixels: the grid has
+-- cell_size = CELL, so grid:to_world gives them) in straight lines, from its
+-- position (px, py) towards route[seg + 1].  (x, y) is the cell it stands on
+-- (grid:to_cell), where a new search starts; for a unit of size k that is
+-- the top-left cell of its k x k block.  The headless run checks every
+-- frame that the block there is open (grid:clearance >= size).
+local function advance(w, dist)
+  while w.route and w.seg < #w.route do
+    local b = w.route[w.seg + 1]
+    local dx, dy = b[1] - w.px, b[2] - w.py
+    local left = math.sqrt(dx * dx + dy * dy)
     if dist < left then
-      w.t = w.t + dist / len
-      return
+      w.px, w.py = w.px + dx * dist / left, w.py + dy * dist / left
+      break
     end
     dist = dist - left
-    w.i, w.t, w.x, w.y = w.i + 1, 0, b[1], b[2]
-    if stop_here and stop_here() then return end
+    w.px, w.py, w.seg = b[1], b[2], w.seg + 1
+  end
+  local x, y = grid:to_cell(w.px, w.py)
+  if x then w.x, w.y = x, y end
+  if headless then
+    stats.walk_checks = stats.walk_checks + 1
+    if grid:clearance(w.x, w.y) < (w.size or 1) then stats.walk_bad = stats.walk_bad + 1 end
   end
 end
 
-local function at_end(w) return not w.path or w.i >= #w.path end
+local function at_end(w) return not w.route or w.seg >= #w.route end
 
--- Pixel centre of a walker (between two cells while it moves).
-local function centre(w)
-  local x, y = w.x, w.y
-  if w.path and w.i < #w.path and w.t > 0 then
-    local a, b = w.path[w.i], w.path[w.i + 1]
-    x, y = a[1] + (b[1] - a[1]) * w.t, a[2] + (b[2] - a[2]) * w.t
+-- A new route for a walker from a path with points (smooth = true): from
+-- where it is to the centre of its cell (a few pixels at most), then along
+-- the points.  Consecutive points have line of sight for the unit's size;
+-- the headless run checks that too.
+local function follow(w, p)
+  local route = { { w.px, w.py } }
+  for _, q in ipairs(p.points) do
+    local wx, wy = grid:to_world(q[1], q[2])
+    route[#route + 1] = { wx, wy }
   end
-  return (x - 0.5) * CELL, (y - 0.5) * CELL
+  if headless then
+    for k = 1, #p.points - 1 do
+      local a, b = p.points[k], p.points[k + 1]
+      stats.segments = stats.segments + 1
+      if not grid:line_of_sight(a[1], a[2], b[1], b[2], w.size or 1) then
+        stats.walk_bad = stats.walk_bad + 1
+      end
+    end
+  end
+  w.route, w.seg = route, 1
+end
+
+-- Places a walker on the centre of cell (x, y), standing still.
+local function place(w, x, y)
+  w.x, w.y = x, y
+  w.px, w.py = grid:to_world(x, y)
+  w.route, w.seg = nil, 0
+end
+
+-- The rest of a walker's route, from where it is, as a flat list for lg.line.
+local function route_ahead(w)
+  local pts = { w.px, w.py }
+  for k = w.seg + 1, #(w.route or {}) do
+    pts[#pts + 1] = w.route[k][1]
+    pts[#pts + 1] = w.route[k][2]
+  end
+  return pts
 end
 
 --------------------------------------------------------------------------------
 -- Agents: time-sliced queries on a shared budget
 --------------------------------------------------------------------------------
-
--- The smoothed route of a path (smooth = true: straight lines that cost no
--- more than the cells they replace) as { k = index in path.xy, x, y }: a
--- walker on cell i of its path draws the lines through the turns after i.
-local function turns_of(p)
-  local at, turns = {}, {}
-  for k, c in ipairs(p.xy) do at[c[2] * 65536 + c[1]] = at[c[2] * 65536 + c[1]] or k end
-  for _, q in ipairs(p.points) do
-    turns[#turns + 1] = { k = at[q[2] * 65536 + q[1]], q[1], q[2] }
-  end
-  return turns
-end
-
--- The points of a walker's smoothed route still ahead of it, in pixels,
--- from where it is.
-local function route_ahead(w)
-  local px, py = centre(w)
-  local pts = { px, py }
-  for _, q in ipairs(w.turns or {}) do
-    if q.k > w.i then
-      pts[#pts + 1] = (q[1] - 0.5) * CELL
-      pts[#pts + 1] = (q[2] - 0.5) * CELL
-    end
-  end
-  return pts
-end
 
 local function new_target(a)
   local c
@@ -184,7 +213,6 @@ local function new_target(a)
   -- grid; nothing is expanded until it is stepped.
   a.query = grid:query(a.x, a.y, a.gx, a.gy, { smooth = true })
   a.spent = 0
-  a.path = nil
 end
 
 -- Steps every query in flight.  Each gets an equal share of what is left of
@@ -206,8 +234,7 @@ local function step_queries()
     local total = (p or st).expanded
     left, a.spent = left - (total - a.spent), total
     if status == "found" then
-      a.path, a.i, a.t = p.xy, 1, 0
-      a.turns = turns_of(p)           -- the smoothed route, drawn ahead of it
+      follow(a, p)                     -- it walks the smoothed route
       a.query:cancel()                 -- frees its search memory now, not at the next GC
       a.query = nil
       a.wait = 0.1 + rng:random() * 0.4 -- a moment at each destination
@@ -222,8 +249,8 @@ end
 
 local function update_agents(dt)
   for _, a in ipairs(agents) do
-    if a.path then
-      advance(a, AGENT_SPEED * dt)
+    if a.route then
+      advance(a, AGENT_SPEED * CELL * dt)
       if at_end(a) then
         a.wait = a.wait - dt
         if a.wait <= 0 then new_target(a) end
@@ -234,15 +261,15 @@ local function update_agents(dt)
 end
 
 -- R: new destinations for everyone.  Queries in flight are cancelled (their
--- memory is freed at once); walkers finish the step they are on first.
+-- memory is freed at once); walkers stop at the centre of their cell.
 local function scatter()
   for _, a in ipairs(agents) do
     if a.query then
       a.query:cancel()
       new_target(a)
-    elseif a.path then
-      a.path = { a.path[a.i], a.path[math.min(a.i + 1, #a.path)] }
-      a.i, a.wait, a.turns = 1, 0, nil
+    elseif a.route then               -- stop at the centre of the cell it is on
+      local wx, wy = grid:to_world(a.x, a.y)
+      a.route, a.seg, a.wait = { { a.px, a.py }, { wx, wy } }, 1, 0
     end
   end
 end
@@ -282,13 +309,13 @@ local function move_player(dx, dy)
     if open(x + dx, y) then dy = 0 elseif open(x, y + dy) then dx = 0 else return end
   end
   if open(x + dx, y + dy) then
-    player.x, player.y = x + dx, y + dy
+    place(player, x + dx, y + dy)
     look()
   end
 end
 
--- The monster searches to the player's own cell and walks all but the last
--- step: A* picks the best cell next to the player itself.  Cells in the
+-- The monster searches to the player's own cell and walks until it stands
+-- next to the player: A* picks the best cell next to the player itself.  Cells in the
 -- player's sight cost DANGER more, so the route stays in the dark as long
 -- as the detour is worth it.
 local function search_monster()
@@ -306,25 +333,16 @@ local function search_monster()
   monster.cost = p and p.cost
   monster.why = why
   if p then
-    local route, in_sight = {}, 0
-    for k = 1, #p.xy - 1 do
+    local in_sight = 0
+    for k = 2, #p.xy - 1 do
       local c = p.xy[k]
-      route[k] = c
-      if k > 1 and player.lit[(c[2] - 1) * W + c[1]] then in_sight = in_sight + 1 end
+      if player.lit[(c[2] - 1) * W + c[1]] then in_sight = in_sight + 1 end
     end
-    monster.path, monster.i, monster.t, monster.in_sight = route, 1, 0, in_sight
-    monster.turns = turns_of(p)
+    monster.cells, monster.in_sight = p.xy, in_sight
+    follow(monster, p)                 -- it walks the smoothed route
   else
-    monster.path = nil
+    monster.cells, monster.route = nil, nil
   end
-end
-
-local function monster_cell()
-  if monster.path and monster.i < #monster.path and monster.t >= 0.5 then
-    local c = monster.path[monster.i + 1]
-    return c[1], c[2]
-  end
-  return monster.x, monster.y
 end
 
 local function spawn_monster()
@@ -333,19 +351,51 @@ local function spawn_monster()
     local d = (l[1] - player.x) ^ 2 + (l[2] - player.y) ^ 2
     if d > far then best, far = l, d end
   end
-  monster.x, monster.y, monster.path, monster.t = best[1], best[2], nil, 0
-  monster.timer = 0
+  place(monster, best[1], best[2])
+  monster.cells, monster.timer = nil, 0
 end
 
+-- It searches from the cell it is on, wherever on its route it is: the new
+-- route starts with the few pixels to that cell's centre.  It catches the
+-- player on reaching a cell next to them.
 local function update_monster(dt)
   monster.timer = monster.timer - dt
-  if monster.timer <= 0 and monster.t == 0 then search_monster() end
-  -- walk, but stop on the next cell when a search is due
-  advance(monster, MONSTER_SPEED * dt, function() return monster.timer <= 0 end)
-  if monster.t == 0 and math.abs(monster.x - player.x) <= 1 and math.abs(monster.y - player.y) <= 1 then
+  if monster.timer <= 0 then search_monster() end
+  advance(monster, MONSTER_SPEED * CELL * dt)
+  if math.abs(monster.x - player.x) <= 1 and math.abs(monster.y - player.y) <= 1 then
     stats.caught = stats.caught + 1
     message, message_time = "The monster got you.  It slinks back to its lair...", 2
     spawn_monster()
+  end
+end
+
+--------------------------------------------------------------------------------
+-- The siege engine: a 2 x 2 unit (size = 2)
+--------------------------------------------------------------------------------
+
+-- It rolls between two yards.  Its cell is the top-left of its 2 x 2 block;
+-- size = 2 keeps the whole block on open cells, so it takes the wide doors
+-- round the middle hall while the agents squeeze along the bottom corridor.
+local function siege_next()
+  siege.leg = siege.leg % #SIEGE_STOPS + 1
+  local goal = SIEGE_STOPS[siege.leg]
+  local p, why = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE, smooth = true })
+  if not p then error("the siege engine has no route: " .. tostring(why)) end
+  stats.siege_paths = stats.siege_paths + 1
+  if headless then                     -- every block on its cell path is open
+    for _, c in ipairs(p.xy) do
+      if grid:clearance(c[1], c[2]) < SIEGE_SIZE then stats.siege_bad = stats.siege_bad + 1 end
+    end
+  end
+  siege.length = p.length
+  follow(siege, p)
+end
+
+local function update_siege(dt)
+  advance(siege, SIEGE_SPEED * CELL * dt)
+  if at_end(siege) then
+    siege.wait = siege.wait - dt
+    if siege.wait <= 0 then siege_next(); siege.wait = 1 end
   end
 end
 
@@ -362,11 +412,133 @@ local function update_player(dt)
 end
 
 --------------------------------------------------------------------------------
+-- Scene 2: any-angle paths (Tab, 1, 2)
+--------------------------------------------------------------------------------
+
+-- A field of random pillars and walls (20% of the cells), the same for a
+-- seed.  The grid path (8-connected cells) and the any-angle path
+-- (any_angle = true: Theta*, turning only where it must) between two cells,
+-- both drawn, with their lengths.  Left click: the goal; right click: the
+-- start; Space: another field.
+local LAB_W, LAB_H = 40, 30
+
+local function lab_search()
+  local g, s, t = lab.grid, lab.start, lab.goal
+  lab.cells = g:find_path(s[1], s[2], t[1], t[2])
+  lab.any = g:find_path(s[1], s[2], t[1], t[2], { any_angle = true })
+  lab.ok = nil
+  local p = lab.any
+  if p and lab.cells then              -- what the headless run checks
+    local first, last = p.points[1], p.points[#p.points]
+    lab.ok = first[1] == s[1] and first[2] == s[2] and last[1] == t[1] and last[2] == t[2]
+      and p.length <= lab.cells.length + 1e-9
+    for k = 1, #p.points - 1 do
+      local a, b = p.points[k], p.points[k + 1]
+      lab.ok = lab.ok and g:line_of_sight(a[1], a[2], b[1], b[2])
+    end
+  end
+end
+
+local function lab_load(seed)
+  lab.seed = seed or 7
+  local r = love.math.newRandomGenerator(lab.seed)
+  local g = astar.grid(LAB_W, LAB_H, { cell_size = CELL })
+  local blocked = 0
+  while blocked < 0.2 * LAB_W * LAB_H do
+    local w, h = r:random(1, 4), r:random(1, 4)
+    if r:random() < 0.5 then w = 1 else h = 1 end -- pillars and short walls
+    local x0, y0 = r:random(1, LAB_W - w + 1), r:random(1, LAB_H - h + 1)
+    for y = y0, y0 + h - 1 do
+      for x = x0, x0 + w - 1 do
+        if not g:is_blocked(x, y) then g:set_blocked(x, y, true); blocked = blocked + 1 end
+      end
+    end
+  end
+  lab.start, lab.goal = { 2, 2 }, { LAB_W - 1, LAB_H - 1 }
+  for _, c in ipairs({ lab.start, lab.goal }) do g:set_blocked(c[1], c[2], false) end
+  lab.grid = g
+  lab_search()
+  -- a field that walls the start off: clear the cells round it and try again
+  if not lab.cells then
+    for y = 1, LAB_H do for x = 1, LAB_W do
+      if (x <= 4 and y <= 4) or (x >= LAB_W - 3 and y >= LAB_H - 3) then g:set_blocked(x, y, false) end
+    end end
+    lab_search()
+  end
+end
+
+local function lab_click(px, py, button)
+  local x, y = lab.grid:to_cell(px, py)
+  if not x or lab.grid:is_blocked(x, y) then return end
+  if button == 1 then lab.goal = { x, y } elseif button == 2 then lab.start = { x, y } end
+  lab_search()
+end
+
+--------------------------------------------------------------------------------
+-- Scene 3: a hex grid (Tab, 3)
+--------------------------------------------------------------------------------
+
+-- astar.hex with pointy-top hexagons in rows (layout odd_r), 12 pixels from
+-- centre to corner: random rocks (blocked) and marsh (cost 3), the path
+-- between two cells over six neighbours.  Same controls as scene 2.
+local HEX_W, HEX_H, HEX_SIZE = 37, 32, 12
+local hexes = {}
+
+local function hex_search()
+  local hx, s, t = hexes.grid, hexes.start, hexes.goal
+  hexes.path = hx:find_path(s[1], s[2], t[1], t[2])
+  hexes.ok = nil
+  local p = hexes.path
+  if p then                            -- what the headless run checks
+    local first, last = p.xy[1], p.xy[#p.xy]
+    local ok = first[1] == s[1] and first[2] == s[2] and last[1] == t[1] and last[2] == t[2]
+    local cost = 0
+    for k = 2, #p.xy do                -- each step to one of the six neighbours, open
+      local a, b, next_to = p.xy[k - 1], p.xy[k], false
+      for _, n in ipairs(hx:neighbours(a[1], a[2])) do
+        if n[1] == b[1] and n[2] == b[2] then next_to = true end
+      end
+      ok = ok and next_to and not hx:is_blocked(b[1], b[2])
+      cost = cost + hx:get_cost(b[1], b[2])
+    end
+    hexes.ok = ok and math.abs(cost - p.cost) < 1e-9 -- 1 x the entered cell's cost
+  end
+end
+
+local function hex_load(seed)
+  hexes.seed = seed or 11
+  local r = love.math.newRandomGenerator(hexes.seed)
+  local hx = astar.hex(HEX_W, HEX_H, { layout = "odd_r", cell_size = HEX_SIZE })
+  for y = 1, HEX_H do
+    for x = 1, HEX_W do
+      local v = r:random()
+      if v < 0.22 then hx:set_blocked(x, y, true) elseif v < 0.40 then hx:set_cost(x, y, 3) end
+    end
+  end
+  hexes.start, hexes.goal = { 2, 2 }, { HEX_W - 1, HEX_H - 1 }
+  for _, c in ipairs({ hexes.start, hexes.goal }) do
+    hx:set_blocked(c[1], c[2], false)
+    for _, n in ipairs(hx:neighbours(c[1], c[2])) do hx:set_blocked(n[1], n[2], false) end
+  end
+  hexes.grid = hx
+  hex_search()
+end
+
+local function hex_click(px, py, button)
+  local x, y = hexes.grid:to_cell(px, py)
+  if not x or hexes.grid:is_blocked(x, y) then return end
+  if button == 1 then hexes.goal = { x, y } elseif button == 2 then hexes.start = { x, y } end
+  hex_search()
+end
+
+--------------------------------------------------------------------------------
 -- LÖVE callbacks
 --------------------------------------------------------------------------------
 
--- --frames N [--screenshot PATH]: LÖVE 11 passes the game's own arguments
--- to love.load.
+-- --frames N [--screenshot PATH] [--scene 1|2|3]: LÖVE 11 passes the game's
+-- own arguments to love.load.  Without --scene a headless run shows scene 2
+-- and then scene 3 from a third to half of its frames (the level waits
+-- meanwhile).
 local function parse_args(args)
   for _, a in ipairs(args) do
     if a == "--frames" then exit_on_error = true end
@@ -385,13 +557,18 @@ local function parse_args(args)
         if name == v then monster.h = k end
       end
       assert(HEURISTICS[monster.h] == v, "--heuristic needs one of " .. table.concat(HEURISTICS, ", "))
+    elseif a == "--scene" then        -- start in this scene (headless: stay in it)
+      assert(v == "1" or v == "2" or v == "3", "--scene needs 1, 2 or 3")
+      opts.scene = tonumber(v)
     else
       error("unknown argument " .. tostring(a)
-        .. " (usage: love examples/love [--heuristic NAME] [--frames N [--screenshot PATH]])")
+        .. " (usage: love examples/love [--heuristic NAME] [--scene 1|2|3] [--frames N [--screenshot PATH]])")
     end
     i = i + 2
   end
   if opts.screenshot and not opts.frames then error("--screenshot needs --frames") end
+  scene = opts.scene or 1
+  opts.cycle = not opts.scene
   return opts.frames and opts or nil
 end
 
@@ -403,7 +580,8 @@ function love.load(args)
   astar = require("astar")
 
   -- P and M are open cells; the level string also says where they are.
-  grid = astar.grid_from_string(LEVEL, { P = true, M = true })
+  -- cell_size = CELL: grid:to_world gives pixels, grid:to_cell reads them
+  grid = astar.grid_from_string(LEVEL, { P = true, M = true }, { cell_size = CELL })
   W, H = grid:size()
   local y = 0
   for line in LEVEL:gmatch("[^\n]+") do
@@ -429,12 +607,21 @@ function love.load(args)
   rng = love.math.newRandomGenerator(2024)
   for k = 1, AGENT_COUNT do
     local c = open_cells[rng:random(#open_cells)]
-    local a = { x = c[1], y = c[2], t = 0, colour = AGENT_COLOURS[k] }
+    local a = { colour = AGENT_COLOURS[k] }
+    place(a, c[1], c[2])
     agents[k] = a
     new_target(a)
   end
   look()
-  monster.x, monster.y, monster.t = lairs[1][1], lairs[1][2], 0
+  place(monster, lairs[1][1], lairs[1][2])
+  place(player, player.x, player.y)
+  place(siege, SIEGE_STOPS[#SIEGE_STOPS][1], SIEGE_STOPS[#SIEGE_STOPS][2])
+  -- how much farther the wide road is than the one a small unit takes
+  local goal = SIEGE_STOPS[1]
+  siege.narrow = grid:find_path(siege.x, siege.y, goal[1], goal[2]).length
+  siege.wide = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE }).length
+  lab_load()
+  hex_load()
   if headless then love.window.setVSync(0) end -- as fast as it goes
   love.keyboard.setKeyRepeat(false)
 end
@@ -454,15 +641,34 @@ function love.update(dt)
   end
   stats.frames = stats.frames + 1
   message_time = message_time - dt
+  if headless and headless.cycle then   -- the headless run shows scenes 2 and 3 a while
+    local f, n = stats.frames, headless.frames
+    scene = (f > n / 3 and f <= 5 * n / 12) and 2 or (f > 5 * n / 12 and f <= n / 2) and 3 or 1
+  end
+  if scene ~= 1 then                   -- the level waits while another scene is shown
+    stats["scene" .. scene .. "_frames"] = stats["scene" .. scene .. "_frames"] + 1
+    return
+  end
   update_player(dt)
   update_agents(dt)
   update_monster(dt)
+  update_siege(dt)
+end
+
+function love.mousepressed(x, y, button)
+  if scene == 2 then lab_click(x, y, button) elseif scene == 3 then hex_click(x, y, button) end
 end
 
 local ARROWS = { left = { -1, 0 }, right = { 1, 0 }, up = { 0, -1 }, down = { 0, 1 } }
 
 function love.keypressed(key)
-  if key == "escape" then
+  if key == "tab" or key == "1" or key == "2" or key == "3" then
+    scene = key == "tab" and scene % 3 + 1 or tonumber(key)
+  elseif scene == 2 and key == "space" then
+    lab_load(lab.seed + 1)
+  elseif scene == 3 and key == "space" then
+    hex_load(hexes.seed + 1)
+  elseif key == "escape" then
     love.event.quit(0)
   elseif key == "h" then
     monster.h = monster.h % #HEURISTICS + 1
@@ -471,7 +677,7 @@ function love.keypressed(key)
     show_fill = not show_fill
   elseif key == "r" then
     scatter()
-  elseif ARROWS[key] then
+  elseif ARROWS[key] and scene == 1 then
     move_player(ARROWS[key][1], ARROWS[key][2]) -- a tap moves at once ...
     player.cooldown = 2 * PLAYER_STEP  -- ... holding repeats after a pause
   end
@@ -518,8 +724,8 @@ local function draw_agents()
   lg.setLineWidth(1.5)
   for _, a in ipairs(agents) do
     local r, g, b = a.colour[1], a.colour[2], a.colour[3]
-    local px, py = centre(a)
-    if a.path and not at_end(a) then   -- the rest of its route, smoothed
+    local px, py = a.px, a.py
+    if not at_end(a) then              -- the rest of the smoothed route it walks
       local pts = route_ahead(a)
       lg.setColor(r, g, b, 0.45)
       if #pts >= 4 then lg.line(pts) end
@@ -536,24 +742,29 @@ local function draw_agents()
 end
 
 local function draw_monster()
-  local mx, my = centre(monster)
-  if monster.path then                 -- its planned route, dashed
-    lg.setColor(0.95, 0.25, 0.25, 0.85)
-    lg.setLineWidth(2)
-    local x0, y0 = mx, my
-    for k = monster.i + 1, #monster.path do
-      local x1, y1 = (monster.path[k][1] - 0.5) * CELL, (monster.path[k][2] - 0.5) * CELL
-      if k % 2 == 0 then lg.line(x0, y0, x1, y1) end
-      x0, y0 = x1, y1
+  local mx, my = monster.px, monster.py
+  if monster.cells and not at_end(monster) then
+    -- the cell path its search found, dashed, from the cell it is on ...
+    local from = 1
+    for k, c in ipairs(monster.cells) do
+      if c[1] == monster.x and c[2] == monster.y then from = k; break end
     end
-    -- and smoothed: straight lines that stay as dark as the cells (the
-    -- penalty prices every segment, so no line cuts back into the light)
-    local pts = route_ahead(monster)
-    lg.setColor(1, 0.55, 0.5, 0.6)
+    lg.setColor(0.95, 0.25, 0.25, 0.5)
     lg.setLineWidth(1)
+    for k = from, #monster.cells - 1, 2 do
+      local x0, y0 = grid:to_world(monster.cells[k][1], monster.cells[k][2])
+      local x1, y1 = grid:to_world(monster.cells[k + 1][1], monster.cells[k + 1][2])
+      lg.line(x0, y0, x1, y1)
+    end
+    -- ... and the smoothed route it walks: straight lines that stay as dark
+    -- as the cells (the penalty prices every segment, so no line cuts back
+    -- into the light)
+    local pts = route_ahead(monster)
+    lg.setColor(1, 0.35, 0.3, 0.9)
+    lg.setLineWidth(2)
     if #pts >= 4 then lg.line(pts) end
   end
-  local cx, cy = monster_cell()
+  local cx, cy = monster.x, monster.y
   if player.lit[(cy - 1) * W + cx] then
     -- seen: bright, with a glow, the moment a player would scream
     lg.setColor(1, 0.15, 0.1, 0.30)
@@ -572,12 +783,145 @@ local function draw_monster()
   lg.circle("fill", mx - 3, my - 2, 1.8)
   lg.circle("fill", mx + 3, my - 2, 1.8)
 
-  local px, py = centre(player)
+  local px, py = player.px, player.py
   lg.setColor(1, 1, 1)
   lg.circle("fill", px, py, CELL * 0.38)
   lg.setColor(0.2, 0.5, 1)
   lg.setLineWidth(2)
   lg.circle("line", px, py, CELL * 0.38)
+end
+
+-- The siege engine over its 2 x 2 block: its position is the centre of the
+-- top-left cell, so the block is centred half a cell right and down.
+local function draw_siege()
+  if not at_end(siege) then
+    local pts = route_ahead(siege)
+    for k = 1, #pts do pts[k] = pts[k] + CELL / 2 end -- the block's centre
+    lg.setColor(0.95, 0.70, 0.25, 0.55)
+    lg.setLineWidth(3)
+    if #pts >= 4 then lg.line(pts) end
+  end
+  local x, y, side = siege.px - CELL / 2, siege.py - CELL / 2, SIEGE_SIZE * CELL
+  lg.setColor(0.50, 0.33, 0.15)
+  lg.rectangle("fill", x + 2, y + 2, side - 4, side - 4, 4, 4)
+  lg.setColor(0.95, 0.70, 0.25)
+  lg.setLineWidth(2)
+  lg.rectangle("line", x + 2, y + 2, side - 4, side - 4, 4, 4)
+  lg.line(x + 8, y + 8, x + side - 8, y + side - 8) -- a cross-braced frame
+  lg.line(x + side - 8, y + 8, x + 8, y + side - 8)
+  for _, c in ipairs({ { 6, 6 }, { side - 6, 6 }, { 6, side - 6 }, { side - 6, side - 6 } }) do
+    lg.circle("fill", x + c[1], y + c[2], 4)            -- wheels
+  end
+end
+
+-- Scene 2: the field, the grid path (thin, through every cell) and the
+-- any-angle path (thick, through its turning points), with their lengths.
+local function draw_lab()
+  local g = lab.grid
+  for y = 1, LAB_H do
+    for x = 1, LAB_W do
+      if g:is_blocked(x, y) then lg.setColor(0.28, 0.29, 0.35) else lg.setColor(0.12, 0.13, 0.16) end
+      lg.rectangle("fill", (x - 1) * CELL, (y - 1) * CELL, CELL, CELL)
+    end
+  end
+  local function polyline(cells)
+    local pts = {}
+    for _, c in ipairs(cells) do
+      local wx, wy = g:to_world(c[1], c[2])
+      pts[#pts + 1], pts[#pts + 2] = wx, wy
+    end
+    if #pts >= 4 then lg.line(pts) end
+    return pts
+  end
+  if lab.cells then
+    lg.setColor(0.55, 0.75, 1.00, 0.8)
+    lg.setLineWidth(1.5)
+    polyline(lab.cells.xy)
+  end
+  if lab.any then
+    lg.setColor(1.00, 0.75, 0.25)
+    lg.setLineWidth(3)
+    local pts = polyline(lab.any.points)
+    for k = 1, #pts, 2 do lg.circle("fill", pts[k], pts[k + 1], 4) end
+  end
+  for _, e in ipairs({ { lab.start, { 0.4, 1, 0.5 } }, { lab.goal, { 1, 0.4, 0.4 } } }) do
+    local wx, wy = g:to_world(e[1][1], e[1][2])
+    lg.setColor(e[2])
+    lg.circle("fill", wx, wy, CELL * 0.4)
+  end
+  local y0 = LAB_H * CELL
+  lg.setColor(0.06, 0.06, 0.08)
+  lg.rectangle("fill", 0, y0, LAB_W * CELL, lg.getHeight() - y0)
+  lg.setColor(0.55, 0.75, 1.00)
+  lg.print(lab.cells and ("grid path (blue): %d cells, length %.2f, %d expansions")
+    :format(#lab.cells.xy, lab.cells.length, lab.cells.expanded) or "no path", 8, y0 + 5)
+  lg.setColor(1.00, 0.75, 0.25)
+  local any = lab.any
+  if any then
+    lg.print(("any-angle path (any_angle = true, orange): %d turning points, length %.2f"
+      .. " (%.1f%% shorter), %d expansions"):format(#any.points, any.length,
+      100 * (1 - any.length / lab.cells.length), any.expanded), 8, y0 + 23)
+  end
+  lg.setColor(0.55, 0.57, 0.65)
+  lg.print(("field %d.  left click: goal    right click: start    Space: another field    Tab: hexes    Esc: quit")
+    :format(lab.seed), 8, y0 + 59)
+end
+
+-- Scene 3: the hexagons (rock, marsh, open), the path through their centres.
+local HEX_CORNERS = {}
+for i = 0, 5 do                          -- pointy-top: corners at -30, 30, 90 ... degrees
+  local a = math.rad(60 * i - 30)
+  HEX_CORNERS[#HEX_CORNERS + 1] = HEX_SIZE * math.cos(a)
+  HEX_CORNERS[#HEX_CORNERS + 1] = HEX_SIZE * math.sin(a)
+end
+
+local function draw_hexes()
+  local hx = hexes.grid
+  local poly = {}
+  for y = 1, HEX_H do
+    for x = 1, HEX_W do
+      local cx, cy = hx:to_world(x, y)
+      for k = 1, 12, 2 do poly[k], poly[k + 1] = cx + HEX_CORNERS[k], cy + HEX_CORNERS[k + 1] end
+      if hx:is_blocked(x, y) then
+        lg.setColor(0.28, 0.29, 0.35)
+      elseif hx:get_cost(x, y) > 1 then
+        lg.setColor(0.16, 0.24, 0.17)    -- marsh: cost 3
+      else
+        lg.setColor(0.12, 0.13, 0.16)
+      end
+      lg.polygon("fill", poly)
+      lg.setColor(1, 1, 1, 0.06)
+      lg.polygon("line", poly)
+    end
+  end
+  local p = hexes.path
+  if p then
+    local pts = {}
+    for _, c in ipairs(p.xy) do
+      local wx, wy = hx:to_world(c[1], c[2])
+      pts[#pts + 1], pts[#pts + 2] = wx, wy
+    end
+    lg.setColor(1.00, 0.75, 0.25)
+    lg.setLineWidth(3)
+    if #pts >= 4 then lg.line(pts) end
+  end
+  for _, e in ipairs({ { hexes.start, { 0.4, 1, 0.5 } }, { hexes.goal, { 1, 0.4, 0.4 } } }) do
+    local wx, wy = hx:to_world(e[1][1], e[1][2])
+    lg.setColor(e[2])
+    lg.circle("fill", wx, wy, HEX_SIZE * 0.6)
+  end
+  local y0 = H * CELL
+  lg.setColor(0.06, 0.06, 0.08)
+  lg.rectangle("fill", 0, y0, lg.getWidth(), lg.getHeight() - y0)
+  lg.setColor(1.00, 0.75, 0.25)
+  lg.print(p and ("hex path (astar.hex, layout odd_r): %d steps, cost %g (marsh costs 3), %d expansions")
+    :format(#p.xy - 1, p.cost, p.expanded) or "no path", 8, y0 + 5)
+  lg.setColor(0.55, 0.75, 0.55)
+  lg.print("grey: rock (blocked)    green: marsh (set_cost 3)    six neighbours, the hex distance as heuristic",
+    8, y0 + 23)
+  lg.setColor(0.55, 0.57, 0.65)
+  lg.print(("field %d.  left click: goal    right click: start    Space: another field    Tab: the level    Esc: quit")
+    :format(hexes.seed), 8, y0 + 59)
 end
 
 local function draw_status()
@@ -592,11 +936,14 @@ local function draw_status()
   lg.setColor(0.85, 0.88, 0.95)
   lg.print(("%2d / %d expansions this frame, shared by %d queries in flight (of %d agents); %d paths done")
     :format(stats.used, BUDGET, stats.in_flight, #agents, stats.agent_paths), 116, y0 + 5)
+  lg.setColor(0.95, 0.70, 0.25)
+  lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f")
+    :format(siege.wide, siege.narrow), 8, y0 + 77)
 
   local h = HEURISTICS[monster.h]
-  local cx, cy = monster_cell()
-  local route = monster.path and ("route %d steps, cost %.1f, %d steps in sight"):format(
-    #monster.path - 1, monster.cost, monster.in_sight) or ("no route (" .. tostring(monster.why) .. ")")
+  local cx, cy = monster.x, monster.y
+  local route = monster.cells and ("route %d steps, cost %.1f, %d steps in sight"):format(
+    #monster.cells - 1, monster.cost, monster.in_sight) or ("no route (" .. tostring(monster.why) .. ")")
   lg.setColor(1, 0.55, 0.55)
   lg.print(("monster [%s]: last search %d expansions, %s; %s; caught you %d times"):format(
     h, monster.by_h[h] or 0, route, player.lit[(cy - 1) * W + cx] and "YOU SEE IT" or "hidden",
@@ -609,8 +956,8 @@ local function draw_status()
   lg.setColor(0.80, 0.65, 1.00)
   lg.print("purple: what its last search expanded.  By heuristic:  " .. table.concat(by_h, "   "), 8, y0 + 41)
   lg.setColor(0.55, 0.57, 0.65)
-  lg.print("arrows: move    H: monster heuristic    F: show fill    R: new agent destinations    Esc: quit",
-    8, y0 + 59)
+  lg.print("arrows: move    H: monster heuristic    F: fill    R: new agent destinations"
+    .. "    Tab: any-angle, hexes    Esc: quit", 8, y0 + 59)
 
   if message and message_time > 0 then
     lg.setColor(0, 0, 0, 0.7)
@@ -626,6 +973,17 @@ local function summary()
     math.min(stats.frames, headless.frames), stats.agent_paths, stats.monster_searches,
     stats.agent_expansions + stats.monster_expansions, stats.agent_expansions,
     stats.monster_expansions, BUDGET, stats.max_in_flight, stats.caught, HEURISTICS[monster.h])
+    -- every walker's position checked each frame (its block open), every
+    -- segment it was given (line of sight for its size)
+    .. ("\nwalk: checks=%d segments=%d bad=%d siege_paths=%d siege_bad=%d siege_wide=%.4f siege_narrow=%.4f")
+    :format(stats.walk_checks, stats.segments, stats.walk_bad, stats.siege_paths, stats.siege_bad,
+      siege.wide, siege.narrow)
+    .. ("\nscene2: frames=%d draws=%d points=%d length=%.4f grid_length=%.4f ok=%s"):format(
+      stats.scene2_frames, stats.scene2_draws, lab.any and #lab.any.points or 0, lab.any and lab.any.length or 0,
+      lab.cells and lab.cells.length or 0, tostring(lab.ok))
+    .. ("\nscene3: frames=%d draws=%d steps=%d cost=%g ok=%s"):format(stats.scene3_frames,
+      stats.scene3_draws, hexes.path and #hexes.path.xy - 1 or 0, hexes.path and hexes.path.cost or 0,
+      tostring(hexes.ok))
 end
 
 -- Headless end: LÖVE hands the last frame over after it is presented.
@@ -645,11 +1003,19 @@ end
 
 function love.draw()
   lg.clear(0.06, 0.06, 0.08)
-  draw_map()
-  draw_fill()
-  draw_agents()
-  draw_monster()
-  draw_status()
+  if scene ~= 1 and headless then stats["scene" .. scene .. "_draws"] = stats["scene" .. scene .. "_draws"] + 1 end
+  if scene == 2 then
+    draw_lab()
+  elseif scene == 3 then
+    draw_hexes()
+  else
+    draw_map()
+    draw_fill()
+    draw_agents()
+    draw_siege()
+    draw_monster()
+    draw_status()
+  end
   if headless and stats.frames == headless.frames and not headless.capturing then
     headless.capturing = true
     lg.captureScreenshot(finish)
