@@ -4,7 +4,8 @@
 #   make test       install what is missing, build, run the C core test and
 #                   the busted specs
 #   make demo       install what is missing, build, run the main example
-#   make bench      the benchmark table (see "Performance" in doc/design.md)
+#   make bench      the benchmark tables (see "Performance" in doc/design.md),
+#                   the "many agents" table last (bench/agents.lua)
 #   make lint       luacheck (Lua), cppcheck (C) and the extra-warnings
 #                   build (-Werror); tools installed when missing
 #   make format-check  clang-format --dry-run on FORMAT_FILES (not in lint)
@@ -23,7 +24,7 @@ LUA ?= lua5.4
 CC ?= cc
 CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wpedantic
 CORE_SRC = src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c \
-           src/anyangle.c src/thread.c
+           src/anyangle.c src/thread.c src/components.c
 # the binding is one unit: lastar.c includes the l*.c files (see its header)
 BINDING = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
           src/lresult.c src/lsearch.c src/lquery.c src/lbatch.c src/lgraph.c src/lgrid.c \
@@ -186,6 +187,7 @@ bench: deps
 	-@$(MAKE) --no-print-directory build/bench/boost_graph
 	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
 	$(RUN_ENV) $(LUA) bench/fields.lua
+	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.

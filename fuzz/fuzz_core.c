@@ -29,7 +29,7 @@
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
-**         src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c src/anyangle.c -lm \
+**         src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c -lm \
 **         -o build/fuzz/fuzz_core
 */
 #include <math.h>

@@ -252,11 +252,20 @@ describe("any_angle", function()
     else
       assert.is_nil(p)
     end
-    -- a change between steps is refused, as for any query
+    -- a change between steps restarts the query (or, with on_change =
+    -- "fail", ends it "changed"), as for any query
     local q2 = g:query(1, 1, 24, 24, { any_angle = true })
+    local q3 = g:query(1, 1, 24, 24, { any_angle = true, on_change = "fail" })
     assert.equal("searching", q2:step(1))
+    assert.equal("searching", q3:step(1))
     g:set_blocked(12, 12, not g:is_blocked(12, 12))
-    assert.equal("the grid changed since this query began (start a new query)",
-      helpers.error_of(q2.step, q2))
+    assert.equal("changed", q3:step())
+    local status = q2:step()
+    local again = g:find_path(1, 1, 24, 24, { any_angle = true })
+    assert.equal(again and "found" or "unreachable", status)
+    if again then
+      assert.equal(1, q2:result().restarts)
+      assert.same(again.points, q2:result().points)
+    end
   end)
 end)

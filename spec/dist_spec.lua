@@ -123,7 +123,7 @@ describe("the single-file build (make dist)", function()
     table.sort(quoted)
     -- only the Lua headers stay included; every file of src/ is inlined
     assert.are.same({ "lauxlib.h", "lua.h" }, quoted)
-    for _, f in ipairs({ "util.c", "graph.c", "grid.c", "jps.c", "search.c", "heuristics.c", "lastar.c", "lgrid.c",
+    for _, f in ipairs({ "util.c", "graph.c", "grid.c", "jps.c", "search.c", "heuristics.c", "components.c", "lastar.c", "lgrid.c",
       "engine.h", "astar_int.h", "grid_int.h", "compat.h" }) do
       assert.is_truthy(c:find('#line 1 "src/' .. f .. '"', 1, true), f .. " is not in the amalgamation")
     end

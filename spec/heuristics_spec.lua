@@ -274,7 +274,10 @@ describe("precomputed heuristics", function()
         assert.equal("bad argument #1 to 'value' (" .. CHANGED .. ")", error_of(h.value, h, 1, 2))
         assert.equal("bad argument #2 to 'audit_heuristic' (" .. CHANGED .. ")", error_of(astar.audit_heuristic, g, h))
       end
-      assert.equal("the graph changed since this query began (start a new query)", error_of(q.step, q))
+      -- a heuristic built for the old graph cannot guide the new one: the
+      -- query ends "changed" (a restart could not use it)
+      assert.equal("changed", q:step())
+      assert.equal("changed", select(2, q:result()))
       g:set_enabled(2, true)
     end
     glm = astar.landmarks(grid, 2)

@@ -214,13 +214,17 @@ describe("hex searches against a brute-force Dijkstra", function()
     if p then assert.equal(p.cost, qp.cost) else assert.equal("unreachable", why) end
   end)
 
-  it("a changed hex grid stops a running query; a callback cannot change it", function()
+  it("a changed hex grid restarts a running query (or ends it 'changed'); a callback cannot change it", function()
     local hx = astar.hex(30, 30)
     local q = hx:query(1, 1, 30, 30)
+    local f = hx:query(1, 1, 30, 30, { on_change = "fail" })
     q:step(2)
+    f:step(2)
     hx:set_blocked(5, 5, true)
-    assert.equal("the hex grid changed since this query began (start a new query)",
-      error_of(q.step, q, 2))
+    assert.equal("changed", f:step(2))
+    assert.equal("found", q:step())
+    assert.equal(1, q:result().restarts)
+    assert.equal(hx:find_path(1, 1, 30, 30).cost, q:result().cost)
     assert.equal("cannot call 'set_blocked': hex grid is being searched",
       error_of(hx.find_path, hx, 1, 1, 30, 30, { cost = function()
         hx:set_blocked(6, 6, true)

@@ -305,11 +305,20 @@ describe("jps: the engine's features", function()
     assert.same(full.visited, p.visited)
     assert.equal(full.expanded, p.expanded)
     assert.equal(full.expanded - 1, steps)
-    -- a change between steps is refused as for A*
-    local q2 = g:query(1, 1, 40, 40)
+    -- a change between steps: restarted, or "changed", as for A*
+    local q2 = g:query(1, 1, 40, 40, { on_change = "fail" })
+    local q3 = g:query(1, 1, 40, 40)
     assert.equal("searching", q2:step(1))
+    assert.equal("searching", q3:step(1))
     g:set_blocked(20, 5, true)
-    assert.equal("the grid changed since this query began (start a new query)", error_of(q2.step, q2, 1))
+    assert.equal("changed", q2:step(1))
+    assert.equal("found", q3:step())
+    assert.equal(g:find_path(1, 1, 40, 40, { algorithm = "astar" }).cost, q3:result().cost)
+    -- cell costs since it began: "jps" cannot restart on that map
+    local q4 = g:query(1, 1, 40, 40, { algorithm = "jps" })
+    assert.equal("searching", q4:step(1))
+    g:set_cost(3, 3, 2)
+    assert.equal("algorithm \"jps\" does not apply to this query any more (cell costs)", error_of(q4.step, q4, 1))
   end)
 
   it("trace and visited list jump points, each with its parent jump point", function()

@@ -119,6 +119,25 @@ void astar_topology_lock(astar_topology *t, int delta);
 int astar_topology_locked(const astar_topology *t);
 uint32_t astar_topology_version(const astar_topology *t);
 
+/*
+** Connected components under the topology's own passability (open cells
+** and the diagonal rule, enabled nodes and edges; directed graphs: weak
+** components).  1 when a path may exist between nodes a and b, 0 when none
+** can (either is impassable, or they lie in different components): 0 is a
+** proof.  Labels are computed on first use and kept current by mutations
+** that only add steps; a mutation that closes something makes the next call
+** relabel the whole topology (O(nodes + steps)).  EINVAL on a bad id,
+** ENOMEM.  astar_search_begin uses the same labels: a query whose goal lies
+** in another component than its start is UNREACHABLE at once.  The first
+** call after a change writes the labels: a host searching one topology from
+** several threads calls it (or astar_topology_components_refresh) first.
+*/
+int astar_topology_connected(astar_topology *t, int32_t a, int32_t b);
+/* Brings the labels up to date now; ENOMEM. */
+int astar_topology_components_refresh(astar_topology *t);
+/* 1 when the labels describe the topology as it is (no relabel pending). */
+int astar_topology_components_current(const astar_topology *t);
+
 /* ------------------------------------------------------------------------ */
 /* Directed weighted multigraph                                              */
 /* ------------------------------------------------------------------------ */

@@ -66,15 +66,50 @@ void astar__release(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
 
 typedef struct astar_topo_ops astar_topo_ops;
 
+/* Connected components of a topology (components.c): labels per external
+** node (-1: impassable), a union-find over labels for merges since the last
+** relabel, and the topology version they describe. */
+typedef struct astar_comps {
+  int32_t *label;
+  size_t label_cap;
+  int32_t *up, *size;        /* union-find over labels (union by size) */
+  size_t up_cap, size_cap;
+  int32_t nlabels, count;    /* labels in use; nodes labelled */
+  uint32_t version;
+  int valid;
+  int uniform;               /* valid without arrays: every passable node
+                             ** is in one component (a fresh grid) */
+  uint32_t relabels;         /* full relabels so far (tests, benchmarks) */
+} astar_comps;
+
 /* The header every topology starts with (graph.c, grid.c): a pointer to an
-** astar_topology is a pointer to the graph or grid itself. */
+** astar_topology is a pointer to the graph or grid itself.  A topology
+** zeroes it (memset) and frees comps with astar__comp_free. */
 struct astar_topology {
   const astar_topo_ops *ops;
   astar_alloc_fn alloc;
   void *ud;
   uint32_t version;          /* bumped by every mutation */
   int lock;                  /* > 0 while searched: mutators refuse */
+  astar_comps comps;         /* components.c */
 };
+
+/* components (components.c) ----------------------------------------------- */
+
+/* A topology whose passable nodes are known to form one component (a new
+** grid, all open) says so at creation: no labels until something closes. */
+void astar__comp_uniform(astar_topology *t);
+/* Brings the labels up to date (a full relabel when they are not); ENOMEM. */
+int astar__comp_refresh(astar_topology *t);
+/* After a mutation that only added steps bumped the version: labels current
+** before it stay current (then report the new steps with the two below). */
+void astar__comp_kept(astar_topology *t);
+/* External node v was opened (or added): a label of its own. */
+void astar__comp_node(astar_topology *t, int32_t v);
+/* A step between external nodes a and b exists now: their labels merge. */
+void astar__comp_union(astar_topology *t, int32_t a, int32_t b);
+void astar__comp_free(astar_topology *t);
+size_t astar__comp_bytes(const astar_topology *t);
 
 /* A search loop instantiated for one topology and one kind of expansion
 ** (engine.h: search_loop). */
@@ -165,13 +200,48 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
 
 /* Per-node state read on every relaxation, valid only when stamp == the
 ** search's generation: 16 bytes, four to a cache line.  The parent link
-** (written only when g improves) and the by-g heap position (optimal stop
-** only) live in their own arrays. */
+** (written only when g improves) lives beside it in the same page. */
 typedef struct astar_node {
   double g;
   uint32_t stamp;
   int32_t pos;               /* position in the open heap; -1 when not open */
 } astar_node;
+
+/*
+** Search state that follows the work.  A query's per-node state lives in
+** pages of ASTAR_PAGE nodes (internal ids v >> ASTAR_PAGE_BITS), allocated
+** the first time the search touches one of their nodes; the directory of
+** pages is the only thing sized by the topology (16 bytes per page: its
+** pointer, and a base address that spares node_at a mask).  So a
+** query that expands 300 nodes of a 4096 x 4096 grid owns a few dozen pages,
+** not 300 MB, and a new query clears nothing: a fresh page is zeroed (stamp
+** 0, which no live generation uses) and the generation bump retires every
+** stamp of the previous query.  engine.h's accessors (node_at, parent_at,
+** node_touch, ...) are the only way the loops reach the state.
+**
+** 64 nodes a page (1.25 KB): on a grid, pages are runs of 64 cells of a
+** row, so a search's pages cover about the rows it visits; smaller pages
+** waste less around the frontier but grow the directory (4 MB for 4096 x
+** 4096 at 64, half of it never touched) and the share of page misses.
+*/
+#ifndef ASTAR_PAGE_BITS
+#define ASTAR_PAGE_BITS 6
+#endif
+#define ASTAR_PAGE (1 << ASTAR_PAGE_BITS)
+#define ASTAR_PAGE_MASK (ASTAR_PAGE - 1)
+
+typedef struct astar_page {
+  astar_node ns[ASTAR_PAGE];
+  int32_t parent[ASTAR_PAGE];   /* the link each node was reached by */
+} astar_page;
+
+/* What only some queries keep per node, in pages of their own allocated
+** beside the main ones when the query needs them (use_x). */
+typedef struct astar_xpage {
+  double hc[ASTAR_PAGE];        /* callback heuristic values (cached) */
+  double cc[ASTAR_PAGE];        /* incoming step cost when a cost_fn runs */
+  int32_t gpos[ASTAR_PAGE];     /* by-g heap positions (stop = optimal) */
+} astar_xpage;
 
 /* 16 bytes.  fkey is the bit pattern of f (f >= 0 and never NaN, and the
 ** bits of non-negative doubles order like their values, so the heap compares
@@ -192,16 +262,17 @@ typedef struct astar_heap {
 struct astar_search {
   astar_alloc_fn alloc;
   void *ud;
-  astar_node *ns;               /* node states, ns_init of them zeroed */
-  size_t ns_cap, ns_init;
-  int32_t *parent;              /* the link each node was reached by */
-  size_t parent_cap;
-  int32_t *gpos;                /* by-g heap positions (stop = optimal) */
-  size_t gpos_cap;
-  double *hc;                   /* callback heuristic values (cached) */
-  size_t hc_cap;
-  double *cc;                   /* incoming step cost when a cost_fn runs */
-  size_t cc_cap;
+  astar_page **pages;           /* the directory: NULL where not touched */
+  size_t pages_cap, npages;     /* directory entries; pages allocated */
+  uintptr_t *nsb;               /* per page: the address of its node 0 minus
+                                ** the page's first id times the node size,
+                                ** so node v is at nsb[v >> bits] + v * 16
+                                ** (no mask per access); pages_cap long */
+  size_t nsb_cap;
+  astar_xpage **xpages;         /* the extras' directory (pages_cap long
+                                ** once any query used it) */
+  size_t xpages_cap, nxpages;
+  int use_x;                    /* this query keeps extras (hc, cc, gpos) */
   int use_cc;                   /* this query keeps cc (it has a cost_fn) */
   double *scratch;              /* audits: h per node (owned here: the
                                 ** heuristic may longjmp out of an audit) */
@@ -227,6 +298,7 @@ struct astar_search {
   int32_t start, goal;          /* internal ids; goal -1: distances, -2:
                                 ** impassable goal of a partial search */
   int reached;                  /* the goal has a g value */
+  int apart;                    /* partial search, goal in another component */
   int reverse;                  /* distance search relaxing steps backwards */
   double gx, gy, gz;            /* goal position */
   double sx, sy, sz;            /* start position */

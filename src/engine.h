@@ -50,6 +50,60 @@ enum { POS_CLOSED = -1, POS_NEXT = -2 };
 #define REOPEN_EPS 1e-12
 
 /* ------------------------------------------------------------------------ */
+/* per-node state (pages: see astar_int.h)                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Allocates the page (and, when the query keeps extras, the extra page) of
+** internal node v; search.c.  ENOMEM leaves the directory as it was. */
+int astar__touch_page(astar_search *s, int32_t v);
+
+/* The state of node v, whose page exists (v was touched by this search). */
+ASTAR_INLINE astar_node *node_at(const astar_search *s, int32_t v) {
+  return (astar_node *)(s->nsb[v >> ASTAR_PAGE_BITS] + (uintptr_t)v * sizeof(astar_node));
+}
+
+ASTAR_INLINE int32_t *parent_at(const astar_search *s, int32_t v) {
+  return &s->pages[v >> ASTAR_PAGE_BITS]->parent[v & ASTAR_PAGE_MASK];
+}
+
+ASTAR_INLINE astar_xpage *xpage_at(const astar_search *s, int32_t v) {
+  return s->xpages[v >> ASTAR_PAGE_BITS];
+}
+
+ASTAR_INLINE double *hc_at(const astar_search *s, int32_t v) {
+  return &xpage_at(s, v)->hc[v & ASTAR_PAGE_MASK];
+}
+
+ASTAR_INLINE double *cc_at(const astar_search *s, int32_t v) {
+  return &xpage_at(s, v)->cc[v & ASTAR_PAGE_MASK];
+}
+
+ASTAR_INLINE int32_t *gpos_at(const astar_search *s, int32_t v) {
+  return &xpage_at(s, v)->gpos[v & ASTAR_PAGE_MASK];
+}
+
+/* The page of node v, allocated on first touch (the only place a
+** search meets a node it may never have seen); NULL: out of memory.  plain:
+** the fast path's instantiation, which never keeps extras. */
+ASTAR_INLINE astar_page *page_touch(astar_search *s, int32_t v, int plain) {
+  astar_page *p = s->pages[v >> ASTAR_PAGE_BITS];
+  if (ASTAR_UNLIKELY(p == NULL || (!plain && s->use_x &&
+                                   s->xpages[v >> ASTAR_PAGE_BITS] == NULL))) {
+    if (astar__touch_page(s, v) != ASTAR_OK) return NULL;
+    p = s->pages[v >> ASTAR_PAGE_BITS];
+  }
+  return p;
+}
+
+/* v has state in this search (its page exists and its stamp is current). */
+ASTAR_INLINE int node_seen(const astar_search *s, int32_t v) {
+  astar_page *p;
+  if (v < 0 || (size_t)(v >> ASTAR_PAGE_BITS) >= s->pages_cap) return 0;
+  p = s->pages[v >> ASTAR_PAGE_BITS];
+  return p != NULL && p->ns[v & ASTAR_PAGE_MASK].stamp == s->gen;
+}
+
+/* ------------------------------------------------------------------------ */
 /* indexed binary heap                                                        */
 /* ------------------------------------------------------------------------ */
 
@@ -72,7 +126,7 @@ ASTAR_INLINE double key_f(uint64_t u) {
 
 /* `which` selects the heap (0 open: positions in the node states; 1 by-g:
 ** positions in gpos); constant at each call site, so the compiler folds it. */
-#define HPOS(s, node, which) (*((which) ? &(s)->gpos[node] : &(s)->ns[node].pos))
+#define HPOS(s, node, which) (*((which) ? gpos_at(s, node) : &node_at(s, node)->pos))
 
 ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   astar_heap_item it = h->a[i];
@@ -227,9 +281,9 @@ ASTAR_INLINE int node_h(astar_search *s, int32_t v, int32_t ext, int fresh, doub
         return ASTAR_ECALLBACK;
       if (!(hv >= 0) || !isfinite(hv))
         return fail(s, ASTAR_EHEURISTIC, ASTAR_CAUSE_HEURISTIC, ext, -1, -1, hv);
-      s->hc[v] = hv;
+      *hc_at(s, v) = hv;
     }
-    *h = s->hc[v];
+    *h = *hc_at(s, v);
   } else {
     *h = hf(s, v, x, y);
   }
@@ -261,9 +315,12 @@ ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
 ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
                             double ng, double step, double x, double y, int plain,
                             astar_h_fn hf) {
-  astar_node *n = &s->ns[v];
+  astar_page *pg = page_touch(s, v, plain);
+  astar_node *n;
   double h, f;
   int rc;
+  if (ASTAR_UNLIKELY(pg == NULL)) return ASTAR_ENOMEM;
+  n = &pg->ns[v & ASTAR_PAGE_MASK];
   /* finite steps can still sum to infinity (1e308 + 1e308): no path has
   ** that cost */
   if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
@@ -278,10 +335,10 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
     n->stamp = s->gen;
     n->g = ng;
     n->pos = POS_CLOSED;
-    s->parent[v] = link;
+    pg->parent[v & ASTAR_PAGE_MASK] = link;
     if (!plain) {
-      if (s->q.stop == ASTAR_STOP_OPTIMAL) s->gpos[v] = -1;
-      if (s->use_cc) s->cc[v] = step;
+      if (s->q.stop == ASTAR_STOP_OPTIMAL) *gpos_at(s, v) = -1;
+      if (s->use_cc) *cc_at(s, v) = step;
       if (s->q.track_best && h < s->best_h) {
         s->best_h = h;
         s->best = v;
@@ -297,8 +354,8 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
     if (plain) h = hf(s, v, x, y);
     else if ((rc = node_h(s, v, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
     n->g = ng;
-    s->parent[v] = link;
-    if (!plain && s->use_cc) s->cc[v] = step;
+    pg->parent[v & ASTAR_PAGE_MASK] = link;
+    if (!plain && s->use_cc) *cc_at(s, v) = step;
   }
   if (plain || s->q.weight == 1.0) f = ng + h;
   else f = s->q.weight == 0 ? ng : ng + s->q.weight * h;
@@ -322,7 +379,8 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
     }
   }
   if (!plain && s->q.stop == ASTAR_STOP_OPTIMAL) {
-    if (s->gpos[v] >= 0) heap_update(s, &s->byg, (size_t)s->gpos[v], ng, 0, 1);
+    int32_t gp = *gpos_at(s, v);
+    if (gp >= 0) heap_update(s, &s->byg, (size_t)gp, ng, 0, 1);
     else if (heap_push(s, &s->byg, v, ng, 0, 1)) return ASTAR_ENOMEM;
   }
   return ASTAR_OK;
@@ -409,7 +467,7 @@ static int record(astar_search *s, int32_t v, double f) {
   }
   if (s->q.record_trace) {
     astar_trace_entry *t;
-    int32_t link = s->parent[v], par = -1;
+    int32_t link = *parent_at(s, v), par = -1;
     if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
                     s->ntrace + 1, sizeof(astar_trace_entry)))
       return ASTAR_ENOMEM;
@@ -418,7 +476,7 @@ static int record(astar_search *s, int32_t v, double f) {
     t = &s->trace[s->ntrace++];
     t->node = ext;
     t->parent = par;
-    t->g = s->ns[v].g;
+    t->g = node_at(s, v)->g;
     t->f = f;
   }
   return ASTAR_OK;
@@ -442,7 +500,7 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
     if (s->reached) {
       if (s->q.stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
       if (s->q.stop == ASTAR_STOP_OPTIMAL &&
-          (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= s->ns[s->goal].g))
+          (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= node_at(s, s->goal)->g))
         return s->status = ASTAR_FOUND;
     }
     if (s->open.n == 0 && s->next.node < 0) {
@@ -469,9 +527,9 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
           return s->status = ASTAR_ENOMEM;
       }
     }
-    s->ns[top.node].pos = POS_CLOSED;
+    node_at(s, top.node)->pos = POS_CLOSED;
     if (s->q.stop == ASTAR_STOP_OPTIMAL)
-      heap_remove(s, &s->byg, (size_t)s->gpos[top.node], 1);
+      heap_remove(s, &s->byg, (size_t)*gpos_at(s, top.node), 1);
     s->st.expanded++;
     done++;
     if ((s->q.record_trace || s->q.record_visited) &&

@@ -90,6 +90,7 @@ void astar_graph_free(astar_graph *g) {
   astar__release(f, ud, (void **)&g->adj, &g->adj_cap, sizeof(adj_rec));
   astar__release(f, ud, (void **)&g->rfirst, &g->rfirst_cap, sizeof(int32_t));
   astar__release(f, ud, (void **)&g->redge, &g->redge_cap, sizeof(int32_t));
+  astar__comp_free(&g->t);
   astar__mem(f, ud, g, sizeof *g, 0);
 }
 
@@ -118,6 +119,8 @@ int astar_graph_add_node(astar_graph *g, double x, double y, double z,
   *id = g->nn++;
   g->csr_valid = g->rcsr_valid = 0;
   g->t.version++;
+  astar__comp_kept(&g->t);
+  astar__comp_node(&g->t, *id);
   return ASTAR_OK;
 }
 
@@ -141,6 +144,8 @@ int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
   *id = g->ne++;
   g->csr_valid = g->rcsr_valid = 0;
   g->t.version++;
+  astar__comp_kept(&g->t);
+  astar__comp_union(&g->t, from, to);   /* weak components: either way */
   return ASTAR_OK;
 }
 
@@ -172,6 +177,7 @@ int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost) {
   if (cost > g->max_cost) g->max_cost = cost;
   if (g->csr_valid) g->adj[g->edges[edge].slot].cost = cost;
   g->t.version++;
+  astar__comp_kept(&g->t);
   return ASTAR_OK;
 }
 
@@ -183,6 +189,16 @@ int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
   g->on[node] = (uint8_t)enabled;
   g->ndisabled += enabled ? -1 : 1;
   g->t.version++;
+  if (enabled) {
+    /* enabling only adds steps, all of them this node's: one pass over the
+    ** edges (a relabel would make the same pass and more) */
+    int32_t i;
+    astar__comp_kept(&g->t);
+    astar__comp_node(&g->t, node);
+    for (i = 0; i < g->ne; i++)
+      if (g->edges[i].from == node || g->edges[i].to == node)
+        astar__comp_union(&g->t, g->edges[i].from, g->edges[i].to);
+  }
   return ASTAR_OK;
 }
 
@@ -286,7 +302,7 @@ ASTAR_INLINE void prefetch_next_rev(const astar_search *s, const astar_graph *g)
 static int expand_graph(astar_search *s, int32_t u) {
   const astar_graph *g = CGRAPH(s->topo);
   const adj_rec *a, *end;
-  double gu = s->ns[u].g;
+  double gu = node_at(s, u)->g;
   prefetch_next(s, g);
   if (g->first[u] == g->first[u + 1]) return ASTAR_OK; /* adj may be NULL */
   a = g->adj + g->first[u];
@@ -311,7 +327,7 @@ static int expand_graph(astar_search *s, int32_t u) {
 static int expand_graph_rev(astar_search *s, int32_t v) {
   const astar_graph *g = CGRAPH(s->topo);
   int32_t i, end = g->rfirst[v + 1];
-  double gv = s->ns[v].g;
+  double gv = node_at(s, v)->g;
   prefetch_next_rev(s, g);
   for (i = g->rfirst[v]; i < end; i++) {
     int32_t e = g->redge[i], u = g->edges[e].from;
@@ -333,7 +349,7 @@ static int expand_graph_rev(astar_search *s, int32_t v) {
 ASTAR_INLINE int expand_graph_plain(astar_search *s, int32_t u) {
   const astar_graph *g = CGRAPH(s->topo);
   const adj_rec *a, *end;
-  double gu = s->ns[u].g;
+  double gu = node_at(s, u)->g;
   prefetch_next(s, g);
   if (g->first[u] == g->first[u + 1]) return ASTAR_OK; /* adj may be NULL */
   a = g->adj + g->first[u];

@@ -227,6 +227,9 @@ astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
       set_open_bit(gr, x + 1, y + 1, 1);
     }
   }
+  /* all open: one component under every diagonal rule (cardinal steps
+  ** join every cell) */
+  astar__comp_uniform(&gr->t);
   return gr;
 }
 
@@ -241,6 +244,7 @@ void astar_grid_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
   astar__mem(gr->t.alloc, gr->t.ud, gr->clear, gr->clear ? n : 0, 0);
+  astar__comp_free(&gr->t);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
 }
 
@@ -299,6 +303,18 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
     set_open_bit(gr, x + 1, y + 1, !blocked);
     if (gr->clear) clear_update(gr, x, y);
     note_change(gr, x, y);
+    if (!blocked) {
+      /* opening only adds steps: every new one touches this cell or joins
+      ** two of its neighbours that its own steps now join (the diagonal
+      ** rules only grow with open cells) */
+      int32_t id = y * gr->w + x;
+      unsigned m = gr->moves[CELL(gr, x, y)];
+      int d;
+      astar__comp_kept(&gr->t);
+      astar__comp_node(&gr->t, id);
+      for (d = 0; d < 8; d++)
+        if (m >> d & 1u) astar__comp_union(&gr->t, id, id + dx[d] + dy[d] * gr->w);
+    }
   }
   return ASTAR_OK;
 }
@@ -321,6 +337,7 @@ int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
   if (gr->cost[CELL(gr, x, y)] != cost) {
     gr->cost[CELL(gr, x, y)] = cost;
     note_change(gr, x, y);
+    astar__comp_kept(&gr->t);   /* costs do not cut */
   }
   return ASTAR_OK;
 }
@@ -344,6 +361,7 @@ int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag) {
   if (gr->tag[CELL(gr, x, y)] != tag) {
     gr->tag[CELL(gr, x, y)] = (uint16_t)tag;
     note_change(gr, x, y);
+    astar__comp_kept(&gr->t);
   }
   return ASTAR_OK;
 }
@@ -525,7 +543,7 @@ int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
 ** parent (g(parent) + 2 c >= g(parent) for any costs >= 0), so that step
 ** is never worth relaxing, whatever the heuristic. */
 ASTAR_INLINE unsigned back_mask(const astar_search *s, int32_t p) {
-  int32_t d = s->parent[p];
+  int32_t d = *parent_at(s, p);
   return d < 0 ? 0xffu : ~(1u << opposite[d]) & 0xffu;
 }
 
@@ -619,7 +637,7 @@ static int unit_cost(astar_search *s, const astar_grid *gr, int32_t from, int32_
 static int expand_sized(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t py = grid_row(gr, p), px = p - py * gr->pw, up = (py - 1) * gr->w + (px - 1);
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   unsigned m = unit_moves(s, gr, p, up) & back_mask(s, p);
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
@@ -642,7 +660,7 @@ static int expand_sized(astar_search *s, int32_t p) {
 static int expand_sized_rev(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t py = grid_row(gr, p), px = p - py * gr->pw, up = (py - 1) * gr->w + (px - 1);
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   unsigned m = unit_moves(s, gr, p, up);
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
@@ -667,7 +685,7 @@ static int expand_grid(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t w = gr->w, py = grid_row(gr, p), px = p - py * gr->pw;
   int32_t up = (py - 1) * w + (px - 1);
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   unsigned m = query_moves(s, gr, p, up) & back_mask(s, p);
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
@@ -692,7 +710,7 @@ static int expand_grid_rev(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t w = gr->w, py = grid_row(gr, p), px = p - py * gr->pw;
   int32_t up = (py - 1) * w + (px - 1);
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   unsigned m = query_moves(s, gr, p, up);
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
@@ -717,7 +735,7 @@ ASTAR_INLINE int expand_grid_plain(astar_search *s, int32_t p) {
   const astar_grid *gr = CGRID(s->topo);
   unsigned m = gr->moves[p] & back_mask(s, p);
   int32_t py = grid_row(gr, p), px = p - py * gr->pw;
-  double gp = s->ns[p].g, x = px - 1, y = py - 1;
+  double gp = node_at(s, p)->g, x = px - 1, y = py - 1;
   int d, rc;
   for (d = 0; m != 0; d++, m >>= 1) {
     if (!(m & 1)) continue;
@@ -752,28 +770,28 @@ static int grid_run_sized_reverse(astar_search *s, uint64_t n) {
 
 /* The tree parent of reached padded cell p (-1 at a source). */
 ASTAR_INLINE int32_t repair_parent(const astar_search *s, const astar_grid *gr, int32_t p) {
-  int32_t d = s->parent[p];
+  int32_t d = *parent_at(s, p);
   if (d < 0) return -1;
   return s->reverse ? p + gr->off[d] : p - gr->off[d];
 }
 
 ASTAR_INLINE int repair_reached(const astar_search *s, int32_t p) {
-  return s->ns[p].stamp == s->gen;
+  return node_seen(s, p);
 }
 
 /* Puts reached node p back on the open list at its g, to expand it again. */
 ASTAR_INLINE int repair_reopen(astar_search *s, int32_t p) {
-  if (!repair_reached(s, p) || s->ns[p].pos >= 0 || s->ns[p].pos == POS_NEXT)
+  if (!repair_reached(s, p) || node_at(s, p)->pos >= 0 || node_at(s, p)->pos == POS_NEXT)
     return ASTAR_OK;
   s->st.generated++;
-  return heap_push(s, &s->open, p, s->ns[p].g, tie_key(s, 0.0), 0);
+  return heap_push(s, &s->open, p, node_at(s, p)->g, tie_key(s, 0.0), 0);
 }
 
 /* Resets reached cell p (it loses its route) and queues it; *n counts the
 ** queue.  Its parent link stays: its children are found by it. */
 ASTAR_INLINE void repair_reset(astar_search *s, int32_t p, int32_t *queue, size_t *n) {
-  s->ns[p].stamp = 0;          /* never a live generation */
-  s->ns[p].pos = POS_CLOSED;
+  node_at(s, p)->stamp = 0;    /* never a live generation */
+  node_at(s, p)->pos = POS_CLOSED;
   queue[(*n)++] = p;
 }
 
@@ -804,14 +822,17 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
   for (y = 0; y < gr->h; y++) {
     const double *dr = dist + (size_t)y * (size_t)gr->w;
     const signed char *lr = link + (size_t)y * (size_t)gr->w;
-    astar_node *nr = s->ns + CELL(gr, 0, y);
-    int32_t *pr = s->parent + CELL(gr, 0, y);
     for (x = 0; x < gr->w; x++) {
+      int32_t p = CELL(gr, x, y);
+      astar_page *pg;
+      astar_node *nd;
       if (!(dr[x] < HUGE_VAL)) continue;
-      nr[x].g = dr[x];
-      nr[x].stamp = s->gen;
-      nr[x].pos = POS_IMPORTED;
-      pr[x] = lr[x];
+      if ((pg = page_touch(s, p, 0)) == NULL) return ASTAR_ENOMEM;
+      nd = &pg->ns[p & ASTAR_PAGE_MASK];
+      nd->g = dr[x];
+      nd->stamp = s->gen;
+      nd->pos = POS_IMPORTED;
+      pg->parent[p & ASTAR_PAGE_MASK] = lr[x];
     }
   }
   /* 2. the steps an edit can change: a step between two cells is decided by
@@ -877,15 +898,16 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, dou
     for (x = 0; x < gr->w; x++) {
       int32_t p = p0 + x, d;
       size_t c = row + (size_t)x;
-      const astar_node *nd = &s->ns[p];
-      if (nd->stamp != s->gen) {
+      const astar_node *nd;
+      if (!node_seen(s, p)) {
         dist[c] = HUGE_VAL;
         next[c] = -1;
         link[c] = -1;
         continue;
       }
+      nd = node_at(s, p);
       if (nd->pos == POS_IMPORTED) continue;   /* a repair left it as it was */
-      d = s->parent[p];
+      d = *parent_at(s, p);
       dist[c] = nd->g;
       link[c] = (signed char)d;
       if (d < 0) {

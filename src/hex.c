@@ -176,6 +176,7 @@ void astar_hex_free(astar_hex *hx) {
   astar__mem(hx->t.alloc, hx->t.ud, hx->blocked, n, 0);
   astar__mem(hx->t.alloc, hx->t.ud, hx->cost, hx->cost ? n * sizeof(double) : 0, 0);
   astar__mem(hx->t.alloc, hx->t.ud, hx->tag, hx->tag ? n * sizeof(uint16_t) : 0, 0);
+  astar__comp_free(&hx->t);
   astar__mem(hx->t.alloc, hx->t.ud, hx, sizeof *hx, 0);
 }
 
@@ -213,6 +214,7 @@ int astar_hex_set_cost(astar_hex *hx, int32_t x, int32_t y, double cost) {
   if (hx->cost[CELL(hx, x, y)] != cost) {
     hx->cost[CELL(hx, x, y)] = cost;
     hx->t.version++;
+    astar__comp_kept(&hx->t);   /* costs do not cut components */
   }
   return ASTAR_OK;
 }
@@ -236,6 +238,7 @@ int astar_hex_set_tag(astar_hex *hx, int32_t x, int32_t y, int32_t tag) {
   if (hx->tag[CELL(hx, x, y)] != tag) {
     hx->tag[CELL(hx, x, y)] = (uint16_t)tag;
     hx->t.version++;
+    astar__comp_kept(&hx->t);
   }
   return ASTAR_OK;
 }
@@ -410,7 +413,7 @@ ASTAR_INLINE hex_at hex_locate(const astar_hex *hx, int32_t p) {
 
 /* Every direction but the one back to p's parent (see grid.c: back_mask). */
 ASTAR_INLINE int back_dir(const astar_search *s, int32_t p) {
-  int32_t d = s->parent[p];
+  int32_t d = *parent_at(s, p);
   return d < 0 ? -1 : (int)((d + 3) % 6);
 }
 
@@ -419,7 +422,7 @@ ASTAR_INLINE int back_dir(const astar_search *s, int32_t p) {
 static int expand_hex(astar_search *s, int32_t p) {
   const astar_hex *hx = CHEX(s->topo);
   hex_at a = hex_locate(hx, p);
-  double gp = s->ns[p].g;
+  double gp = node_at(s, p)->g;
   int d, back = back_dir(s, p), rc;
   for (d = 0; d < 6; d++) {
     int32_t q = p + hx->off[a.par][d];
@@ -442,7 +445,7 @@ static int expand_hex(astar_search *s, int32_t p) {
 static int expand_hex_rev(astar_search *s, int32_t p) {
   const astar_hex *hx = CHEX(s->topo);
   hex_at at = hex_locate(hx, p);
-  double gp = s->ns[p].g;
+  double gp = node_at(s, p)->g;
   int d, rc;
   for (d = 0; d < 6; d++) {
     int32_t a = p + hx->off[at.par][d];
@@ -466,7 +469,7 @@ static int expand_hex_rev(astar_search *s, int32_t p) {
 ASTAR_INLINE int expand_hex_plain(astar_search *s, int32_t p) {
   const astar_hex *hx = CHEX(s->topo);
   hex_at a = hex_locate(hx, p);
-  double gp = s->ns[p].g + 1.0;
+  double gp = node_at(s, p)->g + 1.0;
   int d, back = back_dir(s, p), rc;
   for (d = 0; d < 6; d++) {
     int32_t q = p + hx->off[a.par][d];

@@ -38,8 +38,8 @@ static const int jdy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 /* node state: the few accessors the search reads and writes here            */
 /* ------------------------------------------------------------------------ */
 
-ASTAR_INLINE double node_g(const astar_search *s, int32_t v) { return s->ns[v].g; }
-ASTAR_INLINE int32_t node_parent(const astar_search *s, int32_t v) { return s->parent[v]; }
+ASTAR_INLINE double node_g(const astar_search *s, int32_t v) { return node_at(s, v)->g; }
+ASTAR_INLINE int32_t node_parent(const astar_search *s, int32_t v) { return *parent_at(s, v); }
 
 /* ------------------------------------------------------------------------ */
 /* bit scans                                                                  */
@@ -178,7 +178,8 @@ ASTAR_INLINE int flush(jctx *J, int32_t p) {
 ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, double g, int plain) {
   (void)plain;
 #if defined(__GNUC__)
-  __builtin_prefetch(&J->s->ns[q], 1);
+  if (J->s->pages[q >> ASTAR_PAGE_BITS] != NULL)   /* a page not yet touched: nothing */
+    __builtin_prefetch(node_at(J->s, q), 1);
 #endif
   J->q[J->n] = q;
   J->g[J->n++] = g;

@@ -62,6 +62,7 @@ static const lfunc topo_methods[] = {
     {"find_path", l_find_path, 1, NULL},
     {"query", l_query, 1, NULL},
     {"distances", l_distances, 1, NULL},
+    {"connected", l_topo_connected, 1, NULL},
     {"distances_query", l_distances_query, 1, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};

@@ -33,6 +33,13 @@ static const char *const algorithm_names[] = {
     [ASTAR_ALGO_JPS] = "jps",
 };
 static const char *const direction_names[] = {"from_sources", "to_sources"};
+/* on_change: what a time-sliced query does at its next step when its
+** topology or a field it reads changed since it began. */
+enum { ON_CHANGE_RESTART, ON_CHANGE_FAIL };
+static const char *const on_change_names[] = {
+    [ON_CHANGE_RESTART] = "restart",
+    [ON_CHANGE_FAIL] = "fail",
+};
 
 /* The stack slots of the Lua values a search uses. */
 enum { SLOT_H, SLOT_COST, SLOT_PENALTY, SLOT_FORBID, SLOT_HOBJ, OPT_SLOTS };
@@ -45,11 +52,13 @@ typedef struct lopts {
   int smooth, any_angle;        /* grids: path.points (lresult.c) */
   unsigned given;               /* bit i: options[i] was set */
   int reverse;                  /* distances: 1 = cost to the sources */
+  int on_change;                /* queries: ON_CHANGE_* */
   lfield *penalty, *forbid;     /* the fields the query reads, if any */
 } lopts;
 
-/* What a set of options is for. */
-enum { FOR_PATH = 1, FOR_DIST = 2 };
+/* What a set of options is for: FOR_PATH alone for find_path, with
+** FOR_QUERY for a time-sliced query (which takes every path option too). */
+enum { FOR_PATH = 1, FOR_DIST = 2, FOR_QUERY = 4 };
 
 /* The parser's context. */
 typedef struct lparse {
@@ -275,6 +284,11 @@ static void opt_algorithm(lua_State *L, lparse *P, int v) {
                                    COUNT_OF(algorithm_names), "");
 }
 
+static void opt_on_change(lua_State *L, lparse *P, int v) {
+  P->o->on_change = check_choice(L, P->arg, v, "on_change", on_change_names,
+                                 COUNT_OF(on_change_names), "");
+}
+
 static void opt_smooth(lua_State *L, lparse *P, int v) { P->o->smooth = flag(L, P, v, "smooth"); }
 static void opt_any_angle(lua_State *L, lparse *P, int v) {
   P->o->any_angle = flag(L, P, v, "any_angle");
@@ -312,6 +326,7 @@ static const lopt options[] = {
     {"direction", FOR_DIST, 0, opt_direction},
     {"smooth", FOR_PATH, 1, opt_smooth},
     {"any_angle", FOR_PATH, 1, opt_any_angle},
+    {"on_change", FOR_QUERY, 0, opt_on_change},
 };
 #define FIELD_OPTIONS 2   /* penalty and forbid, first in the table */
 
@@ -334,8 +349,11 @@ static const lopt *own_option(lua_State *L, int arg, ltopo *T, unsigned kind) {
   const lopt *p = lua_type(L, -2) == LUA_TSTRING ? find_option(lua_tostring(L, -2)) : NULL;
   /* distances-only options are unknown to path searches (which take every
   ** other option); path-only ones do not apply to distances */
-  if (p == NULL || (kind == FOR_PATH && !(p->applies & FOR_PATH)))
+  if (p == NULL || ((kind & FOR_PATH) && !(p->applies & (FOR_PATH | FOR_QUERY))))
     arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+  if (!(p->applies & kind) && p->applies == FOR_QUERY)
+    arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for queries (query())",
+                                      p->name));
   if (!(p->applies & kind))
     arg_error(L, arg, lua_pushfstring(L, "option \"%s\" does not apply to distances", p->name));
   if (!option_applies(p, T, kind))
@@ -404,6 +422,7 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   o->smooth = o->any_angle = 0;
   o->given = 0;
   o->reverse = 1;
+  o->on_change = ON_CHANGE_RESTART;
   o->penalty = o->forbid = NULL;
   luaL_checkstack(L, OPT_SLOTS + 8, "too many arguments");
   for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);
@@ -451,12 +470,12 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     }
   }
   check_combinations(L, &P);
-  if (kind == FOR_PATH && o->q.heuristic == ASTAR_H_DEFAULT) default_heuristic(L, &P);
+  if ((kind & FOR_PATH) && o->q.heuristic == ASTAR_H_DEFAULT) default_heuristic(L, &P);
   o->q.record_trace = o->trace;
   o->q.record_visited = o->visited;
   o->q.track_best = o->partial;
   /* "jps" where it cannot serve: say why (the core would only refuse) */
-  if (kind == FOR_PATH && o->q.algorithm == ASTAR_ALGO_JPS) {
+  if ((kind & FOR_PATH) && o->q.algorithm == ASTAR_ALGO_JPS) {
     const char *why = astar_jps_refusal(T->t, &o->q);
     /* the cost callback's bridge is set when the search runs */
     if (!why && !lua_isnil(L, o->slot + SLOT_COST)) why = "cost callback";
@@ -467,19 +486,21 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
 }
 
 /* core._options() -> { name = { path = bool, distances = bool, grids_only
-** = bool } }: the option table, for the spec that checks that no option is
+** = bool, query = bool } }: the option table, for the spec that checks that no option is
 ** ignored on open grids. */
 static int l_options(lua_State *L) {
   int i;
   lua_createtable(L, 0, COUNT_OF(options));
   for (i = 0; i < COUNT_OF(options); i++) {
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     lua_pushboolean(L, (options[i].applies & FOR_PATH) != 0);
     lua_setfield(L, -2, "path");
     lua_pushboolean(L, (options[i].applies & FOR_DIST) != 0);
     lua_setfield(L, -2, "distances");
     lua_pushboolean(L, options[i].fields);
     lua_setfield(L, -2, "grids_only");
+    lua_pushboolean(L, (options[i].applies & FOR_QUERY) != 0);
+    lua_setfield(L, -2, "query");
     lua_setfield(L, -2, options[i].name);
   }
   return 1;

@@ -14,6 +14,13 @@
 ** effect when the step ends: the step returns what it did, and the query
 ** is cancelled from then on (its memory freed).  A query whose topology is
 ** closed is cancelled: its step returns "cancelled".
+**
+** Changes between steps are expected, not errors: a query whose topology
+** (or a penalty or forbid field it reads) changed since its search began
+** begins again on the changed map at its next step (on_change = "restart",
+** counted in stats.restarts), or ends with the status "changed"
+** (on_change = "fail").  During a step the topology and the fields are
+** locked, so nothing changes under a running search.
 */
 
 #define QUERY_MT "astar.Query"
@@ -33,11 +40,12 @@ typedef struct lquery {
   int status;                   /* the last core status */
   int begun;                    /* the search began (on the first step) */
   int cancelled;                /* cancel() arrived during a step */
-  uint32_t version;             /* the topology's version at creation */
+  int changed;                  /* ended by a change (on_change = "fail") */
+  uint32_t restarts;            /* searches begun again after a change */
+  uint32_t version;             /* the topology's version at begin */
   uint32_t penalty_version, forbid_version;   /* the fields' at begin */
   int dist;                     /* a distances query (distances_query) */
   size_t nsources;              /* its sources, in b.nodes */
-  uint32_t restarts;            /* begun again after an edit */
 } lquery;
 
 static void query_release(lobj *o) { sbuf_free(o->M, &((lquery *)o)->b); }
@@ -60,6 +68,7 @@ static const char *query_state_name(lquery *Q) {
   if (Q->state == QS_CANCELLED) return "cancelled";
   if (Q->state == QS_FAILED) return "failed";
   if (Q->dist) return Q->status == ASTAR_FOUND ? "done" : "searching";
+  if (Q->changed) return "changed";
   return astar_status_name(Q->status);
 }
 
@@ -81,7 +90,7 @@ static int l_query(lua_State *L) {
   qidx = lua_gettop(L);
   Q->b.s = astar_search_new(state_alloc, C->M);
   if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
-  parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH);
+  parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH | FOR_QUERY);
   lua_createtable(L, 0, 7);                 /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");
@@ -91,7 +100,6 @@ static int l_query(lua_State *L) {
   }
   compat_setuv(L, qidx);
   Q->T = T;
-  Q->version = astar_topology_version(T->t);
   Q->status = ASTAR_SEARCHING;
   Q->state = QS_RUNNING;
   lua_pushvalue(L, qidx);
@@ -204,20 +212,44 @@ static int query_slots(lua_State *L, lcall *C, lquery *Q, int qidx) {
   return first;
 }
 
-/* The field changes a query refuses between its steps, as the topology's. */
-static void check_fields_unchanged(lua_State *L, lquery *Q) {
-  if ((Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) ||
-      (Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version))
-    luaL_error(L, "the %s field changed since this query began (start a new query)",
-               Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version ? "penalty"
-                                                                                 : "forbid");
+/* The topology or a field the search reads changed since it began. */
+static int query_changed(lquery *Q) {
+  return astar_topology_version(Q->T->t) != Q->version ||
+         (Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) ||
+         (Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version);
+}
+
+/* The query's heuristic object (landmarks, clusters) no longer serves its
+** topology: built for a version before a change. */
+static int stale_heuristic(lua_State *L, lquery *Q) {
+  lheur *H = (lheur *)lua_touserdata(L, Q->opts.slot + SLOT_HOBJ);
+  return H != NULL && H->tab != NULL && !astar_table_serves(H->tab, Q->T->t);
+}
+
+/* Adds stats.restarts to the statistics on top (a path or a stats table)
+** when the query restarted: a query that did not answers exactly as
+** find_path would. */
+static void push_restarts(lua_State *L, lquery *Q) {
+  if (Q->restarts == 0) return;
+  lua_pushinteger(L, (lua_Integer)Q->restarts);
+  lua_setfield(L, -2, "restarts");
 }
 
 /* Stores the outcome of a finished query in its user value (result = {n =
 ** count, ...}). */
 static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
   int i, n, top = lua_gettop(L);
-  n = push_outcome(L, C, Q->T, &Q->b, &Q->opts, Q->status);
+  if (Q->changed) {                         /* nil, "changed", stats */
+    lua_pushnil(L);
+    lua_pushliteral(L, "changed");
+    lua_createtable(L, 0, 5);
+    if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
+    else push_stats(L, Q->T, Q->b.s, &Q->opts);
+    n = 3;
+  } else {
+    n = push_outcome(L, C, Q->T, &Q->b, &Q->opts, Q->status);
+  }
+  push_restarts(L, Q);
   lua_createtable(L, n, 1);
   for (i = 1; i <= n; i++) {
     lua_pushvalue(L, top + i);
@@ -232,7 +264,9 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
 }
 
 /* q:step([n]) -> "searching" | "found" | "unreachable" | "max_expansions" |
-** "max_cost" | "cancelled": expands at most n nodes (default: to the end). */
+** "max_cost" | "changed" | "cancelled": expands at most n nodes (default:
+** to the end); first begins the search again when the map changed since it
+** began (on_change = "restart"), or ends the query with "changed". */
 static int l_query_step(lua_State *L) {
   /* stack: 1 query, 2 the count, then the option slots from the user value */
   lcall *C = call_frame(L);
@@ -251,21 +285,39 @@ static int l_query_step(lua_State *L) {
   }
   hold(L, C, &Q->o, 1);                     /* stepping */
   hold(L, C, &T->o, 1);
-  if (!Q->dist && !Q->begun && astar_topology_version(T->t) != Q->version)
-    return search_error(L, T, Q->b.s, ASTAR_ECHANGED);
   lua_settop(L, 1);
   Q->opts.slot = query_slots(L, C, Q, 1);
-  if (Q->begun && !Q->dist) check_fields_unchanged(L, Q);
   bridge_attach(&Q->br, L, T, &Q->opts);
+  /* (a distances query begins again by itself: dist_query_begin) */
+  if (!Q->dist && ((Q->begun && query_changed(Q)) || stale_heuristic(L, Q))) {
+    /* a precomputed heuristic built for the old map cannot guide a search
+    ** of the new one: such a query ends "changed" in either mode */
+    if (Q->opts.on_change == ON_CHANGE_FAIL || stale_heuristic(L, Q)) {
+      Q->changed = 1;                       /* final, like any outcome */
+      Q->state = QS_FAILED;                 /* until the snapshot is made */
+      query_snapshot(L, C, Q, 1);
+      Q->state = QS_DONE;
+      lua_pushliteral(L, "changed");
+      return 1;
+    }
+    Q->begun = 0;                           /* the same query, on the new map */
+    Q->restarts++;
+  }
   /* failed unless the step returns: an error raised from here on (a
   ** callback's) leaves the search half done, and the query says so */
   Q->state = QS_FAILED;
   if (Q->dist) dist_query_begin(L, Q);
   if (!Q->begun) {
     if (Q->opts.any_angle) theta_begin(L, C, T, &Q->b, &Q->opts);
-    else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK)
+    else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK) {
+      /* "jps", and the map gained what rules it out since the query began */
+      const char *why = astar_jps_refusal(T->t, &Q->opts.q);
+      if (rc == ASTAR_EINVAL && Q->opts.q.algorithm == ASTAR_ALGO_JPS && why)
+        return luaL_error(L, "algorithm \"jps\" does not apply to this query any more (%s)", why);
       return search_error(L, T, Q->b.s, rc);
+    }
     Q->begun = 1;
+    Q->version = astar_topology_version(T->t);
     if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
     if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
   }
@@ -316,9 +368,10 @@ static int l_query_result(lua_State *L) {
   lua_pushnil(L);
   lua_pushliteral(L, "searching");
   if (Q->dist) return 2;
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 6);
   if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
   else push_stats(L, Q->T, Q->b.s, &Q->opts);
+  push_restarts(L, Q);
   return 3;
 }
 

@@ -361,3 +361,17 @@ static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
 
 /* The classes (lgraph.c, lgrid.c, lhex.c), for the functions that name one. */
 static const ltopo_class graph_class, grid_class, hex_class;
+/* graph:connected(a, b) / grid:connected(x1, y1, x2, y2) -> boolean: false
+** proves there is no path (the nodes are impassable or in different
+** components of the topology's own passability).  Protected: a relabel
+** allocates (the labels' memory is accounted when the call ends). */
+static int l_topo_connected(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int na = T->cls->node_args;
+  int32_t a = T->cls->check_node(L, T, 2), b = T->cls->check_node(L, T, 2 + na);
+  int rc = astar_topology_connected(T->t, a, b);
+  if (rc < 0) return luaL_error(L, "not enough memory");
+  lua_pushboolean(L, rc);
+  return 1;
+}

@@ -21,9 +21,14 @@ int32_t astar_topology_node_count(const astar_topology *t) { return t->ops->coun
 void astar_topology_lock(astar_topology *t, int delta) { t->lock += delta; }
 int astar_topology_locked(const astar_topology *t) { return t->lock > 0; }
 uint32_t astar_topology_version(const astar_topology *t) { return t->version; }
-size_t astar_topology_bytes(const astar_topology *t) { return t->ops->bytes(t); }
+size_t astar_topology_bytes(const astar_topology *t) {
+  return t->ops->bytes(t) + astar__comp_bytes(t);
+}
+/* Also brings the component labels up to date: after it, searches of t
+** (from several threads at once) only read the topology. */
 int astar_topology_prepare(astar_topology *t, const astar_query *q) {
   int rc = t->ops->prepare(t, 0);
+  if (rc == ASTAR_OK) rc = astar__comp_refresh(t);
   if (rc != ASTAR_OK || q == NULL || q->size <= 1) return rc;
   return t->ops->sized ? t->ops->sized(t) : ASTAR_EINVAL;
 }
@@ -68,12 +73,15 @@ astar_search *astar_search_new(astar_alloc_fn alloc, void *ud) {
 }
 
 void astar_search_free(astar_search *s) {
+  size_t i;
   if (s == NULL) return;
-  astar__release(s->alloc, s->ud, (void **)&s->ns, &s->ns_cap, sizeof(astar_node));
-  astar__release(s->alloc, s->ud, (void **)&s->parent, &s->parent_cap, sizeof(int32_t));
-  astar__release(s->alloc, s->ud, (void **)&s->gpos, &s->gpos_cap, sizeof(int32_t));
-  astar__release(s->alloc, s->ud, (void **)&s->hc, &s->hc_cap, sizeof(double));
-  astar__release(s->alloc, s->ud, (void **)&s->cc, &s->cc_cap, sizeof(double));
+  for (i = 0; i < s->pages_cap; i++)
+    if (s->pages[i]) astar__mem(s->alloc, s->ud, s->pages[i], sizeof(astar_page), 0);
+  for (i = 0; i < s->xpages_cap; i++)
+    if (s->xpages[i]) astar__mem(s->alloc, s->ud, s->xpages[i], sizeof(astar_xpage), 0);
+  astar__release(s->alloc, s->ud, (void **)&s->pages, &s->pages_cap, sizeof(astar_page *));
+  astar__release(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, sizeof(uintptr_t));
+  astar__release(s->alloc, s->ud, (void **)&s->xpages, &s->xpages_cap, sizeof(astar_xpage *));
   astar__release(s->alloc, s->ud, (void **)&s->scratch, &s->scratch_cap, sizeof(double));
   astar__release(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, sizeof(int32_t));
   astar__release(s->alloc, s->ud, (void **)&s->open.a, &s->open.cap, sizeof(astar_heap_item));
@@ -84,11 +92,45 @@ void astar_search_free(astar_search *s) {
 }
 
 size_t astar_search_bytes(const astar_search *s) {
-  return sizeof *s + s->ns_cap * sizeof(astar_node) + s->parent_cap * sizeof(int32_t) +
-         s->gpos_cap * sizeof(int32_t) + (s->hc_cap + s->cc_cap) * sizeof(double) +
+  return sizeof *s + s->npages * sizeof(astar_page) + s->nxpages * sizeof(astar_xpage) +
+         s->pages_cap * sizeof(astar_page *) + s->xpages_cap * sizeof(astar_xpage *) +
+         s->nsb_cap * sizeof(uintptr_t) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
          s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t) +
          s->scratch_cap * sizeof(double) + s->ids_cap * sizeof(int32_t);
+}
+
+/* Grows a page directory to n entries, the new ones empty. */
+static int search_grow_dir(astar_search *s, void ***dir, size_t *cap, size_t n) {
+  size_t old = *cap;
+  if (n <= old) return ASTAR_OK;
+  if (astar__resize(s->alloc, s->ud, (void **)dir, cap, n, sizeof(void *)))
+    return ASTAR_ENOMEM;
+  memset(*dir + old, 0, (n - old) * sizeof(void *));
+  return ASTAR_OK;
+}
+
+/* Called by node_touch (engine.h) the first time a query reaches a node of a
+** page that does not exist yet.  A fresh page is zeroed: stamp 0 is no live
+** generation's, so its nodes read as untouched. */
+int astar__touch_page(astar_search *s, int32_t v) {
+  size_t i = (size_t)v >> ASTAR_PAGE_BITS;
+  if (s->pages[i] == NULL) {
+    astar_page *p = (astar_page *)astar__mem(s->alloc, s->ud, NULL, 0, sizeof *p);
+    if (p == NULL) return ASTAR_ENOMEM;
+    memset(p, 0, sizeof *p);
+    s->pages[i] = p;
+    /* unsigned arithmetic: wraps harmlessly below the page's address */
+    s->nsb[i] = (uintptr_t)p->ns - ((uintptr_t)i << ASTAR_PAGE_BITS) * sizeof(astar_node);
+    s->npages++;
+  }
+  if (s->use_x && s->xpages[i] == NULL) {
+    astar_xpage *x = (astar_xpage *)astar__mem(s->alloc, s->ud, NULL, 0, sizeof *x);
+    if (x == NULL) return ASTAR_ENOMEM;
+    s->xpages[i] = x;       /* read only where the node's stamp is current */
+    s->nxpages++;
+  }
+  return ASTAR_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -166,26 +208,15 @@ static int query_plain(const astar_query *q) {
 /* begin                                                                      */
 /* ------------------------------------------------------------------------ */
 
-/* Sizes the per-node arrays for n nodes; fresh node states get stamp 0,
-** which no live generation uses. */
+/* Sizes the page directories for n nodes (the pages themselves come as the
+** search touches them). */
 static int reserve(astar_search *s, size_t n) {
-  if (astar__resize(s->alloc, s->ud, (void **)&s->ns, &s->ns_cap, n,
-                    sizeof(astar_node)) ||
-      astar__resize(s->alloc, s->ud, (void **)&s->parent, &s->parent_cap, n,
-                    sizeof(int32_t)))
+  size_t np = (n + ASTAR_PAGE - 1) >> ASTAR_PAGE_BITS;
+  if (s->nsb_cap < np &&
+      astar__resize(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, np, sizeof(uintptr_t)))
     return ASTAR_ENOMEM;
-  if (s->q.stop == ASTAR_STOP_OPTIMAL &&
-      astar__resize(s->alloc, s->ud, (void **)&s->gpos, &s->gpos_cap, n, sizeof(int32_t)))
-    return ASTAR_ENOMEM;
-  if (s->ns_init < s->ns_cap) {
-    memset(s->ns + s->ns_init, 0, (s->ns_cap - s->ns_init) * sizeof(astar_node));
-    s->ns_init = s->ns_cap;
-  }
-  if (s->q.heuristic == ASTAR_H_CALLBACK &&
-      astar__resize(s->alloc, s->ud, (void **)&s->hc, &s->hc_cap, n, sizeof(double)))
-    return ASTAR_ENOMEM;
-  if (s->q.cost_fn != NULL &&
-      astar__resize(s->alloc, s->ud, (void **)&s->cc, &s->cc_cap, n, sizeof(double)))
+  if (search_grow_dir(s, (void ***)&s->pages, &s->pages_cap, np)) return ASTAR_ENOMEM;
+  if (s->use_x && search_grow_dir(s, (void ***)&s->xpages, &s->xpages_cap, s->pages_cap))
     return ASTAR_ENOMEM;
   return ASTAR_OK;
 }
@@ -210,6 +241,9 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   }
   s->q = *q;
   if (s->q.heuristic == ASTAR_H_DEFAULT) s->q.heuristic = ops->default_heuristic(t);
+  s->use_cc = s->q.cost_fn != NULL;
+  s->use_x = s->use_cc || s->q.heuristic == ASTAR_H_CALLBACK ||
+             s->q.stop == ASTAR_STOP_OPTIMAL;
   if ((rc = reserve(s, ops->span(t))) != ASTAR_OK) return rc;
   s->topo = t;
   s->ops = ops;
@@ -217,7 +251,6 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->version = t->version;
   s->reverse = reverse;
   s->octile_k = ops->octile_k;
-  s->use_cc = s->q.cost_fn != NULL;
   s->jps = 0;
   if (s->q.size > 1) {
     s->run = reverse ? ops->run_sized_reverse : ops->run_sized;
@@ -246,7 +279,10 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   }
   if (++s->gen == 0) {
     size_t i;
-    for (i = 0; i < s->ns_init; i++) s->ns[i].stamp = 0;
+    int j;
+    for (i = 0; i < s->pages_cap; i++)
+      if (s->pages[i])
+        for (j = 0; j < ASTAR_PAGE; j++) s->pages[i]->ns[j].stamp = 0;
     s->gen = 1;
   }
   s->open.n = s->byg.n = 0;
@@ -320,6 +356,21 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
     s->status = ASTAR_UNREACHABLE;
     return ASTAR_OK;
   }
+  /* A goal in another component of the topology's own passability: no
+  ** path, proven without a search (a partial search still runs: its answer
+  ** is the best node of the start's component).  Per-query modifiers may
+  ** cut a component further; those searches end as they always did. */
+  s->apart = 0;
+  if (goal_ok && s->start != s->goal) {
+    if ((rc = astar_topology_connected(t, q->start, q->goal)) < 0) return s->status = rc;
+    if (rc == 0) {
+      if (!s->q.track_best) {
+        s->status = ASTAR_UNREACHABLE;
+        return ASTAR_OK;
+      }
+      s->apart = 1;
+    }
+  }
   if (!goal_ok) s->goal = -2; /* never reached; the search runs until empty */
   if ((rc = seed(s, s->start)) != ASTAR_OK) return s->status = rc;
   s->status = ASTAR_SEARCHING;
@@ -373,9 +424,15 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
 /* ------------------------------------------------------------------------ */
 
 int astar_search_step(astar_search *s, uint64_t max_steps) {
+  int rc;
   if (s->status != ASTAR_SEARCHING) return s->status;
   if (s->topo->version != s->version) return s->status = ASTAR_ECHANGED;
-  return s->run(s, max_steps);
+  rc = s->run(s, max_steps);
+  /* a partial search toward another component: whatever ended it, the
+  ** answer is proven (the budget only bounded the partial path) */
+  if (s->apart && (rc == ASTAR_MAX_EXPANSIONS || rc == ASTAR_MAX_COST))
+    rc = s->status = ASTAR_UNREACHABLE;
+  return rc;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -392,12 +449,12 @@ static int32_t reached(const astar_search *s, int32_t id) {
   int32_t v;
   if (s->status == ASTAR_ESTATE || id < 0 || id >= s->count) return -1;
   v = s->ops->internal(s->topo, id);
-  return (size_t)v < s->ns_init && s->ns[v].stamp == s->gen ? v : -1;
+  return node_seen(s, v) ? v : -1;
 }
 
 /* The search-tree parent of reached internal node v (-1 at a root). */
 static int32_t tree_parent(const astar_search *s, int32_t v) {
-  int32_t link = s->parent[v];
+  int32_t link = *parent_at(s, v);
   if (link < 0 || s->jps) return link;  /* jump points: the parent's id */
   return s->reverse ? s->ops->link_to(s->topo, v, link)
                     : s->ops->link_from(s->topo, v, link);
@@ -414,8 +471,8 @@ int32_t astar_search_path_length(const astar_search *s, int32_t to) {
 /* Step cost into v along its parent link, as the search computed it. */
 static double incoming(const astar_search *s, int32_t v) {
   double c = 0;
-  if (s->use_cc) return s->cc[v];
-  s->ops->step_cost(s, v, s->parent[v], &c);
+  if (s->use_cc) return *cc_at(s, v);
+  s->ops->step_cost(s, v, *parent_at(s, v), &c);
   return c;
 }
 
@@ -437,7 +494,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   ** lower, true cost */
   for (i = len - 1; i >= 0; i--, v = tree_parent(s, v)) nodes[i] = v;
   for (i = 1; i < len; i++) {
-    if (links) links[i - 1] = s->parent[nodes[i]];
+    if (links) links[i - 1] = *parent_at(s, nodes[i]);
     sum += incoming(s, nodes[i]);
   }
   for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
@@ -447,7 +504,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
 
 int32_t astar_search_link(const astar_search *s, int32_t node) {
   int32_t v = reached(s, node);
-  return v >= 0 && !s->jps ? s->parent[v] : -1;  /* jumps are no single link */
+  return v >= 0 && !s->jps ? *parent_at(s, v) : -1;  /* jumps are no single link */
 }
 
 int32_t astar_search_parent(const astar_search *s, int32_t node) {
@@ -467,7 +524,7 @@ int32_t astar_search_best(const astar_search *s) {
 
 double astar_search_g(const astar_search *s, int32_t node) {
   int32_t v = reached(s, node);
-  return v >= 0 ? s->ns[v].g : -1;
+  return v >= 0 ? node_at(s, v)->g : -1;
 }
 
 int astar_search_h(astar_search *s, int32_t node, double *h) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "astar.h"
+#include "astar_int.h" /* the search generation, for the wrap test */
 
 static int failures = 0, checks = 0;
 
@@ -559,6 +560,50 @@ static void test_version(void) {
   CHECK(strcmp(buf, ASTAR_VERSION) == 0);
 }
 
+/* Paged search state: a short query on a big grid holds a few pages; the
+** generation wraps without stale state leaking into answers; components
+** prove unreachability before any expansion and follow edits. */
+static void test_pages_and_components(void) {
+  astar_grid *gr = astar_grid_new(1000, 1000, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_topology *t = astar_grid_topology(gr);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  double cost = 0;
+  int32_t nodes[64], y, i;
+  astar_query_init(&q, 500 * 1000 + 500, 500 * 1000 + 530);
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_search_path(s, q.goal, nodes, NULL, &cost) == 31 && cost == 30);
+  /* the directory (16 bytes per 64 cells) and a handful of pages, not 20 MB */
+  CHECK(astar_search_bytes(s) < 400 * 1024);
+  /* across the generation's wrap: the same answers, every time */
+  s->gen = UINT32_MAX - 2;
+  for (i = 0; i < 5; i++) {
+    astar_query_init(&q, 10 * 1000 + 10 + i, 12 * 1000 + 40);
+    CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_FOUND);
+    CHECK(astar_search_g(s, 500 * 1000 + 530) == -1);   /* not this query's */
+    CHECK(fabs(astar_search_g(s, q.goal) - (28 - i + 2 * ASTAR_GRID_DIAG)) < 1e-9);
+  }
+  CHECK(s->gen < 10);
+  /* a wall: the far side is another component, proven with no expansion */
+  for (y = 0; y < 1000; y++) CHECK(astar_grid_set_blocked(gr, 600, y, 1) == ASTAR_OK);
+  CHECK(astar_topology_connected(t, 0, 999) == 0);
+  CHECK(astar_topology_connected(t, 0, 599) == 1);
+  astar_query_init(&q, 0, 999);
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_UNREACHABLE);
+  CHECK(astar_search_stats(s)->expanded == 0);
+  q.track_best = 1;             /* partial: searches its own side; the */
+  q.max_expansions = 100;       /* budget only bounds the partial path */
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_UNREACHABLE);
+  CHECK(astar_search_stats(s)->expanded == 100 && astar_search_best(s) >= 0);
+  /* a gate: labels merge without a relabel */
+  CHECK(astar_grid_set_blocked(gr, 600, 500, 0) == ASTAR_OK);
+  CHECK(astar_topology_components_current(t));
+  CHECK(astar_topology_connected(t, 0, 999) == 1);
+  CHECK(astar_topology_connected(t, -1, 0) == ASTAR_EINVAL);
+  astar_search_free(s);
+  astar_grid_free(gr);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -572,6 +617,7 @@ int main(void) {
   test_error_causes();
   test_parents();
   test_tables();
+  test_pages_and_components();
   test_anyangle();
   test_sizes();
   printf("core_test: %d checks, %d failed\n", checks, failures);

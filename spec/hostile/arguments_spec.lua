@@ -135,6 +135,7 @@ local GRAPH_SIGS = {
   find_path = { { NODE, 1 }, { NODE, 3 }, { K.opts, {} } },
   query = { { NODE, 1 }, { NODE, 3 }, { K.opts, {} } },
   distances = { { K.sources, { 1 } }, { K.opts, {} } },
+  connected = { { NODE, 1 }, { NODE, 3 } },
   distances_query = { { K.sources, { 1 } }, { K.opts, {} } },
 }
 
@@ -152,6 +153,7 @@ local GRID_SIGS = {
   memory = {},
   line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 4 }, { GY, 3 }, { K.size, 2 } },
   clearance = { { GX, 2 }, { GY, 2 } },
+  connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
   visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
   to_string = { { K.path, {} } },
   find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
@@ -179,6 +181,7 @@ local HEX_SIGS = {
   neighbours = { { GX, 2 }, { GY, 2 } },
   distance = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
   line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+  connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
   visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
   to_world = { { GX, 2 }, { GY, 2 } },
   to_cell = { { K.finite("x"), 2.5 }, { K.finite("y"), 1.5 } },

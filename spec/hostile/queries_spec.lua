@@ -43,21 +43,53 @@ describe("hostile queries", function()
     assert.equal("found", q:step())
   end)
 
-  it("a change of the graph between steps", function()
+  it("a change of the graph between steps: restart or 'changed', never a raise", function()
     local g = chain()
     local q = g:query(1, 3)
+    local f = g:query(1, 3, { on_change = "fail" })
     q:step(1)
+    f:step(1)
     g:add_node(0, 0)
-    assert.equal("the graph changed since this query began (start a new query)", error_of(q.step, q))
-    assert.equal("failed", q:status())
-    assert.equal("this query failed (an error was raised while it ran): start a new one", error_of(q.result, q))
+    assert.equal("found", q:step())
+    assert.equal(1, q:result().restarts)
+    assert.equal("changed", f:step())
+    assert.equal("changed", f:status())
+    assert.equal("changed", select(2, f:result()))
     local gr = new_grid()
-    local r = gr:query(1, 1, GW, GH)
+    local r = gr:query(1, 1, GW, GH, { on_change = "fail" })
     r:step(1)
     gr:set_cost(3, 3, 2)
-    assert.equal("the grid changed since this query began (start a new query)", error_of(r.step, r))
+    assert.equal("changed", r:step())
     chain_ok(g)
     grid_ok(gr)
+  end)
+
+  it("on_change takes 'restart' or 'fail', only on queries", function()
+    local g = chain()
+    for _, bad in ipairs({ { "retry", '"retry"' }, { true, "true" }, { 1, "1" } }) do
+      assert.equal(("bad argument #3 to 'query' (on_change must be \"restart\" or \"fail\", got %s)"):format(bad[2]),
+        error_of(g.query, g, 1, 3, { on_change = bad[1] }))
+    end
+    assert.equal("bad argument #3 to 'find_path' (option \"on_change\" is only for queries (query()))",
+      error_of(g.find_path, g, 1, 3, { on_change = "fail" }))
+    assert.equal("bad argument #2 to 'distances' (option \"on_change\" is only for queries (query()))",
+      error_of(g.distances, g, { 1 }, { on_change = "fail" }))
+    chain_ok(g)
+  end)
+
+  it("edits from inside a step's callbacks are refused as before, in both modes", function()
+    for _, mode in ipairs({ "restart", "fail" }) do
+      local gr = new_grid()
+      local msg
+      local r = gr:query(1, 1, GW, GH, { on_change = mode, cost = function(_, _, c)
+        if not msg then msg = error_of(gr.set_blocked, gr, 2, 2, true) end
+        return c
+      end })
+      assert.equal("found", r:step())
+      assert.equal("cannot call 'set_blocked': grid is being searched", msg)
+      assert.is_nil(r:result().restarts)
+      grid_ok(gr)
+    end
   end)
 
   it("a callback that raises fails the query for good", function()
