@@ -743,8 +743,8 @@ describe("queries and errors", function()
     }
     for i, change in ipairs(changes) do
       local g = astar.grid(5, 5)
-      local q = g:query(1, 1, 5, 5)
-      local f = g:query(1, 1, 5, 5, { on_change = "fail" })
+      local q = g:query(1, 1, 5, 5, { algorithm = "astar" })
+      local f = g:query(1, 1, 5, 5, { on_change = "fail", algorithm = "astar" })
       assert.equal("searching", q:step(1))
       assert.equal("searching", f:step(1))
       change(g)
@@ -755,7 +755,7 @@ describe("queries and errors", function()
       q:step()
       local res = pack(q:result())
       eq(1, (res[1] or res[3]).restarts, "change " .. i)
-      assert.same(pack(g:find_path(1, 1, 5, 5)), plain(res))
+      assert.same(pack(g:find_path(1, 1, 5, 5, { algorithm = "astar" })), plain(res))
     end
     -- any-angle queries restart and fail the same way
     local g2 = astar.grid(40, 40)
@@ -771,7 +771,7 @@ describe("queries and errors", function()
     assert.equal(5, select(3, af:result()).expanded)
     -- a change between every two steps: each step begins again
     local g = astar.grid(30, 30)
-    local q = g:query(1, 1, 30, 30)
+    local q = g:query(1, 1, 30, 30, { algorithm = "astar" })
     for k = 1, 10 do
       assert.equal("searching", q:step(5))
       g:set_blocked(10 + k, 15, true)
@@ -779,7 +779,7 @@ describe("queries and errors", function()
     assert.equal("found", q:step())
     local p = q:result()
     assert.equal(10, p.restarts)
-    assert.same(pack(g:find_path(1, 1, 30, 30)), plain(pack(p)))
+    assert.same(pack(g:find_path(1, 1, 30, 30, { algorithm = "astar" })), plain(pack(p)))
   end)
 
   it("the result of a finished query does not change when the graph changes afterwards", function()
