@@ -113,7 +113,8 @@ describe("documentation examples", function()
     if #c_blocks > 0 then
       it(name .. ": every C example compiles and runs", function()
         local cc = os.getenv("CC") or "cc"
-        local sources = "src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c"
+        local sources = "src/util.c src/graph.c src/grid.c src/jps.c "
+          .. "src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c"
         local helpers = require("helpers")
         for i, body in ipairs(c_blocks) do
           local includes, code = {}, {}
