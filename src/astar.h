@@ -45,21 +45,21 @@ const char *astar_version(void);
 typedef void *(*astar_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 
 typedef enum astar_status {
-  ASTAR_OK = 0,              /* success (mutators, queries of state) */
-  ASTAR_FOUND = 1,           /* search finished with a path */
-  ASTAR_SEARCHING = 2,       /* step budget spent; call astar_search_step again */
-  ASTAR_UNREACHABLE = 3,     /* no path: the open list ran empty */
-  ASTAR_MAX_EXPANSIONS = 4,  /* query.max_expansions reached before the goal */
-  ASTAR_MAX_COST = 5,        /* no path within query.max_cost */
-  ASTAR_ENOMEM = -1,         /* allocation failed; the object is unchanged */
-  ASTAR_EINVAL = -2,         /* bad argument (id out of range, NaN cost, ...) */
-  ASTAR_EHEURISTIC = -3,     /* a heuristic gave a value that is not finite >= 0 */
-  ASTAR_ECOST = -4,          /* a step cost came out NaN, negative or infinite */
-  ASTAR_ECALLBACK = -5,      /* a callback returned non-zero (asked to abort) */
-  ASTAR_ECHANGED = -6,       /* the topology changed since the search began */
-  ASTAR_EBUSY = -7,          /* mutation of a locked (being searched) topology */
-  ASTAR_ESTATE = -8,         /* call out of order (step before begin, ...) */
-  ASTAR_EOVERFLOW = -9       /* a path's cost summed to infinity (costs too
+  ASTAR_OK = 0,             /* success (mutators, queries of state) */
+  ASTAR_FOUND = 1,          /* search finished with a path */
+  ASTAR_SEARCHING = 2,      /* step budget spent; call astar_search_step again */
+  ASTAR_UNREACHABLE = 3,    /* no path: the open list ran empty */
+  ASTAR_MAX_EXPANSIONS = 4, /* query.max_expansions reached before the goal */
+  ASTAR_MAX_COST = 5,       /* no path within query.max_cost */
+  ASTAR_ENOMEM = -1,        /* allocation failed; the object is unchanged */
+  ASTAR_EINVAL = -2,        /* bad argument (id out of range, NaN cost, ...) */
+  ASTAR_EHEURISTIC = -3,    /* a heuristic gave a value that is not finite >= 0 */
+  ASTAR_ECOST = -4,         /* a step cost came out NaN, negative or infinite */
+  ASTAR_ECALLBACK = -5,     /* a callback returned non-zero (asked to abort) */
+  ASTAR_ECHANGED = -6,      /* the topology changed since the search began */
+  ASTAR_EBUSY = -7,         /* mutation of a locked (being searched) topology */
+  ASTAR_ESTATE = -8,        /* call out of order (step before begin, ...) */
+  ASTAR_EOVERFLOW = -9      /* a path's cost summed to infinity (costs too
                              ** large) */
 } astar_status;
 
@@ -108,7 +108,7 @@ size_t astar_topology_bytes(const astar_topology *t);
 ** NULL).  Searches do it themselves; call it once before searching from
 ** several threads, which then only read the topology (while no thread
 ** mutates it).  ENOMEM; EINVAL for a size the topology does not take. */
-struct astar_query;          /* below, with the queries */
+struct astar_query; /* below, with the queries */
 int astar_topology_prepare(astar_topology *t, const struct astar_query *q);
 
 /* While a topology is locked (delta +1 / -1; locks nest) every mutator
@@ -357,30 +357,30 @@ int astar_hex_visible_from(const astar_hex *hx, int32_t x, int32_t y, double rad
 /* ------------------------------------------------------------------------ */
 
 typedef enum astar_heuristic {
-  ASTAR_H_DEFAULT = -1,    /* the topology's default (see
+  ASTAR_H_DEFAULT = -1,  /* the topology's default (see
                            ** astar_topology_default_heuristic) */
-  ASTAR_H_ZERO = 0,        /* Dijkstra */
-  ASTAR_H_EUCLIDEAN,       /* straight-line distance */
-  ASTAR_H_MANHATTAN,       /* |dx| + |dy| + |dz| */
-  ASTAR_H_OCTILE,          /* max + (sqrt2 - 1) * min of |dx|,|dy|; + |dz|
+  ASTAR_H_ZERO = 0,      /* Dijkstra */
+  ASTAR_H_EUCLIDEAN,     /* straight-line distance */
+  ASTAR_H_MANHATTAN,     /* |dx| + |dy| + |dz| */
+  ASTAR_H_OCTILE,        /* max + (sqrt2 - 1) * min of |dx|,|dy|; + |dz|
                            ** (grids: their own diagonal cost) */
-  ASTAR_H_CHEBYSHEV,       /* max(|dx|, |dy|, |dz|) */
-  ASTAR_H_BISECTOR,        /* distance to the line through start and goal */
-  ASTAR_H_FULL_BISECTOR,   /* that + distance from the line's foot to the goal */
-  ASTAR_H_HEX,             /* hex grids only: the number of steps on an open
+  ASTAR_H_CHEBYSHEV,     /* max(|dx|, |dy|, |dz|) */
+  ASTAR_H_BISECTOR,      /* distance to the line through start and goal */
+  ASTAR_H_FULL_BISECTOR, /* that + distance from the line's foot to the goal */
+  ASTAR_H_HEX,           /* hex grids only: the number of steps on an open
                            ** hex grid (exact there) */
-  ASTAR_H_CALLBACK         /* query.heuristic_fn */
+  ASTAR_H_CALLBACK       /* query.heuristic_fn */
 } astar_heuristic;
 
 typedef enum astar_stop {
-  ASTAR_STOP_EXPAND = 0,   /* done when the goal is taken from the open list */
-  ASTAR_STOP_FIRST_HIT,    /* done once an expansion has reached the goal */
-  ASTAR_STOP_OPTIMAL       /* done when no open node has g below the goal's */
+  ASTAR_STOP_EXPAND = 0, /* done when the goal is taken from the open list */
+  ASTAR_STOP_FIRST_HIT,  /* done once an expansion has reached the goal */
+  ASTAR_STOP_OPTIMAL     /* done when no open node has g below the goal's */
 } astar_stop;
 
 typedef enum astar_tie_break {
-  ASTAR_TIE_HIGH_G = 0,    /* among equal f, larger g first */
-  ASTAR_TIE_FIFO           /* among equal f, the f set earliest first */
+  ASTAR_TIE_HIGH_G = 0, /* among equal f, larger g first */
+  ASTAR_TIE_FIFO        /* among equal f, the f set earliest first */
 } astar_tie_break;
 
 /*
@@ -427,16 +427,16 @@ typedef int (*astar_cost_fn)(void *ctx, int32_t from, int32_t to, int32_t link,
 ** initialised as a whole (no field, and no padding, left undefined).
 */
 typedef struct astar_query {
-  int32_t start, goal;         /* node ids */
-  int32_t heuristic;           /* astar_heuristic */
-  int32_t stop;                /* astar_stop */
-  int32_t tie_break;           /* astar_tie_break */
-  int32_t tag_count;           /* entries of tag_factor */
-  double weight;               /* f = g + weight * h; finite >= 0 (1 = A*) */
-  double penalty_scale;        /* any finite value (see penalty) */
-  double max_cost;             /* prune nodes whose g would exceed it (inf:
+  int32_t start, goal;     /* node ids */
+  int32_t heuristic;       /* astar_heuristic */
+  int32_t stop;            /* astar_stop */
+  int32_t tie_break;       /* astar_tie_break */
+  int32_t tag_count;       /* entries of tag_factor */
+  double weight;           /* f = g + weight * h; finite >= 0 (1 = A*) */
+  double penalty_scale;    /* any finite value (see penalty) */
+  double max_cost;         /* prune nodes whose g would exceed it (inf:
                                ** no limit) */
-  uint64_t max_expansions;     /* 0 = no limit */
+  uint64_t max_expansions; /* 0 = no limit */
   astar_heuristic_fn heuristic_fn;
   void *heuristic_ctx;
   astar_cost_fn cost_fn;
@@ -451,9 +451,9 @@ typedef struct astar_query {
   ** forbid[v] != 0 are impassable for this query. */
   const double *penalty;
   const double *forbid;
-  int32_t record_trace;        /* keep every expansion (astar_search_trace) */
-  int32_t record_visited;      /* keep expanded ids (astar_search_visited) */
-  int32_t track_best;          /* keep the reached node with the smallest h
+  int32_t record_trace;   /* keep every expansion (astar_search_trace) */
+  int32_t record_visited; /* keep expanded ids (astar_search_visited) */
+  int32_t track_best;     /* keep the reached node with the smallest h
                                ** (astar_search_best; costs a compare per node) */
   /* Grids: the unit is a size x size block of cells whose top-left cell is
   ** the path's cell (1..ASTAR_MAX_UNIT; 1 = one cell).  Every cell of the
@@ -463,7 +463,7 @@ typedef struct astar_query {
   ** as for a one-cell unit: step length x cell cost x tag factor +
   ** penalty).  Other topologies take only 1 (EINVAL). */
   int32_t size;
-  int32_t algorithm;           /* astar_algorithm (AUTO: JPS when it can) */
+  int32_t algorithm; /* astar_algorithm (AUTO: JPS when it can) */
 } astar_query;
 
 /* The largest unit size (astar_query.size) and clearance value. */
@@ -479,38 +479,38 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal);
 const char *astar_jps_refusal(const astar_topology *t, const astar_query *q);
 
 typedef struct astar_stats {
-  uint64_t expanded;    /* nodes taken from the open list (re-expansions too) */
-  uint64_t reopened;    /* closed nodes put back on the open list */
-  uint64_t generated;   /* insertions into the open list (new or reopened) */
+  uint64_t expanded;  /* nodes taken from the open list (re-expansions too) */
+  uint64_t reopened;  /* closed nodes put back on the open list */
+  uint64_t generated; /* insertions into the open list (new or reopened) */
 } astar_stats;
 
 typedef struct astar_trace_entry {
-  int32_t node;         /* expanded node id */
-  int32_t parent;       /* its parent at that moment, -1 for start */
+  int32_t node;   /* expanded node id */
+  int32_t parent; /* its parent at that moment, -1 for start */
   double g, f;
 } astar_trace_entry;
 
 /* What made a search stop with EHEURISTIC, ECOST or EOVERFLOW. */
 typedef enum astar_cause {
   ASTAR_CAUSE_NONE = 0,
-  ASTAR_CAUSE_HEURISTIC,   /* the heuristic callback gave `value` at `node` */
-  ASTAR_CAUSE_CALLBACK,    /* the cost callback gave `value` for the step */
-  ASTAR_CAUSE_STEP,        /* the step's own cost is `value` (not finite:
+  ASTAR_CAUSE_HEURISTIC,  /* the heuristic callback gave `value` at `node` */
+  ASTAR_CAUSE_CALLBACK,   /* the cost callback gave `value` for the step */
+  ASTAR_CAUSE_STEP,       /* the step's own cost is `value` (not finite:
                            ** a huge cell cost times a diagonal length) */
-  ASTAR_CAUSE_TAG_FACTOR,  /* the step's cost times its tag factor is `value`
+  ASTAR_CAUSE_TAG_FACTOR, /* the step's cost times its tag factor is `value`
                            ** (not finite) */
-  ASTAR_CAUSE_PENALTY,     /* adding penalty * penalty_scale made the step
+  ASTAR_CAUSE_PENALTY,    /* adding penalty * penalty_scale made the step
                            ** cost `value` (negative or not finite) */
-  ASTAR_CAUSE_SUM          /* the cost of reaching `node` summed to `value`
+  ASTAR_CAUSE_SUM         /* the cost of reaching `node` summed to `value`
                            ** (infinite) */
 } astar_cause;
 
 typedef struct astar_error_info {
-  int cause;               /* astar_cause */
-  int32_t node;            /* the node entered (or evaluated) */
-  int32_t from;            /* the node the step left, -1 when none */
-  int32_t link;            /* the step's edge or direction, -1 when none */
-  double value;            /* the bad value */
+  int cause;    /* astar_cause */
+  int32_t node; /* the node entered (or evaluated) */
+  int32_t from; /* the node the step left, -1 when none */
+  int32_t link; /* the step's edge or direction, -1 when none */
+  double value; /* the bad value */
 } astar_error_info;
 
 typedef struct astar_search astar_search;
@@ -682,13 +682,13 @@ int astar_table_serves(const astar_table *h, const astar_topology *t);
 /* ------------------------------------------------------------------------ */
 
 typedef struct astar_audit {
-  uint64_t samples;           /* goals tried */
-  uint64_t checked;           /* (node, goal) pairs with a finite cost */
-  uint64_t overestimates;     /* ... whose h exceeds that cost */
-  double max_overestimate;    /* largest h - cost (0 when none) */
-  uint64_t steps;             /* steps u -> v checked for consistency */
-  uint64_t inconsistent;      /* steps with h(u) > c(u, v) + h(v) */
-  double max_inconsistency;   /* largest h(u) - c(u, v) - h(v) */
+  uint64_t samples;         /* goals tried */
+  uint64_t checked;         /* (node, goal) pairs with a finite cost */
+  uint64_t overestimates;   /* ... whose h exceeds that cost */
+  double max_overestimate;  /* largest h - cost (0 when none) */
+  uint64_t steps;           /* steps u -> v checked for consistency */
+  uint64_t inconsistent;    /* steps with h(u) > c(u, v) + h(v) */
+  double max_inconsistency; /* largest h(u) - c(u, v) - h(v) */
 } astar_audit;
 
 /*
@@ -785,6 +785,5 @@ int32_t astar_theta_bad(const astar_theta *t, double *value);
 int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
-
 
 #endif

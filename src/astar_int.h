@@ -38,10 +38,10 @@
 /* astar_topo_ops.heuristics: the bit of built-in heuristic h */
 #define HEURISTIC_BIT(h) (1u << (unsigned)(h))
 /* the heuristics of positions in space (graphs, square grids) */
-#define HEURISTICS_SPATIAL                                                     \
-  (HEURISTIC_BIT(ASTAR_H_ZERO) | HEURISTIC_BIT(ASTAR_H_EUCLIDEAN) |             \
-   HEURISTIC_BIT(ASTAR_H_MANHATTAN) | HEURISTIC_BIT(ASTAR_H_OCTILE) |           \
-   HEURISTIC_BIT(ASTAR_H_CHEBYSHEV) | HEURISTIC_BIT(ASTAR_H_BISECTOR) |         \
+#define HEURISTICS_SPATIAL \
+  (HEURISTIC_BIT(ASTAR_H_ZERO) | HEURISTIC_BIT(ASTAR_H_EUCLIDEAN) | \
+   HEURISTIC_BIT(ASTAR_H_MANHATTAN) | HEURISTIC_BIT(ASTAR_H_OCTILE) | \
+   HEURISTIC_BIT(ASTAR_H_CHEBYSHEV) | HEURISTIC_BIT(ASTAR_H_BISECTOR) | \
    HEURISTIC_BIT(ASTAR_H_FULL_BISECTOR))
 
 /* memory (util.c) --------------------------------------------------------- */
@@ -72,14 +72,14 @@ typedef struct astar_topo_ops astar_topo_ops;
 typedef struct astar_comps {
   int32_t *label;
   size_t label_cap;
-  int32_t *up, *size;        /* union-find over labels (union by size) */
+  int32_t *up, *size; /* union-find over labels (union by size) */
   size_t up_cap, size_cap;
-  int32_t nlabels, count;    /* labels in use; nodes labelled */
+  int32_t nlabels, count; /* labels in use; nodes labelled */
   uint32_t version;
   int valid;
-  int uniform;               /* valid without arrays: every passable node
+  int uniform;       /* valid without arrays: every passable node
                              ** is in one component (a fresh grid) */
-  uint32_t relabels;         /* full relabels so far (tests, benchmarks) */
+  uint32_t relabels; /* full relabels so far (tests, benchmarks) */
 } astar_comps;
 
 /* The header every topology starts with (graph.c, grid.c): a pointer to an
@@ -89,9 +89,9 @@ struct astar_topology {
   const astar_topo_ops *ops;
   astar_alloc_fn alloc;
   void *ud;
-  uint32_t version;          /* bumped by every mutation */
-  int lock;                  /* > 0 while searched: mutators refuse */
-  astar_comps comps;         /* components.c */
+  uint32_t version;  /* bumped by every mutation */
+  int lock;          /* > 0 while searched: mutators refuse */
+  astar_comps comps; /* components.c */
 };
 
 /* components (components.c) ----------------------------------------------- */
@@ -129,12 +129,12 @@ typedef void (*astar_step_visit)(void *ctx, int32_t from, int32_t to,
 ** instantiation of engine.h's loop with the topology's expansion inlined.
 */
 struct astar_topo_ops {
-  const char *kind;                                        /* "graph", "grid" */
+  const char *kind; /* "graph", "grid" */
   int32_t (*count)(const astar_topology *t);
   size_t (*span)(const astar_topology *t);
   int32_t (*internal)(const astar_topology *t, int32_t ext);
   int32_t (*external)(const astar_topology *t, int32_t v);
-  int (*passable)(const astar_topology *t, int32_t v);           /* internal */
+  int (*passable)(const astar_topology *t, int32_t v); /* internal */
   void (*position)(const astar_topology *t, int32_t v, double xyz[3]);
   /* brings derived structures (adjacency) up to date; ENOMEM */
   int (*prepare)(astar_topology *t, int reverse);
@@ -159,7 +159,7 @@ struct astar_topo_ops {
   ** at unit cost: Euclidean on graphs, octile on grids); precomputed tables
   ** scale it into an admissible bound */
   double (*distance)(const astar_topology *t, int32_t a, int32_t b);
-  double octile_k;           /* octile's diagonal extra (grids: their own) */
+  double octile_k; /* octile's diagonal extra (grids: their own) */
   /* the topology's part of the fast-path decision (the query's part is
   ** search.c's query_plain); NULL: no fast path */
   int (*plain)(const astar_topology *t);
@@ -204,7 +204,7 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
 typedef struct astar_node {
   double g;
   uint32_t stamp;
-  int32_t pos;               /* position in the open heap; -1 when not open */
+  int32_t pos; /* position in the open heap; -1 when not open */
 } astar_node;
 
 /*
@@ -232,15 +232,15 @@ typedef struct astar_node {
 
 typedef struct astar_page {
   astar_node ns[ASTAR_PAGE];
-  int32_t parent[ASTAR_PAGE];   /* the link each node was reached by */
+  int32_t parent[ASTAR_PAGE]; /* the link each node was reached by */
 } astar_page;
 
 /* What only some queries keep per node, in pages of their own allocated
 ** beside the main ones when the query needs them (use_x). */
 typedef struct astar_xpage {
-  double hc[ASTAR_PAGE];        /* callback heuristic values (cached) */
-  double cc[ASTAR_PAGE];        /* incoming step cost when a cost_fn runs */
-  int32_t gpos[ASTAR_PAGE];     /* by-g heap positions (stop = optimal) */
+  double hc[ASTAR_PAGE];    /* callback heuristic values (cached) */
+  double cc[ASTAR_PAGE];    /* incoming step cost when a cost_fn runs */
+  int32_t gpos[ASTAR_PAGE]; /* by-g heap positions (stop = optimal) */
 } astar_xpage;
 
 /* 16 bytes.  fkey is the bit pattern of f (f >= 0 and never NaN, and the
@@ -262,22 +262,22 @@ typedef struct astar_heap {
 struct astar_search {
   astar_alloc_fn alloc;
   void *ud;
-  astar_page **pages;           /* the directory: NULL where not touched */
-  size_t pages_cap, npages;     /* directory entries; pages allocated */
-  uintptr_t *nsb;               /* per page: the address of its node 0 minus
+  astar_page **pages;       /* the directory: NULL where not touched */
+  size_t pages_cap, npages; /* directory entries; pages allocated */
+  uintptr_t *nsb;           /* per page: the address of its node 0 minus
                                 ** the page's first id times the node size,
                                 ** so node v is at nsb[v >> bits] + v * 16
                                 ** (no mask per access); pages_cap long */
   size_t nsb_cap;
-  astar_xpage **xpages;         /* the extras' directory (pages_cap long
+  astar_xpage **xpages; /* the extras' directory (pages_cap long
                                 ** once any query used it) */
   size_t xpages_cap, nxpages;
-  int use_x;                    /* this query keeps extras (hc, cc, gpos) */
-  int use_cc;                   /* this query keeps cc (it has a cost_fn) */
-  double *scratch;              /* audits: h per node (owned here: the
+  int use_x;       /* this query keeps extras (hc, cc, gpos) */
+  int use_cc;      /* this query keeps cc (it has a cost_fn) */
+  double *scratch; /* audits: h per node (owned here: the
                                 ** heuristic may longjmp out of an audit) */
   size_t scratch_cap;
-  int32_t *ids;                 /* audits: passable nodes (same reason) */
+  int32_t *ids; /* audits: passable nodes (same reason) */
   size_t ids_cap;
   astar_heap open, byg;
   uint32_t gen;
@@ -289,29 +289,28 @@ struct astar_search {
   int status;
   astar_topology *topo;
   const astar_topo_ops *ops;
-  astar_run_fn run;             /* the loop this query steps with */
-  int jps;                      /* jump point search: parent[v] is the
+  astar_run_fn run;     /* the loop this query steps with */
+  int jps;              /* jump point search: parent[v] is the
                                 ** internal id of v's parent jump point */
-  int32_t count;                /* the topology's node count at begin */
-  uint32_t version;             /* the topology's version at begin */
-  astar_query q;                /* heuristic resolved (never DEFAULT) */
-  int32_t start, goal;          /* internal ids; goal -1: distances, -2:
+  int32_t count;        /* the topology's node count at begin */
+  uint32_t version;     /* the topology's version at begin */
+  astar_query q;        /* heuristic resolved (never DEFAULT) */
+  int32_t start, goal;  /* internal ids; goal -1: distances, -2:
                                 ** impassable goal of a partial search */
-  int reached;                  /* the goal has a g value */
-  int apart;                    /* partial search, goal in another component */
-  int reverse;                  /* distance search relaxing steps backwards */
-  double gx, gy, gz;            /* goal position */
-  double sx, sy, sz;            /* start position */
-  double ux, uy, uz;            /* unit vector start -> goal; 0 if they meet */
-  double octile_k;              /* octile's diagonal extra: grid or true sqrt2 */
-  astar_heap_item next;         /* the bypass slot (node -1 when empty) */
-  uint32_t seq;                 /* FIFO tie-break counter (saturates) */
+  int reached;          /* the goal has a g value */
+  int apart;            /* partial search, goal in another component */
+  int reverse;          /* distance search relaxing steps backwards */
+  double gx, gy, gz;    /* goal position */
+  double sx, sy, sz;    /* start position */
+  double ux, uy, uz;    /* unit vector start -> goal; 0 if they meet */
+  double octile_k;      /* octile's diagonal extra: grid or true sqrt2 */
+  astar_heap_item next; /* the bypass slot (node -1 when empty) */
+  uint32_t seq;         /* FIFO tie-break counter (saturates) */
   astar_stats st;
-  int32_t best;                 /* reached node with the smallest h */
+  int32_t best; /* reached node with the smallest h */
   double best_h;
-  int pruned;                   /* max_cost cut something off */
+  int pruned; /* max_cost cut something off */
   astar_error_info err;
 };
-
 
 #endif

@@ -53,7 +53,7 @@ static int comp_current(const astar_topology *t) {
 ** smaller than its child). */
 static int32_t comp_root(int32_t *p, int32_t v) {
   while (p[v] != v) {
-    p[v] = p[p[v]];        /* path halving: parents stay smaller */
+    p[v] = p[p[v]]; /* path halving: parents stay smaller */
     v = p[v];
   }
   return v;
@@ -141,7 +141,7 @@ void astar__comp_node(astar_topology *t, int32_t v) {
   astar_comps *c = &t->comps;
   int32_t n = t->ops->count(t);
   if (!comp_current(t)) return;
-  if (c->uniform) {              /* a node of its own: one component no more */
+  if (c->uniform) { /* a node of its own: one component no more */
     c->valid = c->uniform = 0;
     return;
   }

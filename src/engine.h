@@ -41,7 +41,8 @@
 #include "astar_int.h"
 
 /* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
-enum { POS_CLOSED = -1, POS_NEXT = -2 };
+enum { POS_CLOSED = -1,
+       POS_NEXT = -2 };
 
 /* A closed node is reopened only for an improvement larger than this
 ** relative amount.  Without it, two routes of equal length whose float sums
@@ -292,7 +293,10 @@ ASTAR_INLINE int node_h(astar_search *s, int32_t v, int32_t ext, int fresh, doub
 
 ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
   if (s->q.tie_break == ASTAR_TIE_HIGH_G) {
-    union { float f; uint32_t u; } b;
+    union {
+      float f;
+      uint32_t u;
+    } b;
     b.f = (float)h;
     return b.u;
   }
@@ -471,7 +475,7 @@ static int record(astar_search *s, int32_t v, double f) {
     if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
                     s->ntrace + 1, sizeof(astar_trace_entry)))
       return ASTAR_ENOMEM;
-    if (link >= 0)   /* jump point search keeps the parent's id as the link */
+    if (link >= 0) /* jump point search keeps the parent's id as the link */
       par = s->ops->external(s->topo, s->jps ? link : s->ops->link_from(s->topo, v, link));
     t = &s->trace[s->ntrace++];
     t->node = ext;

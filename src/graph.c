@@ -22,7 +22,7 @@ typedef struct edge_rec {
   int32_t from, to;
   double cost;
   int32_t tag;
-  int32_t slot;              /* position in adj[] while the CSR is valid */
+  int32_t slot; /* position in adj[] while the CSR is valid */
 } edge_rec;
 
 /* One outgoing edge in the CSR adjacency: the data the search loop reads,
@@ -33,29 +33,29 @@ typedef struct adj_rec {
 } adj_rec;
 
 struct astar_graph {
-  astar_topology t;          /* first: the topology view of the graph */
-  int32_t nn, ne;            /* node and edge counts */
+  astar_topology t; /* first: the topology view of the graph */
+  int32_t nn, ne;   /* node and edge counts */
   size_t ncap, ecap;
-  node_rec *nodes;           /* ncap */
-  uint8_t *on;               /* ocap: 1 = enabled.  A byte array apart from
+  node_rec *nodes; /* ncap */
+  uint8_t *on;     /* ocap: 1 = enabled.  A byte array apart from
                              ** the positions: the loop tests the node each
                              ** edge enters, and 500k nodes then fit in 500 KB
                              ** instead of spreading over the node records */
   size_t ocap;
-  int32_t ndisabled;         /* when 0 the loop skips that test */
-  double max_cost;           /* >= every edge cost (an upper bound: lowering
+  int32_t ndisabled; /* when 0 the loop skips that test */
+  double max_cost;   /* >= every edge cost (an upper bound: lowering
                              ** a cost leaves it) */
-  edge_rec *edges;           /* ecap */
+  edge_rec *edges;   /* ecap */
   /* CSR adjacency, rebuilt lazily when nodes or edges were added */
   int csr_valid;
   size_t first_cap, adj_cap;
-  int32_t *first;            /* nn + 1 offsets into adj */
-  adj_rec *adj;              /* ne entries grouped by source, insertion order */
+  int32_t *first; /* nn + 1 offsets into adj */
+  adj_rec *adj;   /* ne entries grouped by source, insertion order */
   /* incoming edges, built only for reverse distance searches */
   int rcsr_valid;
   size_t rfirst_cap, redge_cap;
-  int32_t *rfirst;           /* nn + 1 offsets into redge */
-  int32_t *redge;            /* edge ids grouped by destination */
+  int32_t *rfirst; /* nn + 1 offsets into redge */
+  int32_t *redge;  /* edge ids grouped by destination */
 };
 
 #define GRAPH(t) ((astar_graph *)(t))
@@ -145,7 +145,7 @@ int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
   g->csr_valid = g->rcsr_valid = 0;
   g->t.version++;
   astar__comp_kept(&g->t);
-  astar__comp_union(&g->t, from, to);   /* weak components: either way */
+  astar__comp_union(&g->t, from, to); /* weak components: either way */
   return ASTAR_OK;
 }
 
@@ -382,7 +382,10 @@ static int graph_run_reverse(astar_search *s, uint64_t n) {
 
 static int32_t graph_count(const astar_topology *t) { return CGRAPH(t)->nn; }
 static size_t graph_span(const astar_topology *t) { return (size_t)CGRAPH(t)->nn; }
-static int32_t graph_id(const astar_topology *t, int32_t v) { (void)t; return v; }
+static int32_t graph_id(const astar_topology *t, int32_t v) {
+  (void)t;
+  return v;
+}
 
 static int graph_passable(const astar_topology *t, int32_t v) {
   return CGRAPH(t)->on[v];
@@ -424,7 +427,7 @@ static void graph_each_step(const astar_topology *t, astar_step_visit visit, voi
 static double graph_distance(const astar_topology *t, int32_t a, int32_t b) {
   const node_rec *p = &CGRAPH(t)->nodes[a], *q = &CGRAPH(t)->nodes[b];
   double dx = p->x - q->x, dy = p->y - q->y, dz = p->z - q->z;
-  return sqrt(dx * dx + dy * dy + dz * dz);  /* euclidean */
+  return sqrt(dx * dx + dy * dy + dz * dz); /* euclidean */
 }
 
 static double graph_estimate(const astar_search *s, int32_t v) {

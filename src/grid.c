@@ -50,7 +50,8 @@ static unsigned rule_moves(int diagonal, unsigned open) {
     unsigned a = open >> side_a[d] & 1u, b = open >> side_b[d] & 1u;
     if (!(open >> d & 1u)) continue;
     if (diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ? (a & b)
-        : diagonal == ASTAR_DIAG_ONE_OBSTACLE ? (a | b) : 1u)
+        : diagonal == ASTAR_DIAG_ONE_OBSTACLE    ? (a | b)
+                                                 : 1u)
       m |= 1u << d;
   }
   return m;
@@ -146,7 +147,7 @@ static int clear_build(astar_grid *gr) {
 ** columns (a cell that far from (x, y) is capped either way).
 */
 static void clear_update(astar_grid *gr, int32_t x, int32_t y) {
-  int32_t lo = x + 1, row, i;   /* lo: the leftmost column that changed below */
+  int32_t lo = x + 1, row, i; /* lo: the leftmost column that changed below */
   for (row = y; row >= 0; row--) {
     int32_t from = row == y ? x : (lo > 0 ? lo - 1 : 0), newlo = x + 1;
     int changed = 0;
@@ -158,7 +159,7 @@ static void clear_update(astar_grid *gr, int32_t x, int32_t y) {
         changed = 1;
         newlo = i;
       } else if (i <= from) {
-        break;                  /* left of the reach of the row below */
+        break; /* left of the reach of the row below */
       }
     }
     if (!changed) break;
@@ -337,7 +338,7 @@ int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
   if (gr->cost[CELL(gr, x, y)] != cost) {
     gr->cost[CELL(gr, x, y)] = cost;
     note_change(gr, x, y);
-    astar__comp_kept(&gr->t);   /* costs do not cut */
+    astar__comp_kept(&gr->t); /* costs do not cut */
   }
   return ASTAR_OK;
 }
@@ -523,7 +524,7 @@ int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
     if (x + r < x1) x1 = x + r;
     if (y + r < y1) y1 = y + r;
   } else if (radius >= 0) {
-    radius = -1;   /* larger than any grid: unlimited */
+    radius = -1; /* larger than any grid: unlimited */
   }
   if (gr->blocked[CELL(gr, x, y)]) return ASTAR_OK;
   for (cy = y0; cy <= y1; cy++)
@@ -584,7 +585,7 @@ ASTAR_INLINE int unit_fits(const astar_search *s, const astar_grid *gr, int32_t 
                            int32_t up) {
   const double *forbid = s->q.forbid;
   int32_t k = s->q.size, a, e;
-  if (gr->clear[p] < k) return 0;     /* also every block past the border */
+  if (gr->clear[p] < k) return 0; /* also every block past the border */
   if (forbid)
     for (e = 0; e < k; e++)
       for (a = 0; a < k; a++)
@@ -740,7 +741,7 @@ ASTAR_INLINE int expand_grid_plain(astar_search *s, int32_t p) {
   for (d = 0; m != 0; d++, m >>= 1) {
     if (!(m & 1)) continue;
     rc = relax_impl(s, p + gr->off[d], 0, d, gp + (d < 4 ? 1.0 : ASTAR_GRID_DIAG), 0,
-                    x + dx[d], y + dy[d], 1, grid_h);  /* ext: unused when plain */
+                    x + dx[d], y + dy[d], 1, grid_h); /* ext: unused when plain */
     if (rc != ASTAR_OK) return rc;
   }
   return ASTAR_OK;
@@ -790,7 +791,7 @@ ASTAR_INLINE int repair_reopen(astar_search *s, int32_t p) {
 /* Resets reached cell p (it loses its route) and queues it; *n counts the
 ** queue.  Its parent link stays: its children are found by it. */
 ASTAR_INLINE void repair_reset(astar_search *s, int32_t p, int32_t *queue, size_t *n) {
-  node_at(s, p)->stamp = 0;    /* never a live generation */
+  node_at(s, p)->stamp = 0; /* never a live generation */
   node_at(s, p)->pos = POS_CLOSED;
   queue[(*n)++] = p;
 }
@@ -812,7 +813,7 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
   /* an empty distance search: its state is filled in below */
   if ((rc = astar_search_begin_distances(s, &gr->t, sources, 0, reverse, q)) != ASTAR_OK)
     return rc;
-  s->status = ASTAR_ESTATE;   /* until the state is complete */
+  s->status = ASTAR_ESTATE; /* until the state is complete */
   /* the queue of reset cells, in the search's id scratch (each cell is
   ** reset at most once: a reset cell is no longer reached) */
   if (astar__resize(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, span, sizeof(int32_t)))
@@ -906,7 +907,7 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, dou
         continue;
       }
       nd = node_at(s, p);
-      if (nd->pos == POS_IMPORTED) continue;   /* a repair left it as it was */
+      if (nd->pos == POS_IMPORTED) continue; /* a repair left it as it was */
       d = *parent_at(s, p);
       dist[c] = nd->g;
       link[c] = (signed char)d;

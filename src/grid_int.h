@@ -8,21 +8,21 @@
 #include "engine.h"
 
 struct astar_grid {
-  astar_topology t;          /* first: the topology view of the grid */
+  astar_topology t; /* first: the topology view of the grid */
   int32_t w, h, pw, ph;
   int diagonal;
-  unsigned char *blocked;    /* pw * ph; 1 blocked (the border too) */
-  unsigned char *moves;      /* pw * ph; bit d: the step in direction d is
+  unsigned char *blocked; /* pw * ph; 1 blocked (the border too) */
+  unsigned char *moves;   /* pw * ph; bit d: the step in direction d is
                              ** allowed by the blocked cells and the diagonal
                              ** rule (kept current by set_blocked) */
-  double *cost;              /* pw * ph or NULL while every cost is 1 */
-  uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
-  unsigned char *clear;      /* pw * ph or NULL until a sized unit needs it:
+  double *cost;           /* pw * ph or NULL while every cost is 1 */
+  uint16_t *tag;          /* pw * ph or NULL while every tag is 0 */
+  unsigned char *clear;   /* pw * ph or NULL until a sized unit needs it:
                              ** the clearance of each cell, 0 on blocked
                              ** cells and the border (kept current by
                              ** set_blocked once built) */
-  int32_t off[8];            /* padded offsets of the 8 directions */
-  double inv_pw;             /* 1 / pw: rows without a division */
+  int32_t off[8];         /* padded offsets of the 8 directions */
+  double inv_pw;          /* 1 / pw: rows without a division */
   /* Open cells as bit sets, for jump point search (kept current by
   ** set_blocked like `moves`): bit x of row y and bit y of column x (padded
   ** coordinates) is set when the cell is open.  rw, cw: 64-bit words per
@@ -31,10 +31,12 @@ struct astar_grid {
   int32_t rw, cw;
   /* the change log (astar_grid_track_changes): a ring of the last log_cap
   ** changes, each the version it made and the cell (external id) */
-  struct grid_change { uint32_t version; int32_t cell; } *log;
-  size_t log_cap, log_n;     /* log_n: changes written since tracking began */
+  struct grid_change {
+    uint32_t version;
+    int32_t cell;
+  } * log;
+  size_t log_cap, log_n; /* log_n: changes written since tracking began */
 };
-
 
 /* Grid row of a padded index without a division per call: the reciprocal
 ** is exact enough that one correction step fixes rounding at multiples. */
@@ -50,7 +52,7 @@ ASTAR_INLINE int32_t grid_row(const astar_grid *gr, int32_t p) {
 ASTAR_INLINE double grid_h(const astar_search *s, int32_t v, double x, double y) {
   double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
   (void)v;
-  switch (s->q.heuristic) {   /* builtin_h's formulas in 2-D: the hot case first */
+  switch (s->q.heuristic) { /* builtin_h's formulas in 2-D: the hot case first */
     case ASTAR_H_OCTILE: return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
     case ASTAR_H_ZERO: return 0.0;
     case ASTAR_H_MANHATTAN: return ax + ay;

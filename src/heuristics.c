@@ -14,14 +14,14 @@
 struct astar_table {
   astar_alloc_fn alloc;
   void *ud;
-  int kind;                     /* astar_table_kind */
-  const astar_topology *topo;   /* what it serves (its geometry: the bound) */
-  uint32_t version;             /* ... as it was then */
-  int32_t n, k;                 /* nodes; landmarks or clusters */
-  double scale;                 /* geometric bound multiplier */
-  double *table;                /* clusters: k * k costs between clusters */
-  int32_t *labels;              /* clusters: n labels, -1 for none */
-  float *from, *to;             /* landmarks: k * n costs from and to each */
+  int kind;                   /* astar_table_kind */
+  const astar_topology *topo; /* what it serves (its geometry: the bound) */
+  uint32_t version;           /* ... as it was then */
+  int32_t n, k;               /* nodes; landmarks or clusters */
+  double scale;               /* geometric bound multiplier */
+  double *table;              /* clusters: k * k costs between clusters */
+  int32_t *labels;            /* clusters: n labels, -1 for none */
+  float *from, *to;           /* landmarks: k * n costs from and to each */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -330,7 +330,7 @@ int astar_table_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
 /* ------------------------------------------------------------------------ */
 
 typedef struct audit_ctx {
-  const double *hv;   /* h per node, -1 where the heuristic was not asked */
+  const double *hv; /* h per node, -1 where the heuristic was not asked */
   astar_audit *out;
 } audit_ctx;
 
@@ -396,7 +396,7 @@ int astar_audit_heuristic(astar_topology *t, const astar_query *q,
     a.heuristic = q->heuristic;
     a.heuristic_fn = q->heuristic_fn;
     a.heuristic_ctx = q->heuristic_ctx;
-    a.algorithm = ASTAR_ALGO_ASTAR;   /* the audit reads every node's g */
+    a.algorithm = ASTAR_ALGO_ASTAR; /* the audit reads every node's g */
     if ((rc = distances(t, d, &goal, 1, 1)) != ASTAR_OK) return rc;
     if ((rc = astar_search_begin(s, t, &a)) != ASTAR_OK) return rc;
     if ((rc = audit_goal(s, d, out)) != ASTAR_OK) return rc;

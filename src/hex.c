@@ -20,19 +20,19 @@
 
 #include "engine.h"
 
-#define HEX_SQRT3_2 0.86602540378443864676   /* sqrt(3) / 2 */
+#define HEX_SQRT3_2 0.86602540378443864676 /* sqrt(3) / 2 */
 
 struct astar_hex {
-  astar_topology t;          /* first: the topology view */
+  astar_topology t; /* first: the topology view */
   int32_t w, h, pw, ph;
   int layout;
-  int columns;               /* "q" layouts: parity by column */
-  unsigned char *blocked;    /* pw * ph; 1 blocked (the border too) */
-  double *cost;              /* pw * ph or NULL while every cost is 1 */
-  uint16_t *tag;             /* pw * ph or NULL while every tag is 0 */
-  int32_t off[2][6];         /* padded offsets by parity and direction */
+  int columns;                  /* "q" layouts: parity by column */
+  unsigned char *blocked;       /* pw * ph; 1 blocked (the border too) */
+  double *cost;                 /* pw * ph or NULL while every cost is 1 */
+  uint16_t *tag;                /* pw * ph or NULL while every tag is 0 */
+  int32_t off[2][6];            /* padded offsets by parity and direction */
   int32_t ddx[2][6], ddy[2][6]; /* the same as column and row steps */
-  double inv_pw;             /* 1 / pw: rows without a division */
+  double inv_pw;                /* 1 / pw: rows without a division */
 };
 
 #define HEX(t) ((astar_hex *)(t))
@@ -53,19 +53,43 @@ static const astar_topo_ops hex_ops;
 ** negative numbers too, in two's complement). */
 static void to_axial(int layout, int32_t x, int32_t y, int32_t *q, int32_t *r) {
   switch (layout) {
-    case ASTAR_HEX_ODD_R: *q = x - (y - (y & 1)) / 2; *r = y; break;
-    case ASTAR_HEX_EVEN_R: *q = x - (y + (y & 1)) / 2; *r = y; break;
-    case ASTAR_HEX_ODD_Q: *q = x; *r = y - (x - (x & 1)) / 2; break;
-    default: *q = x; *r = y - (x + (x & 1)) / 2; break;
+    case ASTAR_HEX_ODD_R:
+      *q = x - (y - (y & 1)) / 2;
+      *r = y;
+      break;
+    case ASTAR_HEX_EVEN_R:
+      *q = x - (y + (y & 1)) / 2;
+      *r = y;
+      break;
+    case ASTAR_HEX_ODD_Q:
+      *q = x;
+      *r = y - (x - (x & 1)) / 2;
+      break;
+    default:
+      *q = x;
+      *r = y - (x + (x & 1)) / 2;
+      break;
   }
 }
 
 static void to_offset(int layout, int32_t q, int32_t r, int32_t *x, int32_t *y) {
   switch (layout) {
-    case ASTAR_HEX_ODD_R: *x = q + (r - (r & 1)) / 2; *y = r; break;
-    case ASTAR_HEX_EVEN_R: *x = q + (r + (r & 1)) / 2; *y = r; break;
-    case ASTAR_HEX_ODD_Q: *x = q; *y = r + (q - (q & 1)) / 2; break;
-    default: *x = q; *y = r + (q + (q & 1)) / 2; break;
+    case ASTAR_HEX_ODD_R:
+      *x = q + (r - (r & 1)) / 2;
+      *y = r;
+      break;
+    case ASTAR_HEX_EVEN_R:
+      *x = q + (r + (r & 1)) / 2;
+      *y = r;
+      break;
+    case ASTAR_HEX_ODD_Q:
+      *x = q;
+      *y = r + (q - (q & 1)) / 2;
+      break;
+    default:
+      *x = q;
+      *y = r + (q + (q & 1)) / 2;
+      break;
   }
 }
 
@@ -214,7 +238,7 @@ int astar_hex_set_cost(astar_hex *hx, int32_t x, int32_t y, double cost) {
   if (hx->cost[CELL(hx, x, y)] != cost) {
     hx->cost[CELL(hx, x, y)] = cost;
     hx->t.version++;
-    astar__comp_kept(&hx->t);   /* costs do not cut components */
+    astar__comp_kept(&hx->t); /* costs do not cut components */
   }
   return ASTAR_OK;
 }

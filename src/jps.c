@@ -117,7 +117,7 @@ typedef struct jctx {
   const astar_grid *gr;
   int32_t gx, gy;
   int plain;
-  int n;                        /* successors waiting in q[], g[] */
+  int n; /* successors waiting in q[], g[] */
   int32_t q[JBUF];
   double g[JBUF];
 } jctx;
@@ -150,7 +150,7 @@ ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
     j = d == 2 ? scan_up(m, a, b, y, &dead) : scan_down(m, a, b, cw, y, &dead);
   }
   k = j > pos ? j - pos : pos - j;
-  if (gd > 0 && gd <= k - dead) return gd;  /* the goal first */
+  if (gd > 0 && gd <= k - dead) return gd; /* the goal first */
   return dead ? 0 : k;
 }
 
@@ -178,7 +178,7 @@ ASTAR_INLINE int flush(jctx *J, int32_t p) {
 ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, double g, int plain) {
   (void)plain;
 #if defined(__GNUC__)
-  if (J->s->pages[q >> ASTAR_PAGE_BITS] != NULL)   /* a page not yet touched: nothing */
+  if (J->s->pages[q >> ASTAR_PAGE_BITS] != NULL) /* a page not yet touched: nothing */
     __builtin_prefetch(node_at(J->s, q), 1);
 #endif
   J->q[J->n] = q;

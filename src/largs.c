@@ -129,8 +129,7 @@ static double check_finite(lua_State *L, int arg, const char *name) {
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   if (!isfinite(v))
-    arg_error(L, arg, lua_pushfstring(L, "%s must be a finite number, got %s", name,
-                                      describe(L, arg)));
+    arg_error(L, arg, lua_pushfstring(L, "%s must be a finite number, got %s", name, describe(L, arg)));
   return v;
 }
 
@@ -139,8 +138,7 @@ static double check_cost(lua_State *L, int arg, const char *name) {
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   if (!(v >= 0) || !isfinite(v))
-    arg_error(L, arg, lua_pushfstring(L, "%s must be a finite number >= 0, got %s", name,
-                                      describe(L, arg)));
+    arg_error(L, arg, lua_pushfstring(L, "%s must be a finite number >= 0, got %s", name, describe(L, arg)));
   return v;
 }
 
@@ -155,15 +153,11 @@ static int32_t check_id(lua_State *L, int arg, const char *what, int32_t count,
   }
   v = lua_tonumber(L, arg);
   if (v != floor(v) || !isfinite(v))
-    arg_error(L, arg, lua_pushfstring(L, "%s id must be an integer, got %s", what,
-                                      describe(L, arg)));
+    arg_error(L, arg, lua_pushfstring(L, "%s id must be an integer, got %s", what, describe(L, arg)));
   if (v < 1 || v > count) {
     if (count == 0)
-      arg_error(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has no %ss)", what,
-                                        describe(L, arg), owner, what));
-    arg_error(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has %d %s%s)", what,
-                                      describe(L, arg), owner, (int)count, what,
-                                      count == 1 ? "" : "s"));
+      arg_error(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has no %ss)", what, describe(L, arg), owner, what));
+    arg_error(L, arg, lua_pushfstring(L, "%s %s does not exist (the %s has %d %s%s)", what, describe(L, arg), owner, (int)count, what, count == 1 ? "" : "s"));
   }
   return (int32_t)v - 1;
 }
@@ -175,8 +169,7 @@ static int32_t check_range(lua_State *L, int arg, const char *name, int32_t lo,
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   if (v != floor(v) || v < lo || v > hi)
-    arg_error(L, arg, lua_pushfstring(L, "%s must be an integer in %d..%d, got %s", name,
-                                      (int)lo, (int)hi, describe(L, arg)));
+    arg_error(L, arg, lua_pushfstring(L, "%s must be an integer in %d..%d, got %s", name, (int)lo, (int)hi, describe(L, arg)));
   return (int32_t)v;
 }
 
@@ -186,8 +179,7 @@ static uint64_t check_count(lua_State *L, int arg, int v, const char *name, doub
                             const char *max_text) {
   double d = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
   if (lua_type(L, v) != LUA_TNUMBER || !(d >= 1) || d != floor(d) || d > max)
-    arg_error(L, arg, lua_pushfstring(L, "%s must be an integer in 1..%s, got %s", name,
-                                      max_text, describe(L, v)));
+    arg_error(L, arg, lua_pushfstring(L, "%s must be an integer in 1..%s, got %s", name, max_text, describe(L, v)));
   return (uint64_t)d;
 }
 
@@ -233,7 +225,9 @@ static int check_choice(lua_State *L, int arg, int vidx, const char *opt,
   luaL_buffinit(L, &b);
   for (i = 0; i < n; i++) {
     if (!names[i]) continue;
-    lua_pushfstring(L, "%s\"%s\"", listed == 0 ? "" : i == last ? " or " : ", ", names[i]);
+    lua_pushfstring(L, "%s\"%s\"", listed == 0 ? "" : i == last ? " or "
+                                                                : ", ",
+                    names[i]);
     luaL_addvalue(&b);
     listed++;
   }
@@ -241,8 +235,7 @@ static int check_choice(lua_State *L, int arg, int vidx, const char *opt,
   {
     const char *choices = lua_tostring(L, -1);
     const char *got = describe(L, vidx);
-    return arg_error(L, arg, lua_pushfstring(L, "%s must be %s%s, got %s", opt, also,
-                                             choices, got));
+    return arg_error(L, arg, lua_pushfstring(L, "%s must be %s%s, got %s", opt, also, choices, got));
   }
 }
 

@@ -26,23 +26,23 @@
 
 /* The outcome of one request, copied out of the worker's search. */
 typedef struct bresult {
-  int status;                   /* final status, or an error (< 0) */
-  int32_t len;                  /* path nodes (0: no path) */
-  int partial;                  /* the path leads to the best node */
+  int status;  /* final status, or an error (< 0) */
+  int32_t len; /* path nodes (0: no path) */
+  int partial; /* the path leads to the best node */
   double cost;
   int32_t *nodes, *links;
-  lrecord rec;                  /* stats; visited and trace are copies */
+  lrecord rec; /* stats; visited and trace are copies */
   astar_error_info err;
 } bresult;
 
 typedef struct lbatch {
-  size_t n;                     /* requests */
+  size_t n; /* requests */
   int32_t *starts, *goals;
   bresult *res;
   astar_topology *t;
-  astar_query q;                /* start and goal set per request */
+  astar_query q; /* start and goal set per request */
   astar_mutex *mu;
-  size_t next;                  /* the next request to take (under mu) */
+  size_t next; /* the next request to take (under mu) */
   int threads;
   astar_search *s[BATCH_MAX_THREADS];
 } lbatch;
@@ -130,8 +130,8 @@ static void batch_run_one(lbatch *B, astar_search *s, size_t i) {
 typedef struct bworker {
   lbatch *B;
   astar_search *s;
-  double cpu;                   /* CPU seconds this worker used */
-  size_t done;                  /* requests it searched */
+  double cpu;  /* CPU seconds this worker used */
+  size_t done; /* requests it searched */
 } bworker;
 
 /* A worker: takes requests until none is left. */
@@ -193,11 +193,8 @@ static int32_t batch_node(lua_State *L, ltopo *T, int vidx, size_t i, int k) {
   v = lua_tonumber(L, -1);
   if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > hi) {
     if (grid)
-      arg_error(L, 2, lua_pushfstring(L, "requests[%d][%d] must be %s in 1..%d, got %s",
-                                      (int)i, k, k % 2 ? "an x" : "a y", (int)hi,
-                                      describe(L, -1)));
-    arg_error(L, 2, lua_pushfstring(L, "requests[%d][%d] must be a node id in 1..%d, got %s",
-                                    (int)i, k, (int)hi, describe(L, -1)));
+      arg_error(L, 2, lua_pushfstring(L, "requests[%d][%d] must be %s in 1..%d, got %s", (int)i, k, k % 2 ? "an x" : "a y", (int)hi, describe(L, -1)));
+    arg_error(L, 2, lua_pushfstring(L, "requests[%d][%d] must be a node id in 1..%d, got %s", (int)i, k, (int)hi, describe(L, -1)));
   }
   lua_pop(L, 1);
   return (int32_t)v - 1;
@@ -215,13 +212,12 @@ static void batch_options(lua_State *L, int arg, int *threads) {
   if (!lua_isnil(L, -1)) {
     double v = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1)
-      arg_error(L, arg, lua_pushfstring(L, "threads must be an integer >= 1, got %s",
-                                        describe(L, -1)));
+      arg_error(L, arg, lua_pushfstring(L, "threads must be an integer >= 1, got %s", describe(L, -1)));
     *threads = v > BATCH_MAX_THREADS ? BATCH_MAX_THREADS : (int)v;
   }
   lua_pop(L, 1);
   lua_pushnil(L);
-  while (lua_next(L, arg)) {                /* its own entries */
+  while (lua_next(L, arg)) { /* its own entries */
     if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "threads") == 0) {
       lua_pop(L, 1);
       continue;
@@ -232,7 +228,7 @@ static void batch_options(lua_State *L, int arg, int *threads) {
   }
   inherits = lua_getmetatable(L, arg);
   if (inherits) lua_pop(L, 1);
-  for (i = 0; inherits && i < COUNT_OF(options); i++) {  /* and inherited ones */
+  for (i = 0; inherits && i < COUNT_OF(options); i++) { /* and inherited ones */
     lua_getfield(L, arg, options[i].name);
     lua_setfield(L, -2, options[i].name);
   }
@@ -257,17 +253,17 @@ static int l_batch(lua_State *L) {
   lopts o;
   bworker w[BATCH_MAX_THREADS];
   void *args[BATCH_MAX_THREADS];
-  hold(L, C, &T->o, 1);                     /* read by the workers: locked */
+  hold(L, C, &T->o, 1); /* read by the workers: locked */
   na = 2 * T->cls->node_args;
   if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of requests)");
   lua_settop(L, 3);
   batch_options(L, 3, &threads);
   lua_replace(L, 3);
-  B = (lbatch *)lua_newuserdata(L, sizeof(lbatch));   /* 4 */
+  B = (lbatch *)lua_newuserdata(L, sizeof(lbatch)); /* 4 */
   memset(B, 0, sizeof *B);
   luaL_getmetatable(L, BATCH_MT);
   lua_setmetatable(L, -2);
-  S = acquire_search(L, C, 1);              /* 5 */
+  S = acquire_search(L, C, 1); /* 5 */
   parse_options(L, C, T, 1, 3, &S->b, &o, 0, 0, FOR_PATH);
   if (!lua_isnil(L, o.slot + SLOT_H))
     arg_error(L, 3, "heuristic must be a built-in name or a heuristic object (a Lua function "
@@ -287,9 +283,7 @@ static int l_batch(lua_State *L) {
     int top = lua_gettop(L);
     lua_rawgeti(L, 2, (int)i + 1);
     if (!lua_istable(L, -1))
-      arg_error(L, 2, lua_pushfstring(L, "requests[%d] must be a table %s, got %s", (int)i + 1,
-                                      na == 4 ? "{x1, y1, x2, y2}" : "{start, goal}",
-                                      describe(L, -1)));
+      arg_error(L, 2, lua_pushfstring(L, "requests[%d] must be a table %s, got %s", (int)i + 1, na == 4 ? "{x1, y1, x2, y2}" : "{start, goal}", describe(L, -1)));
     if (na == 4) {
       int32_t w0, h0, x1, y1, x2, y2;
       T->cls->shape(T, &w0, &h0);
@@ -331,13 +325,13 @@ static int l_batch(lua_State *L) {
   ** would have raised it */
   for (i = 0; i < n; i++)
     if (B->res[i].status < 0) return search_error_info(L, T, &B->res[i].err, B->res[i].status);
-  lua_createtable(L, (int)n, 0);            /* paths */
-  lua_createtable(L, (int)n, 0);            /* reasons */
+  lua_createtable(L, (int)n, 0); /* paths */
+  lua_createtable(L, (int)n, 0); /* reasons */
   for (i = 0; i < n; i++) {
     bresult *r = &B->res[i];
     if (r->len > 0) {
       push_path_table(L, T, r->nodes, r->links, r->len, r->cost);
-      if (o.smooth) {                       /* path.points, as find_path makes them */
+      if (o.smooth) { /* path.points, as find_path makes them */
         S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap,
                                           (size_t)r->len, sizeof(int32_t));
         memcpy(S->b.nodes, r->nodes, (size_t)r->len * sizeof(int32_t));

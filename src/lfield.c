@@ -13,20 +13,20 @@
 #define FIELD_MT "astar.Field"
 
 typedef struct lfield {
-  lobj o;                       /* holds and locks; no C memory of its own */
+  lobj o; /* holds and locks; no C memory of its own */
   int32_t w, h;
-  int distances;                /* made by distances(): next[] follows v[] */
-  uint32_t version;             /* bumped by every change */
-  ltopo *grid;                  /* distances: its grid (kept alive by the
+  int distances;                            /* made by distances(): next[] follows v[] */
+  uint32_t version;                         /* bumped by every change */
+  ltopo *grid;                              /* distances: its grid (kept alive by the
                                 ** user value) ... */
-  uint32_t grid_version;        /* ... and that grid's version then */
-  int reverse;                  /* distances: toward the sources (1) or from */
-  struct lfield *penalty, *forbid;  /* distances: the option fields used
+  uint32_t grid_version;                    /* ... and that grid's version then */
+  int reverse;                              /* distances: toward the sources (1) or from */
+  struct lfield *penalty, *forbid;          /* distances: the option fields used
                                 ** (kept by the user value's options) ... */
-  uint32_t penalty_version, forbid_version;  /* ... and their versions then */
-  int hex;                      /* the astar_layout of a hex grid's field,
+  uint32_t penalty_version, forbid_version; /* ... and their versions then */
+  int hex;                                  /* the astar_layout of a hex grid's field,
                                 ** -1 on a square grid's (add_disc) */
-  double v[];                   /* w * h values, cell id order (y * w + x) */
+  double v[];                               /* w * h values, cell id order (y * w + x) */
 } lfield;
 
 /* Distance fields: the next cell toward the nearest source (-1: none). */
@@ -58,7 +58,7 @@ static int field_stale(lfield *F) {
 static void field_fill_distances(lfield *F, ltopo *T, const astar_search *s) {
   int32_t i, count = F->w * F->h, *next = field_next(F);
   signed char *link = field_link(F);
-  if (F->hex < 0) {             /* a square grid: the core writes it in one pass */
+  if (F->hex < 0) { /* a square grid: the core writes it in one pass */
     (void)astar_grid_export_distances(s, (const astar_grid *)T->impl, F->v, next, link);
     return;
   }

@@ -27,7 +27,7 @@ static astar_topology *graph_topology(void *impl) {
 static int graph_shape(ltopo *T, int32_t *w, int32_t *h) {
   (void)T;
   *w = *h = 0;
-  return 0;                                 /* no per-node fields */
+  return 0; /* no per-node fields */
 }
 
 static int32_t graph_check_node(lua_State *L, ltopo *T, int arg) {
@@ -41,8 +41,7 @@ static int32_t graph_list_node(lua_State *L, ltopo *T, int arg, int vidx, const 
   double v = lua_tonumber(L, vidx);
   int32_t nn = astar_graph_node_count(GRAPH(T));
   if (lua_type(L, vidx) != LUA_TNUMBER || v != floor(v) || v < 1 || v > nn)
-    arg_error(L, arg, lua_pushfstring(L, "%s[%d] must be a node id in 1..%d, got %s", what,
-                                      (int)i + 1, (int)nn, describe(L, vidx)));
+    arg_error(L, arg, lua_pushfstring(L, "%s[%d] must be a node id in 1..%d, got %s", what, (int)i + 1, (int)nn, describe(L, vidx)));
   return (int32_t)v - 1;
 }
 
@@ -203,14 +202,14 @@ static int add_edges(lua_State *L, lcall *C, int both) {
   if (!lua_isnoneornil(L, 5)) {
     if (lua_type(L, 5) != LUA_TSTRING) type_error(L, 5, "string (tag name)");
     tag = intern_tag(L, 1, 5, graph_class.max_tag);
-    check_mutable(L, T);                    /* a finalizer's search ended */
+    check_mutable(L, T); /* a finalizer's search ended */
   }
   if ((rc = astar_graph_add_edge(GRAPH(T), from, to, cost, tag, &e1)) != ASTAR_OK)
     return graph_error(L, rc);
   lua_pushinteger(L, (lua_Integer)e1 + 1);
   if (!both) return 1;
   if ((rc = astar_graph_add_edge(GRAPH(T), to, from, cost, tag, &e2)) != ASTAR_OK)
-    return graph_error(L, rc);                /* e1 stays: the graph is valid */
+    return graph_error(L, rc); /* e1 stays: the graph is valid */
   lua_pushinteger(L, (lua_Integer)e2 + 1);
   return 2;
 }

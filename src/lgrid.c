@@ -74,8 +74,8 @@ static int32_t grid_list_node(lua_State *L, ltopo *T, int arg, int vidx, const c
   }
   if (!ok)
     arg_error(L, arg, lua_pushfstring(L, "%s[%d] must be a cell {x, y} inside the %dx%d %s, "
-                                      "got %s", what, (int)i + 1, (int)w, (int)h,
-                                      T->cls->what, describe(L, vidx)));
+                                         "got %s",
+                                      what, (int)i + 1, (int)w, (int)h, T->cls->what, describe(L, vidx)));
   return (int32_t)(y - 1) * w + (int32_t)(x - 1);
 }
 
@@ -219,7 +219,7 @@ static int grid_path_index(lua_State *L) {
     lua_rawseti(L, -2, (int)i);
   }
   lua_pushvalue(L, -1);
-  lua_setfield(L, 1, "xy");                 /* rawset: xy is not in the table yet */
+  lua_setfield(L, 1, "xy"); /* rawset: xy is not in the table yet */
   return 1;
 }
 
@@ -321,7 +321,7 @@ static int set_tag(lua_State *L, lcall *C) {
   check_mutable(L, T);
   if (!lua_isnoneornil(L, 4)) {
     tag = intern_tag(L, 1, 4, grid_class.max_tag);
-    check_mutable(L, T);                    /* a finalizer's search ended */
+    check_mutable(L, T); /* a finalizer's search ended */
   }
   if (astar_grid_set_tag(GRID(T), x, y, tag) != ASTAR_OK) return luaL_error(L, "not enough memory");
   return 0;
@@ -385,8 +385,7 @@ static int32_t check_size(lua_State *L, int arg) {
   if (lua_isnoneornil(L, arg)) return 1;
   k = lua_type(L, arg) == LUA_TNUMBER ? lua_tonumber(L, arg) : 0;
   if (lua_type(L, arg) != LUA_TNUMBER || !(k >= 1) || k != floor(k) || k > ASTAR_MAX_UNIT)
-    arg_error(L, arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s",
-                                      ASTAR_MAX_UNIT, describe(L, arg)));
+    arg_error(L, arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s", ASTAR_MAX_UNIT, describe(L, arg)));
   return (int32_t)k;
 }
 

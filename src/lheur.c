@@ -95,10 +95,9 @@ static int32_t read_labels(lua_State *L, ltopo *T, int32_t n, int32_t *labels) {
   int32_t v, k = 0, w, h;
   if (F != NULL && (!T->cls->shape(T, &w, &h) || F->w != w || F->h != h)) {
     if (!T->cls->shape(T, &w, &h)) arg_error(L, 2, "a field of labels needs a grid");
-    arg_error(L, 2, lua_pushfstring(L, "clusters field is %dx%d but the grid is %dx%d",
-                                    (int)F->w, (int)F->h, (int)w, (int)h));
+    arg_error(L, 2, lua_pushfstring(L, "clusters field is %dx%d but the grid is %dx%d", (int)F->w, (int)F->h, (int)w, (int)h));
   }
-  lua_newtable(L);                          /* label value -> index */
+  lua_newtable(L); /* label value -> index */
   for (v = 0; v < n; v++) {
     labels[v] = -1;
     if (F != NULL) {
@@ -112,10 +111,11 @@ static int32_t read_labels(lua_State *L, ltopo *T, int32_t n, int32_t *labels) {
       }
       if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) != lua_tonumber(L, -1))
         arg_error(L, 2, lua_pushfstring(L, "clusters[%d] must be a label (any value but nan), "
-                                        "got nan", (int)v + 1));
+                                           "got nan",
+                                        (int)v + 1));
     }
     lua_pushvalue(L, -1);
-    lua_rawget(L, -3);                      /* label, index? */
+    lua_rawget(L, -3); /* label, index? */
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
       if (k == ASTAR_MAX_CLUSTERS) arg_error(L, 2, "at most 4096 distinct clusters");
@@ -145,7 +145,7 @@ static int l_cluster_heuristic(lua_State *L) {
   n = astar_topology_node_count(T->t);
   lua_settop(L, 2);
   if (lua_istable(L, 2)) {
-    lua_getfield(L, 2, "count");            /* 3 */
+    lua_getfield(L, 2, "count"); /* 3 */
     if (!lua_isnil(L, 3))
       k = (int32_t)check_count(L, 2, 3, "clusters.count", ASTAR_MAX_CLUSTERS, "4096");
   } else if (!compat_testudata(L, 2, FIELD_MT)) {
@@ -217,23 +217,18 @@ static int l_register_heuristic(lua_State *L) {
   static const char *const keys[] = {"override"};
   int override = 0;
   if (lua_type(L, 1) != LUA_TSTRING || compat_rawlen(L, 1) == 0)
-    return arg_error(L, 1, lua_pushfstring(L, "name must be a non-empty string, got %s",
-                                           describe(L, 1)));
+    return arg_error(L, 1, lua_pushfstring(L, "name must be a non-empty string, got %s", describe(L, 1)));
   if (!lua_isnil(L, 2) && !is_callable(L, 2) && !compat_testudata(L, 2, HEUR_MT))
-    return arg_error(L, 2, lua_pushfstring(L,
-        "heuristic must be a function, a heuristic object or nil, got %s", describe(L, 2)));
+    return arg_error(L, 2, lua_pushfstring(L, "heuristic must be a function, a heuristic object or nil, got %s", describe(L, 2)));
   if (check_fields(L, 3, keys, 1)) {
     lua_getfield(L, 3, "override");
     if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TBOOLEAN)
-      return arg_error(L, 3, lua_pushfstring(L, "override must be a boolean, got %s",
-                                             describe(L, -1)));
+      return arg_error(L, 3, lua_pushfstring(L, "override must be a boolean, got %s", describe(L, -1)));
     override = lua_toboolean(L, -1);
     lua_pop(L, 1);
   }
   if (builtin_heuristic(lua_tostring(L, 1)) >= 0 && !override)
-    return arg_error(L, 1, lua_pushfstring(L,
-        "\"%s\" is a built-in heuristic (pass { override = true } to replace it)",
-        lua_tostring(L, 1)));
+    return arg_error(L, 1, lua_pushfstring(L, "\"%s\" is a built-in heuristic (pass { override = true } to replace it)", lua_tostring(L, 1)));
   lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
@@ -245,16 +240,16 @@ static int l_register_heuristic(lua_State *L) {
 ** ones and the registered ones. */
 static int l_heuristics(lua_State *L) {
   int i, j, n = 0;
-  lua_settop(L, 0);                         /* absolute indices below */
-  lua_newtable(L);                          /* 1: result */
-  lua_newtable(L);                          /* 2: set of names */
+  lua_settop(L, 0); /* absolute indices below */
+  lua_newtable(L);  /* 1: result */
+  lua_newtable(L);  /* 2: set of names */
   for (i = 0; i < HEURISTIC_COUNT; i++) {
     lua_pushboolean(L, 1);
     lua_setfield(L, 2, heuristic_names[i]);
   }
   lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
   lua_pushnil(L);
-  while (lua_next(L, -2)) {                 /* ..., reg, k, v */
+  while (lua_next(L, -2)) { /* ..., reg, k, v */
     lua_pop(L, 1);
     lua_pushvalue(L, -1);
     lua_pushboolean(L, 1);

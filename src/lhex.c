@@ -193,7 +193,7 @@ static int hex_set_tag(lua_State *L, lcall *C) {
   check_mutable(L, T);
   if (!lua_isnoneornil(L, 4)) {
     tag = intern_tag(L, 1, 4, hex_class.max_tag);
-    check_mutable(L, T);                    /* a finalizer's search ended */
+    check_mutable(L, T); /* a finalizer's search ended */
   }
   if (astar_hex_set_tag(HEX(T), x, y, tag) != ASTAR_OK) return luaL_error(L, "not enough memory");
   return 0;
@@ -375,7 +375,7 @@ static int l_hex_to_string(lua_State *L) {
     }
     pidx = lua_gettop(L);
   }
-  cells = (char *)lua_newuserdata(L, n);   /* scratch, collected with the call */
+  cells = (char *)lua_newuserdata(L, n); /* scratch, collected with the call */
   line = (char *)lua_newuserdata(L, 2 * (size_t)w + 1);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -384,7 +384,8 @@ static int l_hex_to_string(lua_State *L) {
       astar_hex_cost(hx, x, y, &c);
       astar_hex_tag(hx, x, y, &tag);
       cells[(size_t)y * (size_t)w + (size_t)x] = astar_hex_blocked(hx, x, y) ? '#'
-                                                 : (c != 1 || tag != 0) ? '~' : '.';
+                                                 : (c != 1 || tag != 0)      ? '~'
+                                                                             : '.';
     }
   if (pidx) {
     int32_t i, len = (int32_t)compat_rawlen(L, pidx);
@@ -393,9 +394,9 @@ static int l_hex_to_string(lua_State *L) {
       lua_rawgeti(L, pidx, i);
       v = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)n)
-        return arg_error(L, 2, lua_pushfstring(L,
-            "path entry %d is not a cell id of this hex grid, got %s", (int)i, describe(L, -1)));
-      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G' : '*';
+        return arg_error(L, 2, lua_pushfstring(L, "path entry %d is not a cell id of this hex grid, got %s", (int)i, describe(L, -1)));
+      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G'
+                                                     : '*';
       lua_pop(L, 1);
     }
   }

@@ -37,31 +37,35 @@
 ** its name and whether it is a method (argument errors), the module state,
 ** its class (methods of topologies) and, for protected functions, the body
 ** (the entry) or true (the body itself: errors look one level up). */
-enum { UV_NAME = 1, UV_METHOD, UV_STATE, UV_CLASS, UV_BODY };
+enum { UV_NAME = 1,
+       UV_METHOD,
+       UV_STATE,
+       UV_CLASS,
+       UV_BODY };
 
 typedef struct lobj lobj;
 
 typedef struct lstate {
-  lua_Alloc allocf;             /* Lua's allocator, as it was at luaopen */
+  lua_Alloc allocf; /* Lua's allocator, as it was at luaopen */
   void *allocud;
-  size_t bytes;                 /* C memory alive, through state_alloc */
-  size_t debt;                  /* allocated since the collector was told */
-  size_t base;                  /* bytes after the last full collection */
-  int closing;                  /* the Lua state is closing */
-  lobj *deferred;               /* collected while held (see obj_gc) */
+  size_t bytes;   /* C memory alive, through state_alloc */
+  size_t debt;    /* allocated since the collector was told */
+  size_t base;    /* bytes after the last full collection */
+  int closing;    /* the Lua state is closing */
+  lobj *deferred; /* collected while held (see obj_gc) */
 } lstate;
 
 /* The header of every userdata that owns C memory or must not change while
 ** a call reads it (topologies, queries, searches, fields, heuristics). */
 struct lobj {
   lstate *M;
-  void (*release)(lobj *o);     /* frees the C memory (called once) */
-  int holds;                    /* frames holding the object */
-  int locks;                    /* ... of which searches: no mutation */
-  unsigned char closed;         /* closed for everyone but its holders */
-  unsigned char released;       /* its C memory is gone */
-  unsigned char collected;      /* __gc ran while held: on M->deferred */
-  lobj *next;                   /* M->deferred */
+  void (*release)(lobj *o); /* frees the C memory (called once) */
+  int holds;                /* frames holding the object */
+  int locks;                /* ... of which searches: no mutation */
+  unsigned char closed;     /* closed for everyone but its holders */
+  unsigned char released;   /* its C memory is gone */
+  unsigned char collected;  /* __gc ran while held: on M->deferred */
+  lobj *next;               /* M->deferred */
 };
 
 /* A protected call's frame: the objects it holds. */
@@ -84,7 +88,7 @@ static void *state_alloc(void *ud, void *p, size_t osize, size_t nsize) {
   void *r;
   if (p == NULL) osize = 0;
   r = M->allocf(M->allocud, p, osize, nsize);
-  if (r == NULL && nsize > 0) return NULL;  /* the old block stays */
+  if (r == NULL && nsize > 0) return NULL; /* the old block stays */
   M->bytes = M->bytes - osize + nsize;
   if (nsize > osize) M->debt += nsize - osize;
   return r;
@@ -262,7 +266,7 @@ static int run_protected(lua_State *L) {
   lua_pushvalue(L, lua_upvalueindex(UV_BODY));
   lua_insert(L, 1);
   lua_pushlightuserdata(L, &C);
-  lua_insert(L, 2);                             /* body, frame, args... */
+  lua_insert(L, 2); /* body, frame, args... */
   status = lua_pcall(L, n + 1, LUA_MULTRET, 0);
   if (status == LUA_OK && C.M->debt >= ACCOUNT_MIN) {
     lua_pushcfunction(L, l_account);
@@ -313,7 +317,7 @@ static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
     if (l->protected || l->body) {
       int i;
       for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, -4);
-      lua_pushboolean(L, 1);                   /* marks a body (arg_error) */
+      lua_pushboolean(L, 1); /* marks a body (arg_error) */
       lua_pushcclosure(L, l->protected ? l->f : l->body, UV_BODY);
       lua_pushcclosure(L, l->protected ? l_protected : l->f, UV_BODY);
     } else {

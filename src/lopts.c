@@ -35,45 +35,53 @@ static const char *const algorithm_names[] = {
 static const char *const direction_names[] = {"from_sources", "to_sources"};
 /* on_change: what a time-sliced query does at its next step when its
 ** topology or a field it reads changed since it began. */
-enum { ON_CHANGE_RESTART, ON_CHANGE_FAIL };
+enum { ON_CHANGE_RESTART,
+       ON_CHANGE_FAIL };
 static const char *const on_change_names[] = {
     [ON_CHANGE_RESTART] = "restart",
     [ON_CHANGE_FAIL] = "fail",
 };
 
 /* The stack slots of the Lua values a search uses. */
-enum { SLOT_H, SLOT_COST, SLOT_PENALTY, SLOT_FORBID, SLOT_HOBJ, OPT_SLOTS };
+enum { SLOT_H,
+       SLOT_COST,
+       SLOT_PENALTY,
+       SLOT_FORBID,
+       SLOT_HOBJ,
+       OPT_SLOTS };
 
 /* Parsed options: the query, and what the binding keeps beside it. */
 typedef struct lopts {
   astar_query q;
-  int slot;                     /* the first of OPT_SLOTS stack slots */
+  int slot; /* the first of OPT_SLOTS stack slots */
   int trace, visited, partial;
-  int smooth, any_angle;        /* grids: path.points (lresult.c) */
-  unsigned given;               /* bit i: options[i] was set */
-  int reverse;                  /* distances: 1 = cost to the sources */
-  int on_change;                /* queries: ON_CHANGE_* */
-  lfield *penalty, *forbid;     /* the fields the query reads, if any */
+  int smooth, any_angle;    /* grids: path.points (lresult.c) */
+  unsigned given;           /* bit i: options[i] was set */
+  int reverse;              /* distances: 1 = cost to the sources */
+  int on_change;            /* queries: ON_CHANGE_* */
+  lfield *penalty, *forbid; /* the fields the query reads, if any */
 } lopts;
 
 /* What a set of options is for: FOR_PATH alone for find_path, with
 ** FOR_QUERY for a time-sliced query (which takes every path option too). */
-enum { FOR_PATH = 1, FOR_DIST = 2, FOR_QUERY = 4 };
+enum { FOR_PATH = 1,
+       FOR_DIST = 2,
+       FOR_QUERY = 4 };
 
 /* The parser's context. */
 typedef struct lparse {
   lcall *C;
   ltopo *T;
-  int tidx;                     /* the topology's stack index */
-  int arg;                      /* the options table's argument number */
-  lsbuf *buf;                   /* scratch for tag factors */
+  int tidx;   /* the topology's stack index */
+  int arg;    /* the options table's argument number */
+  lsbuf *buf; /* scratch for tag factors */
   lopts *o;
 } lparse;
 
 typedef struct lopt {
   const char *name;
-  unsigned applies;             /* FOR_PATH | FOR_DIST */
-  int fields;                   /* only where the topology takes fields */
+  unsigned applies; /* FOR_PATH | FOR_DIST */
+  int fields;       /* only where the topology takes fields */
   void (*parse)(lua_State *L, lparse *P, int v);
 } lopt;
 
@@ -110,7 +118,7 @@ static void opt_heuristic(lua_State *L, lparse *P, int v) {
     lua_replace(L, P->o->slot + SLOT_H);
   } else if (is_callable(L, v)) {
     q->heuristic = ASTAR_H_CALLBACK;
-    q->heuristic_fn = NULL;                 /* the bridge, when the search runs */
+    q->heuristic_fn = NULL; /* the bridge, when the search runs */
     keep(L, P, SLOT_H, v);
   } else {
     /* the names this topology accepts ("hex" only on hex grids ...) */
@@ -129,8 +137,7 @@ static void opt_heuristic(lua_State *L, lparse *P, int v) {
 static void opt_weight(lua_State *L, lparse *P, int v) {
   double w = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
   if (lua_type(L, v) != LUA_TNUMBER || !(w >= 0) || !isfinite(w))
-    arg_error(L, P->arg, lua_pushfstring(L, "weight must be a finite number >= 0, got %s",
-                                         describe(L, v)));
+    arg_error(L, P->arg, lua_pushfstring(L, "weight must be a finite number >= 0, got %s", describe(L, v)));
   P->o->q.weight = w;
 }
 
@@ -148,9 +155,7 @@ static double tag_factor_of(lua_State *L, lparse *P, int vi, int kidx) {
   if (lua_type(L, vi) == LUA_TBOOLEAN && !lua_toboolean(L, vi)) return ASTAR_FORBID;
   f = lua_type(L, vi) == LUA_TNUMBER ? lua_tonumber(L, vi) : -1;
   if (lua_type(L, vi) != LUA_TNUMBER || !(f >= 0) || !isfinite(f))
-    arg_error(L, P->arg, lua_pushfstring(L,
-        "costs.%s must be a finite number >= 0 or false, got %s", lua_tostring(L, kidx),
-        describe(L, vi)));
+    arg_error(L, P->arg, lua_pushfstring(L, "costs.%s must be a finite number >= 0 or false, got %s", lua_tostring(L, kidx), describe(L, vi)));
   return f;
 }
 
@@ -167,10 +172,9 @@ static void opt_costs(lua_State *L, lparse *P, int v) {
   if (!lua_istable(L, v))
     arg_error(L, P->arg, lua_pushfstring(L, "costs must be a table, got %s", describe(L, v)));
   lua_pushnil(L);
-  while (lua_next(L, v)) {                  /* key, value */
+  while (lua_next(L, v)) { /* key, value */
     if (lua_type(L, -2) != LUA_TSTRING)
-      arg_error(L, P->arg, lua_pushfstring(L, "costs keys must be tag names, got %s",
-                                           describe(L, -2)));
+      arg_error(L, P->arg, lua_pushfstring(L, "costs keys must be tag names, got %s", describe(L, -2)));
     tag_factor_of(L, P, lua_gettop(L), lua_gettop(L) - 1);
     lua_pop(L, 1);
   }
@@ -182,9 +186,9 @@ static void opt_costs(lua_State *L, lparse *P, int v) {
                                      (size_t)ntags + 1, sizeof(double));
   for (i = 0; i <= ntags; i++) P->buf->tagf[i] = 1.0;
   for (i = 1; i <= ntags; i++) {
-    lua_rawgeti(L, names, i);               /* the tag's name */
+    lua_rawgeti(L, names, i); /* the tag's name */
     lua_pushvalue(L, -1);
-    lua_gettable(L, v);                     /* name, factor? */
+    lua_gettable(L, v); /* name, factor? */
     if (!lua_isnil(L, -1)) P->buf->tagf[i] = tag_factor_of(L, P, lua_gettop(L), lua_gettop(L) - 1);
     lua_pop(L, 2);
   }
@@ -205,15 +209,12 @@ static lfield *field_option(lua_State *L, lparse *P, int v, const char *name) {
   lfield *F = (lfield *)compat_testudata(L, v, FIELD_MT);
   int32_t w, h;
   if (F == NULL) {
-    arg_error(L, P->arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name,
-                                         describe(L, v)));
+    arg_error(L, P->arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name, describe(L, v)));
     return NULL; /* not reached: arg_error raises */
   }
   P->T->cls->shape(P->T, &w, &h);
   if (F->w != w || F->h != h)
-    arg_error(L, P->arg, lua_pushfstring(L, "%s field is %dx%d but the %s is %dx%d", name,
-                                         (int)F->w, (int)F->h, P->T->cls->what, (int)w,
-                                         (int)h));
+    arg_error(L, P->arg, lua_pushfstring(L, "%s field is %dx%d but the %s is %dx%d", name, (int)F->w, (int)F->h, P->T->cls->what, (int)w, (int)h));
   hold(L, P->C, &F->o, 1);
   return F;
 }
@@ -233,8 +234,7 @@ static void opt_forbid(lua_State *L, lparse *P, int v) {
 static void opt_penalty_scale(lua_State *L, lparse *P, int v) {
   double sc = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
   if (lua_type(L, v) != LUA_TNUMBER || !isfinite(sc))
-    arg_error(L, P->arg, lua_pushfstring(L, "penalty_scale must be a finite number, got %s",
-                                         describe(L, v)));
+    arg_error(L, P->arg, lua_pushfstring(L, "penalty_scale must be a finite number, got %s", describe(L, v)));
   P->o->q.penalty_scale = sc;
 }
 
@@ -248,8 +248,7 @@ static void opt_max_expansions(lua_State *L, lparse *P, int v) {
 static void opt_max_cost(lua_State *L, lparse *P, int v) {
   double c = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : -1;
   if (lua_type(L, v) != LUA_TNUMBER || !(c >= 0))
-    arg_error(L, P->arg, lua_pushfstring(L, "max_cost must be a number >= 0, got %s",
-                                         describe(L, v)));
+    arg_error(L, P->arg, lua_pushfstring(L, "max_cost must be a number >= 0, got %s", describe(L, v)));
   P->o->q.max_cost = c;
 }
 
@@ -259,8 +258,7 @@ static void opt_size(lua_State *L, lparse *P, int v) {
   int32_t most = astar_topology_max_size(P->T->t);
   double k = lua_type(L, v) == LUA_TNUMBER ? lua_tonumber(L, v) : 0;
   if (lua_type(L, v) != LUA_TNUMBER || !(k >= 1) || k != floor(k) || k > most)
-    arg_error(L, P->arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s",
-                                         (int)most, describe(L, v)));
+    arg_error(L, P->arg, lua_pushfstring(L, "size must be an integer in 1..%d, got %s", (int)most, describe(L, v)));
   P->o->q.size = (int32_t)k;
 }
 
@@ -328,7 +326,7 @@ static const lopt options[] = {
     {"any_angle", FOR_PATH, 1, opt_any_angle},
     {"on_change", FOR_QUERY, 0, opt_on_change},
 };
-#define FIELD_OPTIONS 2   /* penalty and forbid, first in the table */
+#define FIELD_OPTIONS 2 /* penalty and forbid, first in the table */
 
 static const lopt *find_option(const char *name) {
   int i;
@@ -352,8 +350,7 @@ static const lopt *own_option(lua_State *L, int arg, ltopo *T, unsigned kind) {
   if (p == NULL || ((kind & FOR_PATH) && !(p->applies & (FOR_PATH | FOR_QUERY))))
     arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
   if (!(p->applies & kind) && p->applies == FOR_QUERY)
-    arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for queries (query())",
-                                      p->name));
+    arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for queries (query())", p->name));
   if (!(p->applies & kind))
     arg_error(L, arg, lua_pushfstring(L, "option \"%s\" does not apply to distances", p->name));
   if (!option_applies(p, T, kind))
@@ -378,13 +375,11 @@ static void check_combinations(lua_State *L, lparse *P) {
                                               "trace", "algorithm"};
   int i;
   if ((P->o->any_angle || P->o->smooth) && strcmp(P->T->cls->mt, "astar.Grid") != 0)
-    arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" is only for square grids",
-                                         P->o->any_angle ? "any_angle" : "smooth"));
+    arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" is only for square grids", P->o->any_angle ? "any_angle" : "smooth"));
   if (P->o->any_angle) {
     for (i = 0; i < COUNT_OF(not_any_angle); i++)
       if (given(P->o, not_any_angle[i]))
-        arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" cannot be combined with any_angle",
-                                             not_any_angle[i]));
+        arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" cannot be combined with any_angle", not_any_angle[i]));
   }
   if (P->o->smooth && given(P->o, "cost"))
     arg_error(L, P->arg, "option \"cost\" cannot be combined with smooth");
@@ -441,7 +436,7 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     if (inherits) lua_pop(L, 1);
     for (i = 0; !inherits && i < FIELD_OPTIONS; i++) {
       if (!option_applies(&options[i], T, kind)) continue;
-      lua_getfield(L, arg, options[i].name);  /* the fields, held first */
+      lua_getfield(L, arg, options[i].name); /* the fields, held first */
       if (!lua_isnil(L, -1)) {
         options[i].parse(L, &P, lua_gettop(L));
         o->given |= 1u << i;
@@ -449,7 +444,7 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
       lua_pop(L, 1);
     }
     lua_pushnil(L);
-    while (lua_next(L, arg)) {              /* the table's own entries */
+    while (lua_next(L, arg)) { /* the table's own entries */
       const lopt *p = own_option(L, arg, T, kind);
       /* without a metatable, its own entries are all there is: parse them
       ** in this pass (lua_getfield would only repeat rawget, 15 times) */
@@ -480,8 +475,7 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     /* the cost callback's bridge is set when the search runs */
     if (!why && !lua_isnil(L, o->slot + SLOT_COST)) why = "cost callback";
     if (why)
-      arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps\" does not apply to this query (%s)",
-                                        why));
+      arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps\" does not apply to this query (%s)", why));
   }
 }
 

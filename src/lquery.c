@@ -25,27 +25,30 @@
 
 #define QUERY_MT "astar.Query"
 
-enum { QS_RUNNING, QS_DONE, QS_CANCELLED, QS_FAILED };
+enum { QS_RUNNING,
+       QS_DONE,
+       QS_CANCELLED,
+       QS_FAILED };
 
 /* The user value's names for the option slots (SLOT_ order). */
 static const char *const slot_keys[OPT_SLOTS] = {"h", "c", "penalty", "forbid", "hobj"};
 
 typedef struct lquery {
   lobj o;
-  lsbuf b;                      /* the search and its scratch */
-  lopts opts;                   /* parsed at creation (slots: see step) */
-  bridge br;                    /* the core points at it between steps */
-  ltopo *T;                     /* kept alive by the user value */
-  int state;                    /* QS_* */
-  int status;                   /* the last core status */
-  int begun;                    /* the search began (on the first step) */
-  int cancelled;                /* cancel() arrived during a step */
-  int changed;                  /* ended by a change (on_change = "fail") */
-  uint32_t restarts;            /* searches begun again after a change */
-  uint32_t version;             /* the topology's version at begin */
-  uint32_t penalty_version, forbid_version;   /* the fields' at begin */
-  int dist;                     /* a distances query (distances_query) */
-  size_t nsources;              /* its sources, in b.nodes */
+  lsbuf b;                                  /* the search and its scratch */
+  lopts opts;                               /* parsed at creation (slots: see step) */
+  bridge br;                                /* the core points at it between steps */
+  ltopo *T;                                 /* kept alive by the user value */
+  int state;                                /* QS_* */
+  int status;                               /* the last core status */
+  int begun;                                /* the search began (on the first step) */
+  int cancelled;                            /* cancel() arrived during a step */
+  int changed;                              /* ended by a change (on_change = "fail") */
+  uint32_t restarts;                        /* searches begun again after a change */
+  uint32_t version;                         /* the topology's version at begin */
+  uint32_t penalty_version, forbid_version; /* the fields' at begin */
+  int dist;                                 /* a distances query (distances_query) */
+  size_t nsources;                          /* its sources, in b.nodes */
 } lquery;
 
 static void query_release(lobj *o) { sbuf_free(o->M, &((lquery *)o)->b); }
@@ -63,7 +66,7 @@ static void query_sync(lquery *Q) {
 }
 
 static const char *query_state_name(lquery *Q) {
-  if (Q->o.locks > 0) return "searching";   /* asked from its own step */
+  if (Q->o.locks > 0) return "searching"; /* asked from its own step */
   query_sync(Q);
   if (Q->state == QS_CANCELLED) return "cancelled";
   if (Q->state == QS_FAILED) return "failed";
@@ -84,14 +87,14 @@ static int l_query(lua_State *L) {
   Q = (lquery *)compat_newud(L, sizeof(lquery));
   memset(Q, 0, sizeof *Q);
   obj_init(&Q->o, C->M, query_release);
-  Q->state = QS_FAILED;                     /* until it is complete */
+  Q->state = QS_FAILED; /* until it is complete */
   luaL_getmetatable(L, QUERY_MT);
   lua_setmetatable(L, -2);
   qidx = lua_gettop(L);
   Q->b.s = astar_search_new(state_alloc, C->M);
   if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
   parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH | FOR_QUERY);
-  lua_createtable(L, 0, 7);                 /* the user value */
+  lua_createtable(L, 0, 7); /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");
   for (i = 0; i < OPT_SLOTS; i++) {
@@ -126,7 +129,7 @@ static int l_distances_query(lua_State *L) {
   Q = (lquery *)compat_newud(L, sizeof(lquery));
   memset(Q, 0, sizeof *Q);
   obj_init(&Q->o, C->M, query_release);
-  Q->state = QS_FAILED;                     /* until it is complete */
+  Q->state = QS_FAILED; /* until it is complete */
   Q->dist = 1;
   luaL_getmetatable(L, QUERY_MT);
   lua_setmetatable(L, -2);
@@ -135,14 +138,14 @@ static int l_distances_query(lua_State *L) {
   if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
   Q->nsources = read_sources(L, C, T, 2, &Q->b);
   parse_options(L, C, T, 1, 3, &Q->b, &Q->opts, 0, 0, FOR_DIST);
-  lua_createtable(L, 0, 8);                 /* the user value */
+  lua_createtable(L, 0, 8); /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");
   for (i = 0; i < OPT_SLOTS; i++) {
     lua_pushvalue(L, Q->opts.slot + i);
     lua_setfield(L, -2, slot_keys[i]);
   }
-  options_copy(L, 3);                       /* for the field's update() */
+  options_copy(L, 3); /* for the field's update() */
   lua_setfield(L, -2, "options");
   compat_setuv(L, qidx);
   Q->T = T;
@@ -239,7 +242,7 @@ static void push_restarts(lua_State *L, lquery *Q) {
 ** count, ...}). */
 static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
   int i, n, top = lua_gettop(L);
-  if (Q->changed) {                         /* nil, "changed", stats */
+  if (Q->changed) { /* nil, "changed", stats */
     lua_pushnil(L);
     lua_pushliteral(L, "changed");
     lua_createtable(L, 0, 5);
@@ -272,7 +275,7 @@ static int l_query_step(lua_State *L) {
   lcall *C = call_frame(L);
   lquery *Q = check_query(L, 1);
   uint64_t steps = lua_isnoneornil(L, 2) ? 0
-                 : check_count(L, 2, 2, "n", COUNT_MAX, COUNT_MAX_TEXT);
+                                         : check_count(L, 2, 2, "n", COUNT_MAX, COUNT_MAX_TEXT);
   ltopo *T = Q->T;
   int rc;
   if (Q->o.locks > 0) return luaL_error(L, "cannot step a query while it is stepping");
@@ -283,7 +286,7 @@ static int l_query_step(lua_State *L) {
     lua_pushstring(L, query_state_name(Q));
     return 1;
   }
-  hold(L, C, &Q->o, 1);                     /* stepping */
+  hold(L, C, &Q->o, 1); /* stepping */
   hold(L, C, &T->o, 1);
   lua_settop(L, 1);
   Q->opts.slot = query_slots(L, C, Q, 1);
@@ -293,14 +296,14 @@ static int l_query_step(lua_State *L) {
     /* a precomputed heuristic built for the old map cannot guide a search
     ** of the new one: such a query ends "changed" in either mode */
     if (Q->opts.on_change == ON_CHANGE_FAIL || stale_heuristic(L, Q)) {
-      Q->changed = 1;                       /* final, like any outcome */
-      Q->state = QS_FAILED;                 /* until the snapshot is made */
+      Q->changed = 1;       /* final, like any outcome */
+      Q->state = QS_FAILED; /* until the snapshot is made */
       query_snapshot(L, C, Q, 1);
       Q->state = QS_DONE;
       lua_pushliteral(L, "changed");
       return 1;
     }
-    Q->begun = 0;                           /* the same query, on the new map */
+    Q->begun = 0; /* the same query, on the new map */
     Q->restarts++;
   }
   /* failed unless the step returns: an error raised from here on (a
@@ -324,8 +327,8 @@ static int l_query_step(lua_State *L) {
   if (Q->opts.any_angle) rc = theta_step(L, T, &Q->b, steps);
   else if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
   Q->status = rc;
-  if (Q->cancelled) {                       /* cancelled during this step: */
-    Q->state = QS_CANCELLED;                /* the step still says what it did */
+  if (Q->cancelled) {        /* cancelled during this step: */
+    Q->state = QS_CANCELLED; /* the step still says what it did */
   } else {
     Q->state = rc == ASTAR_SEARCHING ? QS_RUNNING : QS_DONE;
     if (Q->state == QS_DONE) {
@@ -354,7 +357,7 @@ static int l_query_result(lua_State *L) {
       lua_newtable(L);
       return 3;
     }
-    if (Q->state == QS_DONE) {              /* the snapshot made when it finished */
+    if (Q->state == QS_DONE) { /* the snapshot made when it finished */
       int i, n;
       compat_getuv(L, 1);
       lua_getfield(L, -1, "result");
@@ -380,9 +383,9 @@ static int l_query_result(lua_State *L) {
 ** memory (its result stays: final statuses stick). */
 static int l_query_cancel(lua_State *L) {
   lquery *Q = check_query(L, 1);
-  if (Q->o.locks > 0) {                     /* from inside its own step: that */
-    Q->cancelled = 1;                       /* step's outcome is void, even if */
-    Q->state = QS_CANCELLED;                /* it finishes the query */
+  if (Q->o.locks > 0) {      /* from inside its own step: that */
+    Q->cancelled = 1;        /* step's outcome is void, even if */
+    Q->state = QS_CANCELLED; /* it finishes the query */
   } else if (Q->state == QS_RUNNING) {
     Q->state = QS_CANCELLED;
   }

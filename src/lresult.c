@@ -111,7 +111,7 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
                                   sizeof(int32_t));
   astar_search_path(b->s, to, b->nodes, b->links, &cost);
   push_path_table(L, T, b->nodes, b->links, len, cost);
-  grid_path_points(L, C, T, b, o, len);   /* after the links are used */
+  grid_path_points(L, C, T, b, o, len); /* after the links are used */
   push_stats(L, T, b->s, o);
 }
 

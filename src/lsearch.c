@@ -20,7 +20,7 @@
 typedef struct bridge {
   lua_State *L;
   ltopo *T;
-  int hidx, cidx;               /* the callables' stack indices */
+  int hidx, cidx; /* the callables' stack indices */
 } bridge;
 
 /* The core's heuristic callback: calls the Lua heuristic on (node, goal) as
@@ -64,8 +64,8 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double
     if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
       const char *got = describe(L, -1);
       return luaL_error(L,
-          "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
-          b->T->cls->step_name(L, b->T, from, to, link));
+                        "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
+                        b->T->cls->step_name(L, b->T, from, to, link));
     }
     *out = v;
   }
@@ -196,7 +196,7 @@ static int l_distances(lua_State *L) {
   int rc;
   if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of sources)");
   lua_settop(L, 3);
-  S = acquire_search(L, C, 1);             /* 4 */
+  S = acquire_search(L, C, 1); /* 4 */
   n = read_sources(L, C, T, 2, &S->b);
   parse_options(L, C, T, 1, 3, &S->b, &o, 0, 0, FOR_DIST);
   bridge_attach(&b, L, T, &o);
@@ -206,7 +206,7 @@ static int l_distances(lua_State *L) {
     return search_error(L, T, S->b.s, rc);
   rc = T->cls->push_distances(L, T, 1, S->b.s, o.reverse);
   if (lua_type(L, -1) == LUA_TUSERDATA) field_remember(L, (lfield *)lua_touserdata(L, -1),
-                                                        lua_gettop(L), &S->b, n, 3, &o);
+                                                       lua_gettop(L), &S->b, n, 3, &o);
   return rc;
 }
 
@@ -216,7 +216,7 @@ static int l_distances(lua_State *L) {
 
 /* The share of cells changed beyond which a repair costs about what a
 ** fresh field does: then update() recomputes. */
-#define FIELD_REPAIR_MAX(count)                                              \
+#define FIELD_REPAIR_MAX(count) \
   ((size_t)(count) / 64 + 16 < FIELD_CHANGE_LOG ? (size_t)(count) / 64 + 16 : FIELD_CHANGE_LOG)
 
 /*
@@ -247,17 +247,17 @@ static int l_field_update(lua_State *L) {
   T = F->grid;
   if (T == NULL || T->o.closed) closed_error(L, "grid");
   lua_settop(L, 1);
-  compat_getuv(L, 1);                       /* 2 */
-  lua_getfield(L, 2, "grid");               /* 3 */
-  hold(L, C, &T->o, 1);                     /* no edit while it is repaired */
+  compat_getuv(L, 1);         /* 2 */
+  lua_getfield(L, 2, "grid"); /* 3 */
+  hold(L, C, &T->o, 1);       /* no edit while it is repaired */
   hold(L, C, &F->o, 1);
   if (!field_stale(F)) {
     lua_pushliteral(L, "current");
     return 1;
   }
-  lua_getfield(L, 2, "sources");            /* 4 */
-  lua_getfield(L, 2, "options");            /* 5 */
-  S = acquire_search(L, C, 3);              /* 6 */
+  lua_getfield(L, 2, "sources"); /* 4 */
+  lua_getfield(L, 2, "options"); /* 5 */
+  S = acquire_search(L, C, 3);   /* 6 */
   src = lua_tolstring(L, 4, &len);
   n = len / sizeof(int32_t);
   S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap, n, sizeof(int32_t));

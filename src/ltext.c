@@ -15,8 +15,8 @@
 typedef struct cellspec {
   int known, blocked;
   double cost;
-  int tag_ref;                  /* the tag name's key in the names table, 0: none */
-  int32_t tag;                  /* its id, interned on first use; 0: not yet */
+  int tag_ref; /* the tag name's key in the names table, 0: none */
+  int32_t tag; /* its id, interned on first use; 0: not yet */
 } cellspec;
 
 /* Reads the legend entry at vidx for the character named `key` ("\"~\""):
@@ -45,20 +45,20 @@ static void read_cellspec(lua_State *L, int vidx, const char *key, int tags, cel
     case LUA_TTABLE: {
       int i;
       lua_pushnil(L);
-      while (lua_next(L, vidx)) {             /* its own keys */
+      while (lua_next(L, vidx)) { /* its own keys */
         int ok = 0;
         lua_pop(L, 1);
         for (i = 0; i < 3 && !ok; i++)
           ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), fields[i]) == 0;
         if (!ok)
           arg_error(L, 2, lua_pushfstring(L, "legend[%s] has an unknown field %s (expected "
-                                          "blocked, cost or tag)", key, describe(L, -1)));
+                                             "blocked, cost or tag)",
+                                          key, describe(L, -1)));
       }
       lua_getfield(L, vidx, "blocked");
       if (!lua_isnil(L, -1)) {
         if (lua_type(L, -1) != LUA_TBOOLEAN)
-          arg_error(L, 2, lua_pushfstring(L, "legend[%s].blocked must be a boolean, got %s", key,
-                                          describe(L, -1)));
+          arg_error(L, 2, lua_pushfstring(L, "legend[%s].blocked must be a boolean, got %s", key, describe(L, -1)));
         c->blocked = lua_toboolean(L, -1);
       }
       lua_getfield(L, vidx, "cost");
@@ -66,13 +66,13 @@ static void read_cellspec(lua_State *L, int vidx, const char *key, int tags, cel
         c->cost = lua_tonumber(L, -1);
         if (lua_type(L, -1) != LUA_TNUMBER || !(c->cost >= 0) || !isfinite(c->cost))
           arg_error(L, 2, lua_pushfstring(L, "legend[%s].cost must be a finite number >= 0, "
-                                          "got %s", key, describe(L, -1)));
+                                             "got %s",
+                                          key, describe(L, -1)));
       }
       lua_getfield(L, vidx, "tag");
       if (!lua_isnil(L, -1)) {
         if (lua_type(L, -1) != LUA_TSTRING)
-          arg_error(L, 2, lua_pushfstring(L, "legend[%s].tag must be a string (tag name), got %s",
-                                          key, describe(L, -1)));
+          arg_error(L, 2, lua_pushfstring(L, "legend[%s].tag must be a string (tag name), got %s", key, describe(L, -1)));
         c->tag_ref = (int)compat_rawlen(L, tags) + 1;
         lua_pushvalue(L, -1);
         lua_rawseti(L, tags, c->tag_ref);
@@ -82,9 +82,9 @@ static void read_cellspec(lua_State *L, int vidx, const char *key, int tags, cel
     }
     default: break;
   }
-  arg_error(L, 2, lua_pushfstring(L,
-      "legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, "
-      "got %s", key, describe(L, vidx)));
+  arg_error(L, 2, lua_pushfstring(L, "legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, "
+                                     "got %s",
+                                  key, describe(L, vidx)));
 }
 
 /* The legend's entry for character ch (or "default"), read with
@@ -118,8 +118,7 @@ static void measure_rows(lua_State *L, const char *text, size_t len, int32_t *pw
         int32_t rw = (int32_t)(end - line_start > ASTAR_GRID_MAX_SIDE ? ASTAR_GRID_MAX_SIDE + 1
                                                                       : end - line_start);
         if (w >= 0 && rw != w)
-          arg_error(L, 1, lua_pushfstring(L, "row %d has %d cells, row 1 has %d", (int)h + 1,
-                                          (int)rw, (int)w));
+          arg_error(L, 1, lua_pushfstring(L, "row %d has %d cells, row 1 has %d", (int)h + 1, (int)rw, (int)w));
         if (rw > ASTAR_GRID_MAX_SIDE || h == ASTAR_GRID_MAX_SIDE)
           arg_error(L, 1, "map too large (at most 65535 x 65535)");
         w = rw;
@@ -165,17 +164,16 @@ static int l_grid_from_string(lua_State *L) {
   legend = lua_istable(L, 2) ? 2 : 0;
   grid_options(L, 3, &diag, world);
   measure_rows(L, text, len, &w, &h);
-  lua_newtable(L);                          /* tag names of the legend */
+  lua_newtable(L); /* tag names of the legend */
   tags = lua_gettop(L);
-  if (legend) {                             /* its own entries, used or not */
+  if (legend) { /* its own entries, used or not */
     lua_pushnil(L);
     while (lua_next(L, legend)) {
       size_t kl;
       const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &kl) : NULL;
       int vidx = lua_gettop(L);
       if (k == NULL || (kl != 1 && strcmp(k, "default") != 0))
-        arg_error(L, 2, lua_pushfstring(L,
-            "legend keys must be single characters or \"default\", got %s", describe(L, -2)));
+        arg_error(L, 2, lua_pushfstring(L, "legend keys must be single characters or \"default\", got %s", describe(L, -2)));
       read_cellspec(L, vidx, lua_pushfstring(L, "\"%s\"", k), tags, &scratch);
       lua_settop(L, vidx - 1);
     }
@@ -202,7 +200,7 @@ static int l_grid_from_string(lua_State *L) {
       x = 0;
       continue;
     }
-    if (!c->known) {                        /* first occurrence: what is it? */
+    if (!c->known) { /* first occurrence: what is it? */
       legend_entry(L, legend, ch);
       if (!lua_isnil(L, -1)) {
         int vidx = lua_gettop(L);
@@ -220,12 +218,10 @@ static int l_grid_from_string(lua_State *L) {
         char buf[8];
         if (ch >= 32 && ch < 127) snprintf(buf, sizeof buf, "'%c'", ch);
         else snprintf(buf, sizeof buf, "\\%d", ch);
-        return arg_error(L, 1, lua_pushfstring(L,
-            "unknown character %s at row %d, column %d (add it to the legend)", buf,
-            (int)y + 1, (int)x + 1));
+        return arg_error(L, 1, lua_pushfstring(L, "unknown character %s at row %d, column %d (add it to the legend)", buf, (int)y + 1, (int)x + 1));
       }
       lua_pop(L, 1);
-      if (c->tag_ref) {                     /* intern the tag on first use */
+      if (c->tag_ref) { /* intern the tag on first use */
         lua_rawgeti(L, tags, c->tag_ref);
         c->tag = intern_tag(L, gidx, lua_gettop(L), grid_class.max_tag);
         lua_pop(L, 1);
@@ -267,7 +263,7 @@ static int l_grid_to_string(lua_State *L) {
     }
     pidx = lua_gettop(L);
   }
-  cells = (char *)lua_newuserdata(L, n);   /* scratch, collected with the call */
+  cells = (char *)lua_newuserdata(L, n); /* scratch, collected with the call */
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
       double c;
@@ -275,7 +271,8 @@ static int l_grid_to_string(lua_State *L) {
       astar_grid_cost(GRID(T), x, y, &c);
       astar_grid_tag(GRID(T), x, y, &tag);
       cells[(size_t)y * (size_t)w + (size_t)x] = astar_grid_blocked(GRID(T), x, y) ? '#'
-                                                 : (c != 1 || tag != 0) ? '~' : '.';
+                                                 : (c != 1 || tag != 0)            ? '~'
+                                                                                   : '.';
     }
   if (pidx) {
     int32_t i, len = (int32_t)compat_rawlen(L, pidx);
@@ -284,9 +281,9 @@ static int l_grid_to_string(lua_State *L) {
       lua_rawgeti(L, pidx, i);
       v = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)n)
-        return arg_error(L, 2, lua_pushfstring(L,
-            "path entry %d is not a cell id of this grid, got %s", (int)i, describe(L, -1)));
-      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G' : '*';
+        return arg_error(L, 2, lua_pushfstring(L, "path entry %d is not a cell id of this grid, got %s", (int)i, describe(L, -1)));
+      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G'
+                                                     : '*';
       lua_pop(L, 1);
     }
   }

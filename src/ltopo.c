@@ -16,17 +16,17 @@
 #define SEARCH_MT "astar.Search"
 #define GRID_MT "astar.Grid"
 #define HEX_MT "astar.Hex"
-#define CLASS_FIELD "__astar_class"     /* in each topology metatable */
+#define CLASS_FIELD "__astar_class" /* in each topology metatable */
 #define ANY_TOPOLOGY "astar.Graph, astar.Grid or astar.Hex"
 
 typedef struct ltopo ltopo;
 typedef struct lsbuf lsbuf;
 
 typedef struct ltopo_class {
-  const char *mt;               /* metatable name: "astar.Graph" */
-  const char *what;             /* "graph": messages */
-  int node_args;                /* stack slots naming a node: 1 (id), 2 (x, y) */
-  int32_t max_tag;              /* largest tag id */
+  const char *mt;   /* metatable name: "astar.Graph" */
+  const char *what; /* "graph": messages */
+  int node_args;    /* stack slots naming a node: 1 (id), 2 (x, y) */
+  int32_t max_tag;  /* largest tag id */
   void (*free)(void *impl);
   astar_topology *(*topology)(void *impl);
   /* the shape of a per-node field (penalty, forbid) for this topology:
@@ -67,12 +67,12 @@ typedef struct ltopo_class {
 } ltopo_class;
 
 struct ltopo {
-  lobj o;                       /* first: the lifetime header */
+  lobj o; /* first: the lifetime header */
   const ltopo_class *cls;
-  void *impl;                   /* astar_graph, astar_grid */
-  astar_topology *t;            /* its topology view; NULL once released */
-  lobj *search;                 /* its cached Search (in the user value) */
-  int32_t cells_w;              /* kinds of cells: the width (fixed; read
+  void *impl;        /* astar_graph, astar_grid */
+  astar_topology *t; /* its topology view; NULL once released */
+  lobj *search;      /* its cached Search (in the user value) */
+  int32_t cells_w;   /* kinds of cells: the width (fixed; read
                                 ** per callback), 0 for graphs */
 };
 
@@ -152,7 +152,7 @@ static void *search_make(lua_State *L, lstate *M);
 static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   ltopo *T = (ltopo *)compat_newud(L, sizeof(ltopo));
   obj_init(&T->o, get_state(L), topo_release);
-  T->o.released = T->o.closed = 1;        /* nothing to free yet */
+  T->o.released = T->o.closed = 1; /* nothing to free yet */
   T->cls = cls;
   T->impl = NULL;
   T->t = NULL;
@@ -248,12 +248,12 @@ static void push_tag_name(lua_State *L, int tidx, int32_t tag) {
 ** module state's allocator.  Embedded in Search userdata and in queries. */
 struct lsbuf {
   astar_search *s;
-  double *tagf;                 /* per-query tag factors */
+  double *tagf; /* per-query tag factors */
   size_t tagf_cap;
-  int32_t *nodes, *links;       /* path and source lists */
+  int32_t *nodes, *links; /* path and source lists */
   size_t nodes_cap, links_cap;
-  astar_theta *th;              /* any-angle searches, made on first use */
-  double *work;                 /* smoothing: section costs */
+  astar_theta *th; /* any-angle searches, made on first use */
+  double *work;    /* smoothing: section costs */
   size_t work_cap;
 };
 
@@ -336,7 +336,7 @@ static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
   /* a busy cached search stays for its holder; a freed one is replaced */
   cache = S == NULL || S->o.released;
   lua_pop(L, 1);
-  S = search_new(L, C);                    /* uv, S */
+  S = search_new(L, C); /* uv, S */
   if (cache) {
     ((ltopo *)lua_touserdata(L, tidx))->search = &S->o;
     lua_pushvalue(L, -1);

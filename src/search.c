@@ -127,7 +127,7 @@ int astar__touch_page(astar_search *s, int32_t v) {
   if (s->use_x && s->xpages[i] == NULL) {
     astar_xpage *x = (astar_xpage *)astar__mem(s->alloc, s->ud, NULL, 0, sizeof *x);
     if (x == NULL) return ASTAR_ENOMEM;
-    s->xpages[i] = x;       /* read only where the node's stamp is current */
+    s->xpages[i] = x; /* read only where the node's stamp is current */
     s->nxpages++;
   }
   return ASTAR_OK;
@@ -138,7 +138,7 @@ int astar__touch_page(astar_search *s, int32_t v) {
 /* ------------------------------------------------------------------------ */
 
 void astar_query_init(astar_query *q, int32_t start, int32_t goal) {
-  memset(q, 0, sizeof *q);   /* every field and the padding: see query_plain */
+  memset(q, 0, sizeof *q); /* every field and the padding: see query_plain */
   q->start = start;
   q->goal = goal;
   q->heuristic = ASTAR_H_DEFAULT;
@@ -158,7 +158,7 @@ static int validate_query(const astar_query *q, const astar_topology *topo) {
     return ASTAR_EINVAL;
   if (q->heuristic >= 0 && q->heuristic < ASTAR_H_CALLBACK &&
       !astar_topology_accepts(topo, q->heuristic))
-    return ASTAR_EINVAL;                      /* "hex" on a square grid ... */
+    return ASTAR_EINVAL; /* "hex" on a square grid ... */
   if (q->heuristic == ASTAR_H_CALLBACK && q->heuristic_fn == NULL)
     return ASTAR_EINVAL;
   if (!(q->weight >= 0) || !isfinite(q->weight)) return ASTAR_EINVAL;
@@ -254,7 +254,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->jps = 0;
   if (s->q.size > 1) {
     s->run = reverse ? ops->run_sized_reverse : ops->run_sized;
-    if (s->q.algorithm == ASTAR_ALGO_JPS) {   /* astar_jps_refusal says so */
+    if (s->q.algorithm == ASTAR_ALGO_JPS) { /* astar_jps_refusal says so */
       s->topo = NULL;
       return ASTAR_EINVAL;
     }
@@ -309,7 +309,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
 }
 
 const char *astar_jps_refusal(const astar_topology *t, const astar_query *q) {
-  if (t->ops->jps_refusal == NULL)   /* square grids only */
+  if (t->ops->jps_refusal == NULL) /* square grids only */
     return strcmp(t->ops->kind, "hex") == 0 ? "a hex grid" : "a graph";
   return t->ops->jps_refusal(t, q);
 }
@@ -341,8 +341,12 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
       q->goal < ops->count(t)) {
     ops->position(t, ops->internal(t, q->start), a);
     ops->position(t, ops->internal(t, q->goal), b);
-    s->sx = a[0]; s->sy = a[1]; s->sz = a[2];
-    s->gx = b[0]; s->gy = b[1]; s->gz = b[2];
+    s->sx = a[0];
+    s->sy = a[1];
+    s->sz = a[2];
+    s->gx = b[0];
+    s->gy = b[1];
+    s->gz = b[2];
   }
   if ((rc = begin_query(s, t, q, 0)) != ASTAR_OK) return rc;
   s->start = ops->internal(t, q->start);
@@ -405,7 +409,7 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
   c.track_best = 0;
   c.heuristic_fn = NULL;
   c.heuristic_ctx = NULL;
-  c.algorithm = ASTAR_ALGO_ASTAR;  /* every node's distance: no jumps */
+  c.algorithm = ASTAR_ALGO_ASTAR; /* every node's distance: no jumps */
   s->sx = s->sy = s->sz = s->gx = s->gy = s->gz = 0;
   if ((rc = begin_query(s, t, &c, reverse != 0)) != ASTAR_OK) return rc;
   s->start = -1;
@@ -455,7 +459,7 @@ static int32_t reached(const astar_search *s, int32_t id) {
 /* The search-tree parent of reached internal node v (-1 at a root). */
 static int32_t tree_parent(const astar_search *s, int32_t v) {
   int32_t link = *parent_at(s, v);
-  if (link < 0 || s->jps) return link;  /* jump points: the parent's id */
+  if (link < 0 || s->jps) return link; /* jump points: the parent's id */
   return s->reverse ? s->ops->link_to(s->topo, v, link)
                     : s->ops->link_from(s->topo, v, link);
 }
@@ -504,7 +508,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
 
 int32_t astar_search_link(const astar_search *s, int32_t node) {
   int32_t v = reached(s, node);
-  return v >= 0 && !s->jps ? *parent_at(s, v) : -1;  /* jumps are no single link */
+  return v >= 0 && !s->jps ? *parent_at(s, v) : -1; /* jumps are no single link */
 }
 
 int32_t astar_search_parent(const astar_search *s, int32_t node) {

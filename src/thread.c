@@ -5,7 +5,7 @@
 ** not call back into Lua's allocator.
 */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L   /* sysconf, pthreads under -std=c99 */
+#define _POSIX_C_SOURCE 200809L /* sysconf, pthreads under -std=c99 */
 #endif
 
 #include <stdlib.h>
@@ -25,7 +25,9 @@ int astar_run_workers(int n, astar_worker_fn fn, void **args) {
   return 0;
 }
 
-struct astar_mutex { int unused; };
+struct astar_mutex {
+  int unused;
+};
 astar_mutex *astar_mutex_new(void) { return (astar_mutex *)malloc(sizeof(astar_mutex)); }
 void astar_mutex_free(astar_mutex *m) { free(m); }
 void astar_mutex_lock(astar_mutex *m) { (void)m; }
@@ -34,10 +36,10 @@ void astar_mutex_unlock(astar_mutex *m) { (void)m; }
 #elif defined(_WIN32)
 
 #ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN     /* threads only: no GDI, RPC, sockets */
+#define WIN32_LEAN_AND_MEAN /* threads only: no GDI, RPC, sockets */
 #endif
 #ifndef NOMINMAX
-#define NOMINMAX                /* no min/max macros over later code */
+#define NOMINMAX /* no min/max macros over later code */
 #endif
 #include <windows.h>
 
@@ -55,10 +57,13 @@ double astar_thread_cpu(void) {
   a.HighPart = k.dwHighDateTime;
   b.LowPart = u.dwLowDateTime;
   b.HighPart = u.dwHighDateTime;
-  return (double)(a.QuadPart + b.QuadPart) * 1e-7;   /* 100 ns units */
+  return (double)(a.QuadPart + b.QuadPart) * 1e-7; /* 100 ns units */
 }
 
-typedef struct worker { astar_worker_fn fn; void *arg; } worker;
+typedef struct worker {
+  astar_worker_fn fn;
+  void *arg;
+} worker;
 
 static DWORD WINAPI worker_main(LPVOID p) {
   worker *w = (worker *)p;
@@ -82,7 +87,7 @@ int astar_run_workers(int n, astar_worker_fn fn, void **args) {
       WaitForSingleObject(h[i], INFINITE);
       CloseHandle(h[i]);
     } else {
-      fn(args[i]);              /* no thread for it: here, now */
+      fn(args[i]); /* no thread for it: here, now */
     }
   }
   free(h);
@@ -90,7 +95,9 @@ int astar_run_workers(int n, astar_worker_fn fn, void **args) {
   return started;
 }
 
-struct astar_mutex { CRITICAL_SECTION cs; };
+struct astar_mutex {
+  CRITICAL_SECTION cs;
+};
 astar_mutex *astar_mutex_new(void) {
   astar_mutex *m = (astar_mutex *)malloc(sizeof *m);
   if (m) InitializeCriticalSection(&m->cs);
@@ -122,7 +129,12 @@ double astar_thread_cpu(void) {
   return (double)clock() / CLOCKS_PER_SEC;
 }
 
-typedef struct worker { astar_worker_fn fn; void *arg; pthread_t id; int ok; } worker;
+typedef struct worker {
+  astar_worker_fn fn;
+  void *arg;
+  pthread_t id;
+  int ok;
+} worker;
 
 static void *worker_main(void *p) {
   worker *w = (worker *)p;
@@ -142,13 +154,15 @@ int astar_run_workers(int n, astar_worker_fn fn, void **args) {
   fn(args[0]);
   for (i = 1; i < n; i++) {
     if (w && w[i].ok) pthread_join(w[i].id, NULL);
-    else fn(args[i]);           /* no thread for it: here, now */
+    else fn(args[i]); /* no thread for it: here, now */
   }
   free(w);
   return started;
 }
 
-struct astar_mutex { pthread_mutex_t mu; };
+struct astar_mutex {
+  pthread_mutex_t mu;
+};
 astar_mutex *astar_mutex_new(void) {
   astar_mutex *m = (astar_mutex *)malloc(sizeof *m);
   if (m && pthread_mutex_init(&m->mu, NULL) != 0) {
