@@ -122,6 +122,17 @@ typedef struct jctx {
   double g[JBUF];
 } jctx;
 
+/* A context for one expansion of s (padded goal coordinates, -1 without a
+** goal: distance searches). */
+ASTAR_INLINE void jctx_init(jctx *J, astar_search *s, const astar_grid *gr, int plain) {
+  J->s = s;
+  J->gr = gr;
+  J->gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
+  J->gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
+  J->plain = plain;
+  J->n = 0;
+}
+
 /*
 ** The straight run from padded cell (x, y) in cardinal direction d: the
 ** number of steps to the first jump point, or to the goal when it comes
@@ -244,12 +255,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
   double g = node_g(s, p);
   unsigned m;
   int d, rc;
-  J.s = s;
-  J.gr = gr;
-  J.gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
-  J.gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
-  J.plain = plain;
-  J.n = 0;
+  jctx_init(&J, s, gr, plain);
   if (par < 0) {
     m = 0xffu;
   } else {
@@ -349,12 +355,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   double g = node_g(s, p);
   unsigned m;
   int d, rc;
-  J.s = s;
-  J.gr = gr;
-  J.gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
-  J.gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
-  J.plain = plain;
-  J.n = 0;
+  jctx_init(&J, s, gr, plain);
   if (par < 0) {
     m = 0x0fu;
   } else {
