@@ -23,14 +23,14 @@
 LUA ?= lua5.4
 CC ?= cc
 CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wpedantic
-CORE_SRC = src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c \
+CORE_SRC = src/util.c src/graph.c src/lattice.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c \
            src/anyangle.c src/thread.c src/components.c
 # the binding is one unit: lastar.c includes the l*.c files (see its header)
 BINDING = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
           src/lresult.c src/lsearch.c src/lquery.c src/lbatch.c src/lgraph.c src/lgrid.c \
           src/lhex.c src/ltext.c
 SRC = $(CORE_SRC) src/lastar.c
-HDR = src/astar.h src/astar_int.h src/grid_int.h src/engine.h src/compat.h src/thread.h $(BINDING)
+HDR = src/astar.h src/astar_int.h src/lattice.h src/filter.h src/engine.h src/compat.h src/thread.h $(BINDING)
 
 # per-interpreter headers and Debian packages
 LUA_INC_lua5.4 = /usr/include/lua5.4

@@ -1,7 +1,7 @@
 -- bench/ab.lua -- two builds of the module on the same scenarios, A and B
 -- alternating, so that both sides see the same machine (shared, noisy).
 --
---   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic]
+--   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic | modes]
 --
 -- Each directory holds an astar/core.so (for instance a worktree's build/
 -- of the commit before a change, and this tree's build/).  For every map
@@ -11,14 +11,62 @@
 -- of each side and the median of the per-run ratios B / A: below 1, B is
 -- faster.  Every answer is checked against the scenario optimum as in
 -- module_bench.lua.
+--
+-- With "modes", the rows are the search modes of bench/modes.lua (A*'s
+-- general loop, cell costs, sized units, reverse distances, hex grids) on
+-- MODES_MAP (default brc202d), A and B alternating the same way;
+-- the two sides must agree on every path cost.
 local LUA = os.getenv("LUA") or "lua5.4"
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 local A, B = arg[1], arg[2]
 local RUNS = tonumber(arg[3] or "5")
 local EXTRA = arg[4] == "lua-heuristic" and " lua-heuristic" or ""
+local MODES = arg[4] == "modes"
 if not (A and B and RUNS) then
   io.stderr:write("usage: lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic]\n")
   os.exit(2)
+end
+
+local function median(t)
+  table.sort(t)
+  local n = #t
+  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
+end
+
+if MODES then
+  local map = ("%s/%s.map"):format(MAPS, os.getenv("MODES_MAP") or "random512-20-0")
+  local function run(dir)
+    local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='%s/?.so;;' %s bench/modes.lua %s 2>&1")
+      :format(dir, LUA, map)
+    local p = assert(io.popen(cmd))
+    local out, got = p:read("*a"), {}
+    p:close()
+    for mode, sec, check in out:gmatch("mode=(%S+) seconds=(%S+) expansions=%S+ check=(%S+)") do
+      got[#got + 1] = { mode = mode, sec = tonumber(sec), check = check }
+    end
+    if #got == 0 then error("bench/modes.lua failed: " .. cmd .. "\n" .. out) end
+    return got
+  end
+  local rows = {}
+  for r = 1, RUNS do
+    local a, b
+    if r % 2 == 1 then a = run(A); b = run(B) else b = run(B); a = run(A) end
+    for i, x in ipairs(a) do
+      local y = b[i]
+      if y.check ~= x.check then
+        error(("%s: A and B disagree on the path costs (%s vs %s)"):format(x.mode, x.check, y.check))
+      end
+      rows[i] = rows[i] or { mode = x.mode, as = {}, bs = {}, ratios = {} }
+      rows[i].as[r], rows[i].bs[r], rows[i].ratios[r] = x.sec, y.sec, y.sec / x.sec
+    end
+  end
+  print(("A = %s, B = %s, %d runs, modes on %s"):format(A, B, RUNS, map))
+  print("| mode | A median s | B median s | B / A (median of runs) |")
+  print("|---|---:|---:|---:|")
+  for _, row in ipairs(rows) do
+    print(("| %s | %.3f | %.3f | %.3f |"):format(row.mode, median(row.as), median(row.bs), median(row.ratios)))
+  end
+  os.exit(0)
 end
 
 local PLAN = dofile("bench/plan.lua")
@@ -35,11 +83,6 @@ local function seconds(dir, map, stride)
   return tonumber(s)
 end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
-end
 
 print(("A = %s, B = %s, %d runs%s"):format(A, B, RUNS, EXTRA))
 print("| family | A median s | B median s | B / A (median of runs) |")

@@ -11,10 +11,13 @@ local D = require("astar").DIAGONAL
 
 local oracle = {}
 
---- open(world, o, x, y): one cell inside the grid, not blocked, not forbidden.
+--- open(world, o, x, y): one cell inside the grid, not blocked, not forbidden
+-- (by the forbid field, or by its tag's factor false: the two mean the same).
 function oracle.open(world, o, x, y)
   if x < 1 or y < 1 or x > world.w or y > world.h then return false end
   local id = (y - 1) * world.w + x
+  local tag = world.tag[id]
+  if tag and o.costs and o.costs[tag] == false then return false end
   return not world.blocked[id] and not (o.fb and o.fb[id] ~= 0)
 end
 
@@ -32,15 +35,11 @@ end
 
 local passable = oracle.passable
 
--- The cost of entering cell id by a step of length len, or nil when its
--- tag forbids it.
+-- The cost of entering open cell id by a step of length len.
 local function cell_cost(world, o, id, len)
   local c = len * world.cost[id]
   local tag = world.tag[id]
-  if tag and o.costs and o.costs[tag] ~= nil then
-    if o.costs[tag] == false then return nil end
-    c = c * o.costs[tag]
-  end
+  if tag and o.costs and o.costs[tag] ~= nil then c = c * o.costs[tag] end
   if o.pen then c = c + o.pen[id] * (o.penalty_scale or 1) end
   return c
 end
@@ -63,7 +62,6 @@ function oracle.step(world, o, x1, y1, x2, y2)
   for j = 0, k - 1 do
     for i = 0, k - 1 do
       local cc = cell_cost(world, o, (y2 + j - 1) * world.w + x2 + i, diag and D or 1)
-      if cc == nil then return nil end
       if c == nil or cc > c then c = cc end
     end
   end

@@ -677,15 +677,24 @@ describe("tags", function()
     assert.same({ 3, { 1, 2, 3, 4 } }, { q({}) })
   end)
 
-  it("multiply the cell cost, and a forbidden goal is unreachable while a forbidden start is not", function()
+  it("multiply the cell cost, and a forbidden start or goal is unreachable, as a forbid field's", function()
     local g = astar.grid_from_string("ab.", { a = "lava", b = { cost = 2, tag = "mud" } }, { diagonal = "never" })
     assert.equal(3, g:find_path(1, 1, 3, 1).cost)
     assert.equal(7, g:find_path(1, 1, 3, 1, { costs = { mud = 3 } }).cost) -- 2 * 3 + 1
     assert.equal(1, g:find_path(1, 1, 3, 1, { costs = { mud = 0 } }).cost)
-    assert.equal(3, g:find_path(1, 1, 3, 1, { costs = { lava = false } }).cost) -- leaving lava is fine
-    local p, why = g:find_path(3, 1, 1, 1, { costs = { lava = false } })
-    assert.is_nil(p)
-    assert.equal("unreachable", why)
+    -- a cell forbidden by its tag is impassable for the query, as a blocked
+    -- cell: no path starts or ends there (0.2 let a path leave it)
+    local lava = astar.field(g)
+    lava:set(1, 1, 1)
+    for _, o in ipairs({ { costs = { lava = false } }, { forbid = lava } }) do
+      for _, ends in ipairs({ { 1, 1, 3, 1 }, { 3, 1, 1, 1 } }) do
+        local p, why = g:find_path(ends[1], ends[2], ends[3], ends[4], o)
+        assert.is_nil(p)
+        assert.equal("unreachable", why)
+      end
+      assert.equal(math.huge, g:distances({ { 3, 1 } }, o):get(1, 1))
+      assert.equal(math.huge, g:distances({ { 1, 1 } }, o):get(3, 1)) -- a forbidden source is no source
+    end
     assert.equal(3, g:find_path(3, 1, 1, 1).cost)
     g:set_tag(2, 1, nil)
     assert.equal(3, g:find_path(1, 1, 3, 1, { costs = { mud = 3 } }).cost) -- 2 + 1

@@ -557,7 +557,7 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
       if (nx >= 0 && ny >= 0 && nx < w && ny < hh && cell_rate(gr, &t->q, nx, ny, &r) != 1)
         open |= 1u << d;
     }
-    moves = astar__grid_rule_moves(astar_grid_diagonal(gr), open);
+    moves = astar__grid_rule_moves(gr, open);
     for (d = 0; moves != 0; d++, moves >>= 1) {
       int32_t nx = sx + ddx[d], ny = sy + ddy[d], v = ny * w + nx, par = -1, nc, k;
       double g = HUGE_VAL, seg;

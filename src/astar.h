@@ -80,6 +80,22 @@ const char *astar_status_name(int status);
 */
 typedef struct astar_topology astar_topology;
 
+/* What a topology can do beyond searching (astar_topology_abilities): a
+** bit for each ability; generic code asks instead of comparing kinds. */
+typedef enum astar_ability {
+  ASTAR_CAN_CELLS = 1,    /* a grid of cells (astar_grid): per-cell penalty and
+                          ** forbid arrays, cell ids y * width + x */
+  ASTAR_CAN_UNITS = 2,    /* units larger than one node (astar_query.size) */
+  ASTAR_CAN_JPS = 4,      /* jump point search, for the queries
+                          ** astar_jps_refusal allows */
+  ASTAR_CAN_REPAIR = 8,   /* distance searches repair after edits
+                          ** (astar_grid_repair_distances) */
+  ASTAR_CAN_SEGMENTS = 16 /* segments between cell centres: smoothing and
+                          ** any-angle search (astar_grid_walk ...) */
+} astar_ability;
+
+/* The astar_ability bits of t. */
+unsigned astar_topology_abilities(const astar_topology *t);
 /* The largest astar_query.size the topology takes: ASTAR_MAX_UNIT on
 ** grids, 1 where units are one node. */
 int32_t astar_topology_max_size(const astar_topology *t);
@@ -181,9 +197,23 @@ int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled);
 int astar_graph_enabled(const astar_graph *g, int32_t node);
 
 /* ------------------------------------------------------------------------ */
-/* Grid (implicit 4/8-connected graph; no edge arrays)                       */
+/* Grids of cells: square and hex (implicit graphs; no edge arrays)          */
 /* ------------------------------------------------------------------------ */
 
+/*
+** A grid is a width x height lattice of cells, each open or blocked, with a
+** cost (1 unless set) and a tag (0 unless set).  Its shape says which cells
+** neighbour which and how far apart they are:
+**   - square grids (astar_grid_new): 4 neighbours, or 8 with diagonal steps
+**     under a diagonal rule; a cardinal step is 1 long, a diagonal one
+**     ASTAR_GRID_DIAG;
+**   - hex grids (astar_hex_new): 6 neighbours in offset coordinates, as in
+**     the usual hex-grid guide (Red Blob Games, "Hexagonal Grids"); every
+**     step is 1 long.
+** The cell functions below serve both shapes; a few are one shape's own
+** (the diagonal rule, the hex layout and geometry, segments).  Cells are
+** named by 0-based x (column) and y (row), or by cell id y * width + x.
+*/
 typedef struct astar_grid astar_grid;
 
 typedef enum astar_diagonal {
@@ -192,6 +222,19 @@ typedef enum astar_diagonal {
   ASTAR_DIAG_ONE_OBSTACLE = 2,      /* diagonal needs at least one side open */
   ASTAR_DIAG_ALWAYS = 3             /* diagonal needs only the target open */
 } astar_diagonal;
+
+/*
+** Hex layouts: "r" layouts have pointy-top hexes in rows, every other row
+** shoved right by half a hex; "q" layouts flat-top hexes in columns, every
+** other column shoved down.  odd_r shoves the odd rows (0-based), even_r
+** the even ones; odd_q / even_q the same for columns.
+*/
+typedef enum astar_layout {
+  ASTAR_HEX_ODD_R = 0,
+  ASTAR_HEX_EVEN_R = 1,
+  ASTAR_HEX_ODD_Q = 2,
+  ASTAR_HEX_EVEN_Q = 3
+} astar_layout;
 
 /* The cost of a diagonal step (times the entered cell's cost): sqrt 2 to
 ** within 1.2e-10, rounded to a multiple of 2^-32 so that every sum of grid
@@ -203,58 +246,80 @@ typedef enum astar_diagonal {
 /* Largest width or height; width * height must also stay below 2^30. */
 #define ASTAR_GRID_MAX_SIDE 65535
 
-/* [in] width, height: 1..ASTAR_GRID_MAX_SIDE.  All cells open, cost 1, tag 0.
-** NULL when out of memory or the size is out of range. */
+/* A square grid.  [in] width, height: 1..ASTAR_GRID_MAX_SIDE.  [in]
+** diagonal: an astar_diagonal.  All cells open, cost 1, tag 0.  NULL when
+** out of memory or an argument is out of range. */
 astar_grid *astar_grid_new(int32_t width, int32_t height, int diagonal,
                            astar_alloc_fn alloc, void *ud);
+/* A hex grid, the same way; [in] layout: an astar_layout. */
+astar_grid *astar_hex_new(int32_t width, int32_t height, int layout, astar_alloc_fn alloc,
+                          void *ud);
+/* Frees either shape; NULL is ignored. */
 void astar_grid_free(astar_grid *gr);
 astar_topology *astar_grid_topology(astar_grid *gr);
 
 int32_t astar_grid_width(const astar_grid *gr);
 int32_t astar_grid_height(const astar_grid *gr);
+/* Square grids: the astar_diagonal rule; EINVAL on a hex grid. */
 int astar_grid_diagonal(const astar_grid *gr);
+/* Hex grids: the astar_layout; EINVAL on a square grid. */
+int astar_hex_layout(const astar_grid *gr);
 
-/* Cell accessors take 0-based x (column) and y (row).  EINVAL when out of range. */
+/* Cell accessors take 0-based x (column) and y (row).  EINVAL when out of
+** range; EBUSY while the grid is locked. */
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked);
 /* 1 blocked, 0 open, EINVAL out of range. */
 int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y);
 /* [in] cost: finite and >= 0; the cost of entering the cell is the step
-** length (1 or ASTAR_GRID_DIAG) times this.  ENOMEM possible (the cost layer
-** is allocated on the first cost other than 1). */
+** length times this.  ENOMEM possible (the cost layer is allocated on the
+** first cost other than 1). */
 int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost);
 int astar_grid_cost(const astar_grid *gr, int32_t x, int32_t y, double *cost);
 /* [in] tag: 0..65535 (0 = none). ENOMEM possible (tag layer allocated lazily). */
 int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag);
 int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag);
 
-/* 1 when the segment between the centres of the two cells crosses no blocked
-** cell, 0 otherwise, EINVAL when a cell is out of range.  A segment through a
-** grid corner is blocked when both cells beside it at that corner are blocked
-** (squeezing between two diagonal walls); touching one blocked corner is
-** fine.  The end cells themselves must be open. */
+/* [out] xy: the neighbours of (x, y) inside the grid, blocked or not, as
+** x0, y0, x1, y1, ... (room for 16) in direction order (square: E, W, S, N, then SE,
+** NE, SW, NW unless the rule is never; hex: east, then counter-clockwise);
+** returns how many (0..8), EINVAL when (x, y) is out of range. */
+int astar_grid_neighbours(const astar_grid *gr, int32_t x, int32_t y, int32_t *xy);
+
+/*
+** 1 when the line between the centres of the two cells crosses no blocked
+** cell, 0 otherwise, EINVAL when a cell is out of range.  Symmetric; the
+** end cells themselves must be open.
+**   - square: exact integer walk; a line through a grid corner is blocked
+**     when both cells beside it at that corner are blocked (squeezing
+**     between two diagonal walls); touching one blocked corner is fine;
+**   - hex: the guide's line drawing (the hex distance n, and for i = 0..n
+**     the cell holding the point i/n of the way); where that point lies on
+**     the edge between two cells it counts as blocked only when both are.
+*/
 int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0,
                              int32_t x1, int32_t y1);
 
-/* The same for a unit of size x size cells moving from the block whose
-** top-left cell is (x0, y0) to the one at (x1, y1): every cell of the unit
-** sees its counterpart (each of the unit's cells walks the segment above,
-** shifted).  [in] size: 1..ASTAR_MAX_UNIT.  1, 0, EINVAL, or ENOMEM (the
-** first size above 1 builds the clearance layer, see astar_grid_clearance). */
+/* The same for a unit of `size` (see astar_query.size) moving from (x0, y0)
+** to (x1, y1): every cell of the unit sees its counterpart (each of the
+** unit's cells walks the line above, shifted).  [in] size:
+** 1..ASTAR_MAX_UNIT.  1, 0, EINVAL, or ENOMEM (the first size above 1
+** builds the clearance layer, see astar_grid_clearance). */
 int astar_grid_line_of_sight_size(astar_grid *gr, int32_t x0, int32_t y0,
                                   int32_t x1, int32_t y1, int32_t size);
 
-/* The clearance of cell (x, y): the largest k <= ASTAR_MAX_UNIT such that
-** the k x k block whose top-left cell is (x, y) lies inside the grid and is
-** all open; 0 on a blocked cell.  The first call (or the first query or
-** line of sight with a size above 1) builds the clearance layer (one byte a
-** cell, ENOMEM possible); from then on astar_grid_set_blocked keeps it
-** current incrementally (a change at (x, y) revisits only cells up and left
-** of it, at most ASTAR_MAX_UNIT rows and columns).  EINVAL out of range. */
+/* The clearance of cell (x, y): the largest size k <= ASTAR_MAX_UNIT of a
+** unit that fits at the cell (inside the grid, every cell of it open; see
+** astar_query.size for the unit's cells on each shape); 0 on a blocked
+** cell.  The first call (or the first query or line of sight with a size
+** above 1) builds the clearance layer (one byte a cell, ENOMEM possible);
+** from then on astar_grid_set_blocked keeps it current, revisiting only
+** the cells whose clearance the change can reach.  EINVAL out of range. */
 int astar_grid_clearance(astar_grid *gr, int32_t x, int32_t y);
 
 /* Writes 1 to out[y * width + x] for every cell with line of sight from
-** (x, y) within `radius` (Euclidean, in cells; radius < 0 means unlimited) and
-** 0 elsewhere.  [out] out: width * height doubles. */
+** (x, y) within `radius` (square: Euclidean, in cells; hex: steps; radius
+** < 0 means unlimited) and 0 elsewhere.  [out] out: width * height
+** doubles. */
 int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
                             double radius, double *out);
 
@@ -272,56 +337,9 @@ int astar_grid_track_changes(astar_grid *gr, size_t cap);
 int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells,
                        size_t cap, size_t *n);
 
-/* ------------------------------------------------------------------------ */
-/* Hex grid (implicit 6-connected graph; no edge arrays)                     */
-/* ------------------------------------------------------------------------ */
-
-/*
-** Cells in offset coordinates, as in the usual hex-grid guide (Red Blob
-** Games, "Hexagonal Grids"): x is the column, y the row, both 0-based here.
-** "r" layouts have pointy-top hexes in rows, every other row shoved right
-** by half a hex; "q" layouts flat-top hexes in columns, every other column
-** shoved down.  odd_r shoves the odd rows (0-based), even_r the even ones;
-** odd_q / even_q the same for columns.  Every cell has six neighbours; a
-** step costs the entered cell's cost.
-*/
-typedef struct astar_hex astar_hex;
-
-typedef enum astar_layout {
-  ASTAR_HEX_ODD_R = 0,
-  ASTAR_HEX_EVEN_R = 1,
-  ASTAR_HEX_ODD_Q = 2,
-  ASTAR_HEX_EVEN_Q = 3
-} astar_layout;
-
-/* [in] width, height: 1..ASTAR_GRID_MAX_SIDE, width * height below 2^30.
-** [in] layout: an astar_layout.  All cells open, cost 1, tag 0.
-** NULL when out of memory or an argument is out of range. */
-astar_hex *astar_hex_new(int32_t width, int32_t height, int layout,
-                         astar_alloc_fn alloc, void *ud);
-void astar_hex_free(astar_hex *hx);
-astar_topology *astar_hex_topology(astar_hex *hx);
-
-int32_t astar_hex_width(const astar_hex *hx);
-int32_t astar_hex_height(const astar_hex *hx);
-int astar_hex_layout(const astar_hex *hx);
-
-/* The cell accessors of the square grid, for hex cells (0-based x, y). */
-int astar_hex_set_blocked(astar_hex *hx, int32_t x, int32_t y, int blocked);
-int astar_hex_blocked(const astar_hex *hx, int32_t x, int32_t y);
-/* [in] cost: finite and >= 0: the cost of every step into the cell. */
-int astar_hex_set_cost(astar_hex *hx, int32_t x, int32_t y, double cost);
-int astar_hex_cost(const astar_hex *hx, int32_t x, int32_t y, double *cost);
-int astar_hex_set_tag(astar_hex *hx, int32_t x, int32_t y, int32_t tag);
-int astar_hex_tag(const astar_hex *hx, int32_t x, int32_t y, int32_t *tag);
-
-/* [out] xy: the neighbours of (x, y) inside the grid, blocked or not, as
-** x0, y0, x1, y1, ... in direction order (east, then counter-clockwise);
-** returns how many (0..6), EINVAL when (x, y) is out of range. */
-int astar_hex_neighbours(const astar_hex *hx, int32_t x, int32_t y, int32_t xy[12]);
-/* The number of steps between two cells on an open hex grid; -1 when a
-** cell is out of range. */
-int32_t astar_hex_distance(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1,
+/* Hex geometry.  The number of steps between two cells on an open hex
+** grid; -1 when a cell is out of range or gr is a square grid. */
+int32_t astar_hex_distance(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
                            int32_t y1);
 /* [out] q, r: the axial coordinates of offset cell (x, y) in `layout` (the
 ** guide's conversion; any x, y).  Hex distance is the largest of |dq|,
@@ -334,24 +352,8 @@ void astar_hex_axial(int layout, int32_t x, int32_t y, int32_t *q, int32_t *r);
 void astar_hex_center(int layout, int32_t x, int32_t y, double *cx, double *cy);
 /* The cell whose hexagon holds the point (px, py) in the units of
 ** astar_hex_center: 1 and *x, *y, or 0 when that cell is outside the grid
-** (or the point is not finite). */
-int astar_hex_cell_at(const astar_hex *hx, double px, double py, int32_t *x, int32_t *y);
-
-/* 1 when the cells of the line between the two centres are open, 0 when
-** one is blocked, EINVAL when a cell is out of range.  The line's cells are
-** the guide's line drawing: the hex distance n, and for i = 0..n the cell
-** holding the point i/n of the way, in cube coordinates.  Where that point
-** lies on the edge between two cells (the line runs along an edge) it
-** counts as blocked only when both cells are blocked, as the square grid's
-** corners.  Symmetric; the end cells must be open. */
-int astar_hex_line_of_sight(const astar_hex *hx, int32_t x0, int32_t y0,
-                            int32_t x1, int32_t y1);
-/* Writes 1 to out[y * width + x] for every cell with line of sight from
-** (x, y) within `radius` steps (hex distance; radius < 0: unlimited), 0
-** elsewhere.  [out] out: width * height doubles. */
-int astar_hex_visible_from(const astar_hex *hx, int32_t x, int32_t y, double radius,
-                           double *out);
-
+** (or the point is not finite, or gr is a square grid). */
+int astar_hex_cell_at(const astar_grid *gr, double px, double py, int32_t *x, int32_t *y);
 /* ------------------------------------------------------------------------ */
 /* Queries                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -441,27 +443,44 @@ typedef struct astar_query {
   void *heuristic_ctx;
   astar_cost_fn cost_fn;
   void *cost_ctx;
-  /* Per-query multipliers by tag: tag t (1 <= t < tag_count) has its step
+  /*
+  ** The query's filter: what makes a step dearer or a node impassable for
+  ** this query alone.  Every search, distance field, repair, smoothing and
+  ** any-angle search reads these the same way:
+  **   - a node is forbidden when forbid[v] != 0 or, on grids, when its
+  **     cell's tag has factor ASTAR_FORBID.  A forbidden node is impassable
+  **     exactly as a blocked cell (a disabled node) is: no path starts,
+  **     ends or passes there, a distance search skips it as a source, and
+  **     the diagonal rule counts it as blocked;
+  **   - a step's cost is its own cost (edge cost; grids: step length x cell
+  **     cost) times the tag factor (the edge's tag on graphs, the entered
+  **     cell's on grids), plus penalty[v] * penalty_scale of the entered
+  **     node, then whatever cost_fn makes of it (it may forbid the step).
+  ** Per-query multipliers by tag: tag t (1 <= t < tag_count) has its step
   ** cost multiplied by tag_factor[t] (finite >= 0, or ASTAR_FORBID).  Tags
   ** at or past tag_count are unchanged.  NULL = none. */
   const double *tag_factor;
   /* node_count values indexed by node id, or NULL: penalty[v] *
   ** penalty_scale is added to the cost of entering v; a step whose cost is
   ** then not finite >= 0 stops the search with ECOST.  Nodes with
-  ** forbid[v] != 0 are impassable for this query. */
+  ** forbid[v] != 0 are forbidden (see above). */
   const double *penalty;
   const double *forbid;
   int32_t record_trace;   /* keep every expansion (astar_search_trace) */
   int32_t record_visited; /* keep expanded ids (astar_search_visited) */
   int32_t track_best;     /* keep the reached node with the smallest h
                                ** (astar_search_best; costs a compare per node) */
-  /* Grids: the unit is a size x size block of cells whose top-left cell is
-  ** the path's cell (1..ASTAR_MAX_UNIT; 1 = one cell).  Every cell of the
-  ** block must be open (and not forbidden); a diagonal step applies the
-  ** grid's rule to the blocks at its two side positions; a step costs the
-  ** most expensive cell of the block it enters (each cell's cost computed
-  ** as for a one-cell unit: step length x cell cost x tag factor +
-  ** penalty).  Other topologies take only 1 (EINVAL). */
+  /* Grids: the unit's cells (1..ASTAR_MAX_UNIT; 1 = one cell):
+  **   - square grids: the size x size block whose top-left cell is the
+  **     path's cell;
+  **   - hex grids: the hexagon of cells within size - 1 steps of the path's
+  **     cell (1, 7, 19, ... cells), centred on it.
+  ** Every cell of the unit must be open (and not forbidden: see "the
+  ** query's filter" below); a diagonal step applies the grid's rule to the
+  ** units at its two side positions; a step costs the most expensive cell
+  ** of the unit it enters (each cell's cost computed as for a one-cell
+  ** unit: step length x cell cost x tag factor + penalty).  Other
+  ** topologies take only 1 (EINVAL). */
   int32_t size;
   int32_t algorithm; /* astar_algorithm (AUTO: JPS when it can) */
 } astar_query;
@@ -543,7 +562,8 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
                                  const astar_query *q);
 
 /*
-** Repairs a grid distance field after edits: the search is set up as if a
+** Repairs a grid distance field after edits (square or hex grids: every
+** topology with ASTAR_CAN_REPAIR): the search is set up as if a
 ** distance search with these sources, reverse flag and query had run on the
 ** grid as it was (dist[c]: the cost at cell c, HUGE_VAL when unreached;
 ** link[c]: astar_search_link of that search, -1 at sources and unreached
@@ -785,5 +805,25 @@ int32_t astar_theta_bad(const astar_theta *t, double *value);
 int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
+
+/* ------------------------------------------------------------------------ */
+/* Names of 0.2, kept for code written against it (to be removed in 0.4)     */
+/* ------------------------------------------------------------------------ */
+
+/* A hex grid is an astar_grid: the cell functions serve both shapes. */
+typedef astar_grid astar_hex;
+#define astar_hex_free astar_grid_free
+#define astar_hex_topology astar_grid_topology
+#define astar_hex_width astar_grid_width
+#define astar_hex_height astar_grid_height
+#define astar_hex_set_blocked astar_grid_set_blocked
+#define astar_hex_blocked astar_grid_blocked
+#define astar_hex_set_cost astar_grid_set_cost
+#define astar_hex_cost astar_grid_cost
+#define astar_hex_set_tag astar_grid_set_tag
+#define astar_hex_tag astar_grid_tag
+#define astar_hex_neighbours astar_grid_neighbours
+#define astar_hex_line_of_sight astar_grid_line_of_sight
+#define astar_hex_visible_from astar_grid_visible_from
 
 #endif

@@ -6,15 +6,25 @@
 **   search.c      the search object: begin, step, results
 **   engine.h      the search loop, heap and relaxation, as inline code that
 **                 each topology instantiates with its own expansion
+**   filter.h      the query's filter: forbidden nodes and step costs
 **   graph.c       graph storage and the graph's topology operations
-**   grid.c        grid storage, move rules, line of sight, the grid's
-**                 topology operations
-**   jps.c         jump point search on grids (grid_int.h: the grid's layout)
-**   hex.c         hex grids: storage, hex line of sight, their operations
+**   lattice.h/.c  the cell lattice under every grid: storage, edits, the
+**                 change log, sized units, field repair, and the expansion
+**                 template each grid shape instantiates per mode
+**   grid.c        square grids: neighbourhood and diagonal rule, octile
+**                 metric, line of sight, clearance of square units
+**   hex.c         hex grids: the four layouts, hex metric, hex line of
+**                 sight, clearance of hexagonal units
+**   jps.c         jump point search on square grids
+**   anyangle.c    segments over square grids: smoothing, Theta*
 **   heuristics.c  precomputed tables (landmarks, clusters) and the audit
+**   components.c  connected components of any topology
 **
 ** A new topology is one more file like graph.c: its storage, an
-** astar_topo_ops table and its expansions instantiated from engine.h.
+** astar_topo_ops table and its expansions instantiated from engine.h.  A
+** new grid shape is one more file like hex.c: a lat_shape (neighbourhood,
+** metric, line of sight, clearance) and one line per mode instantiating
+** lattice.h's expansion.
 */
 #ifndef ASTAR_INT_H
 #define ASTAR_INT_H
@@ -82,7 +92,7 @@ typedef struct astar_comps {
   uint32_t relabels; /* full relabels so far (tests, benchmarks) */
 } astar_comps;
 
-/* The header every topology starts with (graph.c, grid.c): a pointer to an
+/* The header every topology starts with (graph.c, lattice.h): a pointer to an
 ** astar_topology is a pointer to the graph or grid itself.  A topology
 ** zeroes it (memset) and frees comps with astar__comp_free. */
 struct astar_topology {
@@ -120,6 +130,43 @@ typedef int (*astar_run_fn)(astar_search *s, uint64_t max_steps);
 typedef void (*astar_step_visit)(void *ctx, int32_t from, int32_t to,
                                  double cost);
 
+/* The loops a topology instantiates (engine.h: search_loop), one per kind
+** of expansion: ops.run[mode].  NULL: the topology has no such mode. */
+enum astar_run_mode {
+  ASTAR_RUN_GENERAL = 0, /* forward, with every query option */
+  ASTAR_RUN_PLAIN,       /* forward fast path (search.c: query_plain) */
+  ASTAR_RUN_REVERSE,     /* distance searches relaxing steps backwards */
+  ASTAR_RUN_SIZED,       /* units larger than one node */
+  ASTAR_RUN_SIZED_REVERSE,
+  ASTAR_RUN_MODES
+};
+
+/* Ability: jump point search (astar_topo_ops.jps; NULL where none). */
+typedef struct astar_jps_ops {
+  /* why jump point search cannot serve q (NULL: it can) */
+  const char *(*refusal)(const astar_topology *t, const astar_query *q);
+  astar_run_fn run, run_plain; /* its loops (general and fast path) */
+  /* the path to reached jump point v: its length, and with nodes the
+  ** internal ids (every cell), links (len - 1 step directions, may be
+  ** NULL) and the cost summed step by step in path order */
+  int32_t (*path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
+                  double *cost);
+} astar_jps_ops;
+
+/* Ability: units larger than one node (astar_query.size > 1;
+** astar_topo_ops.units, NULL where none).  Their loops are run[SIZED] and
+** run[SIZED_REVERSE], instantiated apart so that one-node queries run
+** exactly the code they ran before. */
+typedef struct astar_unit_ops {
+  /* brings what the topology needs for them up to date (ENOMEM) */
+  int (*prepare)(astar_topology *t);
+  /* sets up the search for the query's unit (ENOMEM) */
+  int (*begin)(astar_search *s);
+  /* whether the query's unit may stand at internal node v (all of it open
+  ** and not forbidden) */
+  int (*holds)(const astar_search *s, int32_t v);
+} astar_unit_ops;
+
 /*
 ** What the generic code needs from a topology.  Node ids come in two
 ** spaces: external ids (0..count - 1, what callers see) and internal ids
@@ -127,14 +174,22 @@ typedef void (*astar_step_visit)(void *ctx, int32_t from, int32_t to,
 ** with a blocked border so its loop never tests bounds).  Nothing here is
 ** called per neighbour: the hot loops are the `run` functions, each an
 ** instantiation of engine.h's loop with the topology's expansion inlined.
+** Every topology has the members down to `run`; the abilities after it are
+** NULL where the topology lacks them (astar_topology_abilities), and
+** generic code asks them, never the kind.
 */
 struct astar_topo_ops {
-  const char *kind; /* "graph", "grid" */
+  const char *kind;   /* "graph", "grid", "hex" */
+  const char *noun;   /* "a graph", "a hex grid": messages about abilities */
+  unsigned abilities; /* the astar_ability bits not told by a hook below */
   int32_t (*count)(const astar_topology *t);
   size_t (*span)(const astar_topology *t);
   int32_t (*internal)(const astar_topology *t, int32_t ext);
   int32_t (*external)(const astar_topology *t, int32_t v);
   int (*passable)(const astar_topology *t, int32_t v); /* internal */
+  /* the tag a query's filter reads at internal node v (grids: the cell's
+  ** tag; NULL: nodes carry no tags, a graph's are on its edges) */
+  int32_t (*node_tag)(const astar_topology *t, int32_t v);
   void (*position)(const astar_topology *t, int32_t v, double xyz[3]);
   /* brings derived structures (adjacency) up to date; ENOMEM */
   int (*prepare)(astar_topology *t, int reverse);
@@ -156,43 +211,29 @@ struct astar_topo_ops {
   double (*estimate)(const astar_search *s, int32_t v);
   /* the heuristic geometry: a distance between two nodes (external ids)
   ** that bounds a step's length (its value over a step <= the step's cost
-  ** at unit cost: Euclidean on graphs, octile on grids); precomputed tables
-  ** scale it into an admissible bound */
+  ** at unit cost: Euclidean on graphs, octile on square grids, hex steps);
+  ** precomputed tables scale it into an admissible bound */
   double (*distance)(const astar_topology *t, int32_t a, int32_t b);
   double octile_k; /* octile's diagonal extra (grids: their own) */
   /* the topology's part of the fast-path decision (the query's part is
   ** search.c's query_plain); NULL: no fast path */
   int (*plain)(const astar_topology *t);
-  astar_run_fn run_general, run_plain, run_reverse;
-  /* jump point search: why it cannot serve q (NULL: it can; the member
-  ** itself NULL: never), and its loops (general and fast path) */
-  const char *(*jps_refusal)(const astar_topology *t, const astar_query *q);
-  astar_run_fn run_jps, run_jps_plain;
-  /* the path to reached jump point v: its length, and with nodes the
-  ** internal ids (every cell), links (len - 1 step directions, may be NULL)
-  ** and the cost summed step by step in path order */
-  int32_t (*jps_path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
-                      double *cost);
   size_t (*bytes)(const astar_topology *t);
-  /* units larger than one node (astar_query.size > 1): `sized` brings what
-  ** the topology needs for them up to date (ENOMEM), `holds` says whether
-  ** the query's unit may stand at internal node v (its whole footprint open
-  ** and not forbidden), and the loops of sized queries are instantiated
-  ** apart so that one-node queries run exactly the code they ran before;
-  ** NULL: the topology has only one-node units */
-  int (*sized)(astar_topology *t);
-  int (*holds)(const astar_search *s, int32_t v);
-  astar_run_fn run_sized, run_sized_reverse;
+  astar_run_fn run[ASTAR_RUN_MODES];
+  /* abilities */
+  const astar_jps_ops *jps;
+  const astar_unit_ops *units;
 };
 
-/* The grid's diagonal rule (grid.c): `open` has bit d set when the
-** neighbour in direction d (E, W, S, N, SE, NE, SW, NW) may be entered; the
-** result has bit d set when the step is allowed. */
-unsigned astar__grid_rule_moves(int diagonal, unsigned open);
+/* The square grid's move rule (lattice.h: lat_rule_moves), for
+** anyangle.c: `open` has bit d set when the neighbour in direction d (E, W,
+** S, N, SE, NE, SW, NW) may be entered; the result has bit d set when the
+** step is allowed. */
+unsigned astar__grid_rule_moves(const astar_grid *gr, unsigned open);
 /* 1 when the segment between the centres of (x0, y0) and (x1, y1) passes
 ** (grid.c; for anyangle.c's uniform costs): no blocked or forbidden cell
 ** (forbid: per cell id, or NULL), corners by the strict or the line of
-** sight rule.  The cells must be inside the grid. */
+** sight rule.  The cells must be inside the (square) grid. */
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict);
 
@@ -279,6 +320,9 @@ struct astar_search {
   size_t scratch_cap;
   int32_t *ids; /* audits: passable nodes (same reason) */
   size_t ids_cap;
+  int32_t *foot; /* sized units on grids: the unit's cells (lattice.h) */
+  size_t foot_cap;
+  int32_t nfoot; /* ... how many (0: not listed, none needed) */
   astar_heap open, byg;
   uint32_t gen;
   astar_trace_entry *trace;
@@ -295,6 +339,9 @@ struct astar_search {
   int32_t count;        /* the topology's node count at begin */
   uint32_t version;     /* the topology's version at begin */
   astar_query q;        /* heuristic resolved (never DEFAULT) */
+  int shuts;            /* the query forbids nodes (filter.h): a forbid
+                                ** array, or a forbidding tag factor where
+                                ** nodes carry tags */
   int32_t start, goal;  /* internal ids; goal -1: distances, -2:
                                 ** impassable goal of a partial search */
   int reached;          /* the goal has a g value */

@@ -23,8 +23,9 @@
 ** would climb to the root and the pop that would bring it back.
 **
 ** Step costs are the topology's business (its expansion computes them and
-** applies the query's tag factors, penalty and forbid fields through the
-** helpers below); relax() owns what happens once a cost is known.
+** applies the query's filter -- tag factors, penalty and forbid fields,
+** filter.h -- through query_step below); relax() owns what happens once a
+** cost is known.
 **
 ** Longjmp safety: callbacks run only inside relax() and the step helpers;
 ** every buffer they can interrupt is owned by the astar_search, and nothing
@@ -39,6 +40,7 @@
 #include <string.h>
 
 #include "astar_int.h"
+#include "filter.h"
 
 /* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
 enum { POS_CLOSED = -1,
@@ -394,21 +396,6 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
 /* the query's step modifiers                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The query's multiplier for tag t: 1 when none applies.  *forbidden is set
-** when the factor forbids the step (a flag, never an infinite cost: a
-** product that overflows is an error, not a closed door). */
-ASTAR_INLINE double tag_factor(const astar_search *s, int32_t t, int *forbidden) {
-  double k;
-  *forbidden = 0;
-  if (!s->q.tag_factor || t <= 0 || t >= s->q.tag_count) return 1.0;
-  k = s->q.tag_factor[t];
-  if (k == ASTAR_FORBID) {
-    *forbidden = 1;
-    return 1.0;
-  }
-  return k;
-}
-
 /* The cost callback's part of query_step, alone: a topology whose step
 ** cost gathers several nodes' costs (a grid's sized units) runs it once on
 ** the gathered cost.  Same returns as query_step. */
@@ -426,8 +413,9 @@ ASTAR_INLINE int query_callback(astar_search *s, int32_t from, int32_t to,
 
 /*
 ** The query's cost of the step from -> to (external ids; link: the edge or
-** direction) whose cost before the query's modifiers is *c: tag factor
-** (tag t), penalty of the entered node, then the cost callback.  1: the step
+** direction) whose cost before the query's filter is *c: tag factor
+** (tag t), penalty of the entered node, then the cost callback (filter.h
+** holds the rules; this adds the search's errors and the callback).  1: the step
 ** is allowed at cost *c; 0: forbidden (tag factor, forbid field, callback);
 ** < 0: an error status (err names the cause).  The same function serves
 ** relaxation and the path costs computed afterwards (callbacks are not run
@@ -436,7 +424,7 @@ ASTAR_INLINE int query_callback(astar_search *s, int32_t from, int32_t to,
 ASTAR_INLINE int query_step(astar_search *s, int32_t from, int32_t to,
                             int32_t link, int32_t t, double *c, int callback) {
   int forbidden;
-  double k = tag_factor(s, t, &forbidden), v = *c;
+  double k = filter_factor(&s->q, t, &forbidden), v = *c;
   if (forbidden || (s->q.forbid && s->q.forbid[to] != 0)) return 0;
   if (ASTAR_UNLIKELY(!isfinite(v)))
     return fail(s, ASTAR_ECOST, ASTAR_CAUSE_STEP, to, from, link, v);

@@ -456,6 +456,7 @@ static size_t graph_bytes(const astar_topology *t) {
 
 static const astar_topo_ops graph_ops = {
     .kind = "graph",
+    .noun = "a graph",
     .count = graph_count,
     .span = graph_span,
     .internal = graph_id,
@@ -473,8 +474,8 @@ static const astar_topo_ops graph_ops = {
     .distance = graph_distance,
     .octile_k = ASTAR_SQRT2 - 1,
     .plain = graph_plain,
-    .run_general = graph_run,
-    .run_plain = graph_run_plain,
-    .run_reverse = graph_run_reverse,
     .bytes = graph_bytes,
+    .run = {[ASTAR_RUN_GENERAL] = graph_run,
+            [ASTAR_RUN_PLAIN] = graph_run_plain,
+            [ASTAR_RUN_REVERSE] = graph_run_reverse},
 };

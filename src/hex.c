@@ -1,49 +1,33 @@
 /*
-** hex.c -- hex grid topology: cells in offset coordinates (the four layouts
-** of the usual hex-grid guide), six neighbours a cell, line of sight by the
-** guide's cube-coordinate line drawing, and the hex grid's topology
-** operations.  Like grid.c, neighbours are generated from padded offsets.
-**
-** Cells are stored with a one-cell blocked border (pw = w + 2), so the
-** loops never test bounds: every neighbour of an inside cell is at most one
-** row and one column away.  External ids are y * w + x, internal ids padded
-** indices (y + 1) * pw + (x + 1).  Which offsets lead to the six neighbours
-** depends on the parity of the cell's row ("r" layouts) or column ("q"
-** layouts), so there are two offset tables, chosen per expansion.
+** hex.c -- hex grids: the shape of a cell lattice (lattice.h) with six
+** neighbours, in offset coordinates (the four layouts of the usual hex-grid
+** guide, Red Blob Games' "Hexagonal Grids").  Its neighbourhood as data
+** (which steps lead to the six neighbours depends on the parity of the
+** cell's row, "r" layouts, or column, "q" layouts: two tables), the hex
+** metric, line of sight by the guide's cube-coordinate line drawing (for
+** one cell and for a unit), the clearance of hexagonal units, and its
+** topology operations, whose expansions are lattice.h's template
+** instantiated once per mode.
 **
 ** Directions 0..5 are the axial directions of the guide, counter-clockwise
 ** from east (q, r): (+1, 0), (+1, -1), (0, -1), (-1, 0), (-1, +1), (0, +1);
-** the opposite of d is (d + 3) % 6.  The search links nodes by direction.
+** the opposite of d is (d + 3) % 6.  A unit of size k covers the hexagon of
+** cells within k - 1 steps of its cell.
 */
 #include <math.h>
 #include <string.h>
 
-#include "engine.h"
+#include "lattice.h"
 
 #define HEX_SQRT3_2 0.86602540378443864676 /* sqrt(3) / 2 */
-
-struct astar_hex {
-  astar_topology t; /* first: the topology view */
-  int32_t w, h, pw, ph;
-  int layout;
-  int columns;                  /* "q" layouts: parity by column */
-  unsigned char *blocked;       /* pw * ph; 1 blocked (the border too) */
-  double *cost;                 /* pw * ph or NULL while every cost is 1 */
-  uint16_t *tag;                /* pw * ph or NULL while every tag is 0 */
-  int32_t off[2][6];            /* padded offsets by parity and direction */
-  int32_t ddx[2][6], ddy[2][6]; /* the same as column and row steps */
-  double inv_pw;                /* 1 / pw: rows without a division */
-};
-
-#define HEX(t) ((astar_hex *)(t))
-#define CHEX(t) ((const astar_hex *)(t))
-#define CELL(hx, x, y) (((y) + 1) * (hx)->pw + (x) + 1)
-#define INSIDE(hx, x, y) ((x) >= 0 && (y) >= 0 && (x) < (hx)->w && (y) < (hx)->h)
 
 static const int axial_dq[6] = {1, 1, 0, -1, -1, 0};
 static const int axial_dr[6] = {0, -1, -1, 0, 1, 1};
 
-static const astar_topo_ops hex_ops;
+static const lat_shape hexs;
+
+/* "q" layouts: columns are shoved, parity by column. */
+ASTAR_INLINE int columns(const astar_grid *gr) { return gr->par_x != 0; }
 
 /* ------------------------------------------------------------------------ */
 /* coordinates                                                                */
@@ -126,11 +110,11 @@ static void cube_round(double fq, double fr, int32_t *q, int32_t *r) {
   *r = (int32_t)rr;
 }
 
-int astar_hex_cell_at(const astar_hex *hx, double px, double py, int32_t *x, int32_t *y) {
+int astar_hex_cell_at(const astar_grid *gr, double px, double py, int32_t *x, int32_t *y) {
   double fq, fr;
   int32_t q, r;
-  if (!isfinite(px) || !isfinite(py)) return 0;
-  if (hx->columns) {
+  if (gr->shape != &hexs || !isfinite(px) || !isfinite(py)) return 0;
+  if (columns(gr)) {
     fq = px / HEX_SQRT3_2;
     fr = py - 0.5 * fq;
   } else {
@@ -140,164 +124,16 @@ int astar_hex_cell_at(const astar_hex *hx, double px, double py, int32_t *x, int
   /* far outside: no int32 conversion of huge values */
   if (fabs(fq) > 4.0 * ASTAR_GRID_MAX_SIDE || fabs(fr) > 4.0 * ASTAR_GRID_MAX_SIDE) return 0;
   cube_round(fq, fr, &q, &r);
-  to_offset(hx->layout, q, r, x, y);
-  return INSIDE(hx, *x, *y);
+  to_offset(gr->layout, q, r, x, y);
+  return LAT_INSIDE(gr, *x, *y);
 }
 
-/* ------------------------------------------------------------------------ */
-/* storage                                                                    */
-/* ------------------------------------------------------------------------ */
-
-astar_hex *astar_hex_new(int32_t width, int32_t height, int layout, astar_alloc_fn alloc,
-                         void *ud) {
-  astar_hex *hx;
-  size_t n;
-  int32_t y;
-  int par, d;
-  if (width < 1 || height < 1 || width > ASTAR_GRID_MAX_SIDE ||
-      height > ASTAR_GRID_MAX_SIDE || (int64_t)width * height >= (1 << 30))
-    return NULL;
-  if (layout < ASTAR_HEX_ODD_R || layout > ASTAR_HEX_EVEN_Q) return NULL;
-  hx = (astar_hex *)astar__mem(alloc, ud, NULL, 0, sizeof *hx);
-  if (hx == NULL) return NULL;
-  memset(hx, 0, sizeof *hx);
-  hx->t.ops = &hex_ops;
-  hx->t.alloc = alloc;
-  hx->t.ud = ud;
-  hx->w = width;
-  hx->h = height;
-  hx->pw = width + 2;
-  hx->ph = height + 2;
-  hx->inv_pw = 1.0 / hx->pw;
-  hx->layout = layout;
-  hx->columns = layout == ASTAR_HEX_ODD_Q || layout == ASTAR_HEX_EVEN_Q;
-  n = (size_t)hx->pw * (size_t)hx->ph;
-  hx->blocked = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
-  if (hx->blocked == NULL) {
-    astar__mem(alloc, ud, hx, sizeof *hx, 0);
-    return NULL;
-  }
-  memset(hx->blocked, 1, n);
-  for (y = 0; y < height; y++) memset(hx->blocked + CELL(hx, 0, y), 0, (size_t)width);
-  /* the neighbour steps of a cell of each parity, from the axial
-  ** directions (a cell at (2, 2 + par) or (2 + par, 2) has that parity) */
-  for (par = 0; par < 2; par++)
-    for (d = 0; d < 6; d++) {
-      int32_t x0 = hx->columns ? 2 + par : 2, y0 = hx->columns ? 2 : 2 + par, q, r, x1, y1;
-      to_axial(layout, x0, y0, &q, &r);
-      to_offset(layout, q + axial_dq[d], r + axial_dr[d], &x1, &y1);
-      hx->ddx[par][d] = x1 - x0;
-      hx->ddy[par][d] = y1 - y0;
-      hx->off[par][d] = (y1 - y0) * hx->pw + (x1 - x0);
-    }
-  return hx;
-}
-
-void astar_hex_free(astar_hex *hx) {
-  size_t n;
-  if (hx == NULL) return;
-  n = (size_t)hx->pw * (size_t)hx->ph;
-  astar__mem(hx->t.alloc, hx->t.ud, hx->blocked, n, 0);
-  astar__mem(hx->t.alloc, hx->t.ud, hx->cost, hx->cost ? n * sizeof(double) : 0, 0);
-  astar__mem(hx->t.alloc, hx->t.ud, hx->tag, hx->tag ? n * sizeof(uint16_t) : 0, 0);
-  astar__comp_free(&hx->t);
-  astar__mem(hx->t.alloc, hx->t.ud, hx, sizeof *hx, 0);
-}
-
-astar_topology *astar_hex_topology(astar_hex *hx) { return &hx->t; }
-int32_t astar_hex_width(const astar_hex *hx) { return hx->w; }
-int32_t astar_hex_height(const astar_hex *hx) { return hx->h; }
-int astar_hex_layout(const astar_hex *hx) { return hx->layout; }
-
-int astar_hex_set_blocked(astar_hex *hx, int32_t x, int32_t y, int blocked) {
-  if (hx->t.lock > 0) return ASTAR_EBUSY;
-  if (!INSIDE(hx, x, y)) return ASTAR_EINVAL;
-  blocked = blocked ? 1 : 0;
-  if (hx->blocked[CELL(hx, x, y)] != blocked) {
-    hx->blocked[CELL(hx, x, y)] = (unsigned char)blocked;
-    hx->t.version++;
-  }
-  return ASTAR_OK;
-}
-
-int astar_hex_blocked(const astar_hex *hx, int32_t x, int32_t y) {
-  if (!INSIDE(hx, x, y)) return ASTAR_EINVAL;
-  return hx->blocked[CELL(hx, x, y)];
-}
-
-int astar_hex_set_cost(astar_hex *hx, int32_t x, int32_t y, double cost) {
-  if (hx->t.lock > 0) return ASTAR_EBUSY;
-  if (!INSIDE(hx, x, y) || !(cost >= 0) || !isfinite(cost)) return ASTAR_EINVAL;
-  if (hx->cost == NULL) {
-    size_t i, n = (size_t)hx->pw * (size_t)hx->ph;
-    if (cost == 1.0) return ASTAR_OK;
-    hx->cost = (double *)astar__mem(hx->t.alloc, hx->t.ud, NULL, 0, n * sizeof(double));
-    if (hx->cost == NULL) return ASTAR_ENOMEM;
-    for (i = 0; i < n; i++) hx->cost[i] = 1.0;
-  }
-  if (hx->cost[CELL(hx, x, y)] != cost) {
-    hx->cost[CELL(hx, x, y)] = cost;
-    hx->t.version++;
-    astar__comp_kept(&hx->t); /* costs do not cut components */
-  }
-  return ASTAR_OK;
-}
-
-int astar_hex_cost(const astar_hex *hx, int32_t x, int32_t y, double *cost) {
-  if (!INSIDE(hx, x, y)) return ASTAR_EINVAL;
-  *cost = hx->cost ? hx->cost[CELL(hx, x, y)] : 1.0;
-  return ASTAR_OK;
-}
-
-int astar_hex_set_tag(astar_hex *hx, int32_t x, int32_t y, int32_t tag) {
-  if (hx->t.lock > 0) return ASTAR_EBUSY;
-  if (!INSIDE(hx, x, y) || tag < 0 || tag > 65535) return ASTAR_EINVAL;
-  if (hx->tag == NULL) {
-    size_t n = (size_t)hx->pw * (size_t)hx->ph;
-    if (tag == 0) return ASTAR_OK;
-    hx->tag = (uint16_t *)astar__mem(hx->t.alloc, hx->t.ud, NULL, 0, n * sizeof(uint16_t));
-    if (hx->tag == NULL) return ASTAR_ENOMEM;
-    memset(hx->tag, 0, n * sizeof(uint16_t));
-  }
-  if (hx->tag[CELL(hx, x, y)] != tag) {
-    hx->tag[CELL(hx, x, y)] = (uint16_t)tag;
-    hx->t.version++;
-    astar__comp_kept(&hx->t);
-  }
-  return ASTAR_OK;
-}
-
-int astar_hex_tag(const astar_hex *hx, int32_t x, int32_t y, int32_t *tag) {
-  if (!INSIDE(hx, x, y)) return ASTAR_EINVAL;
-  *tag = hx->tag ? hx->tag[CELL(hx, x, y)] : 0;
-  return ASTAR_OK;
-}
-
-/* The parity that picks a cell's offset table. */
-ASTAR_INLINE int parity(const astar_hex *hx, int32_t x, int32_t y) {
-  return (int)((hx->columns ? x : y) & 1);
-}
-
-int astar_hex_neighbours(const astar_hex *hx, int32_t x, int32_t y, int32_t xy[12]) {
-  int par, d, n = 0;
-  if (!INSIDE(hx, x, y)) return ASTAR_EINVAL;
-  par = parity(hx, x, y);
-  for (d = 0; d < 6; d++) {
-    int32_t nx = x + hx->ddx[par][d], ny = y + hx->ddy[par][d];
-    if (!INSIDE(hx, nx, ny)) continue;
-    xy[2 * n] = nx;
-    xy[2 * n + 1] = ny;
-    n++;
-  }
-  return n;
-}
-
-int32_t astar_hex_distance(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1,
+int32_t astar_hex_distance(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
                            int32_t y1) {
   int32_t q0, r0, q1, r1;
-  if (!INSIDE(hx, x0, y0) || !INSIDE(hx, x1, y1)) return -1;
-  to_axial(hx->layout, x0, y0, &q0, &r0);
-  to_axial(hx->layout, x1, y1, &q1, &r1);
+  if (gr->shape != &hexs || !LAT_INSIDE(gr, x0, y0) || !LAT_INSIDE(gr, x1, y1)) return -1;
+  to_axial(gr->layout, x0, y0, &q0, &r0);
+  to_axial(gr->layout, x1, y1, &q1, &r1);
   return axial_distance(q1 - q0, r1 - r0);
 }
 
@@ -315,12 +151,12 @@ int32_t astar_hex_distance(const astar_hex *hx, int32_t x0, int32_t y0, int32_t 
 ** on an edge they give the two cells beside it, and the line is blocked
 ** there only when both are.  Cells beside the grid are the blocked border.
 */
-static int hex_sight(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+static int hex_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
   int32_t q0, r0, q1, r1, n, i;
   double e;
-  if (hx->blocked[CELL(hx, x0, y0)] || hx->blocked[CELL(hx, x1, y1)]) return 0;
-  to_axial(hx->layout, x0, y0, &q0, &r0);
-  to_axial(hx->layout, x1, y1, &q1, &r1);
+  if (gr->blocked[LAT_CELL(gr, x0, y0)] || gr->blocked[LAT_CELL(gr, x1, y1)]) return 0;
+  to_axial(gr->layout, x0, y0, &q0, &r0);
+  to_axial(gr->layout, x1, y1, &q1, &r1);
   n = axial_distance(q1 - q0, r1 - r0);
   e = 1.0 / (8.0 * (n > 0 ? n : 1));
   for (i = 1; i < n; i++) {
@@ -329,10 +165,10 @@ static int hex_sight(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1, in
     for (k = -1; k <= 1 && !open; k += 2) {
       int32_t q, r, x, y;
       cube_round(nq / n + k * e, nr / n + k * e, &q, &r);
-      to_offset(hx->layout, q, r, &x, &y);
+      to_offset(gr->layout, q, r, &x, &y);
       /* a rounding can land beside the grid (a line along its edge): the
       ** border, blocked; never further */
-      if (x >= -1 && y >= -1 && x <= hx->w && y <= hx->h && !hx->blocked[CELL(hx, x, y)])
+      if (x >= -1 && y >= -1 && x <= gr->w && y <= gr->h && !gr->blocked[LAT_CELL(gr, x, y)])
         open = 1;
     }
     if (!open) return 0;
@@ -340,45 +176,313 @@ static int hex_sight(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1, in
   return 1;
 }
 
-int astar_hex_line_of_sight(const astar_hex *hx, int32_t x0, int32_t y0, int32_t x1,
-                            int32_t y1) {
-  if (!INSIDE(hx, x0, y0) || !INSIDE(hx, x1, y1)) return ASTAR_EINVAL;
-  return hex_sight(hx, x0, y0, x1, y1);
+/* The clearance of cell (x, y) of the padded array or beyond: 0 outside
+** the grid (blocked, as its border). */
+ASTAR_INLINE unsigned clear_of(const astar_grid *gr, int32_t x, int32_t y) {
+  return LAT_INSIDE(gr, x, y) ? gr->clear[LAT_CELL(gr, x, y)] : 0u;
 }
 
-int astar_hex_visible_from(const astar_hex *hx, int32_t x, int32_t y, double radius,
-                           double *out) {
-  int32_t x0 = 0, y0 = 0, x1 = hx->w - 1, y1 = hx->h - 1, cx, cy, r = -1;
-  if (!INSIDE(hx, x, y) || isnan(radius)) return ASTAR_EINVAL;
-  memset(out, 0, (size_t)hx->w * (size_t)hx->h * sizeof(double));
-  if (radius >= 0 && radius < 4.0 * ASTAR_GRID_MAX_SIDE) {
-    r = (int32_t)radius;
-    /* a cell r steps away is at most r columns and r rows off */
-    if (x - r > x0) x0 = x - r;
-    if (y - r > y0) y0 = y - r;
-    if (x + r < x1) x1 = x + r;
-    if (y + r < y1) y1 = y + r;
+ASTAR_INLINE int open_at(const astar_grid *gr, int32_t q, int32_t r) {
+  int32_t x, y;
+  to_offset(gr->layout, q, r, &x, &y);
+  return LAT_INSIDE(gr, x, y) && !gr->blocked[LAT_CELL(gr, x, y)];
+}
+
+/*
+** hex_sight for a unit of size k > 1 (clearance built).  The unit's cells
+** walk the same line shifted by their axial offset from its cell, and the
+** sample points and their roundings shift with them (integer numerators:
+** exact), so the unit passes a sample when, for every offset, one of the
+** two shifted roundings is open.  That holds at once where either rounding
+** fits the whole unit (clearance >= k, one read); where neither does and
+** they differ (the line runs along an edge), the offsets are compared one
+** by one.
+*/
+static int hex_sight_unit(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+                          int32_t k) {
+  int32_t q0, r0, q1, r1, n, i;
+  double e;
+  if (clear_of(gr, x0, y0) < (unsigned)k || clear_of(gr, x1, y1) < (unsigned)k) return 0;
+  to_axial(gr->layout, x0, y0, &q0, &r0);
+  to_axial(gr->layout, x1, y1, &q1, &r1);
+  n = axial_distance(q1 - q0, r1 - r0);
+  e = 1.0 / (8.0 * (n > 0 ? n : 1));
+  for (i = 1; i < n; i++) {
+    double nq = (double)q0 * (n - i) + (double)q1 * i, nr = (double)r0 * (n - i) + (double)r1 * i;
+    int32_t qa, ra, qb, rb, x, y, dq, dr;
+    cube_round(nq / n - e, nr / n - e, &qa, &ra);
+    cube_round(nq / n + e, nr / n + e, &qb, &rb);
+    to_offset(gr->layout, qa, ra, &x, &y);
+    if (clear_of(gr, x, y) >= (unsigned)k) continue;
+    to_offset(gr->layout, qb, rb, &x, &y);
+    if (clear_of(gr, x, y) >= (unsigned)k) continue;
+    if (qa == qb && ra == rb) return 0;
+    for (dq = 1 - k; dq < k; dq++)
+      for (dr = 1 - k; dr < k; dr++) {
+        if (dq + dr >= k || dq + dr <= -k) continue;
+        if (!open_at(gr, qa + dq, ra + dr) && !open_at(gr, qb + dq, rb + dr)) return 0;
+      }
   }
-  if (hx->blocked[CELL(hx, x, y)]) return ASTAR_OK;
-  for (cy = y0; cy <= y1; cy++)
-    for (cx = x0; cx <= x1; cx++) {
-      if (r >= 0 && astar_hex_distance(hx, x, y, cx, cy) > r) continue;
-      if (hex_sight(hx, x, y, cx, cy)) out[(size_t)cy * (size_t)hx->w + (size_t)cx] = 1.0;
+  return 1;
+}
+
+/* Within `radius` steps (visible_from). */
+static int hex_in_radius(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x, int32_t y,
+                         double radius) {
+  return astar_hex_distance(gr, x0, y0, x, y) <= (int32_t)radius;
+}
+
+/* ------------------------------------------------------------------------ */
+/* units: hexagons                                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+** The clearance of a cell is its distance in steps to the nearest blocked
+** cell (the border counts: every way out of the grid crosses it), capped
+** at ASTAR_MAX_UNIT: the unit of size k fits there exactly when every cell
+** within k - 1 steps is open, that is when the clearance is at least k.
+** Built by a breadth-first search from the cells beside a blocked one; the
+** search never leaves the padded array (a shortest way between two cells
+** of it stays inside).  The queue is the grid's scratch, freed after.
+*/
+#define CLEAR_CAP ASTAR_MAX_UNIT
+
+static int hex_clear_build(astar_grid *gr) {
+  size_t n = (size_t)gr->pw * (size_t)gr->ph, head = 0, tail = 0;
+  int32_t x, y, *queue;
+  if (gr->clear != NULL) return ASTAR_OK;
+  if (astar__resize(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap,
+                    (size_t)gr->w * (size_t)gr->h, sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  gr->clear = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n);
+  if (gr->clear == NULL) {
+    astar__release(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap,
+                   sizeof(int32_t));
+    return ASTAR_ENOMEM;
+  }
+  queue = gr->scratch;
+  memset(gr->clear, 0, n);
+  for (y = 0; y < gr->h; y++)
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = LAT_CELL(gr, x, y);
+      int par = lat_par(gr, x, y), d, edge = 0;
+      if (gr->blocked[p]) continue;
+      for (d = 0; d < 6; d++) edge |= gr->blocked[p + gr->off[par][d]];
+      gr->clear[p] = edge ? 1 : CLEAR_CAP;
+      if (edge) queue[tail++] = p;
     }
+  while (head < tail) {
+    int32_t u = queue[head++];
+    int par = lat_par_of(gr, u), d;
+    unsigned next = gr->clear[u] + 1u;
+    if (next >= CLEAR_CAP) continue;
+    for (d = 0; d < 6; d++) {
+      int32_t v = u + gr->off[par][d];
+      if (gr->clear[v] > next) {
+        gr->clear[v] = (unsigned char)next;
+        queue[tail++] = v;
+      }
+    }
+  }
+  astar__release(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap, sizeof(int32_t));
   return ASTAR_OK;
 }
 
+/* Makes room for n entries of the update's scratch; on failure the layer is
+** dropped (the next use builds it again, and reports ENOMEM there). */
+static int32_t *scratch(astar_grid *gr, size_t n) {
+  if (gr->scratch_cap >= n ||
+      !astar__grow(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap, n,
+                   sizeof(int32_t)))
+    return gr->scratch;
+  astar__mem(gr->t.alloc, gr->t.ud, gr->clear, (size_t)gr->pw * (size_t)gr->ph, 0);
+  gr->clear = NULL;
+  return NULL;
+}
+
+/* The least clearance open cell p gets from its neighbours outside the
+** region being recomputed (marked 0 while open): 1 beside a blocked cell,
+** else one more than the least of them, capped; 0 when every neighbour is
+** in the region. */
+static unsigned hex_clear_seed(const astar_grid *gr, int32_t p) {
+  int par = lat_par_of(gr, p), d;
+  unsigned best = 0;
+  for (d = 0; d < 6; d++) {
+    int32_t v = p + gr->off[par][d];
+    unsigned c = gr->clear[v];
+    if (gr->blocked[v]) return 1;
+    if (c != 0 && (best == 0 || c + 1u < best)) best = c + 1u;
+  }
+  return best > CLEAR_CAP ? CLEAR_CAP : best;
+}
+
+/* The blocked bit of padded cell b was set: clearances can only fall, each
+** to one more than a neighbour's; a breadth-first wave from b while they
+** fall. */
+static void hex_clear_fall(astar_grid *gr, int32_t b) {
+  size_t head = 0, tail = 0;
+  int32_t *q;
+  gr->clear[b] = 0;
+  if ((q = scratch(gr, 1)) == NULL) return;
+  q[tail++] = b;
+  while (head < tail) {
+    int32_t u = gr->scratch[head++];
+    int par = lat_par_of(gr, u), d;
+    unsigned next = gr->clear[u] + 1u;
+    for (d = 0; d < 6; d++) {
+      int32_t v = u + gr->off[par][d];
+      if (gr->clear[v] <= next) continue;
+      if ((q = scratch(gr, tail + 1)) == NULL) return;
+      gr->clear[v] = (unsigned char)next;
+      q[tail++] = v;
+    }
+  }
+}
+
+/*
+** Padded cell b was opened.  The cells whose nearest blocked cell was b
+** are exactly those reached from b by steps that each raise the clearance
+** by one (along a shortest way from b, clearance can neither rise faster
+** nor, for such a cell, slower), and only their clearance changes.  Found
+** in layers of old clearance 0 (b), 1, 2, ... and marked 0 as they are
+** found; then seeded from their neighbours outside the region and settled
+** in increasing order: a merge of the seeds, sorted by value, with the
+** breadth-first wave they start.  Scratch layout for a region of m cells:
+** [0, m) the region, [m, 3m) the sorted seeds (cell, value), [3m, 15m)
+** the wave (cell, value; at most 6 per settled cell).
+*/
+static void hex_clear_rise(astar_grid *gr, int32_t b) {
+  size_t count[CLEAR_CAP + 2], tail = 1, layer_end = 1, m, i, ns = 0, si = 0, qh = 0, qt = 0;
+  unsigned layer = 0, v;
+  int32_t *q, *seeds, *wave;
+  if ((q = scratch(gr, 1)) == NULL) return;
+  q[0] = b;
+  gr->clear[b] = 0;
+  for (i = 0; i < tail; i++) {
+    int32_t u = gr->scratch[i];
+    int par = lat_par_of(gr, u), d;
+    if (i == layer_end) {
+      layer++;
+      layer_end = tail;
+    }
+    if (layer + 1u >= CLEAR_CAP) continue; /* capped cells stay capped */
+    for (d = 0; d < 6; d++) {
+      int32_t v = u + gr->off[par][d];
+      if (gr->blocked[v] || gr->clear[v] != layer + 1u) continue;
+      if ((q = scratch(gr, tail + 1)) == NULL) return;
+      gr->clear[v] = 0;
+      q[tail++] = v;
+    }
+  }
+  m = tail;
+  if ((q = scratch(gr, 15 * m)) == NULL) return;
+  seeds = q + m;
+  wave = q + 3 * m;
+  /* the seeds, sorted by value (a counting sort: values 1..CLEAR_CAP) */
+  memset(count, 0, sizeof count);
+  for (i = 0; i < m; i++) count[hex_clear_seed(gr, q[i])]++;
+  for (v = 1; v <= CLEAR_CAP; v++) {
+    size_t c = count[v];
+    count[v] = ns;
+    ns += c;
+  }
+  for (i = 0; i < m; i++) {
+    size_t at;
+    if ((v = hex_clear_seed(gr, q[i])) == 0) continue;
+    at = count[v]++;
+    seeds[2 * at] = q[i];
+    seeds[2 * at + 1] = (int32_t)v;
+  }
+  while (si < ns || qh < qt) {
+    int32_t u;
+    unsigned next;
+    int par, d;
+    if (qh < qt && (si == ns || wave[2 * qh + 1] <= seeds[2 * si + 1])) {
+      u = wave[2 * qh];
+      v = (unsigned)wave[2 * qh++ + 1];
+    } else {
+      u = seeds[2 * si];
+      v = (unsigned)seeds[2 * si++ + 1];
+    }
+    if (gr->clear[u] != 0) continue; /* settled already, lower */
+    gr->clear[u] = (unsigned char)v;
+    next = v >= CLEAR_CAP ? CLEAR_CAP : v + 1u;
+    par = lat_par_of(gr, u);
+    for (d = 0; d < 6; d++) {
+      int32_t w = u + gr->off[par][d];
+      if (gr->blocked[w] || gr->clear[w] != 0) continue;
+      wave[2 * qt] = w;
+      wave[2 * qt++ + 1] = (int32_t)next;
+    }
+  }
+}
+
+static void hex_clear_update(astar_grid *gr, int32_t x, int32_t y) {
+  int32_t b = LAT_CELL(gr, x, y);
+  if (gr->blocked[b]) hex_clear_fall(gr, b);
+  else hex_clear_rise(gr, b);
+}
+
+/* The cells of the hexagon of radius k - 1 at a cell of parity `par`, the
+** cell itself first. */
+static int32_t hex_unit_cells(const astar_grid *gr, int32_t k, int par, int32_t *pad,
+                              int32_t *ext) {
+  int32_t cx = 2 * k + (columns(gr) ? par : 0), cy = 2 * k + (columns(gr) ? 0 : par);
+  int32_t q0, r0, dq, dr, n = 1;
+  to_axial(gr->layout, cx, cy, &q0, &r0);
+  pad[0] = ext[0] = 0;
+  for (dq = 1 - k; dq < k; dq++)
+    for (dr = 1 - k; dr < k; dr++) {
+      int32_t x, y;
+      if (dq + dr >= k || dq + dr <= -k || (dq == 0 && dr == 0)) continue;
+      to_offset(gr->layout, q0 + dq, r0 + dr, &x, &y);
+      pad[n] = (y - cy) * gr->pw + (x - cx);
+      ext[n++] = (y - cy) * gr->w + (x - cx);
+    }
+  return n;
+}
+
+static int32_t hex_unit_count(int32_t k) { return 3 * k * (k - 1) + 1; }
+
 /* ------------------------------------------------------------------------ */
-/* expansions                                                                 */
+/* the shape                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Row of a padded index without a division (see grid.c: grid_row). */
-ASTAR_INLINE int32_t hex_row(const astar_hex *hx, int32_t p) {
-  int32_t pw = hx->pw, y = (int32_t)((double)p * hx->inv_pw);
-  if ((y + 1) * pw <= p) y++;
-  else if (y * pw > p) y--;
-  return y;
+astar_grid *astar_hex_new(int32_t width, int32_t height, int layout, astar_alloc_fn alloc,
+                          void *ud) {
+  lat_geometry geo;
+  int par, d;
+  if (width < 1 || height < 1 || width > ASTAR_GRID_MAX_SIDE ||
+      height > ASTAR_GRID_MAX_SIDE || (int64_t)width * height >= (1 << 30))
+    return NULL;
+  if (layout < ASTAR_HEX_ODD_R || layout > ASTAR_HEX_EVEN_Q) return NULL;
+  memset(&geo, 0, sizeof geo);
+  geo.ndir = 6;
+  geo.par_x = layout == ASTAR_HEX_ODD_Q || layout == ASTAR_HEX_EVEN_Q;
+  geo.par_y = !geo.par_x;
+  /* the neighbour steps of a cell of each parity, from the axial
+  ** directions (a cell at (2, 2 + par) or (2 + par, 2) has that parity) */
+  for (par = 0; par < 2; par++)
+    for (d = 0; d < 6; d++) {
+      int32_t x0 = geo.par_x ? 2 + par : 2, y0 = geo.par_x ? 2 : 2 + par, q, r, x1, y1;
+      to_axial(layout, x0, y0, &q, &r);
+      to_offset(layout, q + axial_dq[d], r + axial_dr[d], &x1, &y1);
+      geo.ddx[par][d] = (signed char)(x1 - x0);
+      geo.ddy[par][d] = (signed char)(y1 - y0);
+    }
+  geo.straight = 0x3fu; /* no diagonal rule: every step needs its target */
+  geo.rule = -1;
+  geo.layout = layout;
+  return astar__lat_new(&hexs, &geo, width, height, alloc, ud);
 }
+
+int astar_hex_layout(const astar_grid *gr) {
+  return gr->shape == &hexs ? gr->layout : ASTAR_EINVAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the metric and the modes                                                   */
+/* ------------------------------------------------------------------------ */
 
 /* The goal's axial coordinates, from its centre (astar_hex_center's
 ** inverse; the rounding makes it exact). */
@@ -396,11 +500,11 @@ ASTAR_INLINE void goal_axial(const astar_search *s, int columns, double *gq, dou
 ** hex's positions (centres one step apart) Euclidean is sqrt(dq^2 + dq dr
 ** + dr^2) whatever the orientation; the bisectors use the centres. */
 ASTAR_INLINE double hex_h(const astar_search *s, int32_t v, double q, double r) {
-  const astar_hex *hx = CHEX(s->topo);
+  const astar_grid *g = (const astar_grid *)s->topo;
   double gq, gr, dq, dr, ds;
   (void)v;
   if (s->q.heuristic == ASTAR_H_ZERO) return 0.0;
-  goal_axial(s, hx->columns, &gq, &gr);
+  goal_axial(s, columns(g), &gq, &gr);
   dq = q - gq;
   dr = r - gr;
   switch (s->q.heuristic) {
@@ -411,193 +515,43 @@ ASTAR_INLINE double hex_h(const astar_search *s, int32_t v, double q, double r) 
       return dq > dr ? (dq > ds ? dq : ds) : (dr > ds ? dr : ds);
     case ASTAR_H_EUCLIDEAN: return sqrt(dq * dq + dq * dr + dr * dr);
     default:
-      return hx->columns ? builtin_h(s, HEX_SQRT3_2 * q, r + 0.5 * q, 0.0)
-                         : builtin_h(s, q + 0.5 * r, HEX_SQRT3_2 * r, 0.0);
+      return columns(g) ? builtin_h(s, HEX_SQRT3_2 * q, r + 0.5 * q, 0.0)
+                        : builtin_h(s, q + 0.5 * r, HEX_SQRT3_2 * r, 0.0);
   }
 }
 
 /* Where an expansion of padded cell p starts: its parity, external id and
-** axial coordinates. */
-typedef struct hex_at {
-  int par;
-  int32_t up;
-  double q, r;
-} hex_at;
-
-ASTAR_INLINE hex_at hex_locate(const astar_hex *hx, int32_t p) {
-  hex_at a;
-  int32_t py = hex_row(hx, p), x = p - py * hx->pw - 1, y = py - 1, q, r;
-  a.par = parity(hx, x, y);
-  a.up = y * hx->w + x;
-  to_axial(hx->layout, x, y, &q, &r);
-  a.q = q;
-  a.r = r;
+** axial coordinates (the metric's). */
+ASTAR_INLINE lat_at hex_locate(const astar_grid *gr, int32_t p) {
+  lat_at a;
+  int32_t py = lat_row(gr, p), x = p - py * gr->pw - 1, y = py - 1, q, r;
+  a.par = lat_par(gr, x, y);
+  a.up = y * gr->w + x;
+  to_axial(gr->layout, x, y, &q, &r);
+  a.mx = q;
+  a.my = r;
   return a;
 }
 
-/* Every direction but the one back to p's parent (see grid.c: back_mask). */
-ASTAR_INLINE int back_dir(const astar_search *s, int32_t p) {
-  int32_t d = *parent_at(s, p);
-  return d < 0 ? -1 : (int)((d + 3) % 6);
-}
-
-/* The general case: cell costs, tag factors, penalty and forbid fields, a
-** cost callback, budgets. */
-static int expand_hex(astar_search *s, int32_t p) {
-  const astar_hex *hx = CHEX(s->topo);
-  hex_at a = hex_locate(hx, p);
-  double gp = node_at(s, p)->g;
-  int d, back = back_dir(s, p), rc;
-  for (d = 0; d < 6; d++) {
-    int32_t q = p + hx->off[a.par][d];
-    int32_t uq = a.up + hx->ddx[a.par][d] + hx->ddy[a.par][d] * hx->w;
-    double c;
-    if (d == back || hx->blocked[q]) continue;
-    c = hx->cost ? hx->cost[q] : 1.0;
-    if ((rc = query_step(s, a.up, uq, d, hx->tag ? hx->tag[q] : 0, &c, 1)) <= 0) {
-      if (rc < 0) return rc;
-      continue;
-    }
-    rc = relax_impl(s, q, uq, d, gp + c, c, a.q + axial_dq[d], a.r + axial_dr[d], 0, hex_h);
-    if (rc != ASTAR_OK) return rc;
-  }
-  return ASTAR_OK;
-}
-
-/* Reverse expansion: each open neighbour a offers the step a -> p (the
-** cost of entering p); a's link is that step's direction. */
-static int expand_hex_rev(astar_search *s, int32_t p) {
-  const astar_hex *hx = CHEX(s->topo);
-  hex_at at = hex_locate(hx, p);
-  double gp = node_at(s, p)->g;
-  int d, rc;
-  for (d = 0; d < 6; d++) {
-    int32_t a = p + hx->off[at.par][d];
-    int32_t ua = at.up + hx->ddx[at.par][d] + hx->ddy[at.par][d] * hx->w;
-    int back = (d + 3) % 6;
-    double c;
-    if (hx->blocked[a] || (s->q.forbid && s->q.forbid[ua] != 0)) continue;
-    c = hx->cost ? hx->cost[p] : 1.0;
-    if ((rc = query_step(s, ua, at.up, back, hx->tag ? hx->tag[p] : 0, &c, 1)) <= 0) {
-      if (rc < 0) return rc;
-      continue;
-    }
-    rc = relax_impl(s, a, ua, back, gp + c, c, at.q + axial_dq[d], at.r + axial_dr[d], 0,
-                    hex_h);
-    if (rc != ASTAR_OK) return rc;
-  }
-  return ASTAR_OK;
-}
-
-/* The fast path: no cost layer, no modifiers: every step costs 1. */
-ASTAR_INLINE int expand_hex_plain(astar_search *s, int32_t p) {
-  const astar_hex *hx = CHEX(s->topo);
-  hex_at a = hex_locate(hx, p);
-  double gp = node_at(s, p)->g + 1.0;
-  int d, back = back_dir(s, p), rc;
-  for (d = 0; d < 6; d++) {
-    int32_t q = p + hx->off[a.par][d];
-    if (d == back || hx->blocked[q]) continue;
-    rc = relax_impl(s, q, 0, d, gp, 0, a.q + axial_dq[d], a.r + axial_dr[d], 1, hex_h);
-    if (rc != ASTAR_OK) return rc;
-  }
-  return ASTAR_OK;
-}
-
-static int hex_run(astar_search *s, uint64_t n) { return search_loop(s, n, expand_hex); }
-static int hex_run_plain(astar_search *s, uint64_t n) {
-  return search_loop(s, n, expand_hex_plain);
-}
-static int hex_run_reverse(astar_search *s, uint64_t n) {
-  return search_loop(s, n, expand_hex_rev);
-}
-
-/* ------------------------------------------------------------------------ */
-/* topology operations                                                        */
-/* ------------------------------------------------------------------------ */
-
-static int32_t hex_count(const astar_topology *t) { return CHEX(t)->w * CHEX(t)->h; }
-static size_t hex_span(const astar_topology *t) {
-  return (size_t)CHEX(t)->pw * (size_t)CHEX(t)->ph;
-}
-
-static int32_t hex_internal(const astar_topology *t, int32_t c) {
-  const astar_hex *hx = CHEX(t);
-  return (c / hx->w + 1) * hx->pw + c % hx->w + 1;
-}
-
-static int32_t hex_external(const astar_topology *t, int32_t p) {
-  const astar_hex *hx = CHEX(t);
-  int32_t y = hex_row(hx, p);
-  return (y - 1) * hx->w + (p - y * hx->pw - 1);
-}
-
-static int hex_passable(const astar_topology *t, int32_t p) { return !CHEX(t)->blocked[p]; }
+LAT_MODES(hex, hexs, hex_locate, hex_h)
 
 /* The centre, neighbours one apart (astar_hex_center). */
 static void hex_position(const astar_topology *t, int32_t p, double xyz[3]) {
-  const astar_hex *hx = CHEX(t);
-  int32_t y = hex_row(hx, p);
-  astar_hex_center(hx->layout, p - y * hx->pw - 1, y - 1, &xyz[0], &xyz[1]);
+  const astar_grid *gr = (const astar_grid *)t;
+  int32_t y = lat_row(gr, p);
+  astar_hex_center(gr->layout, p - y * gr->pw - 1, y - 1, &xyz[0], &xyz[1]);
   xyz[2] = 0;
-}
-
-static int hex_prepare(astar_topology *t, int reverse) {
-  (void)t;
-  (void)reverse;
-  return ASTAR_OK;
-}
-
-/* The cell p was reached from by direction d: one step back from p. */
-static int32_t hex_link_from(const astar_topology *t, int32_t p, int32_t d) {
-  const astar_hex *hx = CHEX(t);
-  int32_t y = hex_row(hx, p);
-  return p + hx->off[parity(hx, p - y * hx->pw - 1, y - 1)][(d + 3) % 6];
-}
-
-static int32_t hex_link_to(const astar_topology *t, int32_t p, int32_t d) {
-  const astar_hex *hx = CHEX(t);
-  int32_t y = hex_row(hx, p);
-  return p + hx->off[parity(hx, p - y * hx->pw - 1, y - 1)][d];
-}
-
-/* See graph_step_cost: the search accepted this step, query_step cannot
-** fail here. */
-static int hex_step_cost(const astar_search *s, int32_t p, int32_t d, double *c) {
-  const astar_hex *hx = CHEX(s->topo);
-  *c = hx->cost ? hx->cost[p] : 1.0;
-  return query_step((astar_search *)s, hex_external(s->topo, hex_link_from(s->topo, p, d)),
-                    hex_external(s->topo, p), d, hx->tag ? hx->tag[p] : 0, c, 0) > 0;
-}
-
-static void hex_each_step(const astar_topology *t, astar_step_visit visit, void *ctx) {
-  const astar_hex *hx = CHEX(t);
-  int32_t x, y;
-  int d;
-  for (y = 0; y < hx->h; y++)
-    for (x = 0; x < hx->w; x++) {
-      int32_t p = CELL(hx, x, y);
-      int par = parity(hx, x, y);
-      if (hx->blocked[p]) continue;
-      for (d = 0; d < 6; d++) {
-        int32_t q = p + hx->off[par][d];
-        if (hx->blocked[q]) continue;
-        visit(ctx, y * hx->w + x, (y + hx->ddy[par][d]) * hx->w + x + hx->ddx[par][d],
-              hx->cost ? hx->cost[q] : 1.0);
-      }
-    }
 }
 
 /* Hex distance: it bounds a step (one) and is exact on open ground. */
 static double hex_distance(const astar_topology *t, int32_t a, int32_t b) {
-  const astar_hex *hx = CHEX(t);
-  return astar_hex_distance(hx, a % hx->w, a / hx->w, b % hx->w, b / hx->w);
+  const astar_grid *gr = (const astar_grid *)t;
+  return astar_hex_distance(gr, a % gr->w, a / gr->w, b % gr->w, b / gr->w);
 }
 
 static double hex_estimate(const astar_search *s, int32_t p) {
-  const astar_hex *hx = CHEX(s->topo);
-  hex_at a = hex_locate(hx, p);
-  return hex_h(s, p, a.q, a.r);
+  lat_at a = hex_locate((const astar_grid *)s->topo, p);
+  return hex_h(s, p, a.mx, a.my);
 }
 
 static int hex_default_heuristic(const astar_topology *t) {
@@ -605,28 +559,22 @@ static int hex_default_heuristic(const astar_topology *t) {
   return ASTAR_H_HEX;
 }
 
-static int hex_plain(const astar_topology *t) { return CHEX(t)->cost == NULL; }
-
-static size_t hex_bytes(const astar_topology *t) {
-  const astar_hex *hx = CHEX(t);
-  size_t n = (size_t)hx->pw * (size_t)hx->ph;
-  return sizeof *hx + n + (hx->cost ? n * sizeof(double) : 0) +
-         (hx->tag ? n * sizeof(uint16_t) : 0);
-}
-
 static const astar_topo_ops hex_ops = {
     .kind = "hex",
-    .count = hex_count,
-    .span = hex_span,
-    .internal = hex_internal,
-    .external = hex_external,
-    .passable = hex_passable,
+    .noun = "a hex grid",
+    .abilities = ASTAR_CAN_CELLS | ASTAR_CAN_REPAIR,
+    .count = astar__lat_count,
+    .span = astar__lat_span,
+    .internal = astar__lat_internal,
+    .external = astar__lat_external,
+    .passable = astar__lat_passable,
+    .node_tag = astar__lat_node_tag,
     .position = hex_position,
-    .prepare = hex_prepare,
-    .link_from = hex_link_from,
-    .link_to = hex_link_to,
-    .step_cost = hex_step_cost,
-    .each_step = hex_each_step,
+    .prepare = astar__lat_prepare,
+    .link_from = astar__lat_link_from,
+    .link_to = astar__lat_link_to,
+    .step_cost = astar__lat_step_cost,
+    .each_step = astar__lat_each_step,
     .default_heuristic = hex_default_heuristic,
     /* the square metrics (manhattan, octile, chebyshev) overestimate a
     ** step between centres one apart, or mean nothing here */
@@ -636,9 +584,24 @@ static const astar_topo_ops hex_ops = {
     .estimate = hex_estimate,
     .distance = hex_distance,
     .octile_k = ASTAR_SQRT2 - 1,
-    .plain = hex_plain,
-    .run_general = hex_run,
-    .run_plain = hex_run_plain,
-    .run_reverse = hex_run_reverse,
-    .bytes = hex_bytes,
+    .plain = astar__lat_plain,
+    .bytes = astar__lat_bytes,
+    .run = LAT_RUNS(hex),
+    .units = &astar__lat_units,
+};
+
+static const lat_shape hexs = {
+    .ops = &hex_ops,
+    .noun = "hex grid",
+    .opp = {3, 4, 5, 0, 1, 2},
+    .len = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0},
+    .mdx = {1, 1, 0, -1, -1, 0},
+    .mdy = {0, -1, -1, 0, 1, 1},
+    .sight = hex_sight,
+    .sight_unit = hex_sight_unit,
+    .in_radius = hex_in_radius,
+    .clear_build = hex_clear_build,
+    .clear_update = hex_clear_update,
+    .unit_cells = hex_unit_cells,
+    .unit_count = hex_unit_count,
 };

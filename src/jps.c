@@ -26,7 +26,7 @@
 */
 #include <string.h>
 
-#include "grid_int.h"
+#include "lattice.h"
 
 #define CGRID(t) ((const astar_grid *)(t))
 
@@ -176,9 +176,9 @@ ASTAR_INLINE int flush(jctx *J, int32_t p) {
   const astar_grid *gr = J->gr;
   int i, rc;
   for (i = 0; i < J->n; i++) {
-    int32_t q = J->q[i], qy = grid_row(gr, q), qx = q - qy * gr->pw;
+    int32_t q = J->q[i], qy = lat_row(gr, q), qx = q - qy * gr->pw;
     int32_t ext = J->plain ? 0 : (qy - 1) * gr->w + (qx - 1);
-    rc = relax_impl(s, q, ext, p, J->g[i], 0, qx - 1, qy - 1, J->plain, grid_h);
+    rc = relax_impl(s, q, ext, p, J->g[i], 0, qx - 1, qy - 1, J->plain, lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   J->n = 0;
@@ -251,7 +251,7 @@ ASTAR_INLINE unsigned dirs8(const astar_grid *gr, int32_t p, int d) {
 ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = grid_row(gr, p), px = p - py * pw, par = node_parent(s, p);
+  int32_t pw = gr->pw, py = lat_row(gr, p), px = p - py * pw, par = node_parent(s, p);
   double g = node_g(s, p);
   unsigned m;
   int d, rc;
@@ -259,7 +259,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
   if (par < 0) {
     m = 0xffu;
   } else {
-    int32_t qy = grid_row(gr, par);
+    int32_t qy = lat_row(gr, par);
     m = dirs8(gr, p, arrival(par - qy * pw, qy, px, py));
   }
   m &= gr->moves[p];
@@ -267,7 +267,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
     k = jump_straight(&J, px, py, d);
-    if (k && (rc = offer(&J, p, p + k * gr->off[d], g + k, plain)) != ASTAR_OK) return rc;
+    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], g + k, plain)) != ASTAR_OK) return rc;
   }
   for (d = 4; d < 8; d++) {
     int32_t c = p, x = px, y = py, i = 0;
@@ -276,7 +276,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
     do {
       double gc;
       int32_t k;
-      c += gr->off[d];
+      c += gr->off[0][d];
       x += jdx[d];
       y += jdy[d];
       gc = g + ++i * ASTAR_GRID_DIAG;
@@ -285,9 +285,9 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
         break;
       }
       k = jump_straight(&J, x, y, h);
-      if (k && (rc = offer(&J, p, c + k * gr->off[h], gc + k, plain)) != ASTAR_OK) return rc;
+      if (k && (rc = offer(&J, p, c + k * gr->off[0][h], gc + k, plain)) != ASTAR_OK) return rc;
       k = jump_straight(&J, x, y, v);
-      if (k && (rc = offer(&J, p, c + k * gr->off[v], gc + k, plain)) != ASTAR_OK) return rc;
+      if (k && (rc = offer(&J, p, c + k * gr->off[0][v], gc + k, plain)) != ASTAR_OK) return rc;
     } while (gr->moves[c] >> d & 1u);
   }
   return flush(&J, p);
@@ -314,7 +314,7 @@ ASTAR_INLINE int turn4(const jctx *J, int32_t c, int32_t x, int32_t y) {
 ** cell where it must stop, 0 at a wall. */
 ASTAR_INLINE int32_t jump_vertical4(const jctx *J, int32_t p, int32_t x, int32_t y, int d) {
   const unsigned char *b = J->gr->blocked;
-  int32_t step = J->gr->off[d], k = 0;
+  int32_t step = J->gr->off[0][d], k = 0;
   for (;;) {
     p += step;
     y += jdy[d];
@@ -351,7 +351,7 @@ ASTAR_INLINE unsigned dirs4(const astar_grid *gr, int32_t p, int d) {
 ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = grid_row(gr, p), px = p - py * pw, par = node_parent(s, p);
+  int32_t pw = gr->pw, py = lat_row(gr, p), px = p - py * pw, par = node_parent(s, p);
   double g = node_g(s, p);
   unsigned m;
   int d, rc;
@@ -359,7 +359,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   if (par < 0) {
     m = 0x0fu;
   } else {
-    int32_t qy = grid_row(gr, par);
+    int32_t qy = lat_row(gr, par);
     m = dirs4(gr, p, arrival(par - qy * pw, qy, px, py));
   }
   m &= gr->moves[p];
@@ -367,7 +367,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
     k = d < 2 ? jump_straight(&J, px, py, d) : jump_vertical4(&J, p, px, py, d);
-    if (k && (rc = offer(&J, p, p + k * gr->off[d], g + k, plain)) != ASTAR_OK) return rc;
+    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], g + k, plain)) != ASTAR_OK) return rc;
   }
   return flush(&J, p);
 }
@@ -377,15 +377,15 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 /* ------------------------------------------------------------------------ */
 
 static int expand_jps(astar_search *s, int32_t p) {
-  return CGRID(s->topo)->diagonal == ASTAR_DIAG_NEVER ? expand4(s, p, 0) : expand8(s, p, 0);
+  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 0) : expand8(s, p, 0);
 }
 
 ASTAR_INLINE int expand_jps_plain(astar_search *s, int32_t p) {
-  return CGRID(s->topo)->diagonal == ASTAR_DIAG_NEVER ? expand4(s, p, 1) : expand8(s, p, 1);
+  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 1) : expand8(s, p, 1);
 }
 
-int astar__grid_run_jps(astar_search *s, uint64_t n) { return search_loop(s, n, expand_jps); }
-int astar__grid_run_jps_plain(astar_search *s, uint64_t n) {
+static int run_jps(astar_search *s, uint64_t n) { return search_loop(s, n, expand_jps); }
+static int run_jps_plain(astar_search *s, uint64_t n) {
   return search_loop(s, n, expand_jps_plain);
 }
 
@@ -399,10 +399,10 @@ static int tags_used(const astar_grid *gr, const astar_query *q) {
   return 0;
 }
 
-const char *astar__grid_jps_refusal(const astar_topology *t, const astar_query *q) {
+static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
   const astar_grid *gr = CGRID(t);
-  if (gr->diagonal == ASTAR_DIAG_ONE_OBSTACLE) return "diagonal rule one_obstacle";
-  if (gr->diagonal == ASTAR_DIAG_ALWAYS) return "diagonal rule always";
+  if (gr->rule == ASTAR_DIAG_ONE_OBSTACLE) return "diagonal rule one_obstacle";
+  if (gr->rule == ASTAR_DIAG_ALWAYS) return "diagonal rule always";
   if (q->size > 1) return "unit size above 1";
   if (gr->cost != NULL) return "cell costs";
   if (tags_used(gr, q)) return "tag costs";
@@ -418,13 +418,13 @@ const char *astar__grid_jps_refusal(const astar_topology *t, const astar_query *
 ** diagonal run then a straight one (either may be empty), walked back from
 ** its end.  Costs are summed forwards, step by step, as A* sums them.
 */
-int32_t astar__grid_jps_path(const astar_search *s, int32_t v, int32_t *nodes,
-                             int32_t *links, double *cost) {
+static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
+                        double *cost) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, len = 1, u, i;
   double sum = 0;
   for (u = v; node_parent(s, u) >= 0; u = node_parent(s, u)) {
-    int32_t a = node_parent(s, u), ay = grid_row(gr, a), uy = grid_row(gr, u);
+    int32_t a = node_parent(s, u), ay = lat_row(gr, a), uy = lat_row(gr, u);
     int32_t ddx = (u - uy * pw) - (a - ay * pw), ddy = uy - ay;
     if (ddx < 0) ddx = -ddx;
     if (ddy < 0) ddy = -ddy;
@@ -434,27 +434,29 @@ int32_t astar__grid_jps_path(const astar_search *s, int32_t v, int32_t *nodes,
   i = len - 1;
   nodes[i] = v;
   for (u = v; node_parent(s, u) >= 0; u = node_parent(s, u)) {
-    int32_t a = node_parent(s, u), ay = grid_row(gr, a), uy = grid_row(gr, u);
+    int32_t a = node_parent(s, u), ay = lat_row(gr, a), uy = lat_row(gr, u);
     int32_t ax = a - ay * pw, ux = u - uy * pw, c = u;
     int32_t adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
     int32_t diag = adx < ady ? adx : ady, straight = (adx > ady ? adx : ady) - diag, j;
     int sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3);
     int dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
     for (j = 0; j < straight; j++) {
-      c -= gr->off[sd];
+      c -= gr->off[0][sd];
       if (links) links[i - 1] = sd;
       nodes[--i] = c;
     }
     for (j = 0; j < diag; j++) {
-      c -= gr->off[dd];
+      c -= gr->off[0][dd];
       if (links) links[i - 1] = dd;
       nodes[--i] = c;
     }
   }
   for (i = 1; i < len; i++) {
-    int32_t ay = grid_row(gr, nodes[i - 1]), by = grid_row(gr, nodes[i]);
+    int32_t ay = lat_row(gr, nodes[i - 1]), by = lat_row(gr, nodes[i]);
     sum += ay != by && nodes[i] - by * pw != nodes[i - 1] - ay * pw ? ASTAR_GRID_DIAG : 1.0;
   }
   if (cost) *cost = sum;
   return len;
 }
+
+const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain, jps_path};

@@ -227,7 +227,7 @@ static int l_hex_layout(lua_State *L) {
 ** the grid, blocked or not, east first, then counter-clockwise. */
 static int l_hex_neighbours(lua_State *L) {
   ltopo *T = check_self(L);
-  int32_t x, y, xy[12];
+  int32_t x, y, xy[16];
   int i, n;
   check_xy(L, T, 2, &x, &y);
   n = astar_hex_neighbours(HEX(T), x, y, xy);

@@ -30,10 +30,14 @@ int astar_topology_prepare(astar_topology *t, const astar_query *q) {
   int rc = t->ops->prepare(t, 0);
   if (rc == ASTAR_OK) rc = astar__comp_refresh(t);
   if (rc != ASTAR_OK || q == NULL || q->size <= 1) return rc;
-  return t->ops->sized ? t->ops->sized(t) : ASTAR_EINVAL;
+  return t->ops->units ? t->ops->units->prepare(t) : ASTAR_EINVAL;
 }
 int32_t astar_topology_max_size(const astar_topology *t) {
-  return t->ops->sized ? ASTAR_MAX_UNIT : 1;
+  return t->ops->units ? ASTAR_MAX_UNIT : 1;
+}
+unsigned astar_topology_abilities(const astar_topology *t) {
+  return t->ops->abilities | (t->ops->jps ? (unsigned)ASTAR_CAN_JPS : 0u) |
+         (t->ops->units ? (unsigned)ASTAR_CAN_UNITS : 0u);
 }
 
 int astar_topology_default_heuristic(const astar_topology *t) {
@@ -84,6 +88,7 @@ void astar_search_free(astar_search *s) {
   astar__release(s->alloc, s->ud, (void **)&s->xpages, &s->xpages_cap, sizeof(astar_xpage *));
   astar__release(s->alloc, s->ud, (void **)&s->scratch, &s->scratch_cap, sizeof(double));
   astar__release(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, sizeof(int32_t));
+  astar__release(s->alloc, s->ud, (void **)&s->foot, &s->foot_cap, sizeof(int32_t));
   astar__release(s->alloc, s->ud, (void **)&s->open.a, &s->open.cap, sizeof(astar_heap_item));
   astar__release(s->alloc, s->ud, (void **)&s->byg.a, &s->byg.cap, sizeof(astar_heap_item));
   astar__release(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap, sizeof(astar_trace_entry));
@@ -97,7 +102,7 @@ size_t astar_search_bytes(const astar_search *s) {
          s->nsb_cap * sizeof(uintptr_t) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
          s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t) +
-         s->scratch_cap * sizeof(double) + s->ids_cap * sizeof(int32_t);
+         s->scratch_cap * sizeof(double) + (s->ids_cap + s->foot_cap) * sizeof(int32_t);
 }
 
 /* Grows a page directory to n entries, the new ones empty. */
@@ -236,11 +241,14 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   if ((rc = validate_query(q, t)) != ASTAR_OK) return rc;
   if ((rc = ops->prepare(t, reverse)) != ASTAR_OK) return rc;
   if (q->size > 1) {
-    if (ops->sized == NULL) return ASTAR_EINVAL;
-    if ((rc = ops->sized(t)) != ASTAR_OK) return rc;
+    if (ops->units == NULL) return ASTAR_EINVAL;
+    if ((rc = ops->units->prepare(t)) != ASTAR_OK) return rc;
   }
   s->q = *q;
   if (s->q.heuristic == ASTAR_H_DEFAULT) s->q.heuristic = ops->default_heuristic(t);
+  /* the filter's forbidden nodes: a forbid array, or a forbidding tag
+  ** factor where nodes carry tags (filter.h) */
+  s->shuts = s->q.forbid != NULL || (ops->node_tag != NULL && filter_forbids_tags(&s->q));
   s->use_cc = s->q.cost_fn != NULL;
   s->use_x = s->use_cc || s->q.heuristic == ASTAR_H_CALLBACK ||
              s->q.stop == ASTAR_STOP_OPTIMAL;
@@ -253,13 +261,13 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->octile_k = ops->octile_k;
   s->jps = 0;
   if (s->q.size > 1) {
-    s->run = reverse ? ops->run_sized_reverse : ops->run_sized;
+    s->run = ops->run[reverse ? ASTAR_RUN_SIZED_REVERSE : ASTAR_RUN_SIZED];
     if (s->q.algorithm == ASTAR_ALGO_JPS) { /* astar_jps_refusal says so */
       s->topo = NULL;
       return ASTAR_EINVAL;
     }
   } else if (reverse) {
-    s->run = ops->run_reverse;
+    s->run = ops->run[ASTAR_RUN_REVERSE];
   } else {
     int plain = ops->plain && ops->plain(t) && query_plain(&s->q);
     /* jump point search: decided once per query, here.  AUTO leaves
@@ -269,12 +277,12 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     if (jps_ok && (s->q.algorithm == ASTAR_ALGO_JPS ||
                    (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
       s->jps = 1;
-      s->run = plain ? ops->run_jps_plain : ops->run_jps;
+      s->run = plain ? ops->jps->run_plain : ops->jps->run;
     } else if (s->q.algorithm == ASTAR_ALGO_JPS) {
       s->topo = NULL;
       return ASTAR_EINVAL;
     } else {
-      s->run = plain ? ops->run_plain : ops->run_general;
+      s->run = ops->run[plain ? ASTAR_RUN_PLAIN : ASTAR_RUN_GENERAL];
     }
   }
   if (++s->gen == 0) {
@@ -305,19 +313,24 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   } else {
     s->ux = s->uy = s->uz = 0;
   }
+  if (s->q.size > 1 && (rc = ops->units->begin(s)) != ASTAR_OK) {
+    s->topo = NULL;
+    return rc;
+  }
   return ASTAR_OK;
 }
 
 const char *astar_jps_refusal(const astar_topology *t, const astar_query *q) {
-  if (t->ops->jps_refusal == NULL) /* square grids only */
-    return strcmp(t->ops->kind, "hex") == 0 ? "a hex grid" : "a graph";
-  return t->ops->jps_refusal(t, q);
+  return t->ops->jps ? t->ops->jps->refusal(t, q) : t->ops->noun;
 }
 
-/* Internal node v (external id ext) may start or end a path of this query. */
+/* Internal node v (external id ext) may start or end a path of this query
+** (or seed a distance search): passable, and not forbidden by the filter. */
 static int open_for(const astar_search *s, int32_t v, int32_t ext) {
-  if (s->q.size > 1) return s->ops->holds(s, v);
-  return s->ops->passable(s->topo, v) && !(s->q.forbid && s->q.forbid[ext] != 0);
+  if (s->q.size > 1) return s->ops->units->holds(s, v);
+  return s->ops->passable(s->topo, v) &&
+         !(s->shuts &&
+           filter_forbids(&s->q, ext, s->ops->node_tag ? s->ops->node_tag(s->topo, v) : 0));
 }
 
 /* The topology's own estimate at v, in the shape relax_impl takes (its
@@ -467,7 +480,7 @@ static int32_t tree_parent(const astar_search *s, int32_t v) {
 int32_t astar_search_path_length(const astar_search *s, int32_t to) {
   int32_t v = reached(s, to), len = 0;
   if (v < 0 || s->reverse) return 0;
-  if (s->jps) return s->ops->jps_path(s, v, NULL, NULL, NULL);
+  if (s->jps) return s->ops->jps->path(s, v, NULL, NULL, NULL);
   for (; v >= 0; v = tree_parent(s, v)) len++;
   return len;
 }
@@ -486,7 +499,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   double sum = 0;
   if (v < 0 || s->reverse) return 0;
   if (s->jps) {
-    len = s->ops->jps_path(s, v, nodes, links, cost);
+    len = s->ops->jps->path(s, v, nodes, links, cost);
     for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
     return len;
   }

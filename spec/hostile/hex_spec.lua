@@ -59,13 +59,16 @@ describe("hostile astar.hex", function()
       error_of(hx.xy, hx, 7))
   end)
 
-  it("takes units of one cell only (size = 1)", function()
+  it("takes units of size 1..255, and refuses other sizes naming the value", function()
     local hx = astar.hex(5, 5)
     assert.equal(hx:distance(1, 1, 5, 5), hx:find_path(1, 1, 5, 5, { size = 1 }).cost)
-    assert.equal("bad argument #5 to 'find_path' (size must be an integer in 1..1, got 2)",
-      error_of(hx.find_path, hx, 1, 1, 5, 5, { size = 2 }))
-    assert.equal("bad argument #2 to 'distances' (size must be an integer in 1..1, got 3)",
-      error_of(hx.distances, hx, { { 1, 1 } }, { size = 3 }))
+    assert.equal(hx:distance(2, 2, 4, 4), hx:find_path(2, 2, 4, 4, { size = 2 }).cost)
+    for _, bad in ipairs({ 0, 256, 1.5, -1 }) do
+      assert.equal(("bad argument #5 to 'find_path' (size must be an integer in 1..255, got %s)")
+        :format(tostring(bad)), error_of(hx.find_path, hx, 1, 1, 5, 5, { size = bad }))
+    end
+    assert.equal("bad argument #2 to 'distances' (size must be an integer in 1..255, got 0)",
+      error_of(hx.distances, hx, { { 1, 1 } }, { size = 0 }))
   end)
 
   it("a cost callback error reaches the caller; the hex grid stays usable", function()

@@ -1,0 +1,624 @@
+/*
+** lattice.c -- what every grid does the same whatever its shape: cell
+** storage and edits (blocked bits, the move masks, costs, tags, the change
+** log, the component updates, the derived layers kept current), the cell
+** questions that dispatch to the shape (line of sight, clearance,
+** visibility), the topology operations every shape shares, sized units,
+** and the repair of distance fields.  The layout is lattice.h's.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "lattice.h"
+
+#define GRID(t) ((astar_grid *)(t))
+#define CGRID(t) ((const astar_grid *)(t))
+
+/* ------------------------------------------------------------------------ */
+/* storage                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static size_t bits_words(const astar_grid *gr) {
+  return (size_t)gr->ph * (size_t)gr->rw + (size_t)gr->pw * (size_t)gr->cw;
+}
+
+/* Recomputes the move mask of padded cell p from its neighbours.  Border
+** cells are blocked: their mask is 0 and their neighbours are not read. */
+static void update_moves(astar_grid *gr, int32_t p) {
+  unsigned open = 0;
+  int d, par;
+  if (gr->blocked[p]) {
+    gr->moves[p] = 0;
+    return;
+  }
+  par = lat_par_of(gr, p);
+  for (d = 0; d < gr->ndir; d++)
+    if (!gr->blocked[p + gr->off[par][d]]) open |= 1u << d;
+  gr->moves[p] = (unsigned char)lat_rule_moves(gr, open);
+}
+
+/* Sets padded cell (x, y)'s bit in the row and column bit sets. */
+static void set_open_bit(astar_grid *gr, int32_t x, int32_t y, int open) {
+  uint64_t *r = &gr->rows[(size_t)y * (size_t)gr->rw + (size_t)(x >> 6)];
+  uint64_t *c = &gr->cols[(size_t)x * (size_t)gr->cw + (size_t)(y >> 6)];
+  uint64_t rb = (uint64_t)1 << (x & 63), cb = (uint64_t)1 << (y & 63);
+  if (open) {
+    *r |= rb;
+    *c |= cb;
+  } else {
+    *r &= ~rb;
+    *c &= ~cb;
+  }
+}
+
+astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t width,
+                           int32_t height, astar_alloc_fn alloc, void *ud) {
+  astar_grid *gr = (astar_grid *)astar__mem(alloc, ud, NULL, 0, sizeof *gr);
+  size_t n;
+  int32_t x, y;
+  int par, d;
+  if (gr == NULL) return NULL;
+  memset(gr, 0, sizeof *gr);
+  gr->t.ops = sh->ops;
+  gr->t.alloc = alloc;
+  gr->t.ud = ud;
+  gr->shape = sh;
+  gr->w = width;
+  gr->h = height;
+  gr->pw = width + 2;
+  gr->ph = height + 2;
+  gr->inv_pw = 1.0 / gr->pw;
+  gr->ndir = geo->ndir;
+  gr->rule = geo->rule;
+  gr->layout = geo->layout;
+  gr->par_x = geo->par_x;
+  gr->par_y = geo->par_y;
+  gr->straight = geo->straight;
+  gr->diag = geo->diag;
+  memcpy(gr->side, geo->side, sizeof gr->side);
+  for (par = 0; par < 2; par++)
+    for (d = 0; d < LAT_MAXDIR; d++) {
+      int dx = geo->ddx[par][d], dy = geo->ddy[par][d];
+      gr->ddx[par][d] = geo->ddx[par][d];
+      gr->ddy[par][d] = geo->ddy[par][d];
+      gr->off[par][d] = dy * gr->pw + dx;
+      gr->ext[par][d] = dy * gr->w + dx;
+      gr->npar[par][d] = (unsigned char)((par ^ ((dx & gr->par_x) | (dy & gr->par_y))) & 1);
+    }
+  n = (size_t)gr->pw * (size_t)gr->ph;
+  gr->blocked = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
+  gr->moves = (unsigned char *)astar__mem(alloc, ud, NULL, 0, n);
+  if (geo->bitsets) {
+    gr->rw = (gr->pw + 63) / 64;
+    gr->cw = (gr->ph + 63) / 64;
+    gr->rows = (uint64_t *)astar__mem(alloc, ud, NULL, 0, bits_words(gr) * sizeof(uint64_t));
+  }
+  if (gr->blocked == NULL || gr->moves == NULL || (geo->bitsets && gr->rows == NULL)) {
+    astar__mem(alloc, ud, gr->blocked, gr->blocked ? n : 0, 0);
+    astar__mem(alloc, ud, gr->moves, gr->moves ? n : 0, 0);
+    astar__mem(alloc, ud, gr->rows, gr->rows ? bits_words(gr) * sizeof(uint64_t) : 0, 0);
+    astar__mem(alloc, ud, gr, sizeof *gr, 0);
+    return NULL;
+  }
+  if (gr->rows) { /* one block: the rows' words, then the columns' */
+    gr->cols = gr->rows + (size_t)gr->ph * (size_t)gr->rw;
+    memset(gr->rows, 0, bits_words(gr) * sizeof(uint64_t));
+  }
+  /* the border is blocked, the inside open */
+  memset(gr->blocked, 1, n);
+  for (y = 0; y < height; y++) memset(gr->blocked + LAT_CELL(gr, 0, y), 0, (size_t)width);
+  memset(gr->moves, 0, n);
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      update_moves(gr, LAT_CELL(gr, x, y));
+      if (gr->rows) set_open_bit(gr, x + 1, y + 1, 1);
+    }
+  /* all open: one component (every shape's straight steps join every
+  ** cell) */
+  astar__comp_uniform(&gr->t);
+  return gr;
+}
+
+void astar_grid_free(astar_grid *gr) {
+  size_t n;
+  if (gr == NULL) return;
+  n = (size_t)gr->pw * (size_t)gr->ph;
+  astar__mem(gr->t.alloc, gr->t.ud, gr->blocked, n, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->moves, n, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->rows, gr->rows ? bits_words(gr) * sizeof(uint64_t) : 0,
+             0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->cost, gr->cost ? n * sizeof(double) : 0, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->tag, gr->tag ? n * sizeof(uint16_t) : 0, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
+  astar__mem(gr->t.alloc, gr->t.ud, gr->clear, gr->clear ? n : 0, 0);
+  astar__release(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap,
+                 sizeof(int32_t));
+  astar__comp_free(&gr->t);
+  astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
+}
+
+astar_topology *astar_grid_topology(astar_grid *gr) { return &gr->t; }
+int32_t astar_grid_width(const astar_grid *gr) { return gr->w; }
+int32_t astar_grid_height(const astar_grid *gr) { return gr->h; }
+
+/* ------------------------------------------------------------------------ */
+/* edits                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* A change to cell (x, y): a new version, and a line in the log. */
+static void note_change(astar_grid *gr, int32_t x, int32_t y) {
+  gr->t.version++;
+  if (gr->log_cap > 0) {
+    struct lat_change *e = &gr->log[gr->log_n++ % gr->log_cap];
+    e->version = gr->t.version;
+    e->cell = y * gr->w + x;
+  }
+}
+
+int astar_grid_track_changes(astar_grid *gr, size_t cap) {
+  if (cap <= gr->log_cap) return ASTAR_OK;
+  /* a new ring starts empty: versions before it are simply not covered */
+  astar__mem(gr->t.alloc, gr->t.ud, gr->log, gr->log_cap * sizeof *gr->log, 0);
+  gr->log_cap = gr->log_n = 0;
+  gr->log = (struct lat_change *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
+                                            cap * sizeof *gr->log);
+  if (gr->log == NULL) return ASTAR_ENOMEM;
+  gr->log_cap = cap;
+  return ASTAR_OK;
+}
+
+int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, size_t cap,
+                       size_t *n) {
+  uint32_t want = gr->t.version - since; /* versions (since, now]: modulo 2^32 */
+  size_t kept = gr->log_n < gr->log_cap ? gr->log_n : gr->log_cap, i, found = 0;
+  *n = 0;
+  if (want == 0) return ASTAR_OK;
+  if (want > kept || want > cap) return ASTAR_EOVERFLOW;
+  /* the newest `want` entries must be exactly the versions since+1..now (a
+  ** version made while the log was off, or before it, leaves a gap) */
+  for (i = 0; i < want; i++) {
+    const struct lat_change *e = &gr->log[(gr->log_n - 1 - i) % gr->log_cap];
+    if (e->version != gr->t.version - (uint32_t)i) return ASTAR_EOVERFLOW;
+    cells[found++] = e->cell;
+  }
+  *n = found;
+  return ASTAR_OK;
+}
+
+int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
+  int32_t p;
+  int par, d;
+  if (gr->t.lock > 0) return ASTAR_EBUSY;
+  if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  blocked = blocked ? 1 : 0;
+  p = LAT_CELL(gr, x, y);
+  if (gr->blocked[p] == blocked) return ASTAR_OK; /* no change, no new version */
+  gr->blocked[p] = (unsigned char)blocked;
+  /* the masks that read p: its own and its neighbours' (a diagonal step's
+  ** side cells are neighbours of both its ends) */
+  par = lat_par(gr, x, y);
+  update_moves(gr, p);
+  for (d = 0; d < gr->ndir; d++) update_moves(gr, p + gr->off[par][d]);
+  if (gr->rows) set_open_bit(gr, x + 1, y + 1, !blocked);
+  if (gr->clear) gr->shape->clear_update(gr, x, y);
+  note_change(gr, x, y);
+  if (!blocked) {
+    /* opening only adds steps: every new one touches this cell or joins
+    ** two of its neighbours that its own steps now join (the diagonal
+    ** rules only grow with open cells) */
+    int32_t id = y * gr->w + x;
+    unsigned m = gr->moves[p];
+    astar__comp_kept(&gr->t);
+    astar__comp_node(&gr->t, id);
+    for (d = 0; d < gr->ndir; d++)
+      if (m >> d & 1u) astar__comp_union(&gr->t, id, id + gr->ext[par][d]);
+  }
+  return ASTAR_OK;
+}
+
+int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y) {
+  if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  return gr->blocked[LAT_CELL(gr, x, y)];
+}
+
+int astar_grid_set_cost(astar_grid *gr, int32_t x, int32_t y, double cost) {
+  if (gr->t.lock > 0) return ASTAR_EBUSY;
+  if (!LAT_INSIDE(gr, x, y) || !(cost >= 0) || !isfinite(cost)) return ASTAR_EINVAL;
+  if (gr->cost == NULL) {
+    size_t i, n = (size_t)gr->pw * (size_t)gr->ph;
+    if (cost == 1.0) return ASTAR_OK; /* the layer would say the same */
+    gr->cost = (double *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(double));
+    if (gr->cost == NULL) return ASTAR_ENOMEM;
+    for (i = 0; i < n; i++) gr->cost[i] = 1.0;
+  }
+  if (gr->cost[LAT_CELL(gr, x, y)] != cost) {
+    gr->cost[LAT_CELL(gr, x, y)] = cost;
+    note_change(gr, x, y);
+    astar__comp_kept(&gr->t); /* costs do not cut */
+  }
+  return ASTAR_OK;
+}
+
+int astar_grid_cost(const astar_grid *gr, int32_t x, int32_t y, double *cost) {
+  if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  *cost = gr->cost ? gr->cost[LAT_CELL(gr, x, y)] : 1.0;
+  return ASTAR_OK;
+}
+
+int astar_grid_set_tag(astar_grid *gr, int32_t x, int32_t y, int32_t tag) {
+  if (gr->t.lock > 0) return ASTAR_EBUSY;
+  if (!LAT_INSIDE(gr, x, y) || tag < 0 || tag > 65535) return ASTAR_EINVAL;
+  if (gr->tag == NULL) {
+    size_t n = (size_t)gr->pw * (size_t)gr->ph;
+    if (tag == 0) return ASTAR_OK;
+    gr->tag = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
+    if (gr->tag == NULL) return ASTAR_ENOMEM;
+    memset(gr->tag, 0, n * sizeof(uint16_t));
+  }
+  if (gr->tag[LAT_CELL(gr, x, y)] != tag) {
+    gr->tag[LAT_CELL(gr, x, y)] = (uint16_t)tag;
+    note_change(gr, x, y);
+    astar__comp_kept(&gr->t);
+  }
+  return ASTAR_OK;
+}
+
+int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag) {
+  if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  *tag = gr->tag ? gr->tag[LAT_CELL(gr, x, y)] : 0;
+  return ASTAR_OK;
+}
+
+int astar_grid_neighbours(const astar_grid *gr, int32_t x, int32_t y, int32_t *xy) {
+  int par, d, n = 0;
+  if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  par = lat_par(gr, x, y);
+  for (d = 0; d < gr->ndir; d++) {
+    int32_t nx = x + gr->ddx[par][d], ny = y + gr->ddy[par][d];
+    if (!LAT_INSIDE(gr, nx, ny)) continue;
+    xy[2 * n] = nx;
+    xy[2 * n + 1] = ny;
+    n++;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* questions the shape answers                                                */
+/* ------------------------------------------------------------------------ */
+
+int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
+                             int32_t y1) {
+  if (!LAT_INSIDE(gr, x0, y0) || !LAT_INSIDE(gr, x1, y1)) return ASTAR_EINVAL;
+  return gr->shape->sight(gr, x0, y0, x1, y1);
+}
+
+int astar_grid_line_of_sight_size(astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
+                                  int32_t y1, int32_t size) {
+  int rc;
+  if (!LAT_INSIDE(gr, x0, y0) || !LAT_INSIDE(gr, x1, y1) || size < 1 || size > ASTAR_MAX_UNIT)
+    return ASTAR_EINVAL;
+  if (size == 1) return gr->shape->sight(gr, x0, y0, x1, y1);
+  if ((rc = gr->shape->clear_build(gr)) != ASTAR_OK) return rc;
+  return gr->shape->sight_unit(gr, x0, y0, x1, y1, size);
+}
+
+int astar_grid_clearance(astar_grid *gr, int32_t x, int32_t y) {
+  int rc;
+  if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
+  if ((rc = gr->shape->clear_build(gr)) != ASTAR_OK) return rc;
+  return gr->clear[LAT_CELL(gr, x, y)];
+}
+
+/* One line of sight per cell in the radius' bounding box (a cell within
+** r of (x, y) is at most r columns and r rows off in either shape): the
+** same rule as line_of_sight by construction. */
+int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y, double radius,
+                            double *out) {
+  int32_t x0 = 0, y0 = 0, x1 = gr->w - 1, y1 = gr->h - 1, cx, cy;
+  if (!LAT_INSIDE(gr, x, y) || isnan(radius)) return ASTAR_EINVAL;
+  memset(out, 0, (size_t)gr->w * (size_t)gr->h * sizeof(double));
+  if (radius >= 0 && radius < 4.0 * ASTAR_GRID_MAX_SIDE) {
+    int32_t r = (int32_t)radius;
+    if (x - r > x0) x0 = x - r;
+    if (y - r > y0) y0 = y - r;
+    if (x + r < x1) x1 = x + r;
+    if (y + r < y1) y1 = y + r;
+  } else if (radius >= 0) {
+    radius = -1; /* larger than any grid: unlimited */
+  }
+  if (gr->blocked[LAT_CELL(gr, x, y)]) return ASTAR_OK;
+  for (cy = y0; cy <= y1; cy++)
+    for (cx = x0; cx <= x1; cx++) {
+      if (radius >= 0 && !gr->shape->in_radius(gr, x, y, cx, cy, radius)) continue;
+      if (gr->shape->sight(gr, x, y, cx, cy)) out[(size_t)cy * (size_t)gr->w + (size_t)cx] = 1.0;
+    }
+  return ASTAR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the topology operations every shape shares                                 */
+/* ------------------------------------------------------------------------ */
+
+int32_t astar__lat_count(const astar_topology *t) { return CGRID(t)->w * CGRID(t)->h; }
+size_t astar__lat_span(const astar_topology *t) {
+  return (size_t)CGRID(t)->pw * (size_t)CGRID(t)->ph;
+}
+
+int32_t astar__lat_internal(const astar_topology *t, int32_t c) {
+  const astar_grid *gr = CGRID(t);
+  return (c / gr->w + 1) * gr->pw + c % gr->w + 1;
+}
+
+int32_t astar__lat_external(const astar_topology *t, int32_t p) { return lat_ext(CGRID(t), p); }
+int astar__lat_passable(const astar_topology *t, int32_t p) { return !CGRID(t)->blocked[p]; }
+int32_t astar__lat_node_tag(const astar_topology *t, int32_t p) { return lat_tag(CGRID(t), p); }
+
+int astar__lat_prepare(astar_topology *t, int reverse) {
+  (void)t;
+  (void)reverse;
+  return ASTAR_OK;
+}
+
+/* The cell p was reached from by direction d: one step back from p. */
+int32_t astar__lat_link_from(const astar_topology *t, int32_t p, int32_t d) {
+  const astar_grid *gr = CGRID(t);
+  return p + gr->off[lat_par_of(gr, p)][gr->shape->opp[d]];
+}
+
+int32_t astar__lat_link_to(const astar_topology *t, int32_t p, int32_t d) {
+  const astar_grid *gr = CGRID(t);
+  return p + gr->off[lat_par_of(gr, p)][d];
+}
+
+/* See graph_step_cost: the search accepted this step, query_step cannot
+** fail here. */
+int astar__lat_step_cost(const astar_search *s, int32_t p, int32_t d, double *c) {
+  const astar_grid *gr = CGRID(s->topo);
+  int32_t from = lat_ext(gr, astar__lat_link_from(s->topo, p, d)), to = lat_ext(gr, p);
+  if (s->q.size > 1)
+    return lat_unit_cost((astar_search *)s, gr, gr->shape, from, p, to, lat_par_of(gr, p), d,
+                         c) > 0;
+  *c = lat_base_cost(gr, gr->shape, p, d);
+  return query_step((astar_search *)s, from, to, d, lat_tag(gr, p), c, 0) > 0;
+}
+
+void astar__lat_each_step(const astar_topology *t, astar_step_visit visit, void *ctx) {
+  const astar_grid *gr = CGRID(t);
+  int32_t x, y, d;
+  for (y = 0; y < gr->h; y++)
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = LAT_CELL(gr, x, y), id = y * gr->w + x;
+      int par = lat_par(gr, x, y);
+      unsigned m = gr->moves[p];
+      for (d = 0; d < gr->ndir; d++)
+        if (m >> d & 1u)
+          visit(ctx, id, id + gr->ext[par][d], lat_base_cost(gr, gr->shape, p + gr->off[par][d], d));
+    }
+}
+
+/* The grid's part of the fast-path decision: every step costs its length. */
+int astar__lat_plain(const astar_topology *t) { return CGRID(t)->cost == NULL; }
+
+size_t astar__lat_bytes(const astar_topology *t) {
+  const astar_grid *gr = CGRID(t);
+  size_t n = (size_t)gr->pw * (size_t)gr->ph;
+  return sizeof *gr + 2 * n + (gr->rows ? bits_words(gr) * sizeof(uint64_t) : 0) +
+         (gr->cost ? n * sizeof(double) : 0) + (gr->tag ? n * sizeof(uint16_t) : 0) +
+         (gr->clear ? n : 0) + gr->scratch_cap * sizeof(int32_t) +
+         gr->log_cap * sizeof *gr->log;
+}
+
+/* ------------------------------------------------------------------------ */
+/* sized units                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Sized units need the clearance layer. */
+static int unit_prepare(astar_topology *t) { return GRID(t)->shape->clear_build(GRID(t)); }
+
+/* Lists the query's unit cells in the search (lattice.h: lat_foot) when
+** something will read them: a filter that forbids (every cell of the unit
+** is asked), or costs that vary by cell (the step's cost is the dearest).
+** The list lives in the search, so a callback may longjmp out of it. */
+static int unit_begin(astar_search *s) {
+  const astar_grid *gr = CGRID(s->topo);
+  int32_t n = gr->shape->unit_count(s->q.size);
+  int par;
+  s->nfoot = 0;
+  if (!s->shuts && !gr->cost && !(gr->tag && s->q.tag_factor) && !s->q.penalty)
+    return ASTAR_OK;
+  if (astar__resize(s->alloc, s->ud, (void **)&s->foot, &s->foot_cap, 4 * (size_t)n,
+                    sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  for (par = 0; par < 2; par++) {
+    int32_t *pad = s->foot + (size_t)par * 2 * (size_t)n;
+    gr->shape->unit_cells(gr, s->q.size, par, pad, pad + n);
+  }
+  s->nfoot = n;
+  return ASTAR_OK;
+}
+
+static int unit_holds(const astar_search *s, int32_t p) {
+  const astar_grid *gr = CGRID(s->topo);
+  return lat_unit_fits(s, gr, p, lat_ext(gr, p), lat_par_of(gr, p));
+}
+
+const astar_unit_ops astar__lat_units = {unit_prepare, unit_begin, unit_holds};
+
+/* ------------------------------------------------------------------------ */
+/* repairing a distance field                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* astar_node.pos of a node imported from an old field: reached, not open,
+** and not closed either, so an improvement of any size is taken (a closed
+** node takes only improvements above REOPEN_EPS; a fresh search would have
+** taken this one while the node was open). */
+#define POS_IMPORTED (-3)
+
+/* The tree parent of reached padded cell p (-1 at a source). */
+ASTAR_INLINE int32_t repair_parent(const astar_search *s, int32_t p) {
+  int32_t d = *parent_at(s, p);
+  if (d < 0) return -1;
+  return s->reverse ? astar__lat_link_to(s->topo, p, d) : astar__lat_link_from(s->topo, p, d);
+}
+
+ASTAR_INLINE int repair_reached(const astar_search *s, int32_t p) {
+  return node_seen(s, p);
+}
+
+/* Puts reached node p back on the open list at its g, to expand it again. */
+ASTAR_INLINE int repair_reopen(astar_search *s, int32_t p) {
+  if (!repair_reached(s, p) || node_at(s, p)->pos >= 0 || node_at(s, p)->pos == POS_NEXT)
+    return ASTAR_OK;
+  s->st.generated++;
+  return heap_push(s, &s->open, p, node_at(s, p)->g, tie_key(s, 0.0), 0);
+}
+
+/* Resets reached cell p (it loses its route) and queues it; *n counts the
+** queue.  Its parent link stays: its children are found by it. */
+ASTAR_INLINE void repair_reset(astar_search *s, int32_t p, int32_t *queue, size_t *n) {
+  node_at(s, p)->stamp = 0; /* never a live generation */
+  node_at(s, p)->pos = POS_CLOSED;
+  queue[(*n)++] = p;
+}
+
+/* Whether padded cell u is cell P or one of its neighbours. */
+static int near_cell(const astar_grid *gr, int32_t P, int par, int32_t u) {
+  int d;
+  if (u == P) return 1;
+  for (d = 0; d < gr->ndir; d++)
+    if (u == P + gr->off[par][d]) return 1;
+  return 0;
+}
+
+/* Distance searches' estimate: their heuristic is always zero. */
+static double zero_h(const astar_search *s, int32_t v, double x, double y) {
+  (void)s;
+  (void)v;
+  (void)x;
+  (void)y;
+  return 0.0;
+}
+
+int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
+                                size_t nsources, int reverse, const astar_query *q,
+                                const double *dist, const signed char *link,
+                                const int32_t *changed, size_t nchanged) {
+  int32_t n = gr->w * gr->h, x, y, *queue;
+  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, head, ndirty = 0;
+  int rc;
+  /* a cost callback's costs are not logged; a sized unit's steps depend on
+  ** the cells of the unit, further than a neighbour away */
+  if (q->cost_fn != NULL || q->size > 1) return ASTAR_EINVAL;
+  for (k = 0; k < nsources; k++)
+    if (sources[k] < 0 || sources[k] >= n) return ASTAR_EINVAL;
+  for (k = 0; k < nchanged; k++)
+    if (changed[k] < 0 || changed[k] >= n) return ASTAR_EINVAL;
+  /* an empty distance search: its state is filled in below */
+  if ((rc = astar_search_begin_distances(s, &gr->t, sources, 0, reverse, q)) != ASTAR_OK)
+    return rc;
+  s->status = ASTAR_ESTATE; /* until the state is complete */
+  /* the queue of reset cells, in the search's id scratch (each cell is
+  ** reset at most once: a reset cell is no longer reached) */
+  if (astar__resize(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, span, sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  queue = s->ids;
+  /* 1. the old field, as a finished search's state */
+  for (y = 0; y < gr->h; y++) {
+    const double *dr = dist + (size_t)y * (size_t)gr->w;
+    const signed char *lr = link + (size_t)y * (size_t)gr->w;
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = LAT_CELL(gr, x, y);
+      astar_page *pg;
+      astar_node *nd;
+      if (!(dr[x] < HUGE_VAL)) continue;
+      if ((pg = page_touch(s, p, 0)) == NULL) return ASTAR_ENOMEM;
+      nd = &pg->ns[p & ASTAR_PAGE_MASK];
+      nd->g = dr[x];
+      nd->stamp = s->gen;
+      nd->pos = POS_IMPORTED;
+      pg->parent[p & ASTAR_PAGE_MASK] = lr[x];
+    }
+  }
+  /* 2. the steps an edit can change: a step between two cells is decided by
+  ** the two cells and, for a diagonal, its two side cells -- all among the
+  ** edited cell and its neighbours.  Every reached cell there whose tree
+  ** step starts there too may have lost its route (the edited cell itself
+  ** always: it may be blocked now) */
+  for (k = 0; k < nchanged; k++) {
+    int32_t cx = changed[k] % gr->w, cy = changed[k] / gr->w, P = LAT_CELL(gr, cx, cy), u;
+    int par = lat_par(gr, cx, cy), d;
+    if (repair_reached(s, P)) repair_reset(s, P, queue, &ndirty);
+    for (d = 0; d < gr->ndir; d++) {
+      int32_t v = P + gr->off[par][d];
+      if (!repair_reached(s, v) || (u = repair_parent(s, v)) < 0) continue;
+      if (near_cell(gr, P, par, u)) repair_reset(s, v, queue, &ndirty);
+    }
+  }
+  /* 3. ... and so has every cell whose route passes one of them: the
+  ** subtrees, found through the children (a cell's children are among its
+  ** neighbours, and name it as their parent) */
+  for (head = 0; head < ndirty; head++) {
+    int32_t v = queue[head];
+    int par = lat_par_of(gr, v), d;
+    for (d = 0; d < gr->ndir; d++) {
+      int32_t u = v + gr->off[par][d];
+      if (repair_reached(s, u) && repair_parent(s, u) == v) repair_reset(s, u, queue, &ndirty);
+    }
+  }
+  s->status = ASTAR_SEARCHING;
+  /* 4. what the search starts from: the sources it lacks (reset, or opened
+  ** since), every reached cell beside a reset one (the boundary the reset
+  ** region is re-relaxed from), and the reached cells around each edit (an
+  ** opened cell, a cheaper one or a newly allowed diagonal relaxes outward
+  ** from there) */
+  for (k = 0; k < nsources; k++) {
+    int32_t p = astar__lat_internal(&gr->t, sources[k]);
+    if (repair_reached(s, p) || gr->blocked[p] ||
+        (s->shuts && filter_forbids(&s->q, sources[k], lat_tag(gr, p))))
+      continue;
+    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, zero_h);
+    if (rc != ASTAR_OK) return s->status = rc;
+  }
+  for (k = 0; k < ndirty; k++) {
+    int par = lat_par_of(gr, queue[k]), d;
+    for (d = 0; d < gr->ndir; d++)
+      if ((rc = repair_reopen(s, queue[k] + gr->off[par][d])) != ASTAR_OK) return s->status = rc;
+  }
+  for (k = 0; k < nchanged; k++) {
+    int32_t cx = changed[k] % gr->w, cy = changed[k] / gr->w, P = LAT_CELL(gr, cx, cy);
+    int par = lat_par(gr, cx, cy), d;
+    if ((rc = repair_reopen(s, P)) != ASTAR_OK) return s->status = rc;
+    for (d = 0; d < gr->ndir; d++)
+      if ((rc = repair_reopen(s, P + gr->off[par][d])) != ASTAR_OK) return s->status = rc;
+  }
+  return ASTAR_OK;
+}
+
+int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, double *dist,
+                                int32_t *next, signed char *link) {
+  int32_t x, y;
+  if (s->status != ASTAR_FOUND || s->topo != &gr->t || s->goal != -1) return ASTAR_ESTATE;
+  for (y = 0; y < gr->h; y++) {
+    size_t row = (size_t)y * (size_t)gr->w;
+    int32_t p0 = LAT_CELL(gr, 0, y);
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = p0 + x, d;
+      size_t c = row + (size_t)x;
+      const astar_node *nd;
+      if (!node_seen(s, p)) {
+        dist[c] = HUGE_VAL;
+        next[c] = -1;
+        link[c] = -1;
+        continue;
+      }
+      nd = node_at(s, p);
+      if (nd->pos == POS_IMPORTED) continue; /* a repair left it as it was */
+      d = *parent_at(s, p);
+      dist[c] = nd->g;
+      link[c] = (signed char)d;
+      next[c] = d < 0 ? -1 : lat_ext(gr, repair_parent(s, p));
+    }
+  }
+  return ASTAR_OK;
+}
