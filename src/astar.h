@@ -257,6 +257,9 @@ astar_grid *astar_hex_new(int32_t width, int32_t height, int layout, astar_alloc
 /* Frees either shape; NULL is ignored. */
 void astar_grid_free(astar_grid *gr);
 astar_topology *astar_grid_topology(astar_grid *gr);
+/* The grid behind a topology (the same object): NULL when t is no grid of
+** cells (ASTAR_CAN_CELLS). */
+astar_grid *astar_topology_grid(astar_topology *t);
 
 int32_t astar_grid_width(const astar_grid *gr);
 int32_t astar_grid_height(const astar_grid *gr);

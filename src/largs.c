@@ -48,6 +48,21 @@ static const char *fname_of(lua_State *L) {
   return n ? n : "?";
 }
 
+/* The one place a core status becomes a Lua error (searches add what their
+** error info says about costs: lresult.c's search_error).  Arguments are
+** checked before the core sees them, so only out of memory is expected;
+** anything else is named by the running function and the status. */
+static int status_error(lua_State *L, int rc) {
+  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
+  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+}
+
+/* rc when the core call succeeded (any status >= 0); raises otherwise. */
+static int check_status(lua_State *L, int rc) {
+  if (rc < 0) status_error(L, rc);
+  return rc;
+}
+
 /* Pushes a number as messages show it: integers as integers (the integer
 ** subtype, and floats with an integral value below 2^63), nan and inf by
 ** name, others with 14 significant digits. */

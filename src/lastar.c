@@ -19,12 +19,17 @@
 **   lquery.c    time-sliced queries
 **   lbatch.c    astar.batch: many requests on OS threads
 **   lgraph.c    astar.Graph: its class and methods
-**   lgrid.c     astar.Grid: its class and methods
-**   lhex.c      astar.Hex: hex grids (cells named as on grids)
-**   ltext.c     grids from text and back
+**   lcells.c    what every grid of cells shares: its class functions and the
+**               cell methods, registered into each class of grids
+**   lgrid.c     astar.Grid: the square shape's own (rule, picture, metric)
+**   lhex.c      astar.Hex: the hex shape's own (layout, picture, metric)
+**   ltext.c     grids from text
+**   lsmooth.c   smoothing, any-angle paths, the world frame's options
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
-** lgraph.c, registered below; a new option is a row in lopts.c.
+** lgraph.c, registered below; a new grid shape is a core shape file
+** (src/<shape>.c) and a file like lhex.c (its lcells_ops and class); a new
+** option is a row in lopts.c.
 */
 #include <float.h>
 #include <limits.h>
@@ -48,6 +53,7 @@
 #include "lquery.c"
 #include "lbatch.c"
 #include "lgraph.c"
+#include "lcells.c"
 #include "lgrid.c"
 #include "lhex.c"
 #include "ltext.c"
@@ -67,60 +73,44 @@ static const lfunc topo_methods[] = {
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-static const lfunc grid_methods[] = {
-    {"set_blocked", l_grid_set_blocked, 0, NULL},
-    {"is_blocked", l_grid_is_blocked, 0, NULL},
-    {"set_cost", l_grid_set_cost, 0, NULL},
-    {"get_cost", l_grid_get_cost, 0, NULL},
-    {"set_tag", l_grid_set_tag, 0, grid_set_tag_named},
-    {"get_tag", l_grid_get_tag, 0, NULL},
-    {"id", l_grid_id, 0, NULL},
-    {"xy", l_grid_xy, 0, NULL},
-    {"size", l_grid_size, 0, NULL},
-    {"diagonal", l_grid_diagonal, 0, NULL},
-    {"line_of_sight", l_grid_line_of_sight, 0, NULL},
-    {"clearance", l_grid_clearance, 0, NULL},
-    {"visible_from", l_grid_visible_from, 1, NULL},
-    {"to_string", l_grid_to_string, 1, NULL},
-    {"memory", l_grid_memory, 0, NULL},
-    {"smooth", l_grid_smooth, 1, NULL},
-    {"to_world", l_grid_to_world, 0, NULL},
-    {"to_cell", l_grid_to_cell, 0, NULL},
-    {"world", l_grid_world, 0, NULL},
+/* What every grid of cells has, written once (lcells.c). */
+static const lfunc cell_methods[] = {
+    {"set_blocked", l_cells_set_blocked, 0, NULL},
+    {"is_blocked", l_cells_is_blocked, 0, NULL},
+    {"set_cost", l_cells_set_cost, 0, NULL},
+    {"get_cost", l_cells_get_cost, 0, NULL},
+    {"set_tag", l_cells_set_tag, 0, cells_set_tag_named},
+    {"get_tag", l_cells_get_tag, 0, NULL},
+    {"id", l_cells_id, 0, NULL},
+    {"xy", l_cells_xy, 0, NULL},
+    {"size", l_cells_size, 0, NULL},
+    {"neighbours", l_cells_neighbours, 0, NULL},
+    {"line_of_sight", l_cells_line_of_sight, 0, NULL},
+    {"clearance", l_cells_clearance, 0, NULL},
+    {"visible_from", l_cells_visible_from, 1, NULL},
+    {"to_string", l_cells_to_string, 1, NULL},
+    {"memory", l_cells_memory, 0, NULL},
+    {"to_world", l_cells_to_world, 0, NULL},
+    {"to_cell", l_cells_to_cell, 0, NULL},
+    {"world", l_cells_world, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-static const lfunc grid_metamethods[] = {
+static const lfunc cell_metamethods[] = {
     {"__gc", l_topo_gc, 0, NULL},
     {"__close", l_topo_close, 0, NULL},
-    {"__tostring", l_grid_tostring, 0, NULL},
+    {"__tostring", l_cells_tostring, 0, NULL},
+    {NULL, NULL, 0, NULL}};
+
+/* Each shape's own: square grids have a diagonal rule and segments
+** (smoothing); hex grids a layout and a distance of their own. */
+static const lfunc grid_methods[] = {
+    {"diagonal", l_grid_diagonal, 0, NULL},
+    {"smooth", l_grid_smooth, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc hex_methods[] = {
-    {"set_blocked", l_hex_set_blocked, 0, NULL},
-    {"is_blocked", l_hex_is_blocked, 0, NULL},
-    {"set_cost", l_hex_set_cost, 0, NULL},
-    {"get_cost", l_hex_get_cost, 0, NULL},
-    {"set_tag", l_hex_set_tag, 0, hex_set_tag_named},
-    {"get_tag", l_hex_get_tag, 0, NULL},
-    {"id", l_grid_id, 0, NULL},
-    {"xy", l_grid_xy, 0, NULL},
-    {"size", l_grid_size, 0, NULL},
     {"layout", l_hex_layout, 0, NULL},
-    {"neighbours", l_hex_neighbours, 0, NULL},
     {"distance", l_hex_distance, 0, NULL},
-    {"line_of_sight", l_hex_line_of_sight, 0, NULL},
-    {"visible_from", l_hex_visible_from, 1, NULL},
-    {"to_world", l_hex_to_world, 0, NULL},
-    {"to_cell", l_hex_to_cell, 0, NULL},
-    {"world", l_grid_world, 0, NULL},
-    {"to_string", l_hex_to_string, 1, NULL},
-    {"memory", l_grid_memory, 0, NULL},
-    {NULL, NULL, 0, NULL}};
-
-static const lfunc hex_metamethods[] = {
-    {"__gc", l_topo_gc, 0, NULL},
-    {"__close", l_topo_close, 0, NULL},
-    {"__tostring", l_hex_tostring, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc field_methods[] = {
@@ -176,15 +166,30 @@ static const lfunc funcs[] = {
     {"_options", l_options, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-/* A topology class: its metatable, methods (its own and the shared ones),
-** and the class pointer the generic code finds it by. */
+/* A topology class: its metatable, methods (its own and the shared ones:
+** every topology's, and every grid's for classes of cells), and the class
+** pointer the generic code finds it by. */
 static void new_topology_class(lua_State *L, lstate *M, const ltopo_class *cls,
                                const lfunc *meta, const lfunc *methods) {
-  new_class(L, M, cls->mt, meta, methods, topo_methods, cls);
+  const lfunc *lists[4];
+  lists[0] = methods;
+  lists[1] = topo_methods;
+  lists[2] = cls->cells ? cell_methods : NULL;
+  lists[3] = NULL;
+  new_class(L, M, cls->mt, meta, lists, cls);
   luaL_getmetatable(L, cls->mt);
   lua_pushlightuserdata(L, (void *)cls);
   lua_setfield(L, -2, CLASS_FIELD);
   lua_pop(L, 1);
+}
+
+/* A class with one list of methods (or none). */
+static void new_plain_class(lua_State *L, lstate *M, const char *name, const lfunc *meta,
+                            const lfunc *methods) {
+  const lfunc *lists[2];
+  lists[0] = methods;
+  lists[1] = NULL;
+  new_class(L, M, name, meta, methods ? lists : NULL, NULL);
 }
 
 /* The module's one exported symbol.  A Windows DLL exports only what is
@@ -200,13 +205,13 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L);
 ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lstate *M = state_open(L);
   new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
-  new_topology_class(L, M, &grid_class, grid_metamethods, grid_methods);
-  new_topology_class(L, M, &hex_class, hex_metamethods, hex_methods);
-  new_class(L, M, SEARCH_MT, search_metamethods, NULL, NULL, NULL);
-  new_class(L, M, BATCH_MT, batch_metamethods, NULL, NULL, NULL);
-  new_class(L, M, FIELD_MT, field_metamethods, field_methods, NULL, NULL);
-  new_class(L, M, QUERY_MT, query_metamethods, query_methods, NULL, NULL);
-  new_class(L, M, HEUR_MT, heur_metamethods, heur_methods, NULL, NULL);
+  new_topology_class(L, M, &grid_class, cell_metamethods, grid_methods);
+  new_topology_class(L, M, &hex_class, cell_metamethods, hex_methods);
+  new_plain_class(L, M, SEARCH_MT, search_metamethods, NULL);
+  new_plain_class(L, M, BATCH_MT, batch_metamethods, NULL);
+  new_plain_class(L, M, FIELD_MT, field_metamethods, field_methods);
+  new_plain_class(L, M, QUERY_MT, query_metamethods, query_methods);
+  new_plain_class(L, M, HEUR_MT, heur_metamethods, heur_methods);
   luaL_newmetatable(L, GRID_PATH_MT);
   lua_pushcfunction(L, grid_path_index);
   lua_setfield(L, -2, "__index");

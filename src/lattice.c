@@ -138,6 +138,12 @@ void astar_grid_free(astar_grid *gr) {
 }
 
 astar_topology *astar_grid_topology(astar_grid *gr) { return &gr->t; }
+
+/* Every topology with ASTAR_CAN_CELLS is a lattice: its header is the
+** grid's first member. */
+astar_grid *astar_topology_grid(astar_topology *t) {
+  return astar_topology_abilities(t) & ASTAR_CAN_CELLS ? (astar_grid *)t : NULL;
+}
 int32_t astar_grid_width(const astar_grid *gr) { return gr->w; }
 int32_t astar_grid_height(const astar_grid *gr) { return gr->h; }
 

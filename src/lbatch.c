@@ -278,7 +278,7 @@ static int l_batch(lua_State *L) {
   B->goals = (int32_t *)malloc((n ? n : 1) * sizeof(int32_t));
   B->res = (bresult *)calloc(n ? n : 1, sizeof(bresult));
   B->n = n;
-  if (!B->starts || !B->goals || !B->res) return luaL_error(L, "not enough memory");
+  if (!B->starts || !B->goals || !B->res) return status_error(L, ASTAR_ENOMEM);
   for (i = 0; i < n; i++) {
     int top = lua_gettop(L);
     lua_rawgeti(L, 2, (int)i + 1);
@@ -303,16 +303,16 @@ static int l_batch(lua_State *L) {
   ** topology is held, its memory stays, and the batch answers as usual) */
   /* the workers: the topology's derived structures (adjacency, clearance)
   ** are made here, once: the workers only read */
-  if (astar_topology_prepare(T->t, &o.q) != ASTAR_OK) return luaL_error(L, "not enough memory");
+  check_status(L, astar_topology_prepare(T->t, &o.q));
   B->t = T->t;
   B->q = o.q;
   B->mu = astar_mutex_new();
-  if (B->mu == NULL) return luaL_error(L, "not enough memory");
+  if (B->mu == NULL) return status_error(L, ASTAR_ENOMEM);
   if ((size_t)threads > n) threads = n ? (int)n : 1;
   B->threads = threads;
   for (k = 0; k < threads; k++) {
     B->s[k] = astar_search_new(NULL, NULL);
-    if (B->s[k] == NULL) return luaL_error(L, "not enough memory");
+    if (B->s[k] == NULL) return status_error(L, ASTAR_ENOMEM);
     w[k].B = B;
     w[k].s = B->s[k];
     w[k].cpu = 0;

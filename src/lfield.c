@@ -24,8 +24,9 @@ typedef struct lfield {
   struct lfield *penalty, *forbid;          /* distances: the option fields used
                                 ** (kept by the user value's options) ... */
   uint32_t penalty_version, forbid_version; /* ... and their versions then */
-  int hex;                                  /* the astar_layout of a hex grid's field,
-                                ** -1 on a square grid's (add_disc) */
+  const lcells_ops *cells;                  /* add_disc measures in its grid's metric */
+  int metric;                               /* ... with this (kept: the field may
+                                ** outlive its grid) */
   double v[];                               /* w * h values, cell id order (y * w + x) */
 } lfield;
 
@@ -54,20 +55,9 @@ static int field_stale(lfield *F) {
 #define FIELD_CHANGE_LOG 4096
 
 /* Copies a finished distance search's costs, next cells and links (after
-** a repair, the cells it changed). */
+** a repair, the cells it changed): the core writes them in one pass. */
 static void field_fill_distances(lfield *F, ltopo *T, const astar_search *s) {
-  int32_t i, count = F->w * F->h, *next = field_next(F);
-  signed char *link = field_link(F);
-  if (F->hex < 0) { /* a square grid: the core writes it in one pass */
-    (void)astar_grid_export_distances(s, (const astar_grid *)T->impl, F->v, next, link);
-    return;
-  }
-  for (i = 0; i < count; i++) {
-    double g = astar_search_g(s, i);
-    F->v[i] = g < 0 ? HUGE_VAL : g;
-    next[i] = g < 0 ? -1 : astar_search_parent(s, i);
-    link[i] = (signed char)(g < 0 ? -1 : astar_search_link(s, i));
-  }
+  (void)astar_grid_export_distances(s, T->grid, F->v, field_next(F), field_link(F));
 }
 
 static void field_release(lobj *o) { (void)o; }
@@ -83,8 +73,9 @@ static lfield *check_field_mutable(lua_State *L, int idx) {
   return F;
 }
 
-/* Pushes a new w x h field of the grid at gidx, every value `init`; with
-** distances, room for the next cells too.  The user value keeps the grid. */
+/* Pushes a new w x h field of the (open) grid at gidx, every value `init`;
+** with distances, room for the next cells too.  The user value keeps the
+** grid. */
 static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double init,
                          int distances) {
   size_t i, n = (size_t)w * (size_t)h;
@@ -100,11 +91,10 @@ static lfield *field_new(lua_State *L, int gidx, int32_t w, int32_t h, double in
   F->reverse = 0;
   F->penalty = F->forbid = NULL;
   F->penalty_version = F->forbid_version = 0;
-  F->hex = -1;
   {
-    const ltopo_class *cls = topo_class_of(L, gidx);
-    if (cls != NULL && cls->layout != NULL)
-      F->hex = cls->layout((ltopo *)lua_touserdata(L, gidx));
+    ltopo *T = (ltopo *)lua_touserdata(L, gidx);
+    F->cells = T->cls->cells;
+    F->metric = F->cells->metric(T->grid);
   }
   for (i = 0; i < n; i++) F->v[i] = init;
   luaL_getmetatable(L, FIELD_MT);
@@ -162,8 +152,10 @@ static int l_field_fill(lua_State *L) {
   return 0;
 }
 
-/* Adds v to every cell whose centre is within `radius` of (x, y)'s; on a
-** hex grid's field, every cell at most `radius` steps away (a hexagon). */
+/* Adds v to every cell within `radius` of (x, y) in the metric of the
+** field's grid: whose centre is within radius on a square grid, at most
+** radius steps away on a hex grid (a hexagon).  A cell within r is at most
+** r columns and r rows off in either. */
 static int l_field_add_disc(lua_State *L) {
   lfield *F = check_field_mutable(L, 1);
   int32_t cx, cy, x, y, x0, x1, y0, y1, r;
@@ -172,36 +164,14 @@ static int l_field_add_disc(lua_State *L) {
   radius = check_cost(L, 4, "radius");
   v = check_finite(L, 5, "value");
   r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
-  if (F->hex >= 0) {
-    int32_t q0, r0, q, rr;
-    astar_hex_axial(F->hex, cx, cy, &q0, &r0);
-    y0 = cy - r < 0 ? 0 : cy - r;
-    y1 = cy + r >= F->h ? F->h - 1 : cy + r;
-    x0 = cx - r < 0 ? 0 : cx - r;
-    x1 = cx + r >= F->w ? F->w - 1 : cx + r;
-    for (y = y0; y <= y1; y++)
-      for (x = x0; x <= x1; x++) {
-        int32_t dq, dr, ds;
-        astar_hex_axial(F->hex, x, y, &q, &rr);
-        dq = q - q0;
-        dr = rr - r0;
-        ds = dq + dr;
-        if ((dq < 0 ? -dq : dq) <= r && (dr < 0 ? -dr : dr) <= r && (ds < 0 ? -ds : ds) <= r)
-          F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
-      }
-    F->version++;
-    return 0;
-  }
   x0 = cx - r < 0 ? 0 : cx - r;
   y0 = cy - r < 0 ? 0 : cy - r;
   x1 = cx + r >= F->w ? F->w - 1 : cx + r;
   y1 = cy + r >= F->h ? F->h - 1 : cy + r;
   for (y = y0; y <= y1; y++)
-    for (x = x0; x <= x1; x++) {
-      double ddx = x - cx, ddy = y - cy;
-      if (ddx * ddx + ddy * ddy <= radius * radius)
+    for (x = x0; x <= x1; x++)
+      if (F->cells->within(F->metric, cx, cy, x, y, radius))
         F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
-    }
   F->version++;
   return 0;
 }

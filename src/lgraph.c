@@ -162,12 +162,6 @@ static int32_t check_edge(lua_State *L, ltopo *T, int arg) {
   return check_id(L, arg, "edge", astar_graph_edge_count(GRAPH(T)), "graph");
 }
 
-/* Raises for a core status from a graph mutator. */
-static int graph_error(lua_State *L, int rc) {
-  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
-  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
-}
-
 /* g:add_node(x, y [, z]) -> id.  The core's arrays grow geometrically;
 ** the growth is reported to the collector (account) once done. */
 static int l_graph_add_node(lua_State *L) {
@@ -177,7 +171,7 @@ static int l_graph_add_node(lua_State *L) {
   int32_t id;
   int rc;
   check_mutable(L, T);
-  if ((rc = astar_graph_add_node(GRAPH(T), x, y, z, &id)) != ASTAR_OK) return graph_error(L, rc);
+  if ((rc = astar_graph_add_node(GRAPH(T), x, y, z, &id)) != ASTAR_OK) return status_error(L, rc);
   lua_pushinteger(L, (lua_Integer)id + 1);
   account(L, T->o.M);
   return 1;
@@ -205,11 +199,11 @@ static int add_edges(lua_State *L, lcall *C, int both) {
     check_mutable(L, T); /* a finalizer's search ended */
   }
   if ((rc = astar_graph_add_edge(GRAPH(T), from, to, cost, tag, &e1)) != ASTAR_OK)
-    return graph_error(L, rc);
+    return status_error(L, rc);
   lua_pushinteger(L, (lua_Integer)e1 + 1);
   if (!both) return 1;
   if ((rc = astar_graph_add_edge(GRAPH(T), to, from, cost, tag, &e2)) != ASTAR_OK)
-    return graph_error(L, rc); /* e1 stays: the graph is valid */
+    return status_error(L, rc); /* e1 stays: the graph is valid */
   lua_pushinteger(L, (lua_Integer)e2 + 1);
   return 2;
 }
@@ -273,7 +267,7 @@ static int l_graph_set_cost(lua_State *L) {
   int32_t e = check_edge(L, T, 2);
   double cost = check_cost(L, 3, "cost");
   check_mutable(L, T);
-  astar_graph_set_cost(GRAPH(T), e, cost);
+  check_status(L, astar_graph_set_cost(GRAPH(T), e, cost));
   return 0;
 }
 
@@ -284,7 +278,7 @@ static int l_graph_set_enabled(lua_State *L) {
   int32_t n = graph_check_node(L, T, 2);
   int on = check_bool(L, 3);
   check_mutable(L, T);
-  astar_graph_set_enabled(GRAPH(T), n, on);
+  check_status(L, astar_graph_set_enabled(GRAPH(T), n, on));
   return 0;
 }
 

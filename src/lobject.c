@@ -328,17 +328,17 @@ static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
 }
 
 /* A metatable named `name` (also its __name: 5.1 and 5.2 do not set one)
-** with metamethods meta and, when given, an __index of methods. */
+** with metamethods meta and, when given, an __index of the methods of
+** every list in `lists` (NULL-terminated). */
 static void new_class(lua_State *L, lstate *M, const char *name, const lfunc *meta,
-                      const lfunc *methods, const lfunc *more, const void *cls) {
+                      const lfunc *const *lists, const void *cls) {
   luaL_newmetatable(L, name);
   lua_pushstring(L, name);
   lua_setfield(L, -2, "__name");
   register_funcs(L, M, meta, 1, cls);
-  if (methods) {
+  if (lists) {
     lua_newtable(L);
-    register_funcs(L, M, methods, 1, cls);
-    if (more) register_funcs(L, M, more, 1, cls);
+    for (; *lists != NULL; lists++) register_funcs(L, M, *lists, 1, cls);
     lua_setfield(L, -2, "__index");
   }
   lua_pop(L, 1);

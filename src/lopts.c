@@ -374,7 +374,8 @@ static void check_combinations(lua_State *L, lparse *P) {
   static const char *const not_any_angle[] = {"cost", "heuristic", "stop", "tie_break",
                                               "trace", "algorithm"};
   int i;
-  if ((P->o->any_angle || P->o->smooth) && strcmp(P->T->cls->mt, "astar.Grid") != 0)
+  if ((P->o->any_angle || P->o->smooth) &&
+      !(astar_topology_abilities(P->T->t) & ASTAR_CAN_SEGMENTS))
     arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" is only for square grids", P->o->any_angle ? "any_angle" : "smooth"));
   if (P->o->any_angle) {
     for (i = 0; i < COUNT_OF(not_any_angle); i++)

@@ -92,7 +92,7 @@ static int l_query(lua_State *L) {
   lua_setmetatable(L, -2);
   qidx = lua_gettop(L);
   Q->b.s = astar_search_new(state_alloc, C->M);
-  if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
+  if (Q->b.s == NULL) return status_error(L, ASTAR_ENOMEM);
   parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH | FOR_QUERY);
   lua_createtable(L, 0, 7); /* the user value */
   lua_pushvalue(L, 1);
@@ -135,7 +135,7 @@ static int l_distances_query(lua_State *L) {
   lua_setmetatable(L, -2);
   qidx = lua_gettop(L);
   Q->b.s = astar_search_new(state_alloc, C->M);
-  if (Q->b.s == NULL) return luaL_error(L, "not enough memory");
+  if (Q->b.s == NULL) return status_error(L, ASTAR_ENOMEM);
   Q->nsources = read_sources(L, C, T, 2, &Q->b);
   parse_options(L, C, T, 1, 3, &Q->b, &Q->opts, 0, 0, FOR_DIST);
   lua_createtable(L, 0, 8); /* the user value */

@@ -164,7 +164,6 @@ static const char *cost_rule(lua_State *L, int cause, const char *word) {
 ** what caused them (astar_error_info.cause), so a level designer is told
 ** to lower a tag factor, not a penalty the query never had. */
 static int search_error_info(lua_State *L, ltopo *T, const astar_error_info *e, int rc) {
-  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
   if (rc == ASTAR_ECOST) {
     const char *subject = T->cls->cost_subject(L, T, e->from, e->node, e->link);
     const char *value = describe_number(L, e->value);
@@ -177,7 +176,7 @@ static int search_error_info(lua_State *L, ltopo *T, const astar_error_info *e, 
   if (rc == ASTAR_ECHANGED)
     return luaL_error(L, "the %s changed since this query began (start a new query)",
                       T->cls->what);
-  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+  return status_error(L, rc);
 }
 
 static int search_error(lua_State *L, ltopo *T, astar_search *s, int rc) {

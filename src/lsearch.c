@@ -265,20 +265,21 @@ static int l_field_update(lua_State *L) {
   parse_options(L, C, T, 3, 5, &S->b, &o, 0, 0, FOR_DIST);
   bridge_attach(&b, L, T, &o);
   count = F->w * F->h;
-  full = F->hex >= 0 || o.q.cost_fn != NULL || o.q.size > 1 ||
+  full = !(astar_topology_abilities(T->t) & ASTAR_CAN_REPAIR) || o.q.cost_fn != NULL ||
+         o.q.size > 1 ||
          (F->penalty && F->penalty->version != F->penalty_version) ||
          (F->forbid && F->forbid->version != F->forbid_version);
   if (!full) {
     size_t cap = FIELD_REPAIR_MAX(count);
     S->b.links = (int32_t *)sbuf_grow(L, C->M, S->b.links, &S->b.links_cap, cap,
                                       sizeof(int32_t));
-    full = astar_grid_changes((astar_grid *)T->impl, F->grid_version, S->b.links, cap, &nch) !=
+    full = astar_grid_changes(T->grid, F->grid_version, S->b.links, cap, &nch) !=
            ASTAR_OK;
   }
   if (full)
     rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q);
   else
-    rc = astar_grid_repair_distances(S->b.s, (astar_grid *)T->impl, S->b.nodes, n, o.reverse,
+    rc = astar_grid_repair_distances(S->b.s, T->grid, S->b.nodes, n, o.reverse,
                                      &o.q, F->v, field_link(F), S->b.links, nch);
   if (rc != ASTAR_OK || (rc = astar_search_step(S->b.s, 0)) < 0)
     return search_error(L, T, S->b.s, rc);

@@ -14,7 +14,7 @@
 /* Raises the message for a bad rate found while pricing segments: the cell
 ** and its cost per unit of length. */
 static int rate_error(lua_State *L, ltopo *T, int32_t cell, double value) {
-  int32_t w = astar_grid_width(GRID(T));
+  int32_t w = astar_grid_width(T->grid);
   const char *v = describe_number(L, value);
   return luaL_error(L, "cell (%d, %d) would cost %s per unit of length (penalty * "
                        "penalty_scale and tag factors must keep costs finite and >= 0)",
@@ -25,7 +25,7 @@ static int rate_error(lua_State *L, ltopo *T, int32_t cell, double value) {
 ** every cell), i < m. */
 static void push_points(lua_State *L, ltopo *T, const int32_t *cells, const int32_t *keep,
                         int32_t m) {
-  int32_t w = astar_grid_width(GRID(T)), i;
+  int32_t w = astar_grid_width(T->grid), i;
   lua_createtable(L, m, 0);
   for (i = 0; i < m; i++) {
     int32_t c = cells[keep ? keep[i] : i];
@@ -47,7 +47,7 @@ static void smooth_cells(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const astar
   double value = 0;
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)n, sizeof(int32_t));
   b->work = (double *)sbuf_grow(L, C->M, b->work, &b->work_cap, (size_t)n, sizeof(double));
-  m = astar_grid_smooth(GRID(T), q, b->nodes, n, b->links, b->work, &bad, &value);
+  m = astar_grid_smooth(T->grid, q, b->nodes, n, b->links, b->work, &bad, &value);
   if (m == ASTAR_ECOST) rate_error(L, T, bad, value);
   if (m < 0) luaL_error(L, "%s: %s", fname_of(L), astar_status_name(m));
   push_points(L, T, b->nodes, b->links, m);
@@ -70,7 +70,7 @@ static void grid_path_points(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const l
 static astar_theta *theta_of(lua_State *L, lcall *C, lsbuf *b) {
   if (b->th == NULL) {
     b->th = astar_theta_new(state_alloc, C->M);
-    if (b->th == NULL) luaL_error(L, "not enough memory");
+    if (b->th == NULL) status_error(L, ASTAR_ENOMEM);
   }
   return b->th;
 }
@@ -80,10 +80,9 @@ static int theta_error(lua_State *L, ltopo *T, astar_theta *th, int rc) {
   double value = 0;
   int32_t cell = astar_theta_bad(th, &value);
   if (rc == ASTAR_ECOST) return rate_error(L, T, cell, value);
-  if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
   if (rc == ASTAR_ECHANGED)
     return luaL_error(L, "the grid changed since this query began (start a new query)");
-  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+  return status_error(L, rc);
 }
 
 /* expanded / reopened / generated (and visited) of an any-angle search. */
@@ -125,7 +124,7 @@ static int collect_cell(void *ctx, int32_t x, int32_t y, double len, int corner)
 static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
                             int32_t to) {
   astar_theta *th = b->th;
-  int32_t n = astar_theta_points(th, to, NULL, NULL, NULL), w = astar_grid_width(GRID(T)), i;
+  int32_t n = astar_theta_points(th, to, NULL, NULL, NULL), w = astar_grid_width(T->grid), i;
   size_t bound = 1;
   double cost, length;
   cell_list l;
@@ -141,7 +140,7 @@ static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lo
   l.w = w;
   if (n == 1) l.cells[l.n++] = b->links[0];
   for (i = 1; i < n; i++)
-    astar_grid_walk(GRID(T), b->links[i - 1] % w, b->links[i - 1] / w, b->links[i] % w,
+    astar_grid_walk(T->grid, b->links[i - 1] % w, b->links[i - 1] / w, b->links[i] % w,
                     b->links[i] / w, collect_cell, &l);
   lua_createtable(L, 0, 10);
   lua_pushnumber(L, cost);
@@ -188,7 +187,7 @@ static int push_theta_outcome(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const 
 /* Begins the any-angle search of o on T in b; raises on a core error. */
 static void theta_begin(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o) {
   astar_theta *th = theta_of(L, C, b);
-  int rc = astar_theta_begin(th, GRID(T), &o->q);
+  int rc = astar_theta_begin(th, T->grid, &o->q);
   if (rc != ASTAR_OK) theta_error(L, T, th, rc);
 }
 
@@ -224,7 +223,7 @@ static int l_grid_smooth(lua_State *L) {
   /* stack: 1 grid, 2 path, 3 options, 4 search state, then the slots */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
-  int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T)), i, n;
+  int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid), i, n;
   size_t len;
   lsearch *S;
   lopts o;
@@ -251,7 +250,7 @@ static int l_grid_smooth(lua_State *L) {
                                          "got %s",
                                       (int)i + 1, (int)w, (int)h, describe(L, -1)));
     c = (int32_t)v - 1;
-    if (astar_grid_blocked(GRID(T), c % w, c / w))
+    if (astar_grid_blocked(T->grid, c % w, c / w))
       arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] is cell (%d, %d), which is blocked", (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
     if (i > 0) {
       dx = c % w - S->b.nodes[i - 1] % w;
@@ -339,45 +338,4 @@ static void world_frame(lua_State *L, double *s, double *ox, double *oy) {
   *ox = lua_tonumber(L, -2);
   *oy = lua_tonumber(L, -1);
   lua_pop(L, 4);
-}
-
-/* grid:to_world(x, y) -> wx, wy: the centre of cell (x, y). */
-static int l_grid_to_world(lua_State *L) {
-  ltopo *T = check_self(L);
-  int32_t x, y;
-  double s, ox, oy;
-  check_xy(L, T, 2, &x, &y);
-  world_frame(L, &s, &ox, &oy);
-  lua_pushnumber(L, ox + (x + 0.5) * s);
-  lua_pushnumber(L, oy + (y + 0.5) * s);
-  return 2;
-}
-
-/* grid:to_cell(wx, wy) -> x, y, or nil when the point is outside the grid.
-** A point on a border between cells belongs to the cell right of / below
-** it (the grid's right and bottom edges are outside). */
-static int l_grid_to_cell(lua_State *L) {
-  ltopo *T = check_self(L);
-  double wx = check_finite(L, 2, "x"), wy = check_finite(L, 3, "y"), s, ox, oy, fx, fy;
-  world_frame(L, &s, &ox, &oy);
-  fx = floor((wx - ox) / s);
-  fy = floor((wy - oy) / s);
-  if (!(fx >= 0 && fy >= 0 && fx < astar_grid_width(GRID(T)) && fy < astar_grid_height(GRID(T)))) {
-    lua_pushnil(L);
-    return 1;
-  }
-  lua_pushinteger(L, (lua_Integer)fx + 1);
-  lua_pushinteger(L, (lua_Integer)fy + 1);
-  return 2;
-}
-
-/* grid:cell_size() -> s, ox, oy: the world frame. */
-static int l_grid_world(lua_State *L) {
-  double s, ox, oy;
-  check_self(L);
-  world_frame(L, &s, &ox, &oy);
-  lua_pushnumber(L, s);
-  lua_pushnumber(L, ox);
-  lua_pushnumber(L, oy);
-  return 3;
 }

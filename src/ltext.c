@@ -1,7 +1,7 @@
 /*
-** ltext.c -- grids from text and back: astar.grid_from_string (rows of
-** characters, a legend for what each character means) and grid:to_string
-** (a picture of the grid, a path drawn on it).  Included by lastar.c.
+** ltext.c -- grids from text: astar.grid_from_string (rows of characters,
+** a legend for what each character means); the way back, grid:to_string,
+** is every grid's (lcells.c), laid out by its shape.  Included by lastar.c.
 **
 ** A map is measured before anything is made (row widths, blank lines, the
 ** size limits), so bad text costs no grid.  Each distinct character is
@@ -162,7 +162,7 @@ static int l_grid_from_string(lua_State *L) {
   lua_settop(L, 3);
   if (!lua_isnil(L, 2) && !lua_istable(L, 2)) type_error(L, 2, "table");
   legend = lua_istable(L, 2) ? 2 : 0;
-  grid_options(L, 3, &diag, world);
+  diag = square_options(L, 3, world);
   measure_rows(L, text, len, &w, &h);
   lua_newtable(L); /* tag names of the legend */
   tags = lua_gettop(L);
@@ -229,69 +229,12 @@ static int l_grid_from_string(lua_State *L) {
     }
     /* no Lua can reach the new grid yet: no finalizer or metamethod can
     ** close or change it between these calls */
-    if (c->blocked) astar_grid_set_blocked(GRID(T), x, y, 1);
-    if ((c->cost != 1 && astar_grid_set_cost(GRID(T), x, y, c->cost) != ASTAR_OK) ||
-        (c->tag && astar_grid_set_tag(GRID(T), x, y, c->tag) != ASTAR_OK))
-      return luaL_error(L, "not enough memory");
+    if (c->blocked) check_status(L, astar_grid_set_blocked(T->grid, x, y, 1));
+    if (c->cost != 1) check_status(L, astar_grid_set_cost(T->grid, x, y, c->cost));
+    if (c->tag) check_status(L, astar_grid_set_tag(T->grid, x, y, c->tag));
     x++;
   }
   lua_pushvalue(L, gidx);
   account(L, get_state(L));
-  return 1;
-}
-
-/* grid:to_string([path]) -> the map as text: '#' blocked, '.' open, '~' open
-** with a cost other than 1 or a tag; a path (a find_path result or a list of
-** cell ids) is drawn with '*', its first cell 'S' and its last 'G'.
-** Protected: the scratch and the picture allocate. */
-static int l_grid_to_string(lua_State *L) {
-  /* stack: 1 grid, 2 path or list (or nil), [3 the list], then the scratch */
-  lcall *C = call_frame(L);
-  ltopo *T = hold_self(L, C, 0);
-  int32_t w = astar_grid_width(GRID(T)), h = astar_grid_height(GRID(T)), x, y;
-  size_t n = (size_t)w * (size_t)h;
-  char *cells;
-  luaL_Buffer b;
-  int pidx = 0;
-  lua_settop(L, 2);
-  if (!lua_isnil(L, 2)) {
-    if (!lua_istable(L, 2)) type_error(L, 2, "table (a path or a list of cell ids)");
-    lua_getfield(L, 2, "nodes");
-    if (!lua_istable(L, -1)) {
-      lua_pop(L, 1);
-      lua_pushvalue(L, 2);
-    }
-    pidx = lua_gettop(L);
-  }
-  cells = (char *)lua_newuserdata(L, n); /* scratch, collected with the call */
-  for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++) {
-      double c;
-      int32_t tag;
-      astar_grid_cost(GRID(T), x, y, &c);
-      astar_grid_tag(GRID(T), x, y, &tag);
-      cells[(size_t)y * (size_t)w + (size_t)x] = astar_grid_blocked(GRID(T), x, y) ? '#'
-                                                 : (c != 1 || tag != 0)            ? '~'
-                                                                                   : '.';
-    }
-  if (pidx) {
-    int32_t i, len = (int32_t)compat_rawlen(L, pidx);
-    for (i = 1; i <= len; i++) {
-      double v;
-      lua_rawgeti(L, pidx, i);
-      v = lua_tonumber(L, -1);
-      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)n)
-        return arg_error(L, 2, lua_pushfstring(L, "path entry %d is not a cell id of this grid, got %s", (int)i, describe(L, -1)));
-      cells[(size_t)v - 1] = i == 1 ? 'S' : i == len ? 'G'
-                                                     : '*';
-      lua_pop(L, 1);
-    }
-  }
-  luaL_buffinit(L, &b);
-  for (y = 0; y < h; y++) {
-    luaL_addlstring(&b, cells + (size_t)y * (size_t)w, (size_t)w);
-    luaL_addchar(&b, '\n');
-  }
-  luaL_pushresult(&b);
   return 1;
 }

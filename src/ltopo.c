@@ -61,18 +61,41 @@ typedef struct ltopo_class {
   /* pushes what distances returns, from the finished search s; tidx: the
   ** topology's stack index; returns the number of values */
   int (*push_distances)(lua_State *L, ltopo *T, int tidx, astar_search *s, int reverse);
-  /* hex grids: the astar_layout (fields measure discs in steps); NULL on
-  ** the other kinds */
-  int (*layout)(ltopo *T);
+  /* grids of cells: how the class pictures them (lcells.c); NULL on graphs */
+  const struct lcells_ops *cells;
 } ltopo_class;
+
+/* What a class of grids says about its cells beyond naming them (lcells.c
+** holds the methods every such class shares; lgrid.c and lhex.c the two
+** shapes).  Each reads the core grid, whatever its shape. */
+typedef struct lcells_ops {
+  /* a step's length by its link (path.length) */
+  double (*step_length)(int32_t link);
+  /* the world frame: the centre of cell (x, y) (0-based) relative to the
+  ** origin, for cell_size s, and the cell holding a point relative to the
+  ** origin (0 when none) */
+  void (*to_world)(const astar_grid *gr, int32_t x, int32_t y, double s, double *wx, double *wy);
+  int (*to_cell)(const astar_grid *gr, double wx, double wy, double s, int32_t *x, int32_t *y);
+  /* adds the picture of cells[] (one character a cell, row by row) to b;
+  ** line: room for 2 * width + 1 characters */
+  void (*text)(luaL_Buffer *b, const astar_grid *gr, const char *cells, char *line);
+  /* pushes __tostring's detail: "diagonal no_corner_cutting" */
+  const char *(*detail)(lua_State *L, const astar_grid *gr);
+  /* fields measure add_disc in the metric of their grid, which may close
+  ** before them: `metric` is what `within` needs of the grid, kept by the
+  ** field; within: (x, y) is within radius of (x0, y0) */
+  int (*metric)(const astar_grid *gr);
+  int (*within)(int metric, int32_t x0, int32_t y0, int32_t x, int32_t y, double radius);
+} lcells_ops;
 
 struct ltopo {
   lobj o; /* first: the lifetime header */
   const ltopo_class *cls;
   void *impl;        /* astar_graph, astar_grid */
   astar_topology *t; /* its topology view; NULL once released */
+  astar_grid *grid;  /* the grid of cells behind t; NULL for graphs */
   lobj *search;      /* its cached Search (in the user value) */
-  int32_t cells_w;   /* kinds of cells: the width (fixed; read
+  int32_t cells_w;   /* grids of cells: the width (fixed; read
                                 ** per callback), 0 for graphs */
 };
 
@@ -140,6 +163,7 @@ static void topo_release(lobj *o) {
   T->cls->free(T->impl);
   T->impl = NULL;
   T->t = NULL;
+  T->grid = NULL;
   if (T->search && T->search->holds == 0) obj_release(T->search);
 }
 
@@ -156,6 +180,7 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->cls = cls;
   T->impl = NULL;
   T->t = NULL;
+  T->grid = NULL;
   T->search = NULL;
   T->cells_w = 0;
   luaL_getmetatable(L, cls->mt);
@@ -174,9 +199,10 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
 /* Gives T its core object (raises when impl is NULL: out of memory). */
 static void topo_attach(lua_State *L, ltopo *T, void *impl) {
   int32_t w = 0, h = 0;
-  if (impl == NULL) luaL_error(L, "not enough memory");
+  if (impl == NULL) status_error(L, ASTAR_ENOMEM);
   T->impl = impl;
   T->t = T->cls->topology(impl);
+  T->grid = astar_topology_grid(T->t);
   T->cells_w = T->cls->shape(T, &w, &h) ? w : 0;
   T->o.released = T->o.closed = 0;
 }
@@ -282,7 +308,7 @@ static void *sbuf_grow(lua_State *L, lstate *M, void *p, size_t *cap, size_t nee
   if (need <= *cap) return p;
   while (ncap < need) ncap *= 2;
   if (ncap > ((size_t)-1) / size || (np = state_alloc(M, p, *cap * size, ncap * size)) == NULL)
-    luaL_error(L, "not enough memory");
+    status_error(L, ASTAR_ENOMEM);
   *cap = ncap;
   return np;
 }
@@ -308,7 +334,7 @@ static void *search_make(lua_State *L, lstate *M) {
   luaL_getmetatable(L, SEARCH_MT);
   lua_setmetatable(L, -2);
   S->b.s = astar_search_new(state_alloc, M);
-  if (S->b.s == NULL) luaL_error(L, "not enough memory");
+  if (S->b.s == NULL) status_error(L, ASTAR_ENOMEM);
   return S;
 }
 
@@ -361,6 +387,7 @@ static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
 
 /* The classes (lgraph.c, lgrid.c, lhex.c), for the functions that name one. */
 static const ltopo_class graph_class, grid_class, hex_class;
+
 /* graph:connected(a, b) / grid:connected(x1, y1, x2, y2) -> boolean: false
 ** proves there is no path (the nodes are impassable or in different
 ** components of the topology's own passability).  Protected: a relabel
@@ -370,8 +397,6 @@ static int l_topo_connected(lua_State *L) {
   ltopo *T = hold_self(L, C, 0);
   int na = T->cls->node_args;
   int32_t a = T->cls->check_node(L, T, 2), b = T->cls->check_node(L, T, 2 + na);
-  int rc = astar_topology_connected(T->t, a, b);
-  if (rc < 0) return luaL_error(L, "not enough memory");
-  lua_pushboolean(L, rc);
+  lua_pushboolean(L, check_status(L, astar_topology_connected(T->t, a, b)));
   return 1;
 }
