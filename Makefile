@@ -10,7 +10,9 @@
 #                   build (-Werror); tools installed when missing
 #   make format-check  clang-format --dry-run on FORMAT_FILES (run by lint)
 #   make release-check  the version agrees in astar.lua, astar.h, the
-#                   rockspecs and CHANGELOG.md (fails loudly otherwise)
+#                   rockspecs and CHANGELOG.md, and the source list
+#                   (src/sources.mk) with src/ and its copies: the
+#                   rockspecs, the README (fails loudly otherwise)
 #   make dist       the single-file build: dist/astar.c + dist/astar.h
 #   make dist-check compiles dist/ with gcc and clang (-std=c99 -pedantic
 #                   -Werror), as the Lua module and as the core alone, and
@@ -23,14 +25,18 @@
 LUA ?= lua5.4
 CC ?= cc
 CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wpedantic
-CORE_SRC = src/util.c src/graph.c src/lattice.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c \
-           src/anyangle.c src/thread.c src/components.c
-# the binding is one unit: lastar.c includes the l*.c files (see its header)
-BINDING = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
-          src/lresult.c src/lsearch.c src/lquery.c src/lbatch.c src/lgraph.c src/lcells.c src/lgrid.c \
-          src/lhex.c src/ltext.c
-SRC = $(CORE_SRC) src/lastar.c
-HDR = src/astar.h src/astar_int.h src/lattice.h src/filter.h src/engine.h src/compat.h src/thread.h $(BINDING)
+# The sources are listed once, in src/sources.mk: CORE_SRC (the core),
+# BINDING (the binding's entry point, src/lastar.c), BINDING_PARTS (the files
+# it includes: one translation unit), HEADERS and LIBS (-lm -pthread).
+include src/sources.mk
+# what the compiler is given for the module
+SRC = $(CORE_SRC) $(BINDING)
+# what every build depends on: touching any listed file, or the list, rebuilds
+DEPS = $(CORE_SRC) $(BINDING) $(BINDING_PARTS) $(HEADERS) src/sources.mk
+UNLISTED = $(filter-out $(DEPS),$(wildcard src/*.c src/*.h))
+ifneq ($(UNLISTED),)
+$(warning $(UNLISTED): in src/ but not in src/sources.mk, so not built (make release-check fails))
+endif
 
 # per-interpreter headers and Debian packages
 LUA_INC_lua5.4 = /usr/include/lua5.4
@@ -61,15 +67,15 @@ $(STAMP):
 	@rm -f build/.built-for-*
 	@touch $@
 
-$(CORE_SO): $(SRC) $(HDR) $(STAMP)
+$(CORE_SO): $(DEPS) $(STAMP)
 	@mkdir -p build/astar
-	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm -pthread
+	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) $(LIBS)
 
 # The module for LuaJIT in a directory of its own, beside the $(LUA) build:
 # LÖVE (LuaJIT) loads it from there (examples/love, spec/love_spec.lua).
-build/luajit/astar/core.so: $(SRC) $(HDR)
+build/luajit/astar/core.so: $(DEPS)
 	@mkdir -p build/luajit/astar
-	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) -lm -pthread
+	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) $(LIBS)
 
 deps:
 	@missing=""; \
@@ -82,9 +88,9 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-build/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
+build/core_test: spec/c/core_test.c $(DEPS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm -pthread
+	$(CC) $(CFLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) $(LIBS)
 
 c-test: build/core_test
 	./build/core_test
@@ -92,9 +98,9 @@ c-test: build/core_test
 # Allocation failure, simulated: a Lua state with a byte budget, swept from
 # tiny to comfortable over a script using every kind of object (needs the
 # Lua 5.4 library: it links the binding into a C program).
-build/alloc_test: spec/c/alloc_test.c $(SRC) $(HDR)
+build/alloc_test: spec/c/alloc_test.c $(DEPS)
 	@mkdir -p build
-	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 -lm -pthread
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 $(LIBS)
 
 test: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
@@ -111,8 +117,9 @@ clean:
 
 # ---------------------------------------------------------------------------
 # The single-file build (SQLite-style amalgamation) for engines that vendor
-# sources: tools/amalgamate.lua concatenates the core and the binding into
-# one translation unit (project headers inlined once, #line markers kept).
+# sources: tools/amalgamate.lua concatenates the core and the binding, as
+# src/sources.mk lists them, into one translation unit (project headers
+# inlined once, #line markers kept).
 #   cc -std=c99 -O2 -fPIC -shared -I<lua include> dist/astar.c -o astar/core.so
 #   cc -std=c99 -O2 -DASTAR_NO_LUA -c dist/astar.c      (the core, for C)
 # DIST_DIR picks another output directory (spec/dist_spec.lua uses a temp one).
@@ -121,9 +128,9 @@ AMALGAMATE_LUA ?= $(LUA)
 
 dist: $(DIST_DIR)/astar.c
 
-$(DIST_DIR)/astar.c: tools/amalgamate.lua $(SRC) $(HDR)
+$(DIST_DIR)/astar.c: tools/amalgamate.lua tools/sources.lua $(DEPS)
 	@mkdir -p $(DIST_DIR)
-	$(AMALGAMATE_LUA) tools/amalgamate.lua $(DIST_DIR) $(CORE_SRC) -- src/lastar.c
+	$(AMALGAMATE_LUA) tools/amalgamate.lua $(DIST_DIR) src/sources.mk
 
 # The amalgamation with every compiler at hand, strict: gcc and clang (when
 # installed) build the module for $(LUA) and the core alone; MinGW-w64
@@ -164,20 +171,20 @@ build/bench/boost_astar: bench/boost_astar.cpp
 # core compiled as C, the bench as C++.
 BENCH_CORE_OBJ = $(CORE_SRC:src/%.c=build/bench/obj/%.o)
 GRAPH_QUERIES ?= 100
-build/bench/obj/%.o: src/%.c $(HDR)
+build/bench/obj/%.o: src/%.c $(HEADERS) src/sources.mk
 	@mkdir -p build/bench/obj
 	$(CC) $(CFLAGS) -Isrc -c $< -o $@
 
 build/bench/boost_graph: bench/boost_graph.cpp $(BENCH_CORE_OBJ)
 	@mkdir -p build/bench
 	@if [ -f /usr/include/boost/graph/dijkstra_shortest_paths.hpp ]; then \
-	  echo "c++ -std=c++17 -O2 -DNDEBUG -Isrc -o $@ bench/boost_graph.cpp $(BENCH_CORE_OBJ) -lm"; \
-	  c++ -std=c++17 -O2 -DNDEBUG -Isrc -o $@ bench/boost_graph.cpp $(BENCH_CORE_OBJ) -lm; \
+	  echo "c++ -std=c++17 -O2 -DNDEBUG -Isrc -o $@ bench/boost_graph.cpp $(BENCH_CORE_OBJ) $(LIBS)"; \
+	  c++ -std=c++17 -O2 -DNDEBUG -Isrc -o $@ bench/boost_graph.cpp $(BENCH_CORE_OBJ) $(LIBS); \
 	else echo "Boost.Graph not installed (libboost-graph-dev): the graph baseline is skipped"; fi
 
-build/bench/core_bench: bench/core_bench.c $(CORE_SRC) $(HDR)
+build/bench/core_bench: bench/core_bench.c $(DEPS)
 	@mkdir -p build/bench
-	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) -lm -pthread
+	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) $(LIBS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/bench/core_bench
@@ -215,22 +222,22 @@ SAN_ENV = LD_PRELOAD=$(ASAN_RT) \
           LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0
 BUSTED_SCRIPT = $(shell command -v busted)
 
-build/asan/astar/core.so: $(SRC) $(HDR)
+build/asan/astar/core.so: $(DEPS)
 	@mkdir -p build/asan/astar
-	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) -lm -pthread
+	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) $(LIBS)
 
 # ThreadSanitizer on the core searched from several threads (astar.batch's
 # way: spec/c/thread_test.c); `make tsan`.
-build/tsan/thread_test: spec/c/thread_test.c $(CORE_SRC) $(HDR)
+build/tsan/thread_test: spec/c/thread_test.c $(DEPS)
 	@mkdir -p build/tsan
-	$(SAN_CC) -std=c99 -O1 -g -fsanitize=thread -Isrc -o $@ spec/c/thread_test.c $(CORE_SRC) -lm -pthread
+	$(SAN_CC) -std=c99 -O1 -g -fsanitize=thread -Isrc -o $@ spec/c/thread_test.c $(CORE_SRC) $(LIBS)
 
 tsan: build/tsan/thread_test
 	./build/tsan/thread_test
 
-build/asan/core_test: spec/c/core_test.c $(CORE_SRC) $(HDR)
+build/asan/core_test: spec/c/core_test.c $(DEPS)
 	@mkdir -p build/asan
-	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) -lm -pthread
+	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) $(LIBS)
 
 check: deps
 	@command -v $(SAN_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev)
@@ -249,13 +256,13 @@ memcheck: deps
 
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build/fuzz/fuzz_core: fuzz/fuzz_core.c $(CORE_SRC) $(HDR)
+build/fuzz/fuzz_core: fuzz/fuzz_core.c $(DEPS)
 	@mkdir -p build/fuzz
-	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -o $@ fuzz/fuzz_core.c $(CORE_SRC) -lm -pthread
+	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -o $@ fuzz/fuzz_core.c $(CORE_SRC) $(LIBS)
 
-build/fuzz/fuzz_parse: fuzz/fuzz_parse.c $(SRC) $(HDR)
+build/fuzz/fuzz_parse: fuzz/fuzz_parse.c $(DEPS)
 	@mkdir -p build/fuzz
-	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -I/usr/include/lua5.4 -o $@ fuzz/fuzz_parse.c $(SRC) -llua5.4 -lm -pthread
+	$(SAN_CC) $(FUZZ_FLAGS) -Isrc -I/usr/include/lua5.4 -o $@ fuzz/fuzz_parse.c $(SRC) -llua5.4 $(LIBS)
 
 # Each harness runs FUZZ_SECONDS on a work copy of its committed seed corpus
 # (new inputs stay in build/fuzz/work-*, out of the repository).
@@ -280,8 +287,8 @@ WARN_CFLAGS = -std=c99 -O2 -Werror -Wall -Wextra -Wpedantic -Wshadow -Wstrict-pr
 warnings:
 	@for inc in $(LUA_INC_lua5.4) $(LUA_INC_lua5.3) $(LUA_INC_lua5.1) $(LUA_INC_luajit); do \
 	  [ -f $$inc/lua.h ] || { echo "warnings: no $$inc/lua.h, that Lua skipped"; continue; }; \
-	  echo "$(CC) <extra warnings> -Werror -I$$inc -c src/lastar.c"; \
-	  $(CC) $(WARN_CFLAGS) -fPIC -Isrc -I$$inc -c src/lastar.c -o /dev/null || exit 1; \
+	  echo "$(CC) <extra warnings> -Werror -I$$inc -c $(BINDING)"; \
+	  $(CC) $(WARN_CFLAGS) -fPIC -Isrc -I$$inc -c $(BINDING) -o /dev/null || exit 1; \
 	done
 	@for f in $(CORE_SRC); do \
 	  echo "$(CC) <extra warnings> -Werror -c $$f"; \
@@ -305,12 +312,14 @@ lint:
 	luacheck lua spec examples bench tools
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 	  --std=c99 -Isrc -I$(LUA_INC) --suppress=missingIncludeSystem --suppress=toomanyconfigs \
-	  $(CORE_SRC) src/lastar.c bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c spec/c/thread_test.c
+	  $(CORE_SRC) $(BINDING) bench/core_bench.c fuzz/fuzz_core.c spec/c/core_test.c spec/c/thread_test.c
 
 # The version is written in one place per file that must carry it: the Lua
 # module (astar._VERSION), the C header (ASTAR_VERSION*), the rockspecs (file
 # name, `version`, source tag) and the CHANGELOG's top entry.  This lists
-# every disagreement and fails (.ci/run runs it after lint).
+# every disagreement and fails (.ci/run runs it after lint).  It also checks
+# the source list against src/ and the copies that cannot read it (the
+# rockspecs, the README's vendoring line, doc/design.md; tools/sources.lua).
 release-check:
 	@$(LUA) .ci/release_check.lua
 

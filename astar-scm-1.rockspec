@@ -34,9 +34,9 @@ build = {
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.core"] = {
-         sources = { "src/util.c", "src/graph.c", "src/grid.c", "src/jps.c", "src/hex.c", "src/search.c",
-                     "src/heuristics.c", "src/anyangle.c", "src/thread.c",
-                     "src/components.c", "src/lastar.c" },
+         sources = { "src/util.c", "src/graph.c", "src/lattice.c", "src/grid.c", "src/jps.c",
+                     "src/hex.c", "src/search.c", "src/heuristics.c", "src/anyangle.c",
+                     "src/thread.c", "src/components.c", "src/lastar.c" },
          incdirs = { "src" },
       },
    },

@@ -8,6 +8,11 @@
 --                     rockspec have the same description and build tables
 --   CHANGELOG.md      the top entry is "## [X.Y.Z]"
 --
+-- and the source list, src/sources.mk, agrees with src/ and with every copy
+-- that cannot read it (tools/sources.lua's check: the rockspecs' sources and
+-- libraries, the README's vendoring line, doc/design.md, no other
+-- hand-written list).
+--
 -- Prints every disagreement and exits 1 when there is one.
 local problems = {}
 local function problem(fmt, ...) problems[#problems + 1] = fmt:format(...) end
@@ -107,10 +112,21 @@ if top ~= version then
   problem("CHANGELOG.md: the top entry is %s, expected %s", tostring(top), version)
 end
 
+local sources = dofile("tools/sources.lua")
+local source_problems = sources.check()
+
 if #problems > 0 then
   io.stderr:write("release-check: the version does not agree everywhere:\n")
   for _, m in ipairs(problems) do io.stderr:write("  ", m, "\n") end
-  os.exit(1)
 end
+if #source_problems > 0 then
+  io.stderr:write("release-check: the source list (", sources.LIST, ") does not agree everywhere:\n")
+  for _, m in ipairs(source_problems) do io.stderr:write("  ", m, "\n") end
+end
+if #problems + #source_problems > 0 then os.exit(1) end
 print(("release-check: version %s agrees in lua/astar.lua, src/astar.h, %s, CHANGELOG.md")
   :format(version, table.concat(files, ", ")))
+local list = assert(sources.read())
+print(("release-check: %s (%d core files, %s and %d parts, %d headers, %s) agrees with src/, the rockspecs,"
+  .. " the README's vendoring line and doc/design.md"):format(sources.LIST, #list.core, list.binding, #list.parts,
+  #list.headers, table.concat(list.libs, " ")))

@@ -3,8 +3,8 @@
 // queries, alternating per query, CPU time.
 //
 // Build (make bench does it when libboost-graph-dev is installed):
-//   cc -std=c99 -O2 -c src/*.c (the core files)  and
-//   c++ -std=c++17 -O2 -DNDEBUG -Isrc bench/boost_graph.cpp <core objects> -lm
+//   cc -std=c99 -O2 -c <CORE_SRC of src/sources.mk>  and
+//   c++ -std=c++17 -O2 -DNDEBUG -Isrc bench/boost_graph.cpp <core objects> <LIBS>
 // Run:
 //   build/bench/boost_graph [side] [queries] [seed]
 // The graph is a side x side lattice (default 707: 499,849 nodes) whose

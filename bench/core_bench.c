@@ -2,8 +2,7 @@
 ** core_bench.c -- the C core alone on a Moving AI map: no Lua, no tables.
 ** Separates the solver's own speed from the binding's overhead.
 **
-**   cc -std=c99 -O2 -Isrc -o build/bench/core_bench bench/core_bench.c src/util.c \
-**      src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c -lm
+**   make build/bench/core_bench     (this file, CORE_SRC and LIBS of src/sources.mk)
 **   build/bench/core_bench file.map file.map.scen [stride] [repeat]
 **
 ** Prints one key=value line like the other baselines:

@@ -28,8 +28,9 @@
 **     sized units' paths hold the unit at every cell and cost the optimum.
 ** Any violation aborts (a crash libFuzzer reports with the input).
 **
-**   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c \
-**         src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c -lm \
+** make build/fuzz/fuzz_core builds it with the core (CORE_SRC and LIBS of
+** src/sources.mk):
+**   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc fuzz/fuzz_core.c <CORE_SRC> <LIBS> \
 **         -o build/fuzz/fuzz_core
 */
 #include <math.h>

@@ -10,9 +10,10 @@
 ** "attempt to index a nil value", or any error positioned inside lua/astar/)
 ** aborts with the input.
 **
+** make build/fuzz/fuzz_parse builds it with the module's sources (CORE_SRC
+** and BINDING of src/sources.mk):
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I/usr/include/lua5.4 \
-**         fuzz/fuzz_parse.c src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c \
-**         src/lastar.c -llua5.4 -lm -o build/fuzz/fuzz_parse
+**         fuzz/fuzz_parse.c <CORE_SRC> <BINDING> -llua5.4 <LIBS> -o build/fuzz/fuzz_parse
 ** Run from the repository root (it loads lua/astar/maps.lua).
 */
 #include <stdio.h>

@@ -47,9 +47,17 @@ local function anchors(text)
 end
 
 describe("documentation", function()
-  it("README.md is a guide of at most 500 lines", function()
+  it("README.md is a guide of at most 500 lines, none wider than 140 columns", function()
     local _, lines = read("README.md"):gsub("\n", "")
     assert.is_true(lines <= 500, ("README.md has %d lines"):format(lines))
+    local n, wide = 0, {}
+    for line in read("README.md"):gmatch("([^\n]*)\n") do
+      n = n + 1
+      -- columns are characters: UTF-8 continuation bytes do not count
+      local _, cols = line:gsub("[^\128-\191]", "")
+      if cols > 140 then wide[#wide + 1] = ("line %d: %d columns"):format(n, cols) end
+    end
+    assert(#wide == 0, "README.md lines wider than 140 columns:\n" .. table.concat(wide, "\n"))
   end)
 
   it("links only to files and headings that exist", function()
@@ -113,8 +121,9 @@ describe("documentation examples", function()
     if #c_blocks > 0 then
       it(name .. ": every C example compiles and runs", function()
         local cc = os.getenv("CC") or "cc"
-        local sources = "src/util.c src/graph.c src/grid.c src/jps.c "
-          .. "src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c"
+        -- the core and its libraries, as src/sources.mk lists them
+        local list = assert(dofile("tools/sources.lua").read())
+        local sources = table.concat(list.core, " ") .. " " .. table.concat(list.libs, " ")
         local helpers = require("helpers")
         for i, body in ipairs(c_blocks) do
           local includes, code = {}, {}
@@ -127,7 +136,7 @@ describe("documentation examples", function()
             "#define CHECK(c) do { if (!(c)) { fprintf(stderr, \"CHECK failed: %s\\n\", #c); exit(1); } } while (0)\n",
             "int main(void) {\n", table.concat(code, "\n"), "\nreturn 0;\n}\n")
           f:close()
-          local cmd = ("%s -std=c99 -Wall -Wextra -Wpedantic -Werror -Isrc -o %s %s %s -lm 2>&1 && %s 2>&1")
+          local cmd = ("%s -std=c99 -Wall -Wextra -Wpedantic -Werror -Isrc -o %s %s %s 2>&1 && %s 2>&1")
             :format(cc, exe, src, sources, exe)
           local p = assert(io.popen(helpers.unsanitized(cmd)))
           local out = p:read("*a")

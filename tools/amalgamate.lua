@@ -5,13 +5,16 @@ tools/amalgamate.lua -- writes the single-file build (SQLite-style):
   dist/astar.h   the public C header (src/astar.h), unchanged
   dist/astar.c   the core sources and the Lua binding in one translation unit
 
-    lua tools/amalgamate.lua OUTDIR CORE.c... -- BINDING.c
+    lua tools/amalgamate.lua OUTDIR [src/sources.mk]
 
-(`make dist` passes the Makefile's source lists.)  Each project header
-(`#include "x.h"` naming a file beside the source) is inlined where it is
-first included and dropped after; so are the binding's parts, which
-src/lastar.c includes itself.  System and Lua headers (`<...>`, "lua.h",
-"lauxlib.h") stay #includes.  `#line` markers point compiler messages at the
+run from the repository root (`make dist` does).  The sources are those of
+src/sources.mk (tools/sources.lua reads it): CORE_SRC in its order, then
+BINDING.  Each project header (`#include "x.h"` naming a file beside the
+source) is inlined where it is first included and dropped after; so are the
+binding's parts (BINDING_PARTS), which src/lastar.c includes itself.  Every
+file inlined must be listed, and every listed part and header inlined: the
+tool fails naming the file otherwise.  System and Lua headers (`<...>`,
+"lua.h", "lauxlib.h") stay #includes.  `#line` markers point compiler messages at the
 original files.  Macros a core .c file defines are #undef'd at its end: each
 core file was its own translation unit and some reuse short names (GRAPH,
 GRID) that the binding defines differently.
@@ -32,15 +35,11 @@ local function fail(msg)
 end
 
 local outdir = arg[1]
-if not outdir then fail("usage: lua tools/amalgamate.lua OUTDIR CORE.c... -- BINDING.c") end
-local core, binding = {}, {}
-do
-  local list = core
-  for i = 2, #arg do
-    if arg[i] == "--" then list = binding else list[#list + 1] = arg[i] end
-  end
-end
-if #core == 0 or #binding ~= 1 then fail("usage: lua tools/amalgamate.lua OUTDIR CORE.c... -- BINDING.c") end
+if not outdir or #arg > 2 then fail("usage: lua tools/amalgamate.lua OUTDIR [src/sources.mk]") end
+local sources = dofile(((arg[0] or ""):match("^(.*)/[^/]*$") or ".") .. "/sources.lua")
+local list, list_err = sources.read(arg[2])
+if not list then fail(list_err) end
+local core, binding = list.core, { list.binding }
 
 local function read(path)
   local f, err = io.open(path, "rb")
@@ -134,6 +133,16 @@ local function write(path, text)
   if not f then fail(err) end
   f:write(text)
   f:close()
+end
+
+-- the list and the includes agree: nothing inlined that is not listed (the
+-- build would miss it), nothing listed that no source includes
+local list_name = arg[2] or sources.LIST
+for _, path in ipairs(list.all) do
+  if not done[path] then fail(("%s lists %s, but no source includes it"):format(list_name, path)) end
+end
+for path in pairs(done) do
+  if not list.listed[path] then fail(("%s is included by the sources but not in %s"):format(path, list_name)) end
 end
 
 local header = dirname(core[1]) .. "/astar.h"

@@ -1,6 +1,9 @@
 /*
-** Build (from the repository root):
-**   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c src/lastar.c -llua5.4 -lm
+** Build (from the repository root): make build/alloc_test, which compiles
+** this file with the module's sources (CORE_SRC and BINDING of
+** src/sources.mk) against the Lua 5.4 library:
+**   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c \
+**      <CORE_SRC> <BINDING> -llua5.4 <LIBS>
 ** Run:   ./build/alloc_test [repo-root]        (default ".": needs lua/astar.lua)
 ** Valgrind:
 **   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
