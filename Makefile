@@ -28,7 +28,7 @@ CORE_SRC = src/util.c src/graph.c src/grid.c src/jps.c src/hex.c src/search.c sr
 # the binding is one unit: lastar.c includes the l*.c files (see its header)
 BINDING = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
           src/lresult.c src/lsearch.c src/lquery.c src/lbatch.c src/lgraph.c src/lgrid.c \
-          src/lhex.c src/ltext.c
+          src/lhex.c src/ltext.c src/lsmooth.c
 SRC = $(CORE_SRC) src/lastar.c
 HDR = src/astar.h src/astar_int.h src/grid_int.h src/engine.h src/compat.h src/thread.h $(BINDING)
 

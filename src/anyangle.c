@@ -131,6 +131,7 @@ typedef struct seg_ctx {
   int strict;        /* both corner cells must be passable */
   int fast;          /* every rate is 1 or infinite: no walk */
   int corners, shut; /* corner cells seen at this corner, impassable */
+  int passes;        /* the last segment priced has a passage */
   double sum;
   double top;       /* the largest rate crossed (length > 0) */
   int32_t bad_cell; /* the cell whose rate was bad */
@@ -181,12 +182,13 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
 static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     double *cost) {
   int rc;
-  c->top = 1;    /* uniform rates: the walk is skipped, every rate is 1 */
+  c->top = 1; /* uniform rates: the walk is skipped, every rate is 1 */
+  c->passes = 0;
   if (c->fast) { /* a segment costs its length: only its passage is asked */
     double ddx = (double)x1 - x0, ddy = (double)y1 - y0;
-    *cost = astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict)
-                ? sqrt(ddx * ddx + ddy * ddy)
-                : HUGE_VAL;
+    c->passes =
+        astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict);
+    *cost = c->passes ? sqrt(ddx * ddx + ddy * ddy) : HUGE_VAL;
     return ASTAR_OK;
   }
   c->sum = 0;
@@ -195,6 +197,9 @@ static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
   rc = astar_grid_walk(c->gr, x0, y0, x1, y1, seg_visit, c);
   if (rc == 2) return ASTAR_ECOST;
   if (rc < 0) return rc;
+  c->passes = rc == 0;
+  /* a passage's finite pieces may sum to HUGE_VAL too (1e308 + 1e308):
+  ** c->passes tells it from no passage */
   *cost = rc == 1 ? HUGE_VAL : c->sum;
   return ASTAR_OK;
 }
@@ -273,6 +278,77 @@ bad:
   if (bad_cell) *bad_cell = c.bad_cell;
   if (bad_value) *bad_value = c.bad_value;
   return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the steps of a cell path                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Whether q's unit (a cell, or the size x size block whose top-left cell
+** it is) may stand at (x, y): ASTAR_STEP_OK, or the fault with *cell the
+** cell to blame (-1: the block leaves the grid).  entered: the unit steps
+** in, so a tag whose factor forbids counts too (as in a search, which never
+** asks it of the start or of a diagonal step's side cells). */
+static int unit_stands(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
+                       int entered, int32_t *cell) {
+  int32_t w = astar_grid_width(gr), k = q && q->size > 1 ? q->size : 1, a, e;
+  if (x + k > w || y + k > astar_grid_height(gr)) return ASTAR_STEP_BLOCKED;
+  for (e = 0; e < k; e++)
+    for (a = 0; a < k; a++)
+      if (astar_grid_blocked(gr, x + a, y + e)) {
+        *cell = (y + e) * w + x + a;
+        return ASTAR_STEP_BLOCKED;
+      }
+  if (q == NULL) return ASTAR_STEP_OK;
+  for (e = 0; e < k && q->forbid; e++)
+    for (a = 0; a < k; a++)
+      if (q->forbid[(y + e) * w + x + a] != 0) {
+        *cell = (y + e) * w + x + a;
+        return ASTAR_STEP_FORBIDDEN;
+      }
+  for (e = 0; e < k && entered && q->tag_factor; e++)
+    for (a = 0; a < k; a++) {
+      int32_t tag = 0;
+      astar_grid_tag(gr, x + a, y + e, &tag);
+      if (tag > 0 && tag < q->tag_count && q->tag_factor[tag] == ASTAR_FORBID) {
+        *cell = (y + e) * w + x + a;
+        return ASTAR_STEP_TAG;
+      }
+    }
+  return ASTAR_STEP_OK;
+}
+
+/*
+** The search's move rule asked of one step: where the unit lands, then the
+** geometry, then the grid's diagonal rule with the two side positions read
+** as open when the unit may stand there (blocked and forbidden cells close
+** them; tag factors do not), as grid.c's expansions read them.
+*/
+int astar_grid_step_fault(const astar_grid *gr, const astar_query *q, int32_t from,
+                          int32_t to, int32_t *cell) {
+  int32_t w = astar_grid_width(gr), n = w * astar_grid_height(gr), tx, ty, dx, dy, c = -1;
+  int fault, diag = astar_grid_diagonal(gr), d;
+  unsigned open;
+  if (cell) *cell = -1;
+  if (to < 0 || to >= n || from < -1 || from >= n) return ASTAR_EINVAL;
+  tx = to % w;
+  ty = to / w;
+  fault = unit_stands(gr, q, tx, ty, from >= 0, &c);
+  if (cell) *cell = c;
+  if (fault != ASTAR_STEP_OK || from < 0) return fault;
+  dx = tx - from % w;
+  dy = ty - from / w;
+  if (dx == 0 && dy == 0) return ASTAR_STEP_SAME;
+  if (dx < -1 || dx > 1 || dy < -1 || dy > 1) return ASTAR_STEP_FAR;
+  if (dx == 0 || dy == 0) return ASTAR_STEP_OK;
+  if (diag == ASTAR_DIAG_NEVER) return ASTAR_STEP_DIAGONAL;
+  /* the directions' bits as rule_moves numbers them: E W S N, then SE NE
+  ** SW NW; side cells (tx, fy) (E or W) and (fx, ty) (S or N) */
+  d = dx > 0 ? (dy > 0 ? 4 : 5) : (dy > 0 ? 6 : 7);
+  open = 1u << d;
+  if (unit_stands(gr, q, tx, ty - dy, 0, &c) == ASTAR_STEP_OK) open |= 1u << (dx > 0 ? 0 : 1);
+  if (unit_stands(gr, q, tx - dx, ty, 0, &c) == ASTAR_STEP_OK) open |= 1u << (dy > 0 ? 2 : 3);
+  return astar__grid_rule_moves(diag, open) >> d & 1u ? ASTAR_STEP_OK : ASTAR_STEP_CORNER;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -513,6 +589,14 @@ static int theta_fail(astar_theta *t, seg_ctx *c) {
   return t->status = ASTAR_ECOST;
 }
 
+/* The cost of reaching cell v summed to infinity: no path has that cost.
+** A* stops so (EOVERFLOW, naming the node it was reaching); so does this. */
+static int theta_overflow(astar_theta *t, int32_t v, double g) {
+  t->bad_cell = v;
+  t->bad_value = g;
+  return t->status = ASTAR_EOVERFLOW;
+}
+
 int astar_theta_step(astar_theta *t, uint64_t max_steps) {
   static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -586,11 +670,25 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
         a = t->parent[a];
       }
       if (t->stamp[v] == t->gen) g = t->g[v];
-      for (k = 0; k < nc && cand[k].lb < g * (1 - 1e-12); k++) {
+      /* While v has no cost yet every candidate is tried, also one whose
+      ** bound overflowed (the step from s must be, see below). */
+      for (k = 0; k < nc && (g == HUGE_VAL || cand[k].lb < g * (1 - 1e-12)); k++) {
         int32_t u = cand[k].node;
+        double ng;
         if (seg_cost(&c, u % w, u / w, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
-        if (seg < HUGE_VAL && t->g[u] + seg < g * (1 - 1e-12)) {
-          g = t->g[u] + seg;
+        if (!c.passes) continue;
+        ng = t->g[u] + seg;
+        if (ng == HUGE_VAL) {
+          /* Finite pieces summed to infinity, along the segment or with g.
+          ** The step from s itself is the relaxation A* makes, and there
+          ** such a sum is an error (EOVERFLOW), not a closed door; a
+          ** shortcut from an ancestor that overflows is merely no better
+          ** (the step from s, or a route round, may still be finite). */
+          if (cand[k].depth == 0) return theta_overflow(t, v, ng);
+          continue;
+        }
+        if (ng < g * (1 - 1e-12)) {
+          g = ng;
           par = u;
         }
       }

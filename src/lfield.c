@@ -162,46 +162,63 @@ static int l_field_fill(lua_State *L) {
   return 0;
 }
 
-/* Adds v to every cell whose centre is within `radius` of (x, y)'s; on a
-** hex grid's field, every cell at most `radius` steps away (a hexagon). */
-static int l_field_add_disc(lua_State *L) {
-  lfield *F = check_field_mutable(L, 1);
-  int32_t cx, cy, x, y, x0, x1, y0, y1, r;
-  double radius, v;
-  check_coords(L, 2, F->w, F->h, &cx, &cy);
-  radius = check_cost(L, 4, "radius");
-  v = check_finite(L, 5, "value");
-  r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
-  if (F->hex >= 0) {
-    int32_t q0, r0, q, rr;
-    astar_hex_axial(F->hex, cx, cy, &q0, &r0);
-    y0 = cy - r < 0 ? 0 : cy - r;
-    y1 = cy + r >= F->h ? F->h - 1 : cy + r;
-    x0 = cx - r < 0 ? 0 : cx - r;
-    x1 = cx + r >= F->w ? F->w - 1 : cx + r;
-    for (y = y0; y <= y1; y++)
-      for (x = x0; x <= x1; x++) {
-        int32_t dq, dr, ds;
+/* The cells add_disc covers: on a square grid's field every cell whose
+** centre is within `radius` of (cx, cy)'s, on a hex grid's every cell at
+** most `radius` steps away (a hexagon).  With write, adds v to each; without,
+** only looks.  Returns the first cell (row order) whose value is finite and
+** would not be after adding v, -1 when none: add_disc looks before it
+** writes, so a refused call leaves every value as it was.  (Distance fields
+** hold inf where no source is reached; those stay inf, which is no change
+** of kind.) */
+static int32_t disc_apply(lfield *F, int32_t cx, int32_t cy, double radius, double v,
+                          int write) {
+  int32_t r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+  int32_t x0 = cx - r < 0 ? 0 : cx - r, x1 = cx + r >= F->w ? F->w - 1 : cx + r;
+  int32_t y0 = cy - r < 0 ? 0 : cy - r, y1 = cy + r >= F->h ? F->h - 1 : cy + r;
+  int32_t q0 = 0, r0 = 0, x, y;
+  if (F->hex >= 0) astar_hex_axial(F->hex, cx, cy, &q0, &r0);
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      size_t i = (size_t)y * (size_t)F->w + (size_t)x;
+      if (F->hex >= 0) {
+        int32_t q, rr, dq, dr, ds;
         astar_hex_axial(F->hex, x, y, &q, &rr);
         dq = q - q0;
         dr = rr - r0;
         ds = dq + dr;
-        if ((dq < 0 ? -dq : dq) <= r && (dr < 0 ? -dr : dr) <= r && (ds < 0 ? -ds : ds) <= r)
-          F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
+        if ((dq < 0 ? -dq : dq) > r || (dr < 0 ? -dr : dr) > r || (ds < 0 ? -ds : ds) > r)
+          continue;
+      } else {
+        double ddx = x - cx, ddy = y - cy;
+        if (ddx * ddx + ddy * ddy > radius * radius) continue;
       }
-    F->version++;
-    return 0;
-  }
-  x0 = cx - r < 0 ? 0 : cx - r;
-  y0 = cy - r < 0 ? 0 : cy - r;
-  x1 = cx + r >= F->w ? F->w - 1 : cx + r;
-  y1 = cy + r >= F->h ? F->h - 1 : cy + r;
-  for (y = y0; y <= y1; y++)
-    for (x = x0; x <= x1; x++) {
-      double ddx = x - cx, ddy = y - cy;
-      if (ddx * ddx + ddy * ddy <= radius * radius)
-        F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
+      if (write) F->v[i] += v;
+      else if (isfinite(F->v[i]) && !isfinite(F->v[i] + v)) return (int32_t)i;
     }
+  return -1;
+}
+
+/* field:add_disc(x, y, radius, value): adds value to the cells of the disc
+** (disc_apply); refuses, changing nothing, when a value would stop being
+** finite (a penalty field must keep penalty * penalty_scale finite, and
+** set and fill refuse such values too). */
+static int l_field_add_disc(lua_State *L) {
+  lfield *F = check_field_mutable(L, 1);
+  int32_t cx, cy, bad;
+  double radius, v;
+  check_coords(L, 2, F->w, F->h, &cx, &cy);
+  radius = check_cost(L, 4, "radius");
+  v = check_finite(L, 5, "value");
+  bad = disc_apply(F, cx, cy, radius, v, 0);
+  if (bad >= 0) {
+    const char *held = describe_number(L, F->v[bad]);
+    const char *added = describe(L, 5);
+    const char *sum = describe_number(L, F->v[bad] + v);
+    return arg_error(L, 5, lua_pushfstring(L, "cell (%d, %d) holds %s: adding %s would make it "
+                                              "%s (field values must stay finite)",
+                                           (int)(bad % F->w + 1), (int)(bad / F->w + 1), held, added, sum));
+  }
+  disc_apply(F, cx, cy, radius, v, 1);
   F->version++;
   return 0;
 }
