@@ -11,7 +11,7 @@
 -- spec measures by how much it is longer.
 local astar = require("astar")
 local helpers = require("helpers")
-local rng, close = helpers.rng, helpers.close
+local rng, close, error_of = helpers.rng, helpers.close, helpers.error_of
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -234,6 +234,58 @@ describe("any_angle", function()
     assert.equal("max_expansions", p.reason)
     p = g:find_path(1, 1, 8, 8, { any_angle = true, visited = true })
     assert.equal(p.expanded, #p.visited)
+  end)
+
+  it("raises as the A* search does when the cost of reaching a cell overflows", function()
+    local function both(g, x1, y1, x2, y2)
+      return error_of(g.find_path, g, x1, y1, x2, y2), error_of(g.find_path, g, x1, y1, x2, y2, { any_angle = true })
+    end
+    -- a corridor whose every route sums past the largest double: the same
+    -- error in both modes, naming the same cell, never nil, "unreachable"
+    local row = astar.grid(3, 1)
+    for x = 1, 3 do row:set_cost(x, 1, 1e308) end
+    local msg = "the cost of reaching cell (3, 1) overflows (costs too large)"
+    local a, t = both(row, 1, 1, 3, 1)
+    assert.equal(msg, a)
+    assert.equal(msg, t)
+    -- each segment's cost is finite (1.5e308: into (2, 1), then into
+    -- (2, 2)); only its sum with g overflows, and the corner (1, 2) shuts
+    -- the straight line from the start
+    local ell = astar.grid(2, 2)
+    for y = 1, 2 do for x = 1, 2 do ell:set_cost(x, y, 1.5e308) end end
+    ell:set_blocked(1, 2, true)
+    msg = "the cost of reaching cell (2, 2) overflows (costs too large)"
+    a, t = both(ell, 1, 1, 2, 2)
+    assert.equal(msg, a)
+    assert.equal(msg, t)
+    assert.equal(msg, error_of(ell.find_path, ell, 1, 1, 2, 2, { any_angle = true, partial = true }))
+    -- a time-sliced query fails the same way
+    local q = ell:query(1, 1, 2, 2, { any_angle = true })
+    assert.equal(msg, error_of(q.step, q))
+    assert.equal("failed", q:status())
+    -- on an open grid under every diagonal rule: the same kind of error
+    -- (which cell is named depends on each mode's order of expansion)
+    for _, rule in ipairs({ "never", "no_corner_cutting", "one_obstacle", "always" }) do
+      local g = astar.grid(5, 5, { diagonal = rule })
+      for y = 1, 5 do for x = 1, 5 do g:set_cost(x, y, 1e308) end end
+      a, t = both(g, 1, 1, 5, 5)
+      for _, m in ipairs({ a, t }) do
+        assert.matches("^the cost of reaching cell %(%d, %d%) overflows %(costs too large%)$", m)
+      end
+      -- the grid stays usable: with sane costs both modes find the path
+      for y = 1, 5 do for x = 1, 5 do g:set_cost(x, y, 1) end end
+      assert.is_table(g:find_path(1, 1, 5, 5))
+      assert.is_true(close(sqrt(32), g:find_path(1, 1, 5, 5, { any_angle = true }).cost))
+    end
+    -- a route whose cost stays finite is found, in both modes: a shortcut
+    -- across a wall two cells thick of 1e308 cells sums past the largest
+    -- double (a steep segment spends more than 1.8 in it), which makes it
+    -- no better, not an error (the cell path round the wall is finite)
+    local wall = astar.grid(12, 12)
+    for y = 1, 11 do wall:set_cost(6, y, 1e308); wall:set_cost(7, y, 1e308) end
+    assert.is_true(wall:find_path(1, 1, 12, 1).cost < 40)
+    assert.is_true(wall:find_path(1, 1, 12, 1, { any_angle = true }).cost < 40)
+    assert.is_true(wall:find_path(1, 3, 12, 9, { any_angle = true }).cost < 40)
   end)
 
   it("runs time-sliced in a query, with the same answer", function()

@@ -179,6 +179,43 @@ describe("field bad input", function()
     end)
   end
 
+  it("add_disc refuses to make a value infinite, names the cell, and changes nothing", function()
+    -- field values stay finite whatever writes them (set and fill refuse
+    -- inf): a sum past the largest double is refused before any cell is
+    -- written, so the cells before (3, 2) in row order keep their values too
+    f:set(3, 2, 1e308)
+    assert.equal("bad argument #4 to 'add_disc' (cell (3, 2) holds 1e+308: adding 1e+308 would "
+      .. "make it inf (field values must stay finite))", error_of(function() f:add_disc(2, 2, 2, 1e308) end))
+    assert.same({ { 0, 0, 0, 0, 0, 0, 0 }, { 0, 5, 1e308, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0, 0 } }, values(f))
+    f:set(7, 1, -1.5e308)
+    assert.equal("bad argument #4 to 'add_disc' (cell (7, 1) holds -1.5e+308: adding -1e+308 would "
+      .. "make it -inf (field values must stay finite))", error_of(function() f:add_disc(6, 2, 3, -1e308) end))
+    assert.equal(0, f:get(6, 2))
+    -- up to the largest double is fine, and undoing it is too
+    f:add_disc(3, 2, 0, 7e307)
+    assert.equal(1.7e308, f:get(3, 2))
+    f:add_disc(3, 2, 0, -1.7e308)
+    f:set(7, 1, 0)
+    -- the finding: with the sum refused, penalty_scale = 0 prices nothing
+    -- (inf * 0 would have been nan)
+    f:set(2, 2, 1e308)
+    assert.error_matches(function() f:add_disc(2, 2, 1, 1e308) end, "would make it inf", 1, true)
+    assert.equal(6, g:find_path(1, 2, 7, 2, { penalty = f, penalty_scale = 0 }).cost)
+    f:set(2, 2, 5)
+    -- a hex grid's field, the same
+    local hf = astar.field(astar.hex(5, 5), 1.7e308)
+    assert.equal("bad argument #4 to 'add_disc' (cell (2, 1) holds 1.7e+308: adding 1e+308 would "
+      .. "make it inf (field values must stay finite))", error_of(function() hf:add_disc(3, 3, 2, 1e308) end))
+    for y = 1, 5 do for x = 1, 5 do assert.equal(1.7e308, hf:get(x, y)) end end
+    -- a distance field holds inf where no source is reached: that stays
+    -- inf, no refusal (it was not finite before)
+    local wall = astar.grid(4, 1)
+    wall:set_blocked(3, 1, true)
+    local d = wall:distances({ { 1, 1 } })
+    d:add_disc(3, 1, 1, 1)
+    assert.same({ 0, 2, math.huge, math.huge }, { d:get(1, 1), d:get(2, 1), d:get(3, 1), d:get(4, 1) })
+  end)
+
   it("a field of a closed grid cannot be made", function()
     local h = astar.grid(2, 2)
     h:close()

@@ -8,8 +8,9 @@ local HUGE = math.huge
 local D = astar.DIAGONAL
 
 -- Every cell of f equals fresh's; next_step from every reached cell leads
--- to a neighbour no farther, and the walk ends at a cell of cost 0.
-local function same_as_fresh(f, fresh, w, h, label)
+-- to a neighbour (of the hex grid hx when given) no farther, and the walk
+-- ends at a cell of cost 0.
+local function same_as_fresh(f, fresh, w, h, label, hx)
   for y = 1, h do
     for x = 1, w do
       local a, b = f:get(x, y), fresh:get(x, y)
@@ -26,6 +27,7 @@ local function same_as_fresh(f, fresh, w, h, label)
           local nx, ny = f:next_step(cx, cy)
           if not nx then break end
           assert(math.abs(nx - cx) <= 1 and math.abs(ny - cy) <= 1, label .. ": next_step is no neighbour")
+          assert(not hx or hx:distance(cx, cy, nx, ny) == 1, label .. ": next_step is no hex neighbour")
           assert(f:get(nx, ny) <= f:get(cx, cy), label .. ": next_step climbs")
           cx, cy, steps = nx, ny, steps + 1
           assert(steps <= w * h, label .. ": next_step loops")
@@ -81,6 +83,50 @@ describe("field:update", function()
     assert.equal(24 * 12, checks)
     assert.is_true(repaired > 200, "repairs: " .. repaired)
     for _, rule in ipairs(worlds.RULES) do assert.is_true(rules[rule], rule) end
+  end)
+
+  it("equals a fresh distances() on hex grids after random edits (every layout, both ways, modifiers)", function()
+    local repaired, checks = 0, 0
+    local LAYOUTS = { "odd_r", "even_r", "odd_q", "even_q" }
+    for seed = 1, 16 do
+      local r = require("helpers").rng(seed * 13)
+      local w, h = r(6, 14), r(5, 12)
+      local hx = astar.hex(w, h, { layout = LAYOUTS[seed % 4 + 1] })
+      local world = { g = hx, w = w, h = h }
+      for y = 1, h do
+        for x = 1, w do
+          if r() < 0.3 then hx:set_blocked(x, y, true) end
+          if r() < 0.2 then hx:set_cost(x, y, ({ 0.5, 2, 3 })[r(1, 3)]) end
+          if r() < 0.15 then hx:set_tag(x, y, r() < 0.5 and "mud" or "road") end
+        end
+      end
+      local opts = {}
+      if seed % 3 == 0 then opts.costs = { mud = 2.5, road = false } end
+      if seed % 4 == 1 then
+        opts.penalty = astar.field(hx)
+        for y = 1, h do for x = 1, w do opts.penalty:set(x, y, r(0, 3) * 0.25) end end
+      end
+      if seed % 5 == 2 then
+        opts.forbid = astar.field(hx)
+        for y = 1, h do for x = 1, w do opts.forbid:set(x, y, r() < 0.1 and 1 or 0) end end
+      end
+      if seed % 6 == 3 then opts.max_cost = r(3, 12) end
+      if seed % 2 == 0 then opts.direction = "from_sources" end
+      local sources = {}
+      for i = 1, r(1, 3) do sources[i] = { r(1, w), r(1, h) } end
+      local f = hx:distances(sources, opts)
+      for round = 1, 12 do
+        for _ = 1, r(1, 3) do edit(world, r) end
+        local label = ("hex seed %d (%s) round %d"):format(seed, hx:layout(), round)
+        local how = f:update()
+        assert.is_false(f:stale())
+        if how == "repaired" then repaired = repaired + 1 end
+        same_as_fresh(f, hx:distances(sources, opts), w, h, label, hx)
+        checks = checks + 1
+      end
+    end
+    assert.equal(16 * 12, checks)
+    assert.is_true(repaired > 150, "repairs: " .. repaired)
   end)
 
   it("is exact with costs whose sums round (no last-bit drift against a fresh field)", function()
@@ -159,12 +205,12 @@ describe("field:update", function()
     g:set_blocked(10, 10, true)
     assert.equal("rebuilt", fs:update())
     same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3")
-    -- a hex grid: recomputed (the repair is for square grids)
+    -- a hex grid repairs as a square one does (one lattice under both)
     local hx = astar.hex(12, 9)
     local fh = hx:distances({ { 1, 1 } })
     hx:set_blocked(5, 5, true)
     assert.is_true(fh:stale())
-    assert.equal("rebuilt", fh:update())
+    assert.equal("repaired", fh:update())
     same_as_fresh(fh, hx:distances({ { 1, 1 } }), 12, 9, "hex")
     -- a cost callback: its costs may have changed anywhere
     local k = 1

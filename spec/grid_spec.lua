@@ -700,6 +700,43 @@ describe("tags", function()
     assert.equal(3, g:find_path(1, 1, 3, 1, { costs = { mud = 3 } }).cost) -- 2 + 1
   end)
 
+  it("forbid a cell exactly as the forbid field does: ends, corners, distances, every rule", function()
+    for _, rule in ipairs({ "never", "no_corner_cutting", "one_obstacle", "always" }) do
+      local g = astar.grid(2, 2, { diagonal = rule })
+      g:set_tag(2, 1, "lava")
+      local field = astar.field(g)
+      field:set(2, 1, 1)
+      local by_tag, by_field = { costs = { lava = false } }, { forbid = field }
+      local function same(f, label)
+        local a, b = { f(by_tag) }, { f(by_field) }
+        assert.equal(tostring(a[1] and a[1].cost), tostring(b[1] and b[1].cost), rule .. ": " .. label)
+        assert.equal(a[2], b[2], rule .. ": " .. label)
+        return a[1]
+      end
+      -- the corner: (1, 1) -> (2, 2) past the forbidden (2, 1)
+      local p = same(function(o) return g:find_path(1, 1, 2, 2, o) end, "corner")
+      local want = ({ never = 2, no_corner_cutting = 2, one_obstacle = D, always = D })[rule]
+      assert.equal(want, p.cost, rule)
+      same(function(o) return g:find_path(2, 1, 2, 2, o) end, "start")
+      same(function(o) return g:find_path(1, 2, 2, 1, o) end, "goal")
+      for _, dir in ipairs({ "to_sources", "from_sources" }) do
+        for _, src in ipairs({ { 1, 1 }, { 2, 1 } }) do
+          local a = g:distances({ src }, { costs = by_tag.costs, direction = dir })
+          local b = g:distances({ src }, { forbid = field, direction = dir })
+          for y = 1, 2 do
+            for x = 1, 2 do assert.equal(b:get(x, y), a:get(x, y), rule .. " " .. dir) end
+          end
+        end
+      end
+      -- and a unit of size 2, whose block holds the forbidden cell
+      local u = same(function(o)
+        return g:find_path(1, 1, 1, 1, { size = 2, costs = o.costs, forbid = o.forbid })
+      end, "unit")
+      assert.is_nil(u)
+      assert.equal(0, g:find_path(1, 1, 1, 1, { size = 2 }).cost)
+    end
+  end)
+
   it("apply to diagonal steps too", function()
     local g = astar.grid_from_string("..\n.m", { m = "mud" })
     assert.equal(D, g:find_path(1, 1, 2, 2).cost)

@@ -523,3 +523,249 @@ describe("hex svg", function()
     assert.equal("attempt to use a closed hex grid", error_of(astar.svg, hx))
   end)
 end)
+
+-- Sized units on hex grids: a unit of size k covers the hexagon of cells
+-- within k - 1 steps of its cell.  The oracle measures steps in cube
+-- coordinates from the guide's offset -> axial formulas (written here, not
+-- taken from the library), and finds a unit's cells by scanning the grid.
+local function axial(layout, x, y) -- 1-based offset -> axial (0-based)
+  x, y = x - 1, y - 1
+  if layout == "odd_r" then return x - (y - y % 2) // 2, y end
+  if layout == "even_r" then return x - (y + y % 2) // 2, y end
+  if layout == "odd_q" then return x, y - (x - x % 2) // 2 end
+  return x, y - (x + x % 2) // 2
+end
+
+local function offset(layout, q, r) -- axial -> 1-based offset
+  local x, y
+  if layout == "odd_r" then x, y = q + (r - r % 2) // 2, r
+  elseif layout == "even_r" then x, y = q + (r + r % 2) // 2, r
+  elseif layout == "odd_q" then x, y = q, r + (q - q % 2) // 2
+  else x, y = q, r + (q + q % 2) // 2 end
+  return x + 1, y + 1
+end
+
+local function steps(layout, x1, y1, x2, y2)
+  local q1, r1 = axial(layout, x1, y1)
+  local q2, r2 = axial(layout, x2, y2)
+  local dq, dr = q2 - q1, r2 - r1
+  return math.max(math.abs(dq), math.abs(dr), math.abs(dq + dr))
+end
+
+-- The cells of the unit of size k at (x, y), or nil when one is outside.
+local function unit_cells(layout, w, h, k, x, y)
+  local out, want = {}, 3 * k * (k - 1) + 1
+  for cy = math.max(1, y - k + 1), math.min(h, y + k - 1) do
+    for cx = math.max(1, x - k + 1), math.min(w, x + k - 1) do
+      if steps(layout, x, y, cx, cy) <= k - 1 then out[#out + 1] = (cy - 1) * w + cx end
+    end
+  end
+  return #out == want and out or nil
+end
+
+-- The unit's step cost into (x, y) under the options, nil when it may not
+-- stand there: every cell open and not forbidden, the dearest cell's cost.
+local function unit_enter(layout, w, h, cells, opts, k, x, y)
+  local list = unit_cells(layout, w, h, k, x, y)
+  if not list then return nil end
+  local most
+  for _, i in ipairs(list) do
+    local c = enter(cells[i], opts)
+    if c == nil then return nil end
+    if most == nil or c > most then most = c end
+  end
+  return most
+end
+
+local function unit_dijkstra(layout, w, h, cells, opts, k, sx, sy, reverse)
+  local dist, done = {}, {}
+  if unit_enter(layout, w, h, cells, opts, k, sx, sy) == nil then return dist end
+  dist[(sy - 1) * w + sx] = 0
+  while true do
+    local u, best = nil, math.huge
+    for i = 1, w * h do
+      if dist[i] and not done[i] and dist[i] < best then u, best = i, dist[i] end
+    end
+    if not u then return dist end
+    done[u] = true
+    local ux, uy = (u - 1) % w + 1, (u - 1) // w + 1
+    for _, nb in ipairs(oracle_neighbours(layout, w, h, ux, uy)) do
+      local v = (nb[2] - 1) * w + nb[1]
+      local into = unit_enter(layout, w, h, cells, opts, k, nb[1], nb[2])
+      if into and reverse then into = unit_enter(layout, w, h, cells, opts, k, ux, uy) end
+      if into and (dist[v] == nil or best + into < dist[v]) then dist[v] = best + into end
+    end
+  end
+end
+
+describe("hex units (size = k) against a brute force over hexagons", function()
+  for _, layout in ipairs(LAYOUTS) do
+    it(layout .. ": find_path, distances both ways, clearance and line_of_sight", function()
+      local w, h = 13, 11
+      local found, fields, seen, hidden = 0, 0, 0, 0
+      for seed = 1, 6 do
+        local r = rng(seed * 7 + #layout)
+        -- sparse walls, so that units of 2 and 3 (7 and 19 cells) have room
+        local hx = astar.hex(w, h, { layout = layout })
+        local cells = {}
+        local forbid = astar.field(hx)
+        for y = 1, h do
+          for x = 1, w do
+            local c = { blocked = r() < 0.08, cost = ({ 1, 1, 2, 0.5 })[r(1, 4)], pen = 0,
+                        forbid = r() < 0.02 }
+            if r() < 0.1 then c.tag = r() < 0.5 and "mud" or "road" end
+            hx:set_blocked(x, y, c.blocked)
+            hx:set_cost(x, y, c.cost)
+            if c.tag then hx:set_tag(x, y, c.tag) end
+            forbid:set(x, y, c.forbid and 1 or 0)
+            cells[(y - 1) * w + x] = c
+          end
+        end
+        -- clearance: the largest k whose hexagon fits (the cap is far)
+        for y = 1, h do
+          for x = 1, w do
+            local k = 0
+            while unit_cells(layout, w, h, k + 1, x, y) do
+              local ok = true
+              for _, i in ipairs(unit_cells(layout, w, h, k + 1, x, y)) do
+                if cells[i].blocked then ok = false end
+              end
+              if not ok then break end
+              k = k + 1
+            end
+            assert.equal(k, hx:clearance(x, y), ("clearance (%d, %d)"):format(x, y))
+          end
+        end
+        for k = 2, 3 do
+          local set = { costs = seed % 2 == 0 and FACTORS or nil, forbid = seed % 3 == 0 }
+          local opts = { size = k, costs = set.costs, forbid = set.forbid and forbid or nil }
+          -- ends where the unit stands, mostly (one in four anywhere)
+          local function spot(any)
+            for _ = 1, 200 do
+              local x, y = r(1, w), r(1, h)
+              if any or unit_enter(layout, w, h, cells, set, k, x, y) then return x, y end
+            end
+            return r(1, w), r(1, h)
+          end
+          local sx, sy = spot(false)
+          local from = unit_dijkstra(layout, w, h, cells, set, k, sx, sy)
+          local to = unit_dijkstra(layout, w, h, cells, set, k, sx, sy, true)
+          for i = 1, 6 do
+            local gx, gy = spot(i % 4 == 0)
+            local want = from[(gy - 1) * w + gx]
+            local p, why = hx:find_path(sx, sy, gx, gy, opts)
+            local label = ("seed %d size %d (%d,%d)->(%d,%d)"):format(seed, k, sx, sy, gx, gy)
+            if want == nil then
+              assert.is_nil(p, label)
+              assert.equal("unreachable", why, label)
+            else
+              assert.is_table(p, label .. ": " .. tostring(why))
+              assert.equal(want, p.cost, label)
+              local sum = 0
+              for i = 2, #p.xy do
+                local a, b = p.xy[i - 1], p.xy[i]
+                assert.is_true(key_set(oracle_neighbours(layout, w, h, a[1], a[2]))[b[1] .. "," .. b[2]])
+                sum = sum + unit_enter(layout, w, h, cells, set, k, b[1], b[2])
+              end
+              assert.equal(want, sum, label)
+              found = found + 1
+            end
+          end
+          if from[(sy - 1) * w + sx] then
+            fields = fields + 1
+            local df = hx:distances({ { sx, sy } }, { size = k, costs = opts.costs, forbid = opts.forbid,
+                                                      direction = "from_sources" })
+            local dt = hx:distances({ { sx, sy } }, { size = k, costs = opts.costs, forbid = opts.forbid })
+            for y = 1, h do
+              for x = 1, w do
+                local i = (y - 1) * w + x
+                assert.equal(from[i] or math.huge, df:get(x, y))
+                assert.equal(to[i] or math.huge, dt:get(x, y))
+              end
+            end
+          end
+          -- line of sight of the unit: every cell of it sees its counterpart
+          for i = 1, 40 do
+            local x1, y1 = spot(i % 8 == 0)
+            local x2, y2 = spot(false)
+            local want = unit_cells(layout, w, h, k, x1, y1) ~= nil
+              and unit_cells(layout, w, h, k, x2, y2) ~= nil
+            if want then
+              local q1, r1 = axial(layout, x1, y1)
+              local q2, r2 = axial(layout, x2, y2)
+              for _, i in ipairs(unit_cells(layout, w, h, k, x1, y1)) do
+                local cq, cr = axial(layout, (i - 1) % w + 1, (i - 1) // w + 1)
+                local ax, ay = offset(layout, cq, cr)
+                local bx, by = offset(layout, cq + q2 - q1, cr + r2 - r1)
+                want = want and hx:line_of_sight(ax, ay, bx, by)
+              end
+            end
+            assert.equal(want, hx:line_of_sight(x1, y1, x2, y2, k),
+              ("line_of_sight (%d,%d)-(%d,%d) size %d"):format(x1, y1, x2, y2, k))
+            if want then seen = seen + 1 elseif unit_cells(layout, w, h, k, x1, y1)
+              and unit_cells(layout, w, h, k, x2, y2) then hidden = hidden + 1 end
+          end
+        end
+      end
+      -- the worlds exercise every answer: paths, fields, lines seen and cut
+      assert.is_true(found >= 40 and fields >= 10 and seen >= 100 and hidden >= 100,
+        ("found %d, fields %d, seen %d, hidden %d"):format(found, fields, seen, hidden))
+    end)
+  end
+
+  it("keeps the clearance current through random edits, the cap included", function()
+    for _, layout in ipairs(LAYOUTS) do
+      local w, h = 15, 12
+      local hx = astar.hex(w, h, { layout = layout })
+      local r = rng(#layout)
+      local blocked = {}
+      local function check(label)
+        for y = 1, h do
+          for x = 1, w do
+            local k = 0
+            while true do
+              local list = unit_cells(layout, w, h, k + 1, x, y)
+              local ok = list ~= nil
+              for _, i in ipairs(list or {}) do if blocked[i] then ok = false end end
+              if not ok then break end
+              k = k + 1
+            end
+            assert.equal(k, hx:clearance(x, y), ("%s %s (%d, %d)"):format(layout, label, x, y))
+          end
+        end
+      end
+      hx:clearance(1, 1) -- built now: every edit below updates it
+      for round = 1, 120 do
+        local x, y = r(1, w), r(1, h)
+        local i = (y - 1) * w + x
+        blocked[i] = not blocked[i]
+        hx:set_blocked(x, y, blocked[i])
+        if round % 8 == 0 then check("round " .. round) end
+      end
+      check("end")
+    end
+    -- the cap: on a 520 x 520 open grid the centre is 260 steps from the
+    -- border; a wall near it and gone again moves the values around it
+    local big = astar.hex(520, 520)
+    assert.equal(255, big:clearance(260, 260))
+    big:set_blocked(262, 260, true)
+    assert.equal(2, big:clearance(260, 260))
+    assert.equal(0, big:clearance(262, 260))
+    assert.equal(1, big:clearance(263, 260))
+    big:set_blocked(262, 260, false)
+    assert.equal(255, big:clearance(260, 260))
+    assert.equal(255, big:clearance(262, 260))
+    assert.equal(10, big:clearance(10, 260))
+  end)
+
+  it("refuses a unit that does not fit at an end, and walks one that fits", function()
+    local hx = astar.hex(9, 9)
+    local p, why = hx:find_path(1, 1, 5, 5, { size = 2 }) -- (1, 1) is at the border
+    assert.is_nil(p)
+    assert.equal("unreachable", why)
+    assert.equal(hx:distance(3, 3, 7, 7), hx:find_path(3, 3, 7, 7, { size = 2 }).cost)
+    assert.is_nil((hx:find_path(3, 3, 7, 7, { size = 5 })))
+    assert.equal(5, hx:clearance(5, 5)) -- the centre of a 9 x 9 grid: 4 steps to the edge
+    assert.equal(0, hx:find_path(5, 5, 5, 5, { size = 5 }).cost)
+  end)
+end)

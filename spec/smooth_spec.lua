@@ -171,6 +171,42 @@ describe("smooth", function()
     assert.same({ { 1, 1 }, { 3, 1 } }, astar.grid(3, 1):smooth({ nodes = { 1, 2, 3 } }))
   end)
 
+  it("grid:smooth takes every path the search returns, under the options it ran with", function()
+    -- smooth refuses a list of cells that is not a path of the grid under
+    -- its options (spec/hostile/smooth_spec.lua); every real path passes:
+    -- each diagonal rule, forbidden cells and tags, units of size 2, and
+    -- jump point search's paths (the default where it applies)
+    local rules = { "never", "no_corner_cutting", "one_obstacle", "always" }
+    local taken = 0
+    for seed = 1, 12 do
+      local r = rng(seed)
+      for _, rule in ipairs(rules) do
+        local g = astar.grid(12, 10, { diagonal = rule })
+        local forbid = astar.field(g)
+        for y = 1, 10 do
+          for x = 1, 12 do
+            local u = r()
+            if u < 0.2 then g:set_blocked(x, y, true)
+            elseif u < 0.27 then forbid:set(x, y, 1)
+            elseif u < 0.33 then g:set_tag(x, y, "lava") end
+          end
+        end
+        for _, opts in ipairs({ {}, { forbid = forbid }, { costs = { lava = false } },
+                                { forbid = forbid, costs = { lava = false } }, { size = 2 },
+                                { size = 2, forbid = forbid, costs = { lava = false } } }) do
+          for _ = 1, 4 do
+            local p = g:find_path(r(1, 12), r(1, 10), r(1, 12), r(1, 10), opts)
+            if p then
+              assert.is_table(g:smooth(p, opts))
+              taken = taken + 1
+            end
+          end
+        end
+      end
+    end
+    assert.is_true(taken > 300)
+  end)
+
   it("smooths queries too", function()
     local seed, g = 12
     repeat

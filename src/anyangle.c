@@ -131,6 +131,7 @@ typedef struct seg_ctx {
   int strict;        /* both corner cells must be passable */
   int fast;          /* every rate is 1 or infinite: no walk */
   int corners, shut; /* corner cells seen at this corner, impassable */
+  int passes;        /* the last segment priced has a passage */
   double sum;
   double top;       /* the largest rate crossed (length > 0) */
   int32_t bad_cell; /* the cell whose rate was bad */
@@ -181,12 +182,13 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
 static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     double *cost) {
   int rc;
-  c->top = 1;    /* uniform rates: the walk is skipped, every rate is 1 */
+  c->top = 1; /* uniform rates: the walk is skipped, every rate is 1 */
+  c->passes = 0;
   if (c->fast) { /* a segment costs its length: only its passage is asked */
     double ddx = (double)x1 - x0, ddy = (double)y1 - y0;
-    *cost = astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict)
-                ? sqrt(ddx * ddx + ddy * ddy)
-                : HUGE_VAL;
+    c->passes =
+        astar__grid_pass(c->gr, x0, y0, x1, y1, c->q ? c->q->forbid : NULL, c->strict);
+    *cost = c->passes ? sqrt(ddx * ddx + ddy * ddy) : HUGE_VAL;
     return ASTAR_OK;
   }
   c->sum = 0;
@@ -195,6 +197,9 @@ static int seg_cost(seg_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
   rc = astar_grid_walk(c->gr, x0, y0, x1, y1, seg_visit, c);
   if (rc == 2) return ASTAR_ECOST;
   if (rc < 0) return rc;
+  c->passes = rc == 0;
+  /* a passage's finite pieces may sum to HUGE_VAL too (1e308 + 1e308):
+  ** c->passes tells it from no passage */
   *cost = rc == 1 ? HUGE_VAL : c->sum;
   return ASTAR_OK;
 }
@@ -513,6 +518,14 @@ static int theta_fail(astar_theta *t, seg_ctx *c) {
   return t->status = ASTAR_ECOST;
 }
 
+/* The cost of reaching cell v summed to infinity: no path has that cost.
+** A* stops so (EOVERFLOW, naming the node it was reaching); so does this. */
+static int theta_overflow(astar_theta *t, int32_t v, double g) {
+  t->bad_cell = v;
+  t->bad_value = g;
+  return t->status = ASTAR_EOVERFLOW;
+}
+
 int astar_theta_step(astar_theta *t, uint64_t max_steps) {
   static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -586,11 +599,25 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
         a = t->parent[a];
       }
       if (t->stamp[v] == t->gen) g = t->g[v];
-      for (k = 0; k < nc && cand[k].lb < g * (1 - 1e-12); k++) {
+      /* While v has no cost yet every candidate is tried, also one whose
+      ** bound overflowed (the step from s must be, see below). */
+      for (k = 0; k < nc && (g == HUGE_VAL || cand[k].lb < g * (1 - 1e-12)); k++) {
         int32_t u = cand[k].node;
+        double ng;
         if (seg_cost(&c, u % w, u / w, nx, ny, &seg) != ASTAR_OK) return theta_fail(t, &c);
-        if (seg < HUGE_VAL && t->g[u] + seg < g * (1 - 1e-12)) {
-          g = t->g[u] + seg;
+        if (!c.passes) continue;
+        ng = t->g[u] + seg;
+        if (ng == HUGE_VAL) {
+          /* Finite pieces summed to infinity, along the segment or with g.
+          ** The step from s itself is the relaxation A* makes, and there
+          ** such a sum is an error (EOVERFLOW), not a closed door; a
+          ** shortcut from an ancestor that overflows is merely no better
+          ** (the step from s, or a route round, may still be finite). */
+          if (cand[k].depth == 0) return theta_overflow(t, v, ng);
+          continue;
+        }
+        if (ng < g * (1 - 1e-12)) {
+          g = ng;
           par = u;
         }
       }

@@ -781,6 +781,28 @@ int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t 
                       int32_t n, int32_t *keep, double *prefix, int32_t *bad_cell,
                       double *bad_value);
 
+/* What keeps a search under q (NULL: the grid's own rules) from taking the
+** step from cell `from` to cell `to` (ids), as each step of a cell path
+** must be taken (either shape); from = -1 asks only whether the unit may
+** stand at `to` (a path's first cell).  [out] cell (may be NULL): the cell
+** to blame, -1 when none (a sized unit leaving the grid). */
+typedef enum astar_step_fault {
+  ASTAR_STEP_OK = 0,
+  ASTAR_STEP_BLOCKED,   /* `to` (a sized unit: a cell of it) is blocked */
+  ASTAR_STEP_FORBIDDEN, /* ... or has a non-zero q->forbid value */
+  ASTAR_STEP_TAG,       /* ... or a tag whose q->tag_factor forbids */
+  ASTAR_STEP_SAME,      /* from == to */
+  ASTAR_STEP_FAR,       /* not neighbours */
+  ASTAR_STEP_DIAGONAL,  /* a diagonal step on a square grid whose rule is
+                        ** never */
+  ASTAR_STEP_CORNER     /* a diagonal step the rule refuses: its side cells
+                        ** (a sized unit: the units there) are blocked or
+                        ** forbidden (ask each with from = -1) */
+} astar_step_fault;
+/* An astar_step_fault, or EINVAL on an id out of range. */
+int astar_grid_step_fault(const astar_grid *gr, const astar_query *q, int32_t from,
+                          int32_t to, int32_t *cell);
+
 /*
 ** Any-angle search (Theta*) on a grid: parents may be any cell whose
 ** segment reaches the node, so paths turn only where they must.  Costs are
@@ -794,13 +816,16 @@ typedef struct astar_theta astar_theta;
 astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud);
 void astar_theta_free(astar_theta *t);
 int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q);
-/* As astar_search_step; ECOST when a rate is bad (astar_theta_bad). */
+/* As astar_search_step; ECOST when a rate is bad, EOVERFLOW when the cost
+** of reaching a cell from the cell expanded sums to infinity, as A* stops
+** (astar_theta_bad says where). */
 int astar_theta_step(astar_theta *t, uint64_t max_steps);
 int astar_theta_status(const astar_theta *t);
 const astar_stats *astar_theta_stats(const astar_theta *t);
 int32_t astar_theta_best(const astar_theta *t);
 const int32_t *astar_theta_visited(const astar_theta *t, size_t *n);
-/* After ECOST: the cell whose rate was bad, and [out] value that rate. */
+/* After ECOST: the cell whose rate was bad, and [out] value that rate;
+** after EOVERFLOW: the cell being reached, and HUGE_VAL. */
 int32_t astar_theta_bad(const astar_theta *t, double *value);
 /* The turning points start..to (cell ids) into points (NULL: count only),
 ** [out] cost (the path's cost) and length (the sum of its segments; only

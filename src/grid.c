@@ -226,6 +226,12 @@ static int32_t square_unit_cells(const astar_grid *gr, int32_t k, int par, int32
 
 static int32_t square_unit_count(int32_t k) { return k * k; }
 
+static int square_in_unit(const astar_grid *gr, int32_t x, int32_t y, int32_t k, int32_t cx,
+                          int32_t cy) {
+  (void)gr;
+  return cx >= x && cy >= y && cx < x + k && cy < y + k;
+}
+
 /* ------------------------------------------------------------------------ */
 /* the shape                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -350,4 +356,5 @@ static const lat_shape square = {
     .clear_update = square_clear_update,
     .unit_cells = square_unit_cells,
     .unit_count = square_unit_count,
+    .in_unit = square_in_unit,
 };

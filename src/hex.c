@@ -444,6 +444,14 @@ static int32_t hex_unit_cells(const astar_grid *gr, int32_t k, int par, int32_t 
 
 static int32_t hex_unit_count(int32_t k) { return 3 * k * (k - 1) + 1; }
 
+static int hex_in_unit(const astar_grid *gr, int32_t x, int32_t y, int32_t k, int32_t cx,
+                       int32_t cy) {
+  int32_t q0, r0, q, r;
+  to_axial(gr->layout, x, y, &q0, &r0);
+  to_axial(gr->layout, cx, cy, &q, &r);
+  return axial_distance(q - q0, r - r0) < k;
+}
+
 /* ------------------------------------------------------------------------ */
 /* the shape                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -604,4 +612,5 @@ static const lat_shape hexs = {
     .clear_update = hex_clear_update,
     .unit_cells = hex_unit_cells,
     .unit_count = hex_unit_count,
+    .in_unit = hex_in_unit,
 };

@@ -628,3 +628,71 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, dou
   }
   return ASTAR_OK;
 }
+
+/* ------------------------------------------------------------------------ */
+/* one step of a cell path, asked                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Whether q's unit may stand at cell (x, y): ASTAR_STEP_OK, or the fault
+** with *cell the cell to blame (-1: the unit leaves the grid), looking for
+** blocked cells first, then forbidden ones (filter.h: the forbid field,
+** then a tag that forbids).  The unit's cells lie within k - 1 columns and
+** rows of its cell in every shape; the shape says which (in_unit). */
+static int unit_fault(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
+                      int32_t *cell) {
+  int32_t k = q && q->size > 1 ? q->size : 1, cx, cy;
+  int pass;
+  for (pass = 0; pass < 3; pass++)
+    for (cy = y - (k - 1); cy <= y + (k - 1); cy++)
+      for (cx = x - (k - 1); cx <= x + (k - 1); cx++) {
+        int32_t id = cy * gr->w + cx, p;
+        if (k > 1 && !gr->shape->in_unit(gr, x, y, k, cx, cy)) continue;
+        if (!LAT_INSIDE(gr, cx, cy)) {
+          *cell = -1;
+          return ASTAR_STEP_BLOCKED;
+        }
+        p = LAT_CELL(gr, cx, cy);
+        *cell = id;
+        if (pass == 0 && gr->blocked[p]) return ASTAR_STEP_BLOCKED;
+        if (pass == 1 && q && q->forbid && q->forbid[id] != 0) return ASTAR_STEP_FORBIDDEN;
+        if (pass == 2 && q && filter_tag_forbids(q, lat_tag(gr, p))) return ASTAR_STEP_TAG;
+      }
+  *cell = -1;
+  return ASTAR_STEP_OK;
+}
+
+/*
+** The search's move rule asked of one step: where the unit lands, then the
+** geometry (a step of the neighbourhood; one the shape has but the rule
+** never takes, a square grid's diagonal under "never", is its own fault),
+** then the rule with the side positions read as open where the unit may
+** stand, as the expansions read them (lattice.h: lat_unit_moves).
+*/
+int astar_grid_step_fault(const astar_grid *gr, const astar_query *q, int32_t from,
+                          int32_t to, int32_t *cell) {
+  int32_t n = gr->w * gr->h, tx, ty, fx, fy, c = -1;
+  int fault, par, d, k;
+  unsigned open;
+  if (cell) *cell = -1;
+  if (to < 0 || to >= n || from < -1 || from >= n) return ASTAR_EINVAL;
+  tx = to % gr->w;
+  ty = to / gr->w;
+  fault = unit_fault(gr, q, tx, ty, &c);
+  if (cell) *cell = c;
+  if (fault != ASTAR_STEP_OK || from < 0) return fault;
+  if (from == to) return ASTAR_STEP_SAME;
+  fx = from % gr->w;
+  fy = from / gr->w;
+  par = lat_par(gr, fx, fy);
+  for (d = 0; d < LAT_MAXDIR; d++)
+    if (fx + gr->ddx[par][d] == tx && fy + gr->ddy[par][d] == ty) break;
+  if (d == LAT_MAXDIR) return ASTAR_STEP_FAR;
+  if (d >= gr->ndir) return ASTAR_STEP_DIAGONAL;
+  open = 1u << d;
+  for (k = 0; k < 2 && (gr->diag >> d & 1u); k++) {
+    int s = gr->side[d][k];
+    if (unit_fault(gr, q, fx + gr->ddx[par][s], fy + gr->ddy[par][s], &c) == ASTAR_STEP_OK)
+      open |= 1u << s;
+  }
+  return lat_rule_moves(gr, open) >> d & 1u ? ASTAR_STEP_OK : ASTAR_STEP_CORNER;
+}

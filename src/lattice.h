@@ -107,6 +107,9 @@ struct lat_shape {
   int32_t (*unit_cells)(const astar_grid *gr, int32_t k, int par, int32_t *pad, int32_t *ext);
   /* how many cells unit_cells writes for size k */
   int32_t (*unit_count)(int32_t k);
+  /* whether cell (cx, cy) is one of the unit of size k at (x, y) (any
+  ** coordinates; the unit's cells are within k - 1 columns and rows) */
+  int (*in_unit)(const astar_grid *gr, int32_t x, int32_t y, int32_t k, int32_t cx, int32_t cy);
 };
 
 #define LAT_CELL(gr, x, y) (((y) + 1) * (gr)->pw + (x) + 1)

@@ -152,26 +152,52 @@ static int l_field_fill(lua_State *L) {
   return 0;
 }
 
-/* Adds v to every cell within `radius` of (x, y) in the metric of the
-** field's grid: whose centre is within radius on a square grid, at most
-** radius steps away on a hex grid (a hexagon).  A cell within r is at most
-** r columns and r rows off in either. */
+/* The cells add_disc covers: every cell within `radius` of (cx, cy) in the
+** metric of the field's grid (whose centre is within radius on a square
+** grid, at most radius steps away on a hex grid: a hexagon; a cell within r
+** is at most r columns and r rows off in either).  With write, adds v to
+** each; without, only looks.  Returns the first cell (row order) whose
+** value is finite and would not be after adding v, -1 when none: add_disc
+** looks before it writes, so a refused call leaves every value as it was.
+** (Distance fields hold inf where no source is reached; those stay inf,
+** which is no change of kind.) */
+static int32_t disc_apply(lfield *F, int32_t cx, int32_t cy, double radius, double v,
+                          int write) {
+  int32_t r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+  int32_t x0 = cx - r < 0 ? 0 : cx - r, x1 = cx + r >= F->w ? F->w - 1 : cx + r;
+  int32_t y0 = cy - r < 0 ? 0 : cy - r, y1 = cy + r >= F->h ? F->h - 1 : cy + r;
+  int32_t x, y;
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      size_t i = (size_t)y * (size_t)F->w + (size_t)x;
+      if (!F->cells->within(F->metric, cx, cy, x, y, radius)) continue;
+      if (write) F->v[i] += v;
+      else if (isfinite(F->v[i]) && !isfinite(F->v[i] + v)) return (int32_t)i;
+    }
+  return -1;
+}
+
+/* field:add_disc(x, y, radius, value): adds value to the cells of the disc
+** (disc_apply); refuses, changing nothing, when a value would stop being
+** finite (a penalty field must keep penalty * penalty_scale finite, and
+** set and fill refuse such values too). */
 static int l_field_add_disc(lua_State *L) {
   lfield *F = check_field_mutable(L, 1);
-  int32_t cx, cy, x, y, x0, x1, y0, y1, r;
+  int32_t cx, cy, bad;
   double radius, v;
   check_coords(L, 2, F->w, F->h, &cx, &cy);
   radius = check_cost(L, 4, "radius");
   v = check_finite(L, 5, "value");
-  r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
-  x0 = cx - r < 0 ? 0 : cx - r;
-  y0 = cy - r < 0 ? 0 : cy - r;
-  x1 = cx + r >= F->w ? F->w - 1 : cx + r;
-  y1 = cy + r >= F->h ? F->h - 1 : cy + r;
-  for (y = y0; y <= y1; y++)
-    for (x = x0; x <= x1; x++)
-      if (F->cells->within(F->metric, cx, cy, x, y, radius))
-        F->v[(size_t)y * (size_t)F->w + (size_t)x] += v;
+  bad = disc_apply(F, cx, cy, radius, v, 0);
+  if (bad >= 0) {
+    const char *held = describe_number(L, F->v[bad]);
+    const char *added = describe(L, 5);
+    const char *sum = describe_number(L, F->v[bad] + v);
+    return arg_error(L, 5, lua_pushfstring(L, "cell (%d, %d) holds %s: adding %s would make it "
+                                              "%s (field values must stay finite)",
+                                           (int)(bad % F->w + 1), (int)(bad / F->w + 1), held, added, sum));
+  }
+  disc_apply(F, cx, cy, radius, v, 1);
   F->version++;
   return 0;
 }

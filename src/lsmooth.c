@@ -75,11 +75,20 @@ static astar_theta *theta_of(lua_State *L, lcall *C, lsbuf *b) {
   return b->th;
 }
 
-/* Raises for a core error of an any-angle search. */
+/* Raises for a core error of an any-angle search; a cost that overflows
+** raises what A* raises (search_error_info's wording). */
 static int theta_error(lua_State *L, ltopo *T, astar_theta *th, int rc) {
   double value = 0;
   int32_t cell = astar_theta_bad(th, &value);
   if (rc == ASTAR_ECOST) return rate_error(L, T, cell, value);
+  if (rc == ASTAR_EOVERFLOW) {
+    astar_error_info e;
+    e.cause = ASTAR_CAUSE_SUM;
+    e.node = cell;
+    e.from = e.link = -1;
+    e.value = value;
+    return search_error_info(L, T, &e, rc);
+  }
   if (rc == ASTAR_ECHANGED)
     return luaL_error(L, "the grid changed since this query began (start a new query)");
   return status_error(L, rc);
@@ -210,14 +219,99 @@ static int theta_find_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o)
 /* grid:smooth                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* Pushes "cell (x, y), which is blocked" (or "which the forbid field
+** forbids", "whose tag "lava" the costs forbid") for a fault of
+** astar_grid_step_fault that blames `cell`. */
+static const char *cell_phrase(lua_State *L, ltopo *T, int fault, int32_t cell) {
+  int32_t w = astar_grid_width(T->grid), x = cell % w, y = cell / w, tag = 0;
+  const char *why = "which is blocked";
+  if (fault == ASTAR_STEP_FORBIDDEN) why = "which the forbid field forbids";
+  if (fault == ASTAR_STEP_TAG) {
+    astar_grid_tag(T->grid, x, y, &tag);
+    push_tag_name(L, 1, tag);
+    why = lua_pushfstring(L, "whose tag %s the costs forbid", describe(L, -1));
+  }
+  return lua_pushfstring(L, "cell (%d, %d), %s", (int)(x + 1), (int)(y + 1), why);
+}
+
+/* Pushes why the query's unit may not stand at (or enter) cell `at`: the
+** cell_phrase of the cell to blame, for a sized unit of its block ("cell
+** (1, 1), where the unit (size 2) covers cell (2, 2), which is blocked"). */
+static const char *stand_phrase(lua_State *L, ltopo *T, const lopts *o, int fault, int32_t at,
+                                int32_t cell) {
+  int32_t w = astar_grid_width(T->grid);
+  if (o->q.size <= 1) return cell_phrase(L, T, fault, cell);
+  if (cell < 0)
+    return lua_pushfstring(L, "cell (%d, %d), where the unit (size %d) leaves the grid",
+                           (int)(at % w + 1), (int)(at / w + 1), (int)o->q.size);
+  return lua_pushfstring(L, "cell (%d, %d), where the unit (size %d) covers %s",
+                         (int)(at % w + 1), (int)(at / w + 1), (int)o->q.size,
+                         cell_phrase(L, T, fault, cell));
+}
+
+/* Raises for entry i (0-based) of path.nodes, cell c, which the search
+** under o could not have reached from the entry before it (prev; -1 for the
+** first): fault and cell from astar_grid_step_fault.  Stack: the message
+** pieces are pushed, then raised. */
+static int step_error(lua_State *L, ltopo *T, const lopts *o, int32_t i, int32_t prev,
+                      int32_t c, int fault, int32_t cell) {
+  int32_t w = astar_grid_width(T->grid), x = c % w + 1, y = c / w + 1;
+  int diag = astar_grid_diagonal(T->grid);
+  const char *msg;
+  if (fault < 0) /* the ids were checked: not expected */
+    return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(fault));
+  switch (fault) {
+    case ASTAR_STEP_SAME:
+      msg = lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) repeats the cell before it",
+                            (int)i + 1, (int)x, (int)y);
+      break;
+    case ASTAR_STEP_FAR:
+      msg = lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) is not a neighbour of the cell "
+                               "before it",
+                            (int)i + 1, (int)x, (int)y);
+      break;
+    case ASTAR_STEP_DIAGONAL:
+      msg = lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) is a diagonal step from the "
+                               "cell before it (diagonal = \"never\" allows none)",
+                            (int)i + 1, (int)x, (int)y);
+      break;
+    case ASTAR_STEP_CORNER: {
+      /* name the side positions that are closed: one or both */
+      int32_t side[2], bad[2], k, m = 0;
+      const char *past[2];
+      side[0] = (prev / w) * w + c % w; /* (tx, fy) */
+      side[1] = (c / w) * w + prev % w; /* (fx, ty) */
+      for (k = 0; k < 2; k++) {
+        int f = astar_grid_step_fault(T->grid, &o->q, -1, side[k], &bad[k]);
+        if (f != ASTAR_STEP_OK) past[m++] = stand_phrase(L, T, o, f, side[k], bad[k]);
+      }
+      if (m == 2) past[0] = lua_pushfstring(L, "%s, and %s", past[0], past[1]);
+      msg = lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) is a diagonal step from the "
+                               "cell before it past %s (diagonal = \"%s\" needs %s)",
+                            (int)i + 1, (int)x, (int)y, m > 0 ? past[0] : "?",
+                            diagonal_names[diag],
+                            diag == ASTAR_DIAG_ONE_OBSTACLE ? "a side cell open"
+                                                            : "both side cells open");
+      break;
+    }
+    default: /* where it stands or enters */
+      msg = lua_pushfstring(L, "path.nodes[%d] is %s", (int)i + 1,
+                            stand_phrase(L, T, o, fault, c, cell));
+  }
+  return arg_error(L, 2, msg);
+}
+
 /*
 ** grid:smooth(path [, opts]) -> points: smooths a path of this grid (a
 ** table whose nodes are cell ids, as find_path returns) under the cost
 ** options opts (the options the path was searched with; its search-only
 ** options are accepted and ignored), and stores the points in path.points
 ** too.  The path is an ordinary table: every entry is checked -- cells of
-** this grid, open, each a neighbour of the one before (a path of another
-** grid fails here).
+** this grid, each step one the search under opts could take (the unit
+** stands on the first cell; then neighbours, none repeated, the cell
+** entered open, not forbidden by the forbid field or a tag factor, a
+** diagonal step as the grid's rule allows it, with forbidden side cells as
+** closed as blocked ones).  A path of another grid fails here.
 */
 static int l_grid_smooth(lua_State *L) {
   /* stack: 1 grid, 2 path, 3 options, 4 search state, then the slots */
@@ -242,7 +336,8 @@ static int l_grid_smooth(lua_State *L) {
   S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap, len, sizeof(int32_t));
   for (i = 0; i < n; i++) {
     double v;
-    int32_t c, dx = 0, dy = 0;
+    int32_t c, prev = i > 0 ? S->b.nodes[i - 1] : -1, cell;
+    int fault;
     lua_rawgeti(L, -1, i + 1);
     v = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 1 || v > (double)w * h)
@@ -250,16 +345,8 @@ static int l_grid_smooth(lua_State *L) {
                                          "got %s",
                                       (int)i + 1, (int)w, (int)h, describe(L, -1)));
     c = (int32_t)v - 1;
-    if (astar_grid_blocked(T->grid, c % w, c / w))
-      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] is cell (%d, %d), which is blocked", (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
-    if (i > 0) {
-      dx = c % w - S->b.nodes[i - 1] % w;
-      dy = c / w - S->b.nodes[i - 1] / w;
-    }
-    if (dx < -1 || dx > 1 || dy < -1 || dy > 1)
-      arg_error(L, 2, lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) is not a neighbour of "
-                                         "the cell before it",
-                                      (int)i + 1, (int)(c % w + 1), (int)(c / w + 1)));
+    fault = astar_grid_step_fault(T->grid, &o.q, prev, c, &cell);
+    if (fault != ASTAR_STEP_OK) step_error(L, T, &o, i, prev, c, fault, cell);
     S->b.nodes[i] = c;
     lua_pop(L, 1);
   }
@@ -281,6 +368,35 @@ static int l_grid_smooth(lua_State *L) {
 ** cell_size 1, origin (0, 0).
 */
 
+/* Reads the origin option on top of the stack (not nil) into ox, oy: a
+** table holding exactly the keys 1 and 2 (read raw), each a finite number.
+** The message names what is wrong: the value, a stray key, or the
+** coordinate and its value. */
+static void world_origin(lua_State *L, int arg, double *ox, double *oy) {
+  int t = lua_gettop(L), i;
+  if (!lua_istable(L, t))
+    arg_error(L, arg, lua_pushfstring(L, "origin must be a table {x, y} of two finite numbers, "
+                                         "got %s",
+                                      describe(L, t)));
+  lua_pushnil(L);
+  while (lua_next(L, t)) { /* stack: origin, key, value */
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TNUMBER || (lua_tonumber(L, -1) != 1 && lua_tonumber(L, -1) != 2))
+      arg_error(L, arg, lua_pushfstring(L, "origin must be a table {x, y} of two finite "
+                                           "numbers, got a table with key %s",
+                                        describe(L, -1)));
+  }
+  for (i = 1; i <= 2; i++) {
+    double v;
+    lua_rawgeti(L, t, i);
+    v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(v))
+      arg_error(L, arg, lua_pushfstring(L, "origin[%d] must be a finite number, got %s", i, describe(L, -1)));
+    *(i == 1 ? ox : oy) = v;
+    lua_pop(L, 1);
+  }
+}
+
 /* Reads cell_size and origin from the grid options table at arg (already
 ** checked for unknown keys by the caller) into s, ox, oy. */
 static void world_options(lua_State *L, int arg, double *s, double *ox, double *oy) {
@@ -296,22 +412,7 @@ static void world_options(lua_State *L, int arg, double *s, double *ox, double *
   }
   lua_pop(L, 1);
   lua_getfield(L, arg, "origin");
-  if (!lua_isnil(L, -1)) {
-    int ok = lua_istable(L, -1);
-    if (ok) {
-      lua_rawgeti(L, -1, 1);
-      lua_rawgeti(L, -2, 2);
-      ok = lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TNUMBER &&
-           isfinite(lua_tonumber(L, -2)) && isfinite(lua_tonumber(L, -1));
-      *ox = lua_tonumber(L, -2);
-      *oy = lua_tonumber(L, -1);
-      lua_pop(L, 2);
-    }
-    if (!ok)
-      arg_error(L, arg, lua_pushfstring(L, "origin must be a table {x, y} of finite numbers, "
-                                           "got %s",
-                                        describe(L, -1)));
-  }
+  if (!lua_isnil(L, -1)) world_origin(L, arg, ox, oy);
   lua_pop(L, 1);
 }
 

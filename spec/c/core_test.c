@@ -505,6 +505,61 @@ static void test_anyangle(void) {
   astar_grid_free(gr);
 }
 
+/* Theta* when the cost of reaching a cell overflows: EOVERFLOW naming the
+** cell, as A* stops (each segment finite, the sum with g not). */
+static void test_anyangle_overflow(void) {
+  astar_grid *gr = astar_grid_new(3, 1, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_theta *t = astar_theta_new(NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  double value = 0;
+  int32_t x;
+  for (x = 0; x < 3; x++) astar_grid_set_cost(gr, x, 0, 1e308);
+  astar_query_init(&q, 0, 2);
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_EOVERFLOW && astar_search_error(s)->node == 2);
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK);
+  CHECK(astar_theta_step(t, 0) == ASTAR_EOVERFLOW);
+  CHECK(astar_theta_bad(t, &value) == 2 && value == HUGE_VAL);
+  astar_search_free(s);
+  astar_theta_free(t);
+  astar_grid_free(gr);
+}
+
+/* astar_grid_step_fault: the search's move rule asked of one step. */
+static void test_step_fault(void) {
+  astar_grid *gr = astar_grid_new(4, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *nv = astar_grid_new(4, 4, ASTAR_DIAG_NEVER, NULL, NULL);
+  double forbid[16];
+  astar_query q;
+  int32_t cell = 0;
+  memset(forbid, 0, sizeof forbid);
+  astar_query_init(&q, 0, 0);
+  astar_grid_set_blocked(gr, 1, 0, 1);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 4, &cell) == ASTAR_STEP_OK && cell == -1);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 5, &cell) == ASTAR_STEP_CORNER);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 1, &cell) == ASTAR_STEP_BLOCKED && cell == 1);
+  CHECK(astar_grid_step_fault(gr, NULL, -1, 1, NULL) == ASTAR_STEP_BLOCKED);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 0, NULL) == ASTAR_STEP_SAME);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 2 * 4, NULL) == ASTAR_STEP_FAR);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 16, NULL) == ASTAR_EINVAL);
+  CHECK(astar_grid_step_fault(nv, NULL, 0, 5, NULL) == ASTAR_STEP_DIAGONAL);
+  /* a forbidden cell: not entered, not stood on, and closes a corner */
+  forbid[4] = 1;
+  q.forbid = forbid;
+  CHECK(astar_grid_step_fault(nv, &q, 0, 4, &cell) == ASTAR_STEP_FORBIDDEN && cell == 4);
+  CHECK(astar_grid_step_fault(nv, &q, -1, 4, NULL) == ASTAR_STEP_FORBIDDEN);
+  astar_grid_set_blocked(gr, 1, 0, 0);
+  CHECK(astar_grid_step_fault(gr, &q, 0, 5, NULL) == ASTAR_STEP_CORNER);
+  CHECK(astar_grid_step_fault(gr, NULL, 0, 5, NULL) == ASTAR_STEP_OK);
+  /* a 2 x 2 unit: its block must fit */
+  q.forbid = NULL;
+  q.size = 2;
+  CHECK(astar_grid_step_fault(gr, &q, 2, 3, &cell) == ASTAR_STEP_BLOCKED && cell == -1);
+  astar_grid_free(gr);
+  astar_grid_free(nv);
+}
+
 /* Sized units through the C API: the clearance layer, sizes out of range,
 ** a graph refusing sizes, and a 2 x 2 unit kept out of a one-cell gap. */
 static void test_sizes(void) {
@@ -619,6 +674,8 @@ int main(void) {
   test_tables();
   test_pages_and_components();
   test_anyangle();
+  test_anyangle_overflow();
+  test_step_fault();
   test_sizes();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;

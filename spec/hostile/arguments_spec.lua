@@ -139,59 +139,43 @@ local GRAPH_SIGS = {
   distances_query = { { K.sources, { 1 } }, { K.opts, {} } },
 }
 
-local GRID_SIGS = {
-  set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
-  is_blocked = { { GX, 2 }, { GY, 2 } },
-  set_cost = { { GX, 2 }, { GY, 2 }, { K.cost("cost"), 1 } },
-  get_cost = { { GX, 2 }, { GY, 2 } },
-  set_tag = { { GX, 2 }, { GY, 2 }, { K.tag, "mud" } },
-  get_tag = { { GX, 2 }, { GY, 2 } },
-  id = { { GX, 2 }, { GY, 2 } },
-  xy = { { K.id("cell", GW * GH, "grid"), 7 } },
-  size = {},
-  diagonal = {},
-  memory = {},
-  line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 4 }, { GY, 3 }, { K.size, 2 } },
-  clearance = { { GX, 2 }, { GY, 2 } },
-  connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
-  visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
-  to_string = { { K.path, {} } },
-  find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
-  query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
-  distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
-  distances_query = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
-  smooth = { { K.smooth_path, { nodes = { 1, 2, 7 } } }, { K.opts, {} } },
-  to_world = { { GX, 2 }, { GY, 2 } },
-  to_cell = { { K.finite("x"), 1.5 }, { K.finite("y"), 0.5 } },
-  world = {},
-}
+-- The methods every grid has (both classes register one set of them).
+local function cell_sigs(what)
+  return {
+    set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
+    is_blocked = { { GX, 2 }, { GY, 2 } },
+    set_cost = { { GX, 2 }, { GY, 2 }, { K.cost("cost"), 1 } },
+    get_cost = { { GX, 2 }, { GY, 2 } },
+    set_tag = { { GX, 2 }, { GY, 2 }, { K.tag, "mud" } },
+    get_tag = { { GX, 2 }, { GY, 2 } },
+    id = { { GX, 2 }, { GY, 2 } },
+    xy = { { K.id("cell", GW * GH, what), 7 } },
+    size = {},
+    memory = {},
+    neighbours = { { GX, 2 }, { GY, 2 } },
+    line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 4 }, { GY, 3 }, { K.size, 2 } },
+    clearance = { { GX, 2 }, { GY, 2 } },
+    connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+    visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
+    to_string = { { K.path, {} } },
+    find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
+    query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
+    distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
+    distances_query = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
+    to_world = { { GX, 2 }, { GY, 2 } },
+    world = {},
+  }
+end
 
-local HEX_SIGS = {
-  set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
-  is_blocked = { { GX, 2 }, { GY, 2 } },
-  set_cost = { { GX, 2 }, { GY, 2 }, { K.cost("cost"), 1 } },
-  get_cost = { { GX, 2 }, { GY, 2 } },
-  set_tag = { { GX, 2 }, { GY, 2 }, { K.tag, "mud" } },
-  get_tag = { { GX, 2 }, { GY, 2 } },
-  id = { { GX, 2 }, { GY, 2 } },
-  xy = { { K.id("cell", GW * GH, "hex grid"), 7 } },
-  size = {},
-  layout = {},
-  memory = {},
-  neighbours = { { GX, 2 }, { GY, 2 } },
-  distance = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
-  line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
-  connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
-  visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
-  to_world = { { GX, 2 }, { GY, 2 } },
-  to_cell = { { K.finite("x"), 2.5 }, { K.finite("y"), 1.5 } },
-  distances_query = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
-  world = {},
-  to_string = { { K.path, {} } },
-  find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
-  query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
-  distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
-}
+local GRID_SIGS = cell_sigs("grid")
+GRID_SIGS.diagonal = {}
+GRID_SIGS.smooth = { { K.smooth_path, { nodes = { 1, 2, 7 } } }, { K.opts, {} } }
+GRID_SIGS.to_cell = { { K.finite("x"), 1.5 }, { K.finite("y"), 0.5 } }
+
+local HEX_SIGS = cell_sigs("hex grid")
+HEX_SIGS.layout = {}
+HEX_SIGS.distance = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } }
+HEX_SIGS.to_cell = { { K.finite("x"), 2.5 }, { K.finite("y"), 1.5 } }
 
 local FIELD_SIGS = {
   get = { { FX, 2 }, { FY, 2 } },

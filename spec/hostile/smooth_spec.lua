@@ -115,6 +115,97 @@ describe("hostile grid:smooth", function()
     usable(g)
   end)
 
+  it("refuses steps the grid's move rule does not allow, naming the entry and the rule", function()
+    local P = "bad argument #1 to 'smooth' ("
+    local function refuses(grid, nodes, opts, msg)
+      assert.equal(P .. msg .. ")", error_of(function() return grid:smooth({ nodes = nodes }, opts) end))
+    end
+    -- no_corner_cutting (the default): a diagonal past a blocked side
+    -- cell, either way; the detour is a path
+    local ncc = astar.grid(4, 4)
+    ncc:set_blocked(2, 1, true)
+    refuses(ncc, { 1, 6 }, nil, 'path.nodes[2] (cell (2, 2)) is a diagonal step from the cell before it '
+      .. 'past cell (2, 1), which is blocked (diagonal = "no_corner_cutting" needs both side cells open)')
+    refuses(ncc, { 5, 6, 1 }, nil, 'path.nodes[3] (cell (1, 1)) is a diagonal step from the cell before '
+      .. 'it past cell (2, 1), which is blocked (diagonal = "no_corner_cutting" needs both side cells open)')
+    assert.equal(3, #ncc:smooth({ nodes = { 1, 5, 6 } })) -- and no corner cut by the points
+    -- never: no diagonal at all
+    local never = astar.grid(4, 4, { diagonal = "never" })
+    refuses(never, { 1, 2, 7 }, nil, 'path.nodes[3] (cell (3, 2)) is a diagonal step from the cell before '
+      .. 'it (diagonal = "never" allows none)')
+    assert.is_table(never:smooth({ nodes = { 1, 2, 6, 7 } }))
+    -- one_obstacle: a diagonal needs one side cell open
+    local one = astar.grid(4, 4, { diagonal = "one_obstacle" })
+    one:set_blocked(2, 1, true)
+    assert.is_table(one:smooth({ nodes = { 1, 6 } }))
+    one:set_blocked(1, 2, true)
+    refuses(one, { 1, 6 }, nil, 'path.nodes[2] (cell (2, 2)) is a diagonal step from the cell before it '
+      .. 'past cell (2, 1), which is blocked, and cell (1, 2), which is blocked (diagonal = '
+      .. '"one_obstacle" needs a side cell open)')
+    -- always: only the target must be open, as in a search
+    local always = astar.grid(4, 4, { diagonal = "always" })
+    always:set_blocked(2, 1, true)
+    always:set_blocked(1, 2, true)
+    assert.is_table(always:smooth({ nodes = { 1, 6 } }))
+    -- a cell followed by itself
+    refuses(ncc, { 1, 1, 5 }, nil, "path.nodes[2] (cell (1, 1)) repeats the cell before it")
+    refuses(ncc, { 1, 5, 9, 9 }, nil, "path.nodes[4] (cell (1, 3)) repeats the cell before it")
+    refuses(ncc, { 16, 16 }, nil, "path.nodes[2] (cell (4, 4)) repeats the cell before it")
+    assert.same({ { 1, 1 } }, ncc:smooth({ nodes = { 1 } }))
+    -- an any-angle path's cells take a diagonal step where a segment passes
+    -- a corner, also on "never" grids: not a path of that grid (its points
+    -- are straight already)
+    local aa = assert(never:find_path(1, 1, 3, 3, { any_angle = true }))
+    assert.equal(P .. 'path.nodes[2] (cell (2, 2)) is a diagonal step from the cell before it '
+      .. '(diagonal = "never" allows none))', error_of(function() return never:smooth(aa) end))
+    usable(ncc)
+    one:set_blocked(1, 2, false)
+    usable(one)
+  end)
+
+  it("refuses cells the options forbid, and blocks a unit of that size does not fit", function()
+    local P = "bad argument #1 to 'smooth' ("
+    local function refuses(grid, nodes, opts, msg)
+      assert.equal(P .. msg .. ")", error_of(function() return grid:smooth({ nodes = nodes }, opts) end))
+    end
+    -- forbid: a forbidden cell is as closed as a blocked one, for the cells
+    -- a path stands on and for a diagonal step's side cells (as in a search)
+    local g4 = astar.grid(4, 4)
+    local forbid = astar.field(g4)
+    forbid:set(2, 1, 1)
+    local o = { forbid = forbid }
+    refuses(g4, { 1, 2, 3 }, o, "path.nodes[2] is cell (2, 1), which the forbid field forbids")
+    refuses(g4, { 2, 3 }, o, "path.nodes[1] is cell (2, 1), which the forbid field forbids")
+    refuses(g4, { 1, 6 }, o, 'path.nodes[2] (cell (2, 2)) is a diagonal step from the cell before it '
+      .. 'past cell (2, 1), which the forbid field forbids (diagonal = "no_corner_cutting" needs both '
+      .. 'side cells open)')
+    assert.is_table(g4:smooth({ nodes = { 1, 2, 3 } }))   -- without the options: a path
+    assert.is_table(g4:smooth({ nodes = { 1, 5, 6, 7 } }, o))
+    -- a tag whose factor is false forbids its cells exactly as the forbid
+    -- field does: not entered, no start, no side cell of a diagonal
+    g4:set_tag(2, 1, "lava")
+    local lava = { costs = { lava = false } }
+    refuses(g4, { 1, 2 }, lava, 'path.nodes[2] is cell (2, 1), whose tag "lava" the costs forbid')
+    refuses(g4, { 2, 3 }, lava, 'path.nodes[1] is cell (2, 1), whose tag "lava" the costs forbid')
+    refuses(g4, { 1, 6 }, lava, 'path.nodes[2] (cell (2, 2)) is a diagonal step from the cell before it '
+      .. 'past cell (2, 1), whose tag "lava" the costs forbid (diagonal = "no_corner_cutting" needs both '
+      .. 'side cells open)')
+    assert.is_table(g4:smooth({ nodes = { 1, 5, 6, 7 } }, lava))
+    assert.is_table(g4:smooth({ nodes = { 1, 2 } }, { costs = { lava = 3 } }))
+    -- size = k: the cells are the top-left cells of the unit's block
+    local g5 = astar.grid(5, 5)
+    g5:set_blocked(3, 3, true)
+    local two = { size = 2 }
+    refuses(g5, { 7 }, two, "path.nodes[1] is cell (2, 2), where the unit (size 2) covers cell (3, 3), "
+      .. "which is blocked")
+    refuses(g5, { 4, 5 }, two, "path.nodes[2] is cell (5, 1), where the unit (size 2) leaves the grid")
+    refuses(g5, { 1, 7 }, two, "path.nodes[2] is cell (2, 2), where the unit (size 2) covers cell "
+      .. "(3, 3), which is blocked")
+    assert.is_table(g5:smooth({ nodes = { 1, 2, 3, 4 } }, two))
+    usable(g4)
+    usable(g5)
+  end)
+
   it("checks its options like find_path's", function()
     local p = g:find_path(1, 1, 4, 4)
     assert.equal("bad argument #2 to 'smooth' (table expected, got number)",
