@@ -3,7 +3,7 @@
 -- Moving AI families time the default (jump point search) and A*'s fast
 -- path; these time what the families do not reach.
 --
---   lua5.4 bench/modes.lua <file.map> [queries]
+--   lua5.4 bench/modes.lua <file.map> [queries] [mode]
 --
 -- Modes, each on the same seeded start/goal pairs between open cells:
 --   astar      square grid, algorithm = "astar" (the fast path)
@@ -19,8 +19,9 @@ local astar = require("astar")
 
 local map_path = arg[1]
 local QUERIES = math.tointeger(tonumber(arg[2] or "200"))
+local ONLY = arg[3] -- one mode (for callgrind's instruction counts), or all
 if not (map_path and QUERIES) then
-  io.stderr:write("usage: lua5.4 bench/modes.lua <file.map> [queries]\n")
+  io.stderr:write("usage: lua5.4 bench/modes.lua <file.map> [queries] [mode]\n")
   os.exit(2)
 end
 
@@ -90,7 +91,9 @@ local modes = {
 }
 
 for _, m in ipairs(modes) do
+  if ONLY and m[1] ~= ONLY then goto next end
   local t0 = os.clock()
   local sum, exp = m[2]()
   print(("mode=%s seconds=%.6f expansions=%d check=%.6f"):format(m[1], os.clock() - t0, exp, sum))
+  ::next::
 end

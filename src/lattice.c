@@ -22,19 +22,40 @@ static size_t bits_words(const astar_grid *gr) {
   return (size_t)gr->ph * (size_t)gr->rw + (size_t)gr->pw * (size_t)gr->cw;
 }
 
+/* The rule (lattice.h: lat_rule_moves) for the open neighbours `open`,
+** from the grid's data: tabulated once, at creation. */
+static unsigned rule_of(const astar_grid *gr, unsigned open) {
+  unsigned m = open & gr->straight, dm = open & gr->diag;
+  int d;
+  for (d = 0; d < LAT_MAXDIR; d++) {
+    unsigned a, b;
+    if (!(dm >> d & 1u)) continue;
+    a = open >> gr->side[d][0] & 1u;
+    b = open >> gr->side[d][1] & 1u;
+    if (gr->rule == ASTAR_DIAG_NO_CORNER_CUTTING ? (a & b)
+        : gr->rule == ASTAR_DIAG_ONE_OBSTACLE    ? (a | b)
+                                                 : 1u)
+      m |= 1u << d;
+  }
+  return m;
+}
+
 /* Recomputes the move mask of padded cell p from its neighbours.  Border
 ** cells are blocked: their mask is 0 and their neighbours are not read. */
 static void update_moves(astar_grid *gr, int32_t p) {
+  const unsigned char *b = gr->blocked;
+  const int32_t *off;
   unsigned open = 0;
-  int d, par;
-  if (gr->blocked[p]) {
+  int d;
+  if (b[p]) {
     gr->moves[p] = 0;
     return;
   }
-  par = lat_par_of(gr, p);
-  for (d = 0; d < gr->ndir; d++)
-    if (!gr->blocked[p + gr->off[par][d]]) open |= 1u << d;
-  gr->moves[p] = (unsigned char)lat_rule_moves(gr, open);
+  /* every map load and edit comes here: no parity to find on shapes
+  ** without one (square grids) */
+  off = gr->off[gr->par_x | gr->par_y ? lat_par_of(gr, p) : 0];
+  for (d = 0; d < LAT_MAXDIR; d++) open |= (unsigned)!b[p + off[d]] << d; /* unrolled */
+  gr->moves[p] = (unsigned char)lat_rule_moves(gr, open & gr->dirs);
 }
 
 /* Sets padded cell (x, y)'s bit in the row and column bit sets. */
@@ -75,7 +96,9 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   gr->par_y = geo->par_y;
   gr->straight = geo->straight;
   gr->diag = geo->diag;
+  gr->dirs = (1u << geo->ndir) - 1u;
   memcpy(gr->side, geo->side, sizeof gr->side);
+  for (d = 0; d < 256; d++) gr->moves_of[d] = (unsigned char)rule_of(gr, (unsigned)d & gr->dirs);
   for (par = 0; par < 2; par++)
     for (d = 0; d < LAT_MAXDIR; d++) {
       int dx = geo->ddx[par][d], dy = geo->ddy[par][d];
@@ -623,7 +646,9 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr, dou
       d = *parent_at(s, p);
       dist[c] = nd->g;
       link[c] = (signed char)d;
-      next[c] = d < 0 ? -1 : lat_ext(gr, repair_parent(s, p));
+      /* the tree parent (repair_parent), from coordinates at hand */
+      next[c] = d < 0 ? -1
+                      : (int32_t)c + gr->ext[lat_par(gr, x, y)][s->reverse ? d : gr->shape->opp[d]];
     }
   }
   return ASTAR_OK;

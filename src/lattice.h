@@ -52,6 +52,8 @@ struct astar_grid {
   ** steps in `diag` directions also side cells (side[d]) by `rule` */
   unsigned straight, diag;
   unsigned char side[LAT_MAXDIR][2];
+  unsigned dirs; /* the bits of the ndir directions */
+  unsigned char moves_of[256]; /* the rule for every set of open neighbours */
   unsigned char *blocked; /* pw * ph; 1 blocked (the border too) */
   unsigned char *moves;   /* pw * ph; bit d: the step in direction d is
                              ** allowed by the blocked cells and the rule
@@ -150,21 +152,10 @@ ASTAR_INLINE int32_t lat_ext(const astar_grid *gr, int32_t p) {
 ** target and, by the rule, both side cells (no_corner_cutting), at least
 ** one (one_obstacle) or neither (always).  The rule is symmetric (the same
 ** two side cells decide a diagonal step either way), so reverse expansions
-** use it too. */
+** use it too.  lattice.c tabulates it for every `open` once per grid
+** (moves_of): map loads, edits and the general loops then look it up. */
 ASTAR_INLINE unsigned lat_rule_moves(const astar_grid *gr, unsigned open) {
-  unsigned m = open & gr->straight, dm = open & gr->diag;
-  int d;
-  for (d = 0; dm >> d != 0; d++) {
-    unsigned a, b;
-    if (!(dm >> d & 1u)) continue;
-    a = open >> gr->side[d][0] & 1u;
-    b = open >> gr->side[d][1] & 1u;
-    if (gr->rule == ASTAR_DIAG_NO_CORNER_CUTTING ? (a & b)
-        : gr->rule == ASTAR_DIAG_ONE_OBSTACLE    ? (a | b)
-                                                 : 1u)
-      m |= 1u << d;
-  }
-  return m;
+  return gr->moves_of[open & 0xffu];
 }
 
 /* The built-in estimate at the point (x, y) of the plane (square grids
