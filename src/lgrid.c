@@ -100,11 +100,13 @@ static int l_grid_new(lua_State *L) {
   int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
   int diag;
   double world[3];
+  ltopo *T;
   lua_settop(L, 3);
   diag = square_options(L, 3, world);
   if ((double)w * h >= (double)(1 << 30))
     return arg_error(L, 2, "grid too large (width * height must be below 2^30)");
-  cells_attach(L, topo_new(L, &grid_class), astar_grid_new(w, h, diag, state_alloc, M), world);
+  T = topo_new(L, &grid_class); /* create first, acquire second */
+  cells_attach(L, T, astar_grid_new(w, h, diag, state_alloc, M), world);
   return 1;
 }
 

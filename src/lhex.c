@@ -143,6 +143,7 @@ static int l_hex_new(lua_State *L) {
   int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
   int layout = ASTAR_HEX_ODD_R;
   double world[3];
+  ltopo *T;
   lua_settop(L, 3);
   if (cells_options(L, 3, own, COUNT_OF(own), world)) {
     lua_getfield(L, 3, "layout");
@@ -153,7 +154,8 @@ static int l_hex_new(lua_State *L) {
   }
   if ((double)w * h >= (double)(1 << 30))
     return arg_error(L, 2, "hex grid too large (width * height must be below 2^30)");
-  cells_attach(L, topo_new(L, &hex_class), astar_hex_new(w, h, layout, state_alloc, M), world);
+  T = topo_new(L, &hex_class); /* create first, acquire second */
+  cells_attach(L, T, astar_hex_new(w, h, layout, state_alloc, M), world);
   return 1;
 }
 
