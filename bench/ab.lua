@@ -1,7 +1,7 @@
 -- bench/ab.lua -- two builds of the module on the same scenarios, A and B
 -- alternating, so that both sides see the same machine (shared, noisy).
 --
---   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic | modes]
+--   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic | astar | modes]
 --
 -- Each directory holds an astar/core.so (for instance a worktree's build/
 -- of the commit before a change, and this tree's build/).  For every map
@@ -12,7 +12,8 @@
 -- faster.  Every answer is checked against the scenario optimum as in
 -- module_bench.lua.
 --
--- With "modes", the rows are the search modes of bench/modes.lua (A*'s
+-- With "astar", the families run algorithm = "astar" (A*'s fast path, not
+-- the default jump point search).  With "modes", the rows are the search modes of bench/modes.lua (A*'s
 -- general loop, cell costs, sized units, reverse distances, hex grids) on
 -- MODES_MAP (default brc202d), A and B alternating the same way;
 -- the two sides must agree on every path cost.
@@ -20,10 +21,11 @@ local LUA = os.getenv("LUA") or "lua5.4"
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 local A, B = arg[1], arg[2]
 local RUNS = tonumber(arg[3] or "5")
-local EXTRA = arg[4] == "lua-heuristic" and " lua-heuristic" or ""
+local EXTRA = arg[4] == "lua-heuristic" and " lua-heuristic"
+  or arg[4] == "astar" and " algorithm=astar" or ""
 local MODES = arg[4] == "modes"
 if not (A and B and RUNS) then
-  io.stderr:write("usage: lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic]\n")
+  io.stderr:write("usage: lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic | astar | modes]\n")
   os.exit(2)
 end
 
@@ -34,7 +36,7 @@ local function median(t)
 end
 
 if MODES then
-  local map = ("%s/%s.map"):format(MAPS, os.getenv("MODES_MAP") or "random512-20-0")
+  local map = ("%s/%s.map"):format(MAPS, os.getenv("MODES_MAP") or "brc202d")
   local function run(dir)
     local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='%s/?.so;;' %s bench/modes.lua %s 2>&1")
       :format(dir, LUA, map)

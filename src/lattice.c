@@ -51,9 +51,7 @@ static void update_moves(astar_grid *gr, int32_t p) {
     gr->moves[p] = 0;
     return;
   }
-  /* every map load and edit comes here: no parity to find on shapes
-  ** without one (square grids) */
-  off = gr->off[gr->par_x | gr->par_y ? lat_par_of(gr, p) : 0];
+  off = gr->off[lat_par_of(gr, p)];
   for (d = 0; d < LAT_MAXDIR; d++) open |= (unsigned)!b[p + off[d]] << d; /* unrolled */
   gr->moves[p] = (unsigned char)lat_rule_moves(gr, open & gr->dirs);
 }

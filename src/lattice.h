@@ -130,9 +130,12 @@ ASTAR_INLINE int lat_par(const astar_grid *gr, int32_t x, int32_t y) {
   return (int)(((x & gr->par_x) | (y & gr->par_y)) & 1);
 }
 
-/* The parity of padded cell p (any cell of the padded array). */
+/* The parity of padded cell p (any cell of the padded array): no row to
+** find on shapes without parity (square grids). */
 ASTAR_INLINE int lat_par_of(const astar_grid *gr, int32_t p) {
-  int32_t y = lat_row(gr, p);
+  int32_t y;
+  if (!(gr->par_x | gr->par_y)) return 0;
+  y = lat_row(gr, p);
   return lat_par(gr, p - y * gr->pw - 1, y - 1);
 }
 
