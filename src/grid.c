@@ -287,7 +287,10 @@ ASTAR_INLINE lat_at square_locate(const astar_grid *gr, int32_t p) {
   return a;
 }
 
-LAT_MODES(square, square, square_locate, lat_h_plane)
+/* Cardinal steps are 1 long, diagonal ones the grid's sqrt 2. */
+ASTAR_INLINE double square_len(int d) { return d < 4 ? 1.0 : ASTAR_GRID_DIAG; }
+
+LAT_MODES(square, square, square_locate, square_len, lat_h_plane)
 
 static void square_position(const astar_topology *t, int32_t p, double xyz[3]) {
   const astar_grid *gr = (const astar_grid *)t;

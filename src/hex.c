@@ -541,7 +541,13 @@ ASTAR_INLINE lat_at hex_locate(const astar_grid *gr, int32_t p) {
   return a;
 }
 
-LAT_MODES(hex, hexs, hex_locate, hex_h)
+/* Every step is 1 long. */
+ASTAR_INLINE double hex_len(int d) {
+  (void)d;
+  return 1.0;
+}
+
+LAT_MODES(hex, hexs, hex_locate, hex_len, hex_h)
 
 /* The centre, neighbours one apart (astar_hex_center). */
 static void hex_position(const astar_topology *t, int32_t p, double xyz[3]) {

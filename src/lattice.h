@@ -36,24 +36,9 @@ typedef struct lat_shape lat_shape;
 
 struct astar_grid {
   astar_topology t; /* first: the topology view of the grid */
-  const lat_shape *shape;
+  /* what every expansion reads, together (a cache line or two) */
   int32_t w, h, pw, ph;
-  double inv_pw;    /* 1 / pw: rows without a division */
-  int ndir;         /* directions a step may take: 4 or 8 (square), 6 (hex) */
-  int rule;         /* square: the astar_diagonal rule; hex: -1 */
-  int layout;       /* hex: the astar_layout; square: -1 */
-  int par_x, par_y; /* the parity of a cell is (x & par_x | y & par_y) & 1 */
-  /* the neighbourhood: by parity and direction, the step in padded ids,
-  ** in external ids, in columns and rows, and the neighbour's parity */
-  int32_t off[2][LAT_MAXDIR], ext[2][LAT_MAXDIR];
-  signed char ddx[2][LAT_MAXDIR], ddy[2][LAT_MAXDIR];
-  unsigned char npar[2][LAT_MAXDIR];
-  /* the move rule: steps in `straight` directions need their target open;
-  ** steps in `diag` directions also side cells (side[d]) by `rule` */
-  unsigned straight, diag;
-  unsigned char side[LAT_MAXDIR][2];
-  unsigned dirs; /* the bits of the ndir directions */
-  unsigned char moves_of[256]; /* the rule for every set of open neighbours */
+  double inv_pw;          /* 1 / pw: rows without a division */
   unsigned char *blocked; /* pw * ph; 1 blocked (the border too) */
   unsigned char *moves;   /* pw * ph; bit d: the step in direction d is
                              ** allowed by the blocked cells and the rule
@@ -64,8 +49,24 @@ struct astar_grid {
                              ** the largest unit that fits at each cell,
                              ** 0 on blocked cells and the border (kept
                              ** current by set_blocked once built) */
-  int32_t *scratch;       /* the clearance update's queue (hex), grown */
-  size_t scratch_cap;     /* as needed */
+  /* the neighbourhood: by parity and direction, the step in padded ids,
+  ** in external ids, in columns and rows, and the neighbour's parity */
+  int32_t off[2][LAT_MAXDIR], ext[2][LAT_MAXDIR];
+  signed char ddx[2][LAT_MAXDIR], ddy[2][LAT_MAXDIR];
+  unsigned char npar[2][LAT_MAXDIR];
+  const lat_shape *shape;
+  int ndir;         /* directions a step may take: 4 or 8 (square), 6 (hex) */
+  int rule;         /* square: the astar_diagonal rule; hex: -1 */
+  int layout;       /* hex: the astar_layout; square: -1 */
+  int par_x, par_y; /* the parity of a cell is (x & par_x | y & par_y) & 1 */
+  /* the move rule: steps in `straight` directions need their target open;
+  ** steps in `diag` directions also side cells (side[d]) by `rule` */
+  unsigned straight, diag;
+  unsigned char side[LAT_MAXDIR][2];
+  unsigned dirs;               /* the bits of the ndir directions */
+  unsigned char moves_of[256]; /* the rule for every set of open neighbours */
+  int32_t *scratch;            /* the clearance update's queue (hex), grown */
+  size_t scratch_cap;          /* as needed */
   /* Open cells as bit sets, for jump point search (square grids; NULL
   ** elsewhere; kept current by set_blocked like `moves`): bit x of row y
   ** and bit y of column x (padded coordinates) is set when the cell is
@@ -86,10 +87,11 @@ struct astar_grid {
 ** per-direction constants the expansions read, and hooks. */
 struct lat_shape {
   const astar_topo_ops *ops;
-  const char *noun;                        /* "grid", "hex grid" */
-  unsigned char opp[LAT_MAXDIR];           /* the opposite direction */
+  const char *noun; /* "grid", "hex grid" */
+  /* what the expansions read per direction, together */
   double len[LAT_MAXDIR];                  /* a step's length (its cost at cost 1) */
   double mdx[LAT_MAXDIR], mdy[LAT_MAXDIR]; /* metric coordinates' change */
+  unsigned char opp[LAT_MAXDIR];           /* the opposite direction */
   /* line of sight between two cells inside the grid, for one cell and for
   ** a unit of size k > 1 (clearance built) */
   int (*sight)(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
@@ -190,6 +192,9 @@ typedef struct lat_at {
 } lat_at;
 
 typedef lat_at (*lat_locate_fn)(const astar_grid *gr, int32_t p);
+/* A step's length by direction (lat_shape.len as code: a constant or a
+** compare where the table would be a load per neighbour). */
+typedef double (*lat_len_fn)(int d);
 
 /* All directions but the one back to p's parent: a child never improves its
 ** parent (g(parent) + 2 c >= g(parent) for any costs >= 0), so that step
@@ -311,12 +316,14 @@ ASTAR_INLINE int lat_unit_cost(astar_search *s, const astar_grid *gr, const lat_
 **            blocked cells and the rule, and every step costs its length
 **            (no cost layer, no filter, no callback: search.c's
 **            query_plain and the shape's plain operation decide);
-** sh, locate, hf: the shape's constants, its locate function and its
-** estimate.  Every argument but s and p is a constant at each
-** instantiation (lattice.h's header says why).
+** sh, locate, len, hf: the shape's constants, its locate function, its
+** step lengths (the fast path's costs) and its estimate.  Every argument
+** but s and p is a constant at each instantiation (lattice.h's header
+** says why).
 */
 ASTAR_INLINE int lat_expand(astar_search *s, int32_t p, int reverse, int sized, int plain,
-                            const lat_shape *sh, lat_locate_fn locate, astar_h_fn hf) {
+                            const lat_shape *sh, lat_locate_fn locate, lat_len_fn len,
+                            astar_h_fn hf) {
   const astar_grid *gr = (const astar_grid *)s->topo;
   lat_at a = locate(gr, p);
   const int32_t *off = gr->off[a.par], *ext = gr->ext[a.par];
@@ -333,8 +340,7 @@ ASTAR_INLINE int lat_expand(astar_search *s, int32_t p, int reverse, int sized, 
     if (!(m & 1)) continue;
     q = p + off[d];
     if (plain) { /* ext: unused when plain */
-      rc = relax_impl(s, q, 0, d, gp + sh->len[d], 0, a.mx + sh->mdx[d], a.my + sh->mdy[d], 1,
-                      hf);
+      rc = relax_impl(s, q, 0, d, gp + len(d), 0, a.mx + sh->mdx[d], a.my + sh->mdy[d], 1, hf);
       if (rc != ASTAR_OK) return rc;
       continue;
     }
@@ -363,21 +369,21 @@ ASTAR_INLINE int lat_expand(astar_search *s, int32_t p, int reverse, int sized, 
 /* A shape's modes: one line each, the loop of engine.h around the
 ** template with the mode's constant flags.  Defines prefix##_runs, the
 ** run[] table of its astar_topo_ops (engine.h: search_loop). */
-#define LAT_MODES(prefix, shape, locate, hf) \
+#define LAT_MODES(prefix, shape, locate, len, hf) \
   static int prefix##_general(astar_search *s, int32_t p) { \
-    return lat_expand(s, p, 0, 0, 0, &shape, locate, hf); \
+    return lat_expand(s, p, 0, 0, 0, &shape, locate, len, hf); \
   } \
   ASTAR_INLINE int prefix##_plain(astar_search *s, int32_t p) { \
-    return lat_expand(s, p, 0, 0, 1, &shape, locate, hf); \
+    return lat_expand(s, p, 0, 0, 1, &shape, locate, len, hf); \
   } \
   static int prefix##_reverse(astar_search *s, int32_t p) { \
-    return lat_expand(s, p, 1, 0, 0, &shape, locate, hf); \
+    return lat_expand(s, p, 1, 0, 0, &shape, locate, len, hf); \
   } \
   static int prefix##_sized(astar_search *s, int32_t p) { \
-    return lat_expand(s, p, 0, 1, 0, &shape, locate, hf); \
+    return lat_expand(s, p, 0, 1, 0, &shape, locate, len, hf); \
   } \
   static int prefix##_sized_reverse(astar_search *s, int32_t p) { \
-    return lat_expand(s, p, 1, 1, 0, &shape, locate, hf); \
+    return lat_expand(s, p, 1, 1, 0, &shape, locate, len, hf); \
   } \
   static int prefix##_run_general(astar_search *s, uint64_t n) { \
     return search_loop(s, n, prefix##_general); \
