@@ -530,18 +530,18 @@ end)
 -- taken from the library), and finds a unit's cells by scanning the grid.
 local function axial(layout, x, y) -- 1-based offset -> axial (0-based)
   x, y = x - 1, y - 1
-  if layout == "odd_r" then return x - (y - y % 2) // 2, y end
-  if layout == "even_r" then return x - (y + y % 2) // 2, y end
-  if layout == "odd_q" then return x, y - (x - x % 2) // 2 end
-  return x, y - (x + x % 2) // 2
+  if layout == "odd_r" then return x - math.floor((y - y % 2) / 2), y end
+  if layout == "even_r" then return x - math.floor((y + y % 2) / 2), y end
+  if layout == "odd_q" then return x, y - math.floor((x - x % 2) / 2) end
+  return x, y - math.floor((x + x % 2) / 2)
 end
 
 local function offset(layout, q, r) -- axial -> 1-based offset
   local x, y
-  if layout == "odd_r" then x, y = q + (r - r % 2) // 2, r
-  elseif layout == "even_r" then x, y = q + (r + r % 2) // 2, r
-  elseif layout == "odd_q" then x, y = q, r + (q - q % 2) // 2
-  else x, y = q, r + (q + q % 2) // 2 end
+  if layout == "odd_r" then x, y = q + math.floor((r - r % 2) / 2), r
+  elseif layout == "even_r" then x, y = q + math.floor((r + r % 2) / 2), r
+  elseif layout == "odd_q" then x, y = q, r + math.floor((q - q % 2) / 2)
+  else x, y = q, r + math.floor((q + q % 2) / 2) end
   return x + 1, y + 1
 end
 
@@ -588,7 +588,7 @@ local function unit_dijkstra(layout, w, h, cells, opts, k, sx, sy, reverse)
     end
     if not u then return dist end
     done[u] = true
-    local ux, uy = (u - 1) % w + 1, (u - 1) // w + 1
+    local ux, uy = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
     for _, nb in ipairs(oracle_neighbours(layout, w, h, ux, uy)) do
       local v = (nb[2] - 1) * w + nb[1]
       local into = unit_enter(layout, w, h, cells, opts, k, nb[1], nb[2])
@@ -650,8 +650,8 @@ describe("hex units (size = k) against a brute force over hexagons", function()
           local sx, sy = spot(false)
           local from = unit_dijkstra(layout, w, h, cells, set, k, sx, sy)
           local to = unit_dijkstra(layout, w, h, cells, set, k, sx, sy, true)
-          for i = 1, 6 do
-            local gx, gy = spot(i % 4 == 0)
+          for round = 1, 6 do
+            local gx, gy = spot(round % 4 == 0)
             local want = from[(gy - 1) * w + gx]
             local p, why = hx:find_path(sx, sy, gx, gy, opts)
             local label = ("seed %d size %d (%d,%d)->(%d,%d)"):format(seed, k, sx, sy, gx, gy)
@@ -685,8 +685,8 @@ describe("hex units (size = k) against a brute force over hexagons", function()
             end
           end
           -- line of sight of the unit: every cell of it sees its counterpart
-          for i = 1, 40 do
-            local x1, y1 = spot(i % 8 == 0)
+          for round = 1, 40 do
+            local x1, y1 = spot(round % 8 == 0)
             local x2, y2 = spot(false)
             local want = unit_cells(layout, w, h, k, x1, y1) ~= nil
               and unit_cells(layout, w, h, k, x2, y2) ~= nil
@@ -694,7 +694,7 @@ describe("hex units (size = k) against a brute force over hexagons", function()
               local q1, r1 = axial(layout, x1, y1)
               local q2, r2 = axial(layout, x2, y2)
               for _, i in ipairs(unit_cells(layout, w, h, k, x1, y1)) do
-                local cq, cr = axial(layout, (i - 1) % w + 1, (i - 1) // w + 1)
+                local cq, cr = axial(layout, (i - 1) % w + 1, math.floor((i - 1) / w) + 1)
                 local ax, ay = offset(layout, cq, cr)
                 local bx, by = offset(layout, cq + q2 - q1, cr + r2 - r1)
                 want = want and hx:line_of_sight(ax, ay, bx, by)

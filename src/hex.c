@@ -367,11 +367,11 @@ static void hex_clear_rise(astar_grid *gr, int32_t b) {
     }
     if (layer + 1u >= CLEAR_CAP) continue; /* capped cells stay capped */
     for (d = 0; d < 6; d++) {
-      int32_t v = u + gr->off[par][d];
-      if (gr->blocked[v] || gr->clear[v] != layer + 1u) continue;
+      int32_t nb = u + gr->off[par][d];
+      if (gr->blocked[nb] || gr->clear[nb] != layer + 1u) continue;
       if ((q = scratch(gr, tail + 1)) == NULL) return;
-      gr->clear[v] = 0;
-      q[tail++] = v;
+      gr->clear[nb] = 0;
+      q[tail++] = nb;
     }
   }
   m = tail;
