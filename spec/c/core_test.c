@@ -241,6 +241,97 @@ static void test_hex(void) {
   astar_hex_free(hx);
 }
 
+/* The distance field of s (run to the end) on gr, cell by cell. */
+static void field_of(astar_search *s, astar_grid *gr, double *dist, int32_t *next,
+                     signed char *link) {
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_grid_export_distances(s, gr, dist, next, link) == ASTAR_OK);
+}
+
+/* One lattice under both shapes: abilities instead of kinds, the cell
+** functions on either, a tag that forbids meaning what the forbid array
+** means, hex units and hex field repair. */
+static void test_lattice(void) {
+  astar_graph *g = astar_graph_new(NULL, NULL);
+  astar_grid *sq = astar_grid_new(2, 2, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *hx = astar_hex_new(9, 9, ASTAR_HEX_ODD_R, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  double tagf[2] = {1.0, ASTAR_FORBID}, forbid[4] = {0, 1, 0, 0}, cost;
+  double d1[81], d2[81];
+  int32_t nodes[16], xy[16], n1[81], n2[81], changed[8], k;
+  signed char l1[81], l2[81];
+  size_t nch;
+  int way;
+  /* abilities */
+  CHECK(astar_topology_abilities(astar_graph_topology(g)) == 0);
+  CHECK(astar_topology_abilities(astar_grid_topology(sq)) ==
+        (ASTAR_CAN_CELLS | ASTAR_CAN_UNITS | ASTAR_CAN_JPS | ASTAR_CAN_REPAIR | ASTAR_CAN_SEGMENTS));
+  CHECK(astar_topology_abilities(astar_grid_topology(hx)) ==
+        (ASTAR_CAN_CELLS | ASTAR_CAN_UNITS | ASTAR_CAN_REPAIR));
+  CHECK(astar_topology_grid(astar_graph_topology(g)) == NULL);
+  CHECK(astar_topology_grid(astar_grid_topology(hx)) == hx);
+  CHECK(astar_grid_diagonal(hx) == ASTAR_EINVAL && astar_hex_layout(sq) == ASTAR_EINVAL);
+  CHECK(astar_grid_diagonal(sq) == ASTAR_DIAG_NO_CORNER_CUTTING);
+  CHECK(astar_hex_layout(hx) == ASTAR_HEX_ODD_R && astar_hex_distance(sq, 0, 0, 1, 1) == -1);
+  CHECK(astar_grid_neighbours(sq, 0, 0, xy) == 3 && astar_grid_neighbours(hx, 4, 4, xy) == 6);
+  CHECK(astar_grid_walk(hx, 0, 0, 1, 1, NULL, NULL) == ASTAR_EINVAL); /* segments: square */
+  /* the 2 x 2 reproducer: (1, 0) forbidden by its tag, then by the array */
+  CHECK(astar_grid_set_tag(sq, 1, 0, 1) == ASTAR_OK);
+  for (way = 0; way < 2; way++) {
+    astar_query_init(&q, 0, 3);
+    if (way == 0) {
+      q.tag_factor = tagf;
+      q.tag_count = 2;
+    } else {
+      q.forbid = forbid;
+    }
+    q.algorithm = ASTAR_ALGO_ASTAR;
+    CHECK(astar_search_begin(s, astar_grid_topology(sq), &q) == ASTAR_OK);
+    CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path(s, 3, nodes, NULL, &cost) == 3 && cost == 2); /* no corner cut */
+    q.start = 1;                                                         /* a forbidden start */
+    CHECK(astar_search_begin(s, astar_grid_topology(sq), &q) == ASTAR_OK);
+    CHECK(astar_search_step(s, 0) == ASTAR_UNREACHABLE);
+  }
+  /* a hex unit of size 2 (7 cells): not at the edge, the open distance inside */
+  astar_query_init(&q, 0, 80);
+  q.size = 2;
+  CHECK(astar_search_begin(s, astar_grid_topology(hx), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_UNREACHABLE);
+  q.start = 3 * 9 + 2;
+  q.goal = 6 * 9 + 6;
+  CHECK(astar_search_begin(s, astar_grid_topology(hx), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_search_path(s, q.goal, nodes, NULL, &cost) > 0 &&
+        cost == astar_hex_distance(hx, 2, 3, 6, 6));
+  CHECK(astar_grid_clearance(hx, 4, 4) == 5 && astar_grid_clearance(hx, 0, 4) == 1);
+  CHECK(astar_grid_set_blocked(hx, 4, 2, 1) == ASTAR_OK);
+  CHECK(astar_grid_clearance(hx, 4, 4) == 2 && astar_grid_clearance(hx, 4, 2) == 0);
+  /* hex field repair: equal to a fresh field after edits */
+  CHECK(astar_grid_track_changes(hx, 64) == ASTAR_OK);
+  astar_query_init(&q, 0, 0);
+  k = 40;
+  CHECK(astar_search_begin_distances(s, astar_grid_topology(hx), &k, 1, 1, &q) == ASTAR_OK);
+  field_of(s, hx, d1, n1, l1);
+  {
+    uint32_t v = astar_topology_version(astar_grid_topology(hx));
+    CHECK(astar_grid_set_blocked(hx, 5, 4, 1) == ASTAR_OK);
+    CHECK(astar_grid_set_cost(hx, 3, 5, 4) == ASTAR_OK);
+    CHECK(astar_grid_set_blocked(hx, 4, 2, 0) == ASTAR_OK);
+    CHECK(astar_grid_changes(hx, v, changed, 8, &nch) == ASTAR_OK && nch == 3);
+  }
+  CHECK(astar_grid_repair_distances(s, hx, &k, 1, 1, &q, d1, l1, changed, nch) == ASTAR_OK);
+  field_of(s, hx, d1, n1, l1);
+  CHECK(astar_search_begin_distances(s, astar_grid_topology(hx), &k, 1, 1, &q) == ASTAR_OK);
+  field_of(s, hx, d2, n2, l2);
+  for (k = 0; k < 81; k++) CHECK(d1[k] == d2[k]);
+  astar_search_free(s);
+  astar_grid_free(hx);
+  astar_grid_free(sq);
+  astar_graph_free(g);
+}
+
 /* Found by fuzz/fuzz_core (UBSan: NULL + 0): a graph without edges never
 ** allocates its adjacency; searching it must not touch the array. */
 static void test_no_edges(void) {
@@ -667,6 +758,7 @@ int main(void) {
   test_grid();
   test_jps();
   test_hex();
+  test_lattice();
   test_topology();
   test_fast_path_honours_fields();
   test_error_causes();
