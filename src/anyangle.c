@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "astar_int.h"
+#include "filter.h"
 
 /* ------------------------------------------------------------------------ */
 /* the walker                                                                 */
@@ -87,25 +88,22 @@ int astar_grid_walk(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, in
 /* ------------------------------------------------------------------------ */
 
 /* The rate of the single cell (x, y) under q (NULL: the grid's own costs)
-** into *r: 0 passable, 1 impassable, -1 when the modifiers make it
-** negative or not finite (*r then holds the bad value). */
+** into *r: 0 passable, 1 impassable (blocked, or forbidden by the query's
+** filter), -1 when the filter makes it negative or not finite (*r then
+** holds the bad value).  The filter's rules are filter.h's, as the
+** searches read them. */
 static int one_rate(const astar_grid *gr, const astar_query *q, int32_t x, int32_t y,
                     double *r) {
-  int32_t u = y * astar_grid_width(gr) + x, tag = 0;
+  int32_t tag = 0;
   double c;
   if (astar_grid_blocked(gr, x, y)) return 1;
   astar_grid_cost(gr, x, y, &c);
-  if (q != NULL) {
-    if (q->forbid && q->forbid[u] != 0) return 1;
-    astar_grid_tag(gr, x, y, &tag);
-    if (q->tag_factor && tag > 0 && tag < q->tag_count) {
-      if (q->tag_factor[tag] == ASTAR_FORBID) return 1;
-      c *= q->tag_factor[tag];
-    }
-    if (q->penalty) c += q->penalty[u] * q->penalty_scale;
+  if (q == NULL) {
+    *r = c;
+    return 0;
   }
-  *r = c;
-  return c >= 0 && isfinite(c) ? 0 : -1;
+  astar_grid_tag(gr, x, y, &tag);
+  return filter_rate(q, c, y * astar_grid_width(gr) + x, tag, r);
 }
 
 /* The rate of the unit at cell (x, y): for a sized unit (q->size = k > 1)
