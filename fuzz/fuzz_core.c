@@ -674,9 +674,9 @@ static void fuzz_grid(input *in) {
 
 /* The path of a FOUND hex query: neighbour to neighbour (hex distance 1),
 ** open cells, its cost the sum of the entered cells' costs under q. */
-static double check_hex_path(const astar_hex *hx, const astar_query *q, astar_search *s) {
+static double check_hex_path(const astar_grid *hx, const astar_query *q, astar_search *s) {
   int32_t len = astar_search_path_length(s, q->goal), i, nodes[1024];
-  int32_t w = astar_hex_width(hx);
+  int32_t w = astar_grid_width(hx);
   double cost = -1, sum = 0;
   CHECK(len >= 1 && len <= 1024);
   CHECK(astar_search_path(s, q->goal, nodes, NULL, &cost) == len);
@@ -686,10 +686,10 @@ static double check_hex_path(const astar_hex *hx, const astar_query *q, astar_se
     int32_t tag;
     double c, k = 1;
     CHECK(astar_hex_distance(hx, x0, y0, x, y) == 1);
-    CHECK(astar_hex_blocked(hx, x, y) == 0);
+    CHECK(astar_grid_blocked(hx, x, y) == 0);
     CHECK(!q->forbid || q->forbid[nodes[i]] == 0);
-    astar_hex_cost(hx, x, y, &c);
-    astar_hex_tag(hx, x, y, &tag);
+    astar_grid_cost(hx, x, y, &c);
+    astar_grid_tag(hx, x, y, &tag);
     if (q->tag_factor && tag > 0 && tag < q->tag_count) k = q->tag_factor[tag];
     CHECK(k != ASTAR_FORBID);
     c = c * k;
@@ -705,7 +705,7 @@ static double check_hex_path(const astar_hex *hx, const astar_query *q, astar_se
 ** sources against searches, line of sight symmetric. */
 static void fuzz_hex(input *in) {
   int32_t w = 1 + u8(in) % 12, h = 1 + u8(in) % 12, x, y, i, n;
-  astar_hex *hx = astar_hex_new(w, h, u8(in) % 4, NULL, NULL);
+  astar_grid *hx = astar_hex_new(w, h, u8(in) % 4, NULL, NULL);
   astar_search *s = astar_search_new(NULL, NULL), *s2 = astar_search_new(NULL, NULL);
   double penalty[256], forbid[256], factors[4];
   cbctx cb;
@@ -713,13 +713,13 @@ static void fuzz_hex(input *in) {
   CHECK(hx && s && s2);
   n = w * h;
   for (i = 0; i < 64; i++) cb.h[i] = (double)(i % 5);
-  CHECK(astar_hex_set_blocked(hx, w, 0, 1) == ASTAR_EINVAL);
+  CHECK(astar_grid_set_blocked(hx, w, 0, 1) == ASTAR_EINVAL);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
       uint8_t b = u8(in);
-      if (b % 5 == 0) astar_hex_set_blocked(hx, x, y, 1);
-      if (b % 7 == 0) astar_hex_set_cost(hx, x, y, dbl(in));   /* may be refused */
-      if (b % 11 == 0) astar_hex_set_tag(hx, x, y, u8(in) % 4);
+      if (b % 5 == 0) astar_grid_set_blocked(hx, x, y, 1);
+      if (b % 7 == 0) astar_grid_set_cost(hx, x, y, dbl(in));   /* may be refused */
+      if (b % 11 == 0) astar_grid_set_tag(hx, x, y, u8(in) % 4);
     }
   for (i = 0; i < n; i++) {
     penalty[i] = (u8(in) % 4) ? 0 : (double)(u8(in) % 8);
@@ -728,8 +728,8 @@ static void fuzz_hex(input *in) {
   for (i = 0; i < 4; i++) factors[i] = (u8(in) % 4 == 0) ? ASTAR_FORBID : (double)(u8(in) % 5);
   for (i = 0; i < 8 && in->n > 0; i++) {
     int32_t a = u8(in) % n, b = u8(in) % n;
-    CHECK(astar_hex_line_of_sight(hx, a % w, a / w, b % w, b / w) ==
-          astar_hex_line_of_sight(hx, b % w, b / w, a % w, a / w));
+    CHECK(astar_grid_line_of_sight(hx, a % w, a / w, b % w, b / w) ==
+          astar_grid_line_of_sight(hx, b % w, b / w, a % w, a / w));
   }
   for (nq = 0; nq < 4 && in->n > 0; nq++) {
     astar_query q, ref;
@@ -748,7 +748,7 @@ static void fuzz_hex(input *in) {
       q.penalty_scale = (double)(u8(in) % 3);
     }
     if (u8(in) % 3 == 0) q.forbid = forbid;
-    rc = astar_search_begin(s, astar_hex_topology(hx), &q);
+    rc = astar_search_begin(s, astar_grid_topology(hx), &q);
     if (q.heuristic == ASTAR_H_MANHATTAN || q.heuristic == ASTAR_H_OCTILE ||
         q.heuristic == ASTAR_H_CHEBYSHEV) {
       CHECK(rc == ASTAR_EINVAL);
@@ -761,7 +761,7 @@ static void fuzz_hex(input *in) {
     ref.heuristic = ASTAR_H_ZERO;
     ref.stop = ASTAR_STOP_EXPAND;
     ref.weight = 1;
-    CHECK(astar_search_begin(s2, astar_hex_topology(hx), &ref) == ASTAR_OK);
+    CHECK(astar_search_begin(s2, astar_grid_topology(hx), &ref) == ASTAR_OK);
     st_ref = run(s2, in);
     if (data_error(st_ref)) continue;
     if (st_ref != ASTAR_FOUND) {
@@ -773,7 +773,7 @@ static void fuzz_hex(input *in) {
       double c = check_hex_path(hx, &q, s), d = check_hex_path(hx, &ref, s2), co;
       astar_query o = q;
       o.stop = ASTAR_STOP_OPTIMAL;
-      CHECK(astar_search_begin(s, astar_hex_topology(hx), &o) == ASTAR_OK);
+      CHECK(astar_search_begin(s, astar_grid_topology(hx), &o) == ASTAR_OK);
       st = run(s, in);
       if (data_error(st)) continue;
       CHECK(st == ASTAR_FOUND);
@@ -792,7 +792,7 @@ static void fuzz_hex(input *in) {
       dq.tag_count = 4;
     }
     if (u8(in) % 3 == 0) dq.forbid = forbid;
-    CHECK(astar_search_begin_distances(s, astar_hex_topology(hx), &src, 1, reverse, &dq) ==
+    CHECK(astar_search_begin_distances(s, astar_grid_topology(hx), &src, 1, reverse, &dq) ==
           ASTAR_OK);
     st = run(s, in);
     if (!data_error(st)) CHECK(st == ASTAR_FOUND);
@@ -804,7 +804,7 @@ static void fuzz_hex(input *in) {
       rq.start = reverse ? v : src;
       rq.goal = reverse ? src : v;
       rq.heuristic = ASTAR_H_ZERO;
-      CHECK(astar_search_begin(s2, astar_hex_topology(hx), &rq) == ASTAR_OK);
+      CHECK(astar_search_begin(s2, astar_grid_topology(hx), &rq) == ASTAR_OK);
       rst = run(s2, in);
       if (data_error(rst)) continue;
       if (rst != ASTAR_FOUND) {
@@ -815,10 +815,10 @@ static void fuzz_hex(input *in) {
       CHECK(d >= 0 && fabs(d - c) <= 1e-9 * (1 + c));
     }
   }
-  if (in->n > 0) fuzz_tables(astar_hex_topology(hx), in, s, s2, &cb);
+  if (in->n > 0) fuzz_tables(astar_grid_topology(hx), in, s, s2, &cb);
   astar_search_free(s);
   astar_search_free(s2);
-  astar_hex_free(hx);
+  astar_grid_free(hx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

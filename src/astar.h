@@ -834,24 +834,4 @@ int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, do
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
 
-/* ------------------------------------------------------------------------ */
-/* Names of 0.2, kept for code written against it (to be removed in 0.4)     */
-/* ------------------------------------------------------------------------ */
-
-/* A hex grid is an astar_grid: the cell functions serve both shapes. */
-typedef astar_grid astar_hex;
-#define astar_hex_free astar_grid_free
-#define astar_hex_topology astar_grid_topology
-#define astar_hex_width astar_grid_width
-#define astar_hex_height astar_grid_height
-#define astar_hex_set_blocked astar_grid_set_blocked
-#define astar_hex_blocked astar_grid_blocked
-#define astar_hex_set_cost astar_grid_set_cost
-#define astar_hex_cost astar_grid_cost
-#define astar_hex_set_tag astar_grid_set_tag
-#define astar_hex_tag astar_grid_tag
-#define astar_hex_neighbours astar_grid_neighbours
-#define astar_hex_line_of_sight astar_grid_line_of_sight
-#define astar_hex_visible_from astar_grid_visible_from
-
 #endif

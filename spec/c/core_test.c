@@ -204,31 +204,31 @@ static void test_jps(void) {
 /* Hex grids through the same topology interface: a wall with a gap, the
 ** heuristics a hex accepts, centres and cell_at inverse to each other. */
 static void test_hex(void) {
-  astar_hex *hx = astar_hex_new(6, 4, ASTAR_HEX_EVEN_Q, NULL, NULL);
+  astar_grid *hx = astar_hex_new(6, 4, ASTAR_HEX_EVEN_Q, NULL, NULL);
   astar_search *s = astar_search_new(NULL, NULL);
   astar_query q;
   int32_t nodes[32], xy[12], n, x, y;
   double cost;
   CHECK(astar_hex_new(0, 4, ASTAR_HEX_ODD_R, NULL, NULL) == NULL);
   CHECK(astar_hex_new(4, 4, 4, NULL, NULL) == NULL);
-  for (y = 0; y < 3; y++) CHECK(astar_hex_set_blocked(hx, 2, y, 1) == ASTAR_OK);
-  CHECK(astar_hex_set_blocked(hx, 6, 0, 1) == ASTAR_EINVAL);
-  CHECK(strcmp(astar_topology_kind(astar_hex_topology(hx)), "hex") == 0);
-  CHECK(astar_topology_default_heuristic(astar_hex_topology(hx)) == ASTAR_H_HEX);
-  CHECK(!astar_topology_accepts(astar_hex_topology(hx), ASTAR_H_OCTILE));
+  for (y = 0; y < 3; y++) CHECK(astar_grid_set_blocked(hx, 2, y, 1) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(hx, 6, 0, 1) == ASTAR_EINVAL);
+  CHECK(strcmp(astar_topology_kind(astar_grid_topology(hx)), "hex") == 0);
+  CHECK(astar_topology_default_heuristic(astar_grid_topology(hx)) == ASTAR_H_HEX);
+  CHECK(!astar_topology_accepts(astar_grid_topology(hx), ASTAR_H_OCTILE));
   astar_query_init(&q, 0, 5);
   q.heuristic = ASTAR_H_OCTILE;
-  CHECK(astar_search_begin(s, astar_hex_topology(hx), &q) == ASTAR_EINVAL);
+  CHECK(astar_search_begin(s, astar_grid_topology(hx), &q) == ASTAR_EINVAL);
   astar_query_init(&q, 0, 5);
-  CHECK(astar_search_begin(s, astar_hex_topology(hx), &q) == ASTAR_OK);
+  CHECK(astar_search_begin(s, astar_grid_topology(hx), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
   n = astar_search_path(s, 5, nodes, NULL, &cost);
   CHECK(n > 0 && nodes[0] == 0 && nodes[n - 1] == 5 && cost == n - 1);
   CHECK(cost > astar_hex_distance(hx, 0, 0, 5, 0));   /* round the wall */
-  CHECK(astar_hex_line_of_sight(hx, 0, 0, 5, 0) == 0);
-  CHECK(astar_hex_line_of_sight(hx, 0, 3, 5, 3) == 1);
-  CHECK(astar_hex_neighbours(hx, 0, 0, xy) == 3);     /* a corner */
-  CHECK(astar_hex_neighbours(hx, 3, 2, xy) == 6);
+  CHECK(astar_grid_line_of_sight(hx, 0, 0, 5, 0) == 0);
+  CHECK(astar_grid_line_of_sight(hx, 0, 3, 5, 3) == 1);
+  CHECK(astar_grid_neighbours(hx, 0, 0, xy) == 3);     /* a corner */
+  CHECK(astar_grid_neighbours(hx, 3, 2, xy) == 6);
   for (y = 0; y < 4; y++)
     for (x = 0; x < 6; x++) {
       double cx, cy;
@@ -238,7 +238,7 @@ static void test_hex(void) {
     }
   CHECK(astar_hex_cell_at(hx, -5, 0, &x, &y) == 0);
   astar_search_free(s);
-  astar_hex_free(hx);
+  astar_grid_free(hx);
 }
 
 /* The distance field of s (run to the end) on gr, cell by cell. */
