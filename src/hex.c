@@ -417,10 +417,18 @@ static void hex_clear_rise(astar_grid *gr, int32_t b) {
   }
 }
 
+/* The scratch an update needs is what the change reached: small for most
+** edits, which keep it; a large one (an opening far from any wall) is given
+** back at once rather than held for the grid's lifetime. */
+#define SCRATCH_KEEP 65536
+
 static void hex_clear_update(astar_grid *gr, int32_t x, int32_t y) {
   int32_t b = LAT_CELL(gr, x, y);
   if (gr->blocked[b]) hex_clear_fall(gr, b);
   else hex_clear_rise(gr, b);
+  if (gr->scratch_cap > SCRATCH_KEEP)
+    astar__release(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap,
+                   sizeof(int32_t));
 }
 
 /* The cells of the hexagon of radius k - 1 at a cell of parity `par`, the
