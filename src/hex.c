@@ -585,18 +585,8 @@ static const astar_topo_ops hex_ops = {
     .kind = "hex",
     .noun = "a hex grid",
     .abilities = ASTAR_CAN_CELLS | ASTAR_CAN_REPAIR,
-    .count = astar__lat_count,
-    .span = astar__lat_span,
-    .internal = astar__lat_internal,
-    .external = astar__lat_external,
-    .passable = astar__lat_passable,
-    .node_tag = astar__lat_node_tag,
+    LAT_SHARED_OPS,
     .position = hex_position,
-    .prepare = astar__lat_prepare,
-    .link_from = astar__lat_link_from,
-    .link_to = astar__lat_link_to,
-    .step_cost = astar__lat_step_cost,
-    .each_step = astar__lat_each_step,
     .default_heuristic = hex_default_heuristic,
     /* the square metrics (manhattan, octile, chebyshev) overestimate a
     ** step between centres one apart, or mean nothing here */
@@ -606,10 +596,7 @@ static const astar_topo_ops hex_ops = {
     .estimate = hex_estimate,
     .distance = hex_distance,
     .octile_k = ASTAR_SQRT2 - 1,
-    .plain = astar__lat_plain,
-    .bytes = astar__lat_bytes,
     .run = LAT_RUNS(hex),
-    .units = &astar__lat_units,
 };
 
 static const lat_shape hexs = {

@@ -444,6 +444,17 @@ int astar__lat_plain(const astar_topology *t);
 size_t astar__lat_bytes(const astar_topology *t);
 extern const astar_unit_ops astar__lat_units;
 
+/* The members of a shape's astar_topo_ops that every shape shares
+** (designated initializers: the shape's table adds its kind, metric,
+** modes and abilities). */
+#define LAT_SHARED_OPS \
+  .count = astar__lat_count, .span = astar__lat_span, .internal = astar__lat_internal, \
+  .external = astar__lat_external, .passable = astar__lat_passable, \
+  .node_tag = astar__lat_node_tag, .prepare = astar__lat_prepare, \
+  .link_from = astar__lat_link_from, .link_to = astar__lat_link_to, \
+  .step_cost = astar__lat_step_cost, .each_step = astar__lat_each_step, \
+  .plain = astar__lat_plain, .bytes = astar__lat_bytes, .units = &astar__lat_units
+
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;
 

@@ -554,10 +554,30 @@ static int cells_options(lua_State *L, int arg, const char *const *own, int nown
   return given;
 }
 
-/* Gives the new grid's userdata (on top, made by topo_new) its core grid,
-** its world frame, and reports its memory.  gr NULL: out of memory. */
-static void cells_attach(lua_State *L, ltopo *T, astar_grid *gr, const double w[3]) {
-  topo_attach(L, T, gr);
-  world_store(L, lua_gettop(L), w[0], w[1], w[2]);
-  account(L, T->o.M);
+/* A shape's options reader (its own keys and the world frame into w[3];
+** returns the shape's parameter: the rule, the layout) and constructor. */
+typedef int (*lcells_options_fn)(lua_State *L, int arg, double w[3]);
+typedef astar_grid *(*lcells_new_fn)(int32_t width, int32_t height, int param,
+                                     astar_alloc_fn alloc, void *ud);
+
+/* astar.grid / astar.hex(width, height [, opts]): the sizes, the options,
+** then the userdata and the grid in it (create first, acquire second),
+** its world frame, its memory reported. */
+static int cells_new(lua_State *L, const ltopo_class *cls, lcells_options_fn read_options,
+                     lcells_new_fn make) {
+  lstate *M = get_state(L);
+  int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
+  int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
+  double world[3];
+  ltopo *T;
+  int param;
+  lua_settop(L, 3);
+  param = read_options(L, 3, world);
+  if ((double)w * h >= (double)(1 << 30))
+    return arg_error(L, 2, lua_pushfstring(L, "%s too large (width * height must be below 2^30)", cls->what));
+  T = topo_new(L, cls);
+  topo_attach(L, T, make(w, h, param, state_alloc, M));
+  world_store(L, lua_gettop(L), world[0], world[1], world[2]);
+  account(L, M);
+  return 1;
 }

@@ -95,19 +95,7 @@ static int square_options(lua_State *L, int arg, double w[3]) {
 /* astar.grid(width, height [, { diagonal =, cell_size =, origin = }]) -> an
 ** open grid (diagonal no_corner_cutting by default). */
 static int l_grid_new(lua_State *L) {
-  lstate *M = get_state(L);
-  int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
-  int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
-  int diag;
-  double world[3];
-  ltopo *T;
-  lua_settop(L, 3);
-  diag = square_options(L, 3, world);
-  if ((double)w * h >= (double)(1 << 30))
-    return arg_error(L, 2, "grid too large (width * height must be below 2^30)");
-  T = topo_new(L, &grid_class); /* create first, acquire second */
-  cells_attach(L, T, astar_grid_new(w, h, diag, state_alloc, M), world);
-  return 1;
+  return cells_new(L, &grid_class, square_options, astar_grid_new);
 }
 
 static int l_grid_diagonal(lua_State *L) {

@@ -134,30 +134,24 @@ static const ltopo_class hex_class = CELLS_CLASS(HEX_MT, "hex grid", &hex_cells)
 /* construction, layout and distance                                          */
 /* ------------------------------------------------------------------------ */
 
-/* astar.hex(width, height [, { layout =, cell_size =, origin = }]) -> an
-** open hex grid (odd_r by default). */
-static int l_hex_new(lua_State *L) {
+/* Reads { layout =, cell_size =, origin = } at arg: returns the layout
+** (default odd_r) and the world frame into w[3]. */
+static int hex_options(lua_State *L, int arg, double w[3]) {
   static const char *const own[] = {"layout"};
-  lstate *M = get_state(L);
-  int32_t w = check_range(L, 1, "width", 1, ASTAR_GRID_MAX_SIDE);
-  int32_t h = check_range(L, 2, "height", 1, ASTAR_GRID_MAX_SIDE);
   int layout = ASTAR_HEX_ODD_R;
-  double world[3];
-  ltopo *T;
-  lua_settop(L, 3);
-  if (cells_options(L, 3, own, COUNT_OF(own), world)) {
-    lua_getfield(L, 3, "layout");
+  if (cells_options(L, arg, own, COUNT_OF(own), w)) {
+    lua_getfield(L, arg, "layout");
     if (!lua_isnil(L, -1))
-      layout = check_choice(L, 3, lua_gettop(L), "layout", layout_names, COUNT_OF(layout_names),
+      layout = check_choice(L, arg, lua_gettop(L), "layout", layout_names, COUNT_OF(layout_names),
                             "");
     lua_pop(L, 1);
   }
-  if ((double)w * h >= (double)(1 << 30))
-    return arg_error(L, 2, "hex grid too large (width * height must be below 2^30)");
-  T = topo_new(L, &hex_class); /* create first, acquire second */
-  cells_attach(L, T, astar_hex_new(w, h, layout, state_alloc, M), world);
-  return 1;
+  return layout;
 }
+
+/* astar.hex(width, height [, { layout =, cell_size =, origin = }]) -> an
+** open hex grid (odd_r by default). */
+static int l_hex_new(lua_State *L) { return cells_new(L, &hex_class, hex_options, astar_hex_new); }
 
 static int l_hex_layout(lua_State *L) {
   lua_pushstring(L, layout_names[astar_hex_layout(check_self(L)->grid)]);
