@@ -108,10 +108,10 @@ describe("documentation examples", function()
 
     -- Each ```c block is the body of a main(): compiled with the core alone
     -- (-std=c99 -Wall -Wextra -Wpedantic -Werror), run, and its CHECKs must
-    -- hold.
+    -- hold.  A compile of the core per block: make test-system (#system).
     local c_blocks = blocks(text, "c")
     if #c_blocks > 0 then
-      it(name .. ": every C example compiles and runs", function()
+      it(name .. ": every C example compiles and runs #system", function()
         local cc = os.getenv("CC") or "cc"
         local sources = "src/util.c src/graph.c src/grid.c src/jps.c "
           .. "src/hex.c src/search.c src/heuristics.c src/anyangle.c src/components.c"
