@@ -2,7 +2,11 @@
 #
 #   make            build build/astar/core.so for $(LUA) (default lua5.4)
 #   make test       install what is missing, build, run the C core test and
-#                   the busted specs
+#                   the everyday busted specs (all but the #system ones; a
+#                   line per spec file as it runs)
+#   make test-system  the heavy system specs (tagged #system): every Moving
+#                   AI row, the LÖVE game, the single-file build, peak
+#                   memory, os.exit under valgrind, the docs' C examples
 #   make demo       install what is missing, build, run the main example
 #   make bench      the benchmark tables (see "Performance" in doc/design.md),
 #                   the "many agents" table last (bench/agents.lua)
@@ -54,9 +58,11 @@ CORE_SO = build/astar/core.so
 STAMP = build/.built-for-$(LUA)
 RUN_ENV = LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;'
 BUSTED = busted --lua=$(LUA)
+# a line per spec file as it starts, a mark per test (spec/progress.lua)
+BUSTED_OUT = -o spec/progress.lua
 
-.PHONY: all deps test demo bench clean c-test lint tsan release-check dist dist-check warnings \
-        format-check
+.PHONY: all deps test test-system demo bench clean c-test lint tsan release-check dist dist-check \
+        warnings format-check
 
 all: $(CORE_SO)
 
@@ -102,11 +108,27 @@ build/alloc_test: spec/c/alloc_test.c $(DEPS)
 	@mkdir -p build
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 $(LIBS)
 
+# The everyday suite: every spec but the heavy system ones (#system, see
+# test-system), which a quick run would spend most of its time on.  The
+# builds run two at a time (each is one compiler run over every source).
+TEST_BUILDS = $(CORE_SO) build/core_test $(if $(filter lua5.4,$(LUA)),build/alloc_test)
 test: deps
-	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
+	@$(MAKE) --no-print-directory -j2 $(TEST_BUILDS)
 	./build/core_test
-	@if [ "$(LUA)" = lua5.4 ]; then $(MAKE) --no-print-directory build/alloc_test && ./build/alloc_test; fi
-	$(RUN_ENV) $(BUSTED)
+	@if [ "$(LUA)" = lua5.4 ]; then echo ./build/alloc_test; ./build/alloc_test; fi
+	$(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --exclude-tags=system
+
+# The system specs (tagged #system; .ci/run runs them once, on lua5.4):
+# every row of the Moving AI benchmark (spec/jps_spec.lua; a sample is in
+# make test), the LÖVE game headless (spec/love_spec.lua), the single-file
+# build (spec/dist_spec.lua), peak memory of dropped objects
+# (spec/memory_spec.lua), os.exit from a callback under valgrind
+# (spec/lifetime/exit_spec.lua) and the C examples of README.md and doc/
+# compiled and run (spec/readme_spec.lua).  Pending, with the reason, where
+# a tool they need is missing (.ci/run installs LÖVE, xvfb and zip).
+test-system: deps
+	@$(MAKE) --no-print-directory $(CORE_SO)
+	$(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --tags=system
 
 demo: deps
 	@$(MAKE) --no-print-directory $(CORE_SO)
@@ -199,17 +221,20 @@ bench: deps
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.
 #
-# make check     the C core test and the busted suite (minus the benchmark
-#                rows that only repeat searches: the four Lua runs of make
-#                test cover every row) against a module
+# make check     the C core test and the everyday busted suite (make test's:
+#                the #system specs are make test-system's) against a module
 #                built with AddressSanitizer + UndefinedBehaviorSanitizer
 #                (clang).  lua5.4 itself is not instrumented: the ASan runtime
 #                is LD_PRELOADed into it (the module links the shared runtime,
 #                -shared-libsan, so both use one copy; it carries UBSan too).
 #                busted ends with os.exit(code, true), which closes the Lua
 #                state, so LeakSanitizer sees every __gc run.  Any report fails.
-# make memcheck  the suite under valgrind (definite leaks and memory errors
-#                fail), minus the benchmark rows that only repeat searches.
+# make memcheck  under valgrind (definite leaks and memory errors fail): the
+#                C tests, and the specs where the binding's memory is at
+#                stake, spec/lifetime/ (finalizers, closes, locks inside
+#                calls) and spec/hostile/ (every bad argument and callback);
+#                ASan (make check) covers the rest, at a fraction of
+#                valgrind's cost (some 40 times the CPU).
 # make fuzz      builds the libFuzzer harnesses in fuzz/ and runs each for
 #                FUZZ_SECONDS on a copy of the committed seed corpus.
 SAN_CC ?= clang
@@ -243,7 +268,8 @@ check: deps
 	@command -v $(SAN_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev)
 	@$(MAKE) --no-print-directory build/asan/astar/core.so build/asan/core_test $(CORE_SO)
 	./build/asan/core_test
-	$(SAN_ENV) $(RUN_ENV) $(LUA) $(BUSTED_SCRIPT) --cpath='build/asan/?.so' --exclude-tags=benchmark
+	$(SAN_ENV) $(RUN_ENV) $(LUA) $(BUSTED_SCRIPT) --cpath='build/asan/?.so' $(BUSTED_OUT) \
+	  --exclude-tags=system,benchmark
 
 memcheck: deps
 	@command -v valgrind >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind)
@@ -252,7 +278,7 @@ memcheck: deps
 	@$(MAKE) --no-print-directory build/alloc_test
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
 	$(RUN_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
-	  $(LUA) $(BUSTED_SCRIPT) --exclude-tags=benchmark
+	  $(LUA) $(BUSTED_SCRIPT) $(BUSTED_OUT) --exclude-tags=system,benchmark spec/lifetime spec/hostile
 
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

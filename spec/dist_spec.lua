@@ -7,6 +7,8 @@
 --
 -- Pending (with the reason) when no C compiler or no headers for this Lua
 -- are installed.  Portable: the suite also runs under Lua 5.1, 5.3, LuaJIT.
+-- Heavy (compiles the amalgamation): tagged #system, run by make
+-- test-system.
 
 local helpers = require("helpers")
 -- the files and the link flags (LIBS) of src/sources.mk
@@ -94,7 +96,7 @@ int main(void) {
 }
 ]]
 
-describe("the single-file build (make dist)", function()
+describe("the single-file build (make dist) #system", function()
   local cc = os.getenv("CC") or "cc"
   if not (have(cc) and have("make")) then
     pending("skipped: needs a C compiler (" .. cc .. ") and make on PATH")

@@ -3,8 +3,8 @@
 -- cell against the move rules and against A*'s cost on random grids (both
 -- rules, every kind of start and goal), the engine's features under JPS
 -- (stop modes, budgets, partial paths, time slices, traces, Lua heuristics,
--- set_blocked between queries), and Moving AI rows (a sample here; every row
--- under the #benchmark tag).
+-- set_blocked between queries), and Moving AI rows (a sample in make test;
+-- every row in make test-system: tagged #system, and #benchmark).
 local astar = require("astar")
 local helpers = require("helpers")
 local error_of, rng = helpers.error_of, helpers.rng
@@ -369,7 +369,8 @@ describe("jps: the engine's features", function()
   end)
 end)
 
--- Moving AI maps: a sample of rows here, every row under #benchmark.
+-- Moving AI maps: a sample of rows in make test, every row under #system
+-- (make test-system; spec/maps_spec.lua checks the files themselves).
 local function maps_dir()
   local source = debug.getinfo(1, "S").source:gsub("^@", "")
   return (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
@@ -411,7 +412,7 @@ describe("jps: Moving AI rows (a sample)", function()
   end)
 end)
 
-describe("jps: every Moving AI row #benchmark", function()
+describe("jps: every Moving AI row #system #benchmark", function()
   it("all 29,649 rows of ../shared/maps with the default algorithm are optimal", function()
     assert.equal(29649, sweep(1, false))
   end)

@@ -5,6 +5,7 @@
 -- error.  The run also reports what it checked as it played: every walker's
 -- position on an open block for its size, line of sight along every smoothed
 -- segment, the 2 x 2 siege engine's paths, the any-angle and the hex scenes.  Pending when love or xvfb-run is not installed.
+-- Heavy (LÖVE runs): tagged #system, run by make test-system.
 --
 -- Portable on purpose: the suite also runs under Lua 5.1, 5.3 and LuaJIT.
 
@@ -61,7 +62,7 @@ local function be32(s, i)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
 
-describe("the LÖVE demo (examples/love)", function()
+describe("the LÖVE demo (examples/love) #system", function()
   if not (have("love") and have("xvfb-run") and have("timeout")) then
     pending("skipped: needs love (LÖVE 11), xvfb-run and timeout on PATH (Debian: apt-get install love xvfb)")
     return
@@ -230,7 +231,7 @@ end)
 -- starts in an empty directory without LUA_PATH / LUA_CPATH, so the module
 -- can only be found where the recipe looks; the game reports the file its
 -- cpath resolves to and a path found through it.
-describe("shipping a LÖVE game (doc/shipping.md)", function()
+describe("shipping a LÖVE game (doc/shipping.md) #system", function()
   if not (have("love") and have("xvfb-run") and have("timeout") and have("zip")) then
     pending("skipped: needs love (LÖVE 11), xvfb-run, timeout and zip on PATH (Debian: apt-get install love xvfb zip)")
     return

@@ -12,7 +12,8 @@
 -- own allocations double that, and C memory it is not told about piles up
 -- meanwhile.
 --
--- Linux only: pending when /proc/self/status cannot be read.
+-- Linux only: pending when /proc/self/status cannot be read.  Heavy
+-- (thousands of large grids): tagged #system, run by make test-system.
 --
 -- Portable across Lua 5.1, LuaJIT, 5.3 and 5.4.
 
@@ -69,7 +70,7 @@ local function check(what, body)
   assert(kb < LIMIT_KB, report)
 end
 
-describe("memory the collector sees", function()
+describe("memory the collector sees #system", function()
   local f = io.open("/proc/self/status", "rb")
   if not (f and f:read("*a"):find("VmHWM:", 1, true)) then
     if f then f:close() end

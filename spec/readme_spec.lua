@@ -116,10 +116,10 @@ describe("documentation examples", function()
 
     -- Each ```c block is the body of a main(): compiled with the core alone
     -- (-std=c99 -Wall -Wextra -Wpedantic -Werror), run, and its CHECKs must
-    -- hold.
+    -- hold.  A compile of the core per block: make test-system (#system).
     local c_blocks = blocks(text, "c")
     if #c_blocks > 0 then
-      it(name .. ": every C example compiles and runs", function()
+      it(name .. ": every C example compiles and runs #system", function()
         local cc = os.getenv("CC") or "cc"
         -- the core and its libraries, as src/sources.mk lists them
         local list = assert(dofile("tools/sources.lua").read())

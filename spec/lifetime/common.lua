@@ -37,17 +37,18 @@
 --   locks_spec.lua        rules 3 and 4: the topology and field locks
 --   nested_spec.lua       rule 5: nested searches
 --   finalizers_spec.lua   rules 1 to 5 again, with finalizers inside every
---                         call (the storm matrix)
+--                         call (the finalizer matrix)
 --   exit_spec.lua         rule 7: os.exit under valgrind
 -- and rule 8 everywhere (usable below).
 --
--- The finalizer specs run each call many times under aggressive collector
--- settings, with objects whose finalizers act on the object of the call in
--- flight; a finalizer counts as inside the call when the library function
--- is on the stack (debug.getinfo).  Each such spec asserts that finalizers
--- did run inside its calls (set LIFETIME_STATS=1 to see the counts), and
--- checks every call's answer against a reference computed with no
--- interference.  Finalizers record what they saw (errors are caught with
+-- The finalizer specs make finalizers run inside each call (H.inside: the
+-- collector is armed from a call hook at the library function's entry, so
+-- its first allocation runs pending finalizers, and later ones too), with
+-- objects whose finalizers act on the object of the call in flight; a
+-- finalizer counts as inside the call when the library function is on the
+-- stack (debug.getinfo).  Every call must have finalizers inside (set
+-- LIFETIME_STATS=1 to see the counts), and every call's answer is checked
+-- against a reference computed with no interference.  Finalizers record what they saw (errors are caught with
 -- pcall) and the spec checks it afterwards: a finalizer's error is a
 -- warning on 5.4 but propagates on 5.1 to 5.3.
 --
@@ -70,9 +71,8 @@
 -- This module holds what the specs share: the fixtures, their reference
 -- answers (references(): computed on first use and cached, so once per
 -- busted process however many spec files ask), digests that compare whole
--- results as one string, the collector settings that make finalizers run
--- inside library calls, `storm`, the loop that drops finalizers before each
--- call and counts those that ran inside it, and the checks.  Not a spec
+-- results as one string, `inside`, the loop that makes finalizers run
+-- inside a library call and counts them, and the checks.  Not a spec
 -- (no _spec in its name): the spec files load it with
 -- require("lifetime.common").
 --
@@ -168,9 +168,8 @@ function H.path_digest(p, why, stats)
 end
 
 --- Fingerprints: one short string per result, from sums over it, for the
--- finalizer specs (a string per node or cell would make the checks
--- allocate more than the calls, and the collector's cycles end there).
--- Compare fingerprints; on a mismatch, the digests show where.
+-- finalizer specs (cheap to make and compare for every call).  Compare
+-- fingerprints; on a mismatch, the digests show where.
 local function weighted(t, m)
   local s = 0
   for i = 1, #t do s = s + t[i] * (i % m + 1) end
@@ -216,10 +215,9 @@ function H.field_digest(f)
 end
 
 --- A field's fingerprint: a short string from a weighted sum over every cell
--- (no string per cell: the finalizer specs compare many fields, and much
--- allocation outside the calls makes the collector's cycles end there).
--- Compare fingerprints, and on a mismatch the digests (field_digest) to see
--- where they differ.
+-- (no string per cell: the finalizer specs compare many fields).  Compare
+-- fingerprints, and on a mismatch the digests (field_digest) to see where
+-- they differ.
 function H.field_print(f)
   local w, h = f:size()
   local sum, infs, c = 0, 0, 0
@@ -348,61 +346,56 @@ function H.field_refused()
 end
 
 -- ------------------------------------------------------------------------
--- the collector
+-- finalizers inside a call, on purpose
 -- ------------------------------------------------------------------------
 
--- Aggressive settings: a new cycle starts as soon as one ends, so
--- finalizers run at allocations all the time, also inside C functions.
+-- Where a finalizer runs: at a collector step, and a step runs only where
+-- the running code allocates through Lua (a table, a string, a userdata;
+-- in a C function, at a lua_newtable, lua_pushstring, ...).  So instead of
+-- waiting for the collector's rhythm to put one inside the call, H.inside
+-- arms the collector at the call's entry:
 --
--- Lua 5.4: pause 0 (collectgarbage("incremental", 0, 100) would leave the
--- pause as it is: 0 means "unchanged" there, so "setpause" sets it).  The
--- step multiplier stays low on 5.4: a cycle must take several steps, or
--- every allocation runs a whole cycle and finalizers only ever run at the
--- first allocation after a drop.  For the same reason a ballast of live
--- numbers keeps the 5.4 heap from being tiny when this file runs alone.
--- 5.1, 5.3 and LuaJIT: pause 100, not 0: there a pause below 100 leaves a
--- debt of the whole heap after each cycle, so the collector then works at
--- every allocation (5.3: runs a whole cycle at every allocation, which
--- takes minutes).  They count a step's work in bytes: a larger multiplier
--- gives cycles of a similar length.
--- H.ballast: live while the aggressive settings are on (5.4 only).
+--   1. a reserve of finalizers waits in the collector's finalizer phase:
+--      BOMBS objects with finalizers are dropped and the collector stepped
+--      (small steps, CHUNK kilobytes each) until the first of them has run;
+--      the cycle has then queued all of them (they were unreachable at its
+--      atomic phase), and it stays in that phase while any is queued.  The
+--      collector is stopped between calls, so that nothing else uses them
+--      up, and the reserve serves call after call (refilled when low: one
+--      collector cycle per refill, whatever the size of the heap);
+--   2. a call hook (debug.sethook, "c") waits for the library function fn;
+--      at fn's entry, before its body runs, it removes itself and restarts
+--      the collector owing a step at its next check (5.1, LuaJIT:
+--      threshold = heap size; 5.3, 5.4: debt 0); nothing checks between
+--      there and the body (but on 5.1: see arm);
+--   3. fn's body runs: its first allocation runs a step, which runs queued
+--      finalizers inside the call; with small steps (the step multiplier
+--      lowest: one finalizer a step on 5.1 and LuaJIT, ten on 5.4, a
+--      doubling batch on 5.3) the rest follow at later allocations (every
+--      kilobyte or so; on 5.1 at every one) to the call's end while any
+--      remain; at the call's return the collector stops again.
+--
+-- Lua 5.1, LuaJIT, 5.3 and 5.4 all call hooks on C functions and run
+-- finalizers at allocations of the C API with hooks off, so this is the
+-- same on each; what differs is only how many finalizers a step runs.
+-- The binding's protected functions take their holds before their first
+-- allocation (see run_protected in src/lobject.c), so the first finalizer
+-- inside finds the call holding what it uses.
+--
+-- Nothing here waits for the collector, the scheduler or the clock: the
+-- same build runs the same finalizers at the same allocations every time,
+-- and a call with no finalizer inside fails at once (the arming broke).
+--
+-- The spec files that use H.inside set small steps around it:
+-- setup(H.small_steps), teardown(H.default_steps).
 
-function H.gc_aggressive()
-  if _VERSION == "Lua 5.4" then
-    local ballast = {}
-    for i = 1, 2 ^ 18 do ballast[i] = i end
-    H.ballast = ballast
-    collectgarbage("incremental")
-    collectgarbage("setpause", 0)
-    collectgarbage("setstepmul", H.STEPMUL)
-  else
-    collectgarbage("setpause", 100)
-    collectgarbage("setstepmul", H.STEPMUL)
-  end
-  collectgarbage() -- a full cycle: the debt starts from the new settings
-end
-
-H.STEPMUL = _VERSION == "Lua 5.4" and 100 or _VERSION == "Lua 5.3" and 2000 or 1000
-
---- set_stepmul(factor): the aggressive step multiplier times factor (the
--- storms vary it while no finalizer runs inside their calls).
-function H.set_stepmul(factor)
-  collectgarbage("setstepmul", math.floor(H.STEPMUL * factor))
-end
-
---- The defaults again (5.4: pause 200, step multiplier 100; 5.1 to 5.3 and
--- LuaJIT: 200 and 200).
-function H.gc_default()
-  collectgarbage("restart") -- a failed check leaves it stopped
-  H.ballast = nil
-  if _VERSION == "Lua 5.4" then
-    collectgarbage("incremental", 200, 100)
-  else
-    collectgarbage("setpause", 200)
-    collectgarbage("setstepmul", 200)
-  end
-  collectgarbage()
-end
+local BOMBS = 4096 -- finalizers queued by a refill
+local LOW = 512    -- fewer queued than this: refill before the next call
+-- kilobytes of debt per positioning step: 5.3 pays at least 2.4 thousand
+-- work units a step and runs finalizers at 7 units each
+local CHUNK = _VERSION == "Lua 5.3" and 8 or 64
+local LUA51 = _VERSION == "Lua 5.1" and not jit -- PUC-Rio 5.1 (see arm in H.inside)
+local BIG, arms = LUA51 and ("x"):rep(131072), 0
 
 --- finalizing(gc) -> make: make() returns a new object whose finalizer is
 -- gc() (all share one metatable): a table on 5.2+, a newproxy userdata on
@@ -428,76 +421,159 @@ function H.on_stack(fn)
   return false
 end
 
---- garbage(n): a table of n numbers, dropped by the caller.
-function H.garbage(n)
-  local t = {}
-  for i = 1, n do t[i] = i end
-  return t
+--- small_steps(): the collector in small incremental steps (see above)
+-- until default_steps() puts back the settings found (5.4: the mode too,
+-- generational in the lua5.4 interpreter; the step size has no getter:
+-- back to the default, 13).
+local saved
+function H.small_steps()
+  if saved then return end
+  saved = { pause = collectgarbage("setpause", 100), mul = collectgarbage("setstepmul", 1) } -- 5.3: 40 at least
+  if _VERSION == "Lua 5.4" then saved.mode = collectgarbage("incremental", 100, 1, 1) end
 end
 
---- storm(t) -> stats.  Up to t.max rounds (default 4000): ctx =
--- t.setup(round, shared) (shared: a table kept across the rounds, for
--- fixtures that can serve many), then t.bombs (default 3) objects with
--- finalizers are dropped, then t.call(ctx) runs under pcall (ctx.calling is
--- true meanwhile), then t.check(ctx, results) (results: the packed pcall
--- results).  A finalizer that runs while t.fn (the library function under
--- test) is on the stack of that call counts as a hit and runs t.act(ctx)
--- (at most t.acts times per call, default 2; an error it raises lands in
--- ctx.act_errors).  ctx.fired counts the finalizers that ran inside the
--- call.  Stops after t.target calls (default 4) had a hit.  Returns
--- { calls =, hits = (calls with a finalizer inside), inside = (finalizers
--- that ran inside calls), fires = (finalizers that ran at all) }.
---
--- The finalizers act on the object of the call running now (ctx), not on
--- one of their own: a finalizer of any object can run in any call, and the
--- one that runs is whichever the collector reached.
-function H.storm(t)
-  local current
-  local stats = { calls = 0, hits = 0, inside = 0, fires = 0 }
-  local fn, acts = t.fn, t.acts or 2
-  local bomb = H.finalizing(function()
-    stats.fires = stats.fires + 1
-    local ctx = current
+function H.default_steps()
+  if not saved then return end
+  collectgarbage("restart")
+  if saved.mode then
+    collectgarbage("incremental", saved.pause, saved.mul, 13)
+    if saved.mode == "generational" then collectgarbage("generational") end
+  else
+    collectgarbage("setpause", saved.pause)
+    collectgarbage("setstepmul", saved.mul)
+  end
+  saved = nil
+end
+
+-- The reserve: the newest refill's finalizers, made and run so far; the
+-- finalizer of any refill reports to on_fire (set while H.inside runs).
+local batch, on_fire = { made = 0, fired = 0 }, nil
+
+-- A new reserve in the finalizer phase (1 above).  Its finalizers are its
+-- own (a new metatable), so the first of them to run says the cycle
+-- queued them all, whatever is left of older ones.
+local function refill()
+  local new = { made = BOMBS, fired = 0 }
+  local make = H.finalizing(function()
+    new.fired = new.fired + 1
+    if on_fire then on_fire() end
+  end)
+  collectgarbage("stop") -- no step while they are made: one atomic phase must see them all
+  for _ = 1, BOMBS do make() end
+  local steps = 0
+  while new.fired == 0 do
+    steps = steps + 1
+    if steps > 100000 then error("the collector ran no finalizer in 100000 steps", 0) end
+    collectgarbage("step", CHUNK)
+  end
+  collectgarbage("stop") -- (a step restarts the 5.1 and LuaJIT collectors)
+  if new.fired == new.made then error("the collector ran every finalizer of a refill at once", 0) end
+  batch = new
+end
+
+--- inside(t) -> stats.  Runs t.call(ctx) (ctx = t.setup(round, shared);
+-- shared: a table kept across the rounds, for fixtures that serve many)
+-- with finalizers made to run inside its call of t.fn, the library function
+-- under test, then t.check(ctx, results) (results: the packed pcall
+-- results).  The finalizers that run inside are counted (ctx.inside); the
+-- k-th of them and the (t.acts or 2) - 1 after it run t.act(ctx) (ctx.fired
+-- counts those; an error an act raises lands in ctx.act_errors).  Round 1
+-- acts at the first finalizer inside the call, the next rounds at the 4th,
+-- 16th, 64th, ... as long as the rounds before had that many: the act
+-- happens at the call's first allocation, then at later and later ones.
+-- Raises when a call had no finalizer inside.  Returns { calls =, hits =
+-- (calls with a finalizer inside: all), acted = (calls in which t.act
+-- ran), inside = (finalizers inside the calls), refills = }.
+function H.inside(t)
+  assert(saved, "H.inside needs small collector steps: setup(H.small_steps)")
+  local fn, acts, name = t.fn, t.acts or 2, t.name or "?"
+  local stats = { calls = 0, hits = 0, acted = 0, inside = 0, refills = 0 }
+  local ctx -- the call in flight, from fn's entry
+  local function fire()
+    -- inside: fn on the stack (quick to find from there: a level or three
+    -- up); ctx is still set for a moment after fn returns.  On 5.1 a
+    -- finalizer whose caller is fn itself runs at fn's entry, before the
+    -- body (see arm): not inside either.
     if ctx == nil or not H.on_stack(fn) then return end
+    if LUA51 and debug.getinfo(3, "f").func == fn then return end
     stats.inside = stats.inside + 1
+    ctx.inside = ctx.inside + 1
+    if ctx.inside < ctx.k or ctx.inside >= ctx.k + acts then return end
     ctx.fired = ctx.fired + 1
-    if t.act and ctx.fired <= acts then
+    if t.act then
       local ok, err = pcall(t.act, ctx)
       if not ok then ctx.act_errors[#ctx.act_errors + 1] = tostring(err) end
     end
+  end
+
+  -- at fn's entry (2 above)
+  local function arm(round)
+    collectgarbage("restart")
+    if LUA51 then
+      -- 5.1's lua_call (the hook's, in ldblib) checks the collector after
+      -- the call: a step at fn's entry, which runs one finalizer (ignored:
+      -- its caller is fn) and would put the next step a kilobyte later.
+      -- A concatenation checks after it allocates: 128 kilobytes made now
+      -- leave the steps from here a debt of that much, and while it lasts
+      -- every check steps, the hook's and then every one in the body.
+      arms = arms + 1
+      local _ = BIG .. arms -- (a new string each time: 5.1 interns them)
+    end
+    ctx = round
+  end
+
+  -- LuaJIT: the interpreter only while this runs.  With the compiler on,
+  -- 1 run in 15 of these specs had a call with no finalizer inside
+  -- (LuaJIT runs none while a trace runs: the likely cause); with it off,
+  -- none in 30.  The binding's C functions are called the same way.
+  local jit_was_on = jit and jit.status()
+  if jit_was_on then jit.off() end
+  local shared, most, k = {}, 0, 1
+  on_fire = fire
+  local ok, err = pcall(function()
+    while true do
+      local round = t.setup and t.setup(stats.calls + 1, shared) or {}
+      round.inside, round.fired, round.act_errors, round.k = 0, 0, {}, k
+      if batch.made - batch.fired < LOW then
+        refill()
+        stats.refills = stats.refills + 1
+      end
+      collectgarbage("stop")
+      local entered = false
+      debug.sethook(function()
+        if debug.getinfo(2, "f").func ~= fn then return end
+        debug.sethook()
+        entered = true
+        arm(round)
+      end, "c")
+      round.calling = true
+      local res = H.pack(pcall(t.call, round))
+      debug.sethook()
+      collectgarbage("stop")
+      ctx, round.calling = nil, false
+      stats.calls = stats.calls + 1
+      if not entered then error(name .. ": the call never entered the function under test", 0) end
+      if round.inside == 0 then
+        error(("%s: no finalizer ran inside the call (%s)"):format(name, res[1] and "it returned"
+          or "it raised: " .. tostring(res[2])), 0)
+      end
+      stats.hits = stats.hits + 1
+      if round.fired > 0 then stats.acted = stats.acted + 1 end
+      t.check(round, res)
+      if os.getenv("LIFETIME_STATS") then
+        io.stderr:write(("\n[inside] %-58s round %d: act at %3d, %4d finalizers inside, %d queued"):format(
+          name, stats.calls, k, round.inside, batch.made - batch.fired))
+      end
+      if round.inside > most then most = round.inside end
+      k = k * 4
+      if k > most then break end
+    end
   end)
-  -- Where a finalizer runs: at the collector's step that ends a cycle, at
-  -- an allocation, so in proportion to the bytes allocated there.  Hence
-  -- the fixtures are shared across rounds where they can be, the checks
-  -- compare cheap fingerprints, and all but the call allocates little:
-  -- cycles that end elsewhere are lost.  Identical rounds also settle into a
-  -- rhythm where every cycle ends at the same allocation: garbage of random
-  -- size in each round breaks it, and its range and the step multiplier
-  -- change every 200 rounds in which no finalizer ran inside the call.
-  -- (Explicit collectgarbage("step") calls would be worse: cycles end in
-  -- them.)
-  local rng = require("helpers").rng(t.seed or 1)
-  local ranges, factors, dry = { 100, 400, 25, 1600 }, { 1, 0.5, 2, 1, 4, 0.25 }, 0
-  local shared = {}
-  for i = 1, t.max or 4000 do
-    local ctx = t.setup and t.setup(i, shared) or {}
-    ctx.fired, ctx.act_errors = 0, {}
-    if dry > 0 and dry % 200 == 0 then H.set_stepmul(factors[(dry / 200) % #factors + 1]) end
-    H.garbage(rng(0, ranges[math.floor(dry / 200) % #ranges + 1]))
-    for _ = 1, t.bombs or 3 do bomb() end
-    current, ctx.calling = ctx, true
-    local res = H.pack(pcall(t.call, ctx))
-    current, ctx.calling = nil, false
-    stats.calls = i
-    t.check(ctx, res)
-    if ctx.fired > 0 then stats.hits, dry = stats.hits + 1, 0 else dry = dry + 1 end
-    if stats.hits >= (t.target or 4) then break end
-  end
-  H.set_stepmul(1)
-  if os.getenv("LIFETIME_STATS") then
-    io.stderr:write(("\n[storm] %-58s calls %5d  hit %d  finalizers inside %4d of %5d"):format(
-      t.name or "?", stats.calls, stats.hits, stats.inside, stats.fires))
-  end
+  debug.sethook()
+  on_fire, ctx = nil, nil
+  collectgarbage("restart")
+  if jit_was_on then jit.on() end
+  if not ok then error(err, 0) end
   return stats
 end
 
@@ -512,7 +588,7 @@ local GOAL = H.GOAL
 local D = astar.DIAGONAL
 H.D = D
 
--- the method tables (the library functions the storms look for on the stack)
+-- the method tables (the library functions H.inside looks for on the stack)
 H.GRID = getmetatable(astar.grid(1, 1)).__index
 H.GRAPH = getmetatable(astar.graph()).__index
 H.QUERY = getmetatable(astar.grid(1, 1):query(1, 1, 1, 1)).__index

@@ -1,6 +1,7 @@
 -- Rule 7: os.exit(0, true) from a callback inside a search exits 0 with no
 -- definite leak (valgrind; skipped without it).  The rules:
--- spec/lifetime/common.lua.
+-- spec/lifetime/common.lua.  Heavy (valgrind): tagged #system, run by make
+-- test-system (not under make memcheck: it starts valgrind itself).
 
 -- The interpreter running this spec (busted --lua=...): arg[-1] when set.
 local function lua_binary()
@@ -9,7 +10,7 @@ local function lua_binary()
   return bin or "lua5.4"
 end
 
-describe("lifetime: os.exit(0, true) from a callback inside a search", function()
+describe("lifetime: os.exit(0, true) from a callback inside a search #system", function()
   local have = os.execute(require("helpers").unsanitized("command -v valgrind >/dev/null 2>&1"))
   if not (have == true or have == 0) then
     pending("skipped: needs valgrind on PATH (Debian: apt-get install valgrind)")

@@ -1,6 +1,6 @@
 -- Finalizers in the middle of astar.batch, field:update() and a distances
--- query's step (H.storm: aggressive collector settings, finalizers that act
--- on the object of the call in flight): a close waits for the call's end,
+-- query's step (H.inside: finalizers made to run inside the call, acting on
+-- the object of the call in flight): a close waits for the call's end,
 -- an edit is refused ("grid is being searched"), and the answers are those
 -- of a call with no interference.
 local astar = require("astar")
@@ -33,11 +33,11 @@ local function field_digest(f)
 end
 
 describe("lifetime: finalizers during astar.batch, field:update and a distances query step", function()
-  setup(H.gc_aggressive)
-  teardown(H.gc_default)
+  lazy_setup(H.small_steps)
+  lazy_teardown(H.default_steps)
 
   it("a batch whose grid a finalizer closes answers, and the grid is closed after", function()
-    local stats = H.storm({
+    local stats = H.inside({
       name = "batch: close",
       fn = astar.batch,
       setup = function() return { g = new_grid() } end,
@@ -54,11 +54,12 @@ describe("lifetime: finalizers during astar.batch, field:update and a distances 
         end
       end,
     })
-    assert.is_true(stats.hits >= 1, "no finalizer ran inside a batch")
+    assert.equal(stats.calls, stats.hits)
+    assert.is_true(stats.acted >= 1, "no finalizer acted inside a batch")
   end)
 
   it("a finalizer's edits during a batch are refused; the answers stand", function()
-    local stats = H.storm({
+    local stats = H.inside({
       name = "batch: mutate",
       fn = astar.batch,
       setup = function(_, shared)
@@ -76,26 +77,27 @@ describe("lifetime: finalizers during astar.batch, field:update and a distances 
         for _, m in ipairs(ctx.mutations or {}) do assert.same(H.refused("grid"), m) end
       end,
     })
-    assert.is_true(stats.hits >= 1, "no finalizer ran inside a batch")
+    assert.equal(stats.calls, stats.hits)
+    assert.is_true(stats.acted >= 1, "no finalizer acted inside a batch")
   end)
 
-  -- A repair allocates next to nothing, so finalizers seldom run inside it;
-  -- with a cost callback (which allocates) update() recomputes, running Lua
-  -- all along: there the finalizers get in.
+  -- A repair allocates next to nothing, so few finalizers can run inside
+  -- it; with a cost callback (which allocates) update() recomputes, running
+  -- Lua all along: there the finalizers get in.
   local function cost(_, _, _, _, c)
     local t = { c }
     return t[1]
   end
 
   it("a finalizer's edits during field:update are refused; the field equals a fresh one", function()
-    local stats = H.storm({
+    local stats = H.inside({
       name = "update: mutate",
       fn = getmetatable(astar.field(astar.grid(1, 1))).__index.update,
       setup = function(round, shared)
         shared.g = shared.g or new_grid()
         local g = shared.g
         shared.f = shared.f or g:distances({ { 1, 1 } }, { cost = cost })
-        g:set_blocked(8, 1 + round % 2, round % 4 < 2) -- opens and closes the gap in the wall
+        g:set_blocked(8, 1, round % 2 == 1) -- closes and opens a gap in the wall: stale every round
         return { g = g, f = shared.f }
       end,
       call = function(ctx) return ctx.f:update() end,
@@ -110,16 +112,19 @@ describe("lifetime: finalizers during astar.batch, field:update and a distances 
         for _, m in ipairs(ctx.mutations or {}) do assert.same(H.refused("grid"), m) end
       end,
     })
-    assert.is_true(stats.hits >= 1, "no finalizer ran inside an update")
+    assert.equal(stats.calls, stats.hits)
+    assert.is_true(stats.acted >= 1, "no finalizer acted inside an update")
   end)
 
+  -- A step that does not finish allocates nothing of its own: with the
+  -- cost callback (which allocates) the finalizers get in.
   it("a distances query whose grid a finalizer closes during a step is cancelled after it", function()
-    local stats = H.storm({
+    local stats = H.inside({
       name = "distances_query: close",
       fn = getmetatable(astar.grid(1, 1):distances_query({ { 1, 1 } })).__index.step,
       setup = function()
         local g = new_grid()
-        return { g = g, q = g:distances_query({ { 1, 1 } }) }
+        return { g = g, q = g:distances_query({ { 1, 1 } }, { cost = cost }) }
       end,
       call = function(ctx) return ctx.q:step(40) end,
       act = function(ctx)
@@ -132,6 +137,7 @@ describe("lifetime: finalizers during astar.batch, field:update and a distances 
         if ctx.closes then assert.equal("cancelled", ctx.q:step()) end
       end,
     })
-    assert.is_true(stats.hits >= 1, "no finalizer ran inside a step")
+    assert.equal(stats.calls, stats.hits)
+    assert.is_true(stats.acted >= 1, "no finalizer acted inside a step")
   end)
 end)

@@ -1,8 +1,8 @@
--- The storm matrix: every library call, run many times under aggressive
--- collector settings with finalizers that close its topology, call the
--- mutators, search the same topology, cancel its query or write to its
--- penalty field (rules 1 to 5 with finalizers in the middle of the call, see
--- H.storm), answers as with no interference.  The rules:
+-- The finalizer matrix: every library call, with finalizers made to run
+-- inside it (H.inside: at its first allocation, then at later ones) that
+-- close its topology, call the mutators, search the same topology, cancel
+-- its query or write to its penalty field (rules 1 to 5 with finalizers in
+-- the middle of the call), answers as with no interference.  The rules:
 -- spec/lifetime/common.lua.
 local astar = require("astar")
 local H = require("lifetime.common")
@@ -48,8 +48,8 @@ local ACT_LABEL = {
 local SOURCES_GRID, SOURCES_GRAPH = { { 1, 1 } }, { 1 }
 
 -- a cost callback that returns the cost it is given, through a new table
--- while the call under test runs (not when the check finishes the query:
--- much allocation outside the calls makes the cycles end there)
+-- while the call under test runs (an allocation in the middle of a step
+-- that would allocate nothing of its own: finalizers run there)
 local function allocating_cost(kind, ctx)
   local at = kind == "grid" and 5 or 3
   return function(...)
@@ -73,9 +73,9 @@ local CANCELLED_PRINT = "%s|cancelled|cancelled|nil cancelled|table|cancelled"
 -- print(ctx, packed pcall results) (a fingerprint of the answer and of what
 -- the call left behind), full(ctx, res) (the digest, for messages), the
 -- actions that apply; loose: no search (a mutation from inside it may be
--- allowed, see check_storm).  The references come from twins (refs below).
+-- allowed, see check_inside).  The references come from twins (refs below).
 -- topo(ctx, shared, action): the topology of a round; one serves every
--- round of a storm unless the finalizers close it (or may change it)
+-- round unless the finalizers close it (or may change it)
 local function topo_for(kind, shared, fresh)
   if fresh or not shared then return new_topo(kind) end
   shared.g = shared.g or new_topo(kind)
@@ -114,8 +114,7 @@ for _, kind in ipairs({ "grid", "graph" }) do
         if n > 0 then
           -- a step that does not finish allocates nothing of its own: a
           -- cost callback that allocates (as callbacks do) lets finalizers
-          -- run mid-search.  No trace or visited list: the check finishes
-          -- the query, and should allocate little (see H.storm).
+          -- run mid-search.  No trace or visited list.
           opts = { heuristic = "zero", penalty = ctx.f, cost = allocating_cost(kind, ctx) }
         end
         ctx.q = do_query(ctx.g, kind, opts)
@@ -223,7 +222,7 @@ local function refs(K)
   return R
 end
 
-local function check_storm(K, R, action, ctx, res)
+local function check_inside(K, R, action, ctx, res)
   if not res[1] then error(K.name .. " raised: " .. tostring(res[2]), 0) end
   if #ctx.act_errors > 0 then error("a finalizer's action raised: " .. ctx.act_errors[1], 0) end
   local got = K.print(ctx, res)
@@ -233,7 +232,7 @@ local function check_storm(K, R, action, ctx, res)
     if want_full then same(want_full, K.full(ctx, res), what) end
     same(want, got, what)
   end
-  if ctx.fired == 0 then -- no finalizer ran inside this call
+  if ctx.fired == 0 then -- no finalizer acted inside this call
     return agree(R.print, R.full, K.name)
   end
   local kind = K.kind
@@ -269,33 +268,33 @@ local function check_storm(K, R, action, ctx, res)
 end
 
 describe("lifetime: finalizers that run inside a call", function()
-  before_each(H.gc_aggressive)
-  after_each(H.gc_default)
+  lazy_setup(H.small_steps)
+  lazy_teardown(H.default_steps)
 
   for _, K in ipairs(CALLS) do
     for _, action in ipairs(K.actions) do
       it(("%s: finalizers %s"):format(K.name, ACT_LABEL[action]:format(K.kind)), function()
         local R = refs(K)
-        local stats = H.storm({
+        local stats = H.inside({
           name = K.name .. " x " .. action, fn = K.fn, act = ACTS[action],
           setup = function(_, shared) local ctx = { kind = K.kind }; K.setup(ctx, shared, action); return ctx end,
           call = K.call,
-          check = function(ctx, res) check_storm(K, R, action, ctx, res) end,
+          check = function(ctx, res) check_inside(K, R, action, ctx, res) end,
         })
-        assert(stats.hits > 0, ("no finalizer ran inside %s in %d calls (%d ran elsewhere)"):format(
-          K.name, stats.calls, stats.fires))
+        assert.equal(stats.calls, stats.hits) -- H.inside raises before, naming the call
+        assert(stats.acted > 0, ("no finalizer acted inside %s in %d calls"):format(K.name, stats.calls))
       end)
     end
   end
 
   -- The issue's corruption: 124 of 3,000 fields wrong (the source read inf)
   -- when a finalizer ran g:find_path on the same grid while g:distances
-  -- built its field.  Here the fields must all be right, with many
-  -- finalizers inside.
+  -- built its field.  Here the fields must all be right, with finalizers
+  -- inside each call, three of them searching.
   it("every field of grid:distances is right while finalizers search the same grid", function()
     local fields, bad = 0, 0
-    local stats = H.storm({
-      name = "grid:distances x search (fields)", fn = GRID.distances, act = ACTS.search, target = 12, acts = 3,
+    local stats = H.inside({
+      name = "grid:distances x search (fields)", fn = GRID.distances, act = ACTS.search, acts = 3,
       setup = function() return { kind = "grid", g = H.new_grid() } end,
       call = function(ctx) return ctx.g:distances(SOURCES_GRID) end,
       check = function(ctx, res)
@@ -306,6 +305,7 @@ describe("lifetime: finalizers that run inside a call", function()
       end,
     })
     assert.equal(0, bad, ("%d of %d fields differ from the reference"):format(bad, fields))
-    assert.is_true(stats.hits > 0, "no finalizer ran inside grid:distances")
+    assert.equal(stats.calls, stats.hits)
+    assert.is_true(stats.acted > 0, "no finalizer searched inside grid:distances")
   end)
 end)

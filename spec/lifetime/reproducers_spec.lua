@@ -1,17 +1,18 @@
--- The issue's two reproducers, in fewer rounds under aggressive collector
--- settings: finalizers that close the grid of a grid:distances in flight
--- (rule 1), and finalizers that cancel the query being stepped (rule 2).
+-- The issue's two reproducers, with finalizers made to run inside the call
+-- (H.inside) instead of many rounds: finalizers that close the grid of a
+-- grid:distances in flight (rule 1), and finalizers that cancel the query
+-- being stepped (rule 2).
 -- The rules and what they pin: spec/lifetime/common.lua.
 local astar = require("astar")
 local H = require("lifetime.common")
 local outcome, D, GRID, QUERY, same, assert_closed = H.outcome, H.D, H.GRID, H.QUERY, H.same, H.assert_closed
 
 describe("lifetime: the issue's reproducers", function()
-  before_each(H.gc_aggressive)
-  after_each(H.gc_default)
+  lazy_setup(H.small_steps)
+  lazy_teardown(H.default_steps)
 
   -- The issue's first loop (200000 rounds segfaulted at default settings),
-  -- in fewer rounds with the aggressive settings.  The issue's finalizers
+  -- here with finalizers inside every call.  The issue's finalizers
   -- closed their own grid, which only tests a close inside distances when
   -- the collector happens to finalize an object within the round that made
   -- it; here every finalizer closes the grid of the distances call in
@@ -20,8 +21,8 @@ describe("lifetime: the issue's reproducers", function()
   it("finalizers that close the grid while grid:distances builds its field", function()
     local want = H.field_print(astar.grid(16, 16):distances({ { 1, 1 } }))
     local sources = { { 1, 1 } }
-    local stats = H.storm({
-      name = "reproducer 1: grid:distances x close", fn = GRID.distances, target = 60,
+    local stats = H.inside({
+      name = "reproducer 1: grid:distances x close", fn = GRID.distances,
       setup = function() return { grid = astar.grid(16, 16) } end,
       call = function(ctx) return ctx.grid:distances(sources) end,
       act = function(ctx) ctx.close = outcome(ctx.grid.close, ctx.grid) end,
@@ -34,15 +35,16 @@ describe("lifetime: the issue's reproducers", function()
         end
       end,
     })
-    assert(stats.hits > 0, "no finalizer ran inside grid:distances")
+    assert.equal(stats.calls, stats.hits)
+    assert(stats.acted > 0, "no finalizer closed the grid inside grid:distances")
   end)
 
   -- The issue's second loop (ASan: heap-use-after-free in push_stats): every
   -- finalizer cancels the query being stepped.
   it("finalizers that cancel a query while q:step runs", function()
     local want = H.path_print(astar.grid(8, 8):find_path(1, 1, 8, 8, { visited = true }))
-    local stats = H.storm({
-      name = "reproducer 2: q:step x cancel", fn = QUERY.step, target = 8,
+    local stats = H.inside({
+      name = "reproducer 2: q:step x cancel", fn = QUERY.step,
       setup = function()
         local g = astar.grid(8, 8)
         return { g = g, q = g:query(1, 1, 8, 8, { visited = true }) }
@@ -70,6 +72,7 @@ describe("lifetime: the issue's reproducers", function()
         end
       end,
     })
-    assert(stats.hits > 0, "no finalizer ran inside q:step")
+    assert.equal(stats.calls, stats.hits)
+    assert(stats.acted > 0, "no finalizer cancelled the query inside q:step")
   end)
 end)
