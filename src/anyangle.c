@@ -39,24 +39,26 @@
 /* ------------------------------------------------------------------------ */
 
 /* Segments between cell centres are an ability of square grids
-** (ASTAR_CAN_SEGMENTS): every entry point below asks it first. */
-static int segments(const astar_grid *gr) {
-  return (astar_topology_abilities(astar_grid_topology((astar_grid *)gr)) &
-          ASTAR_CAN_SEGMENTS) != 0;
+** (ASTAR_CAN_SEGMENTS), between cells inside the grid: every entry point
+** below asks both first, before it computes anything from the coordinates
+** (a difference of two int32 coordinates out of range can overflow). */
+static int segment_ok(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr);
+  if (!(astar_topology_abilities(astar_grid_topology((astar_grid *)gr)) & ASTAR_CAN_SEGMENTS))
+    return 0;
+  return x0 >= 0 && y0 >= 0 && x1 >= 0 && y1 >= 0 && x0 < w && x1 < w && y0 < h && y1 < h;
 }
 
 int astar_grid_walk(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                     astar_cell_visit visit, void *ctx) {
-  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr);
-  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
-  int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int64_t nx, ny, i = 0, j = 0;
   int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, x = x0, y = y0;
-  int64_t i = 0, j = 0;
-  double len = sqrt((double)nx * (double)nx + (double)ny * (double)ny), tprev = 0;
+  double len, tprev = 0;
   int rc;
-  if (!segments(gr)) return ASTAR_EINVAL;
-  if (x0 < 0 || y0 < 0 || x1 < 0 || y1 < 0 || x0 >= w || x1 >= w || y0 >= h || y1 >= h)
-    return ASTAR_EINVAL;
+  if (!segment_ok(gr, x0, y0, x1, y1)) return ASTAR_EINVAL;
+  nx = x1 > x0 ? x1 - x0 : x0 - x1;
+  ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  len = sqrt((double)nx * (double)nx + (double)ny * (double)ny);
   while (i < nx || j < ny) {
     /* the next boundary crossing: vertical (d < 0), horizontal (d > 0) or
     ** a corner (d == 0); t is where it falls on the segment, 0..1 */
@@ -215,7 +217,7 @@ int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t 
                             int32_t *bad_cell) {
   seg_ctx c;
   int rc;
-  if (!segments(gr)) return ASTAR_EINVAL;
+  if (!segment_ok(gr, x0, y0, x1, y1)) return ASTAR_EINVAL;
   seg_init(&c, gr, q);
   rc = seg_cost(&c, x0, y0, x1, y1, cost);
   if (bad_cell) *bad_cell = c.bad_cell;
@@ -245,7 +247,7 @@ int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t 
   int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), i, m = 0, a;
   seg_ctx c;
   int rc;
-  if (n < 1 || !segments(gr)) return ASTAR_EINVAL;
+  if (n < 1 || !segment_ok(gr, 0, 0, 0, 0)) return ASTAR_EINVAL;
   seg_init(&c, gr, q);
   for (i = 0; i < n; i++)
     if (cells[i] < 0 || cells[i] >= w * h) return ASTAR_EINVAL;
@@ -461,7 +463,7 @@ int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
   int uniform, k;
   t->status = ASTAR_ESTATE;
   t->gr = NULL;
-  if (!segments(gr)) return ASTAR_EINVAL;
+  if (!segment_ok(gr, 0, 0, 0, 0)) return ASTAR_EINVAL;
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n || !(q->weight >= 0) ||
       !isfinite(q->weight) || q->cost_fn != NULL || q->size < 1 || q->size > ASTAR_MAX_UNIT)
     return ASTAR_EINVAL;

@@ -65,8 +65,8 @@ static int square_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict) {
   const unsigned char *b = gr->blocked;
-  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1;
-  int64_t ny = y1 > y0 ? y1 - y0 : y0 - y1;
+  int64_t nx = x1 > x0 ? (int64_t)x1 - x0 : (int64_t)x0 - x1;
+  int64_t ny = y1 > y0 ? (int64_t)y1 - y0 : (int64_t)y0 - y1;
   int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, w = gr->w;
   int32_t p = LAT_CELL(gr, x0, y0), u = y0 * w + x0, stepx = sx, stepy = sy * gr->pw;
   int64_t i = 0, j = 0;

@@ -276,6 +276,20 @@ static void test_lattice(void) {
   CHECK(astar_hex_layout(hx) == ASTAR_HEX_ODD_R && astar_hex_distance(sq, 0, 0, 1, 1) == -1);
   CHECK(astar_grid_neighbours(sq, 0, 0, xy) == 3 && astar_grid_neighbours(hx, 4, 4, xy) == 6);
   CHECK(astar_grid_walk(hx, 0, 0, 1, 1, NULL, NULL) == ASTAR_EINVAL); /* segments: square */
+  /* found by fuzz/fuzz_core: segments between cells out of range are
+  ** refused before anything is computed from them (the uniform shortcut
+  ** read outside the grid; INT32_MIN overflowed a difference) */
+  {
+    astar_grid *one = astar_grid_new(1, 1, ASTAR_DIAG_ALWAYS, NULL, NULL);
+    astar_query pq;
+    double c = 7;
+    astar_query_init(&pq, 0, 0);
+    CHECK(astar_grid_segment_cost(one, NULL, -1, 0, 0, 0, &c, NULL) == ASTAR_EINVAL && c == 7);
+    CHECK(astar_grid_segment_cost(one, &pq, -70000, 0, 0, 0, &c, NULL) == ASTAR_EINVAL);
+    CHECK(astar_grid_walk(one, INT32_MIN, 0, 0, 0, NULL, NULL) == ASTAR_EINVAL);
+    CHECK(astar_grid_segment_cost(one, &pq, 0, 0, 0, 0, &c, NULL) == ASTAR_OK && c == 0);
+    astar_grid_free(one);
+  }
   /* the 2 x 2 reproducer: (1, 0) forbidden by its tag, then by the array */
   CHECK(astar_grid_set_tag(sq, 1, 0, 1) == ASTAR_OK);
   for (way = 0; way < 2; way++) {
