@@ -327,6 +327,21 @@ describe("hex line of sight", function()
     assert.is_true(hx:line_of_sight(1, 1, 2, 2))
   end)
 
+  it("along an edge between cells (1, -1) apart too (found by fuzz_core: one side's wall blocked it)", function()
+    -- even_q 7 x 8: the line (2, 1) -> (7, 8) passes the edge between (2, 2)
+    -- and (3, 1) at a tenth of the way; with either of them blocked, it passes
+    for _, wall in ipairs({ { 2, 2 }, { 3, 1 } }) do
+      local hx = astar.hex(7, 8, { layout = "even_q" })
+      hx:set_blocked(wall[1], wall[2], true)
+      assert.is_true(hx:line_of_sight(2, 1, 7, 8))
+      assert.is_true(hx:line_of_sight(7, 8, 2, 1))
+    end
+    local hx = astar.hex(7, 8, { layout = "even_q" })
+    hx:set_blocked(2, 2, true)
+    hx:set_blocked(3, 1, true)
+    assert.is_false(hx:line_of_sight(2, 1, 7, 8))
+  end)
+
   it("is symmetric, and visible_from agrees with it cell by cell", function()
     for _, layout in ipairs(LAYOUTS) do
       local hx = world(layout, 13, 11, 17)
@@ -768,4 +783,65 @@ describe("hex units (size = k) against a brute force over hexagons", function()
     assert.equal(5, hx:clearance(5, 5)) -- the centre of a 9 x 9 grid: 4 steps to the edge
     assert.equal(0, hx:find_path(5, 5, 5, 5, { size = 5 }).cost)
   end)
+end)
+
+-- Line of sight against an exact oracle: at each point i/n of the way (exact
+-- numerators over n), the nearest centres by squared distance in the hex
+-- metric (dq^2 + dq dr + dr^2, integers); one centre inside a cell, two on
+-- an edge, where the line is blocked only when both are.
+describe("hex line of sight against an exact oracle", function()
+  local function oracle(hx, layout, w, h, x1, y1, x2, y2)
+    local function open(q, r)
+      local x, y = offset(layout, q, r)
+      return x >= 1 and y >= 1 and x <= w and y <= h and not hx:is_blocked(x, y)
+    end
+    if hx:is_blocked(x1, y1) or hx:is_blocked(x2, y2) then return false end
+    local q0, r0 = axial(layout, x1, y1)
+    local q1, r1 = axial(layout, x2, y2)
+    local n = steps(layout, x1, y1, x2, y2)
+    for i = 1, n - 1 do
+      local nq, nr = q0 * (n - i) + q1 * i, r0 * (n - i) + r1 * i
+      local best, cells = math.huge, {}
+      for cq = math.floor(nq / n) - 1, math.floor(nq / n) + 2 do
+        for cr = math.floor(nr / n) - 1, math.floor(nr / n) + 2 do
+          local dq, dr = nq - n * cq, nr - n * cr
+          local d = dq * dq + dq * dr + dr * dr
+          if d < best then best, cells = d, { { cq, cr } }
+          elseif d == best then cells[#cells + 1] = { cq, cr } end
+        end
+      end
+      assert(#cells <= 2, "a line met a corner")
+      local pass = false
+      for _, c in ipairs(cells) do pass = pass or open(c[1], c[2]) end
+      if not pass then return false end
+    end
+    return true
+  end
+
+  for _, layout in ipairs(LAYOUTS) do
+    it(layout, function()
+      local w, h = 14, 12
+      local r = rng(#layout * 5)
+      local edges = 0
+      for round = 1, 6 do
+        local hx = astar.hex(w, h, { layout = layout })
+        for y = 1, h do
+          for x = 1, w do hx:set_blocked(x, y, r() < 0.08 * round) end
+        end
+        for _ = 1, 300 do
+          local x1, y1, x2, y2 = r(1, w), r(1, h), r(1, w), r(1, h)
+          local want = oracle(hx, layout, w, h, x1, y1, x2, y2)
+          assert.equal(want, hx:line_of_sight(x1, y1, x2, y2),
+            ("round %d (%d,%d)-(%d,%d)"):format(round, x1, y1, x2, y2))
+          local dq, dr = (function()
+            local a, b = axial(layout, x1, y1)
+            local c, d = axial(layout, x2, y2)
+            return c - a, d - b
+          end)()
+          if dq == dr or dq == -2 * dr or dr == -2 * dq then edges = edges + 1 end
+        end
+      end
+      assert.is_true(edges > 20, "lines along an edge direction: " .. edges)
+    end)
+  end
 end)

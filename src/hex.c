@@ -141,37 +141,81 @@ int32_t astar_hex_distance(const astar_grid *gr, int32_t x0, int32_t y0, int32_t
 /* line of sight                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* floor(a / b), b > 0 */
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return a % b != 0 && a < 0 ? q - 1 : q;
+}
+
 /*
-** The guide's line drawing, with exact sample points: the point i/n of the
-** way is (a (n - i) + b i) / n in axial coordinates, and the numerators are
-** integers, so the walk from b to a computes the same points (the sums
-** commute).  Each point is rounded twice, nudged by +e and -e along
-** (1, 1, -2) (e = 1 / 8n: far below the 1/n spacing of the points, so only
-** exact ties move): where the point is inside a cell both roundings agree;
-** on an edge they give the two cells beside it, and the line is blocked
-** there only when both are.  Cells beside the grid are the blocked border.
+** The guide's line drawing, exactly.  The point i/n of the way from axial
+** (q0, r0) to (q1, r1), n their hex distance, is (a (n - i) + b i) / n:
+** integer numerators over n, the same from either end.  The cube
+** coordinate (q, r or s = -q - r) whose difference is largest moves by one
+** a step, so it is an integer at every point, and the point lies inside one
+** cell, or, where the other two are halves, on the edge between two (never
+** on a corner: there all three would be fractions).  The cells, in (qa, ra)
+** and (qb, rb); returns how many: 1 inside a cell, 2 on an edge.  Integer
+** arithmetic: no rounding decides an edge (an earlier nudge along
+** (1, 1, -2) ran along the edges between cells (1, -1) apart, and found
+** one cell there: fuzz/fuzz_core's exact oracle saw it).
 */
+static int sample_cells(int32_t q0, int32_t r0, int32_t q1, int32_t r1, int32_t n, int32_t i,
+                        int32_t *qa, int32_t *ra, int32_t *qb, int32_t *rb) {
+  int64_t nq = (int64_t)q0 * (n - i) + (int64_t)q1 * i;
+  int64_t nr = (int64_t)r0 * (n - i) + (int64_t)r1 * i, ns = -nq - nr;
+  int64_t fixed, frac, lo;
+  int which; /* the fractional coordinate: 0 q (r follows), 1 r (q fixed), 2 q (r fixed) */
+  if (ns % n == 0) {
+    which = 0;
+    fixed = ns / n;
+    frac = nq;
+  } else if (nq % n == 0) {
+    which = 1;
+    fixed = nq / n;
+    frac = nr;
+  } else {
+    which = 2;
+    fixed = nr / n;
+    frac = nq;
+  }
+  if (frac % n == 0 || (2 * frac - n) % (2 * n) != 0) { /* inside a cell */
+    int64_t f = floor_div(2 * frac + n, 2 * n);
+    *qa = (int32_t)(which == 1 ? fixed : f);
+    *ra = (int32_t)(which == 0 ? -fixed - f : which == 1 ? f
+                                                         : fixed);
+    return 1;
+  }
+  lo = floor_div(frac, n); /* on an edge: the fraction is a half */
+  *qa = (int32_t)(which == 1 ? fixed : lo);
+  *ra = (int32_t)(which == 0 ? -fixed - lo : which == 1 ? lo
+                                                        : fixed);
+  *qb = (int32_t)(which == 1 ? fixed : lo + 1);
+  *rb = (int32_t)(which == 0 ? -fixed - lo - 1 : which == 1 ? lo + 1
+                                                            : fixed);
+  return 2;
+}
+
+/* Cell (q, r) (axial) is inside the grid and open; cells beside the grid
+** are the blocked border. */
+ASTAR_INLINE int open_at(const astar_grid *gr, int32_t q, int32_t r) {
+  int32_t x, y;
+  to_offset(gr->layout, q, r, &x, &y);
+  return LAT_INSIDE(gr, x, y) && !gr->blocked[LAT_CELL(gr, x, y)];
+}
+
+/* The line's cells (sample_cells) open, the end cells included; where the
+** line runs along an edge it is blocked only when both cells are. */
 static int hex_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
   int32_t q0, r0, q1, r1, n, i;
-  double e;
   if (gr->blocked[LAT_CELL(gr, x0, y0)] || gr->blocked[LAT_CELL(gr, x1, y1)]) return 0;
   to_axial(gr->layout, x0, y0, &q0, &r0);
   to_axial(gr->layout, x1, y1, &q1, &r1);
   n = axial_distance(q1 - q0, r1 - r0);
-  e = 1.0 / (8.0 * (n > 0 ? n : 1));
   for (i = 1; i < n; i++) {
-    double nq = (double)q0 * (n - i) + (double)q1 * i, nr = (double)r0 * (n - i) + (double)r1 * i;
-    int k, open = 0;
-    for (k = -1; k <= 1 && !open; k += 2) {
-      int32_t q, r, x, y;
-      cube_round(nq / n + k * e, nr / n + k * e, &q, &r);
-      to_offset(gr->layout, q, r, &x, &y);
-      /* a rounding can land beside the grid (a line along its edge): the
-      ** border, blocked; never further */
-      if (x >= -1 && y >= -1 && x <= gr->w && y <= gr->h && !gr->blocked[LAT_CELL(gr, x, y)])
-        open = 1;
-    }
-    if (!open) return 0;
+    int32_t qa, ra, qb = 0, rb = 0;
+    int cells = sample_cells(q0, r0, q1, r1, n, i, &qa, &ra, &qb, &rb);
+    if (!open_at(gr, qa, ra) && !(cells == 2 && open_at(gr, qb, rb))) return 0;
   }
   return 1;
 }
@@ -182,41 +226,30 @@ ASTAR_INLINE unsigned clear_of(const astar_grid *gr, int32_t x, int32_t y) {
   return LAT_INSIDE(gr, x, y) ? gr->clear[LAT_CELL(gr, x, y)] : 0u;
 }
 
-ASTAR_INLINE int open_at(const astar_grid *gr, int32_t q, int32_t r) {
-  int32_t x, y;
-  to_offset(gr->layout, q, r, &x, &y);
-  return LAT_INSIDE(gr, x, y) && !gr->blocked[LAT_CELL(gr, x, y)];
-}
-
 /*
 ** hex_sight for a unit of size k > 1 (clearance built).  The unit's cells
 ** walk the same line shifted by their axial offset from its cell, and the
-** sample points and their roundings shift with them (integer numerators:
+** sample points and their cells shift with them (integer numerators:
 ** exact), so the unit passes a sample when, for every offset, one of the
-** two shifted roundings is open.  That holds at once where either rounding
-** fits the whole unit (clearance >= k, one read); where neither does and
-** they differ (the line runs along an edge), the offsets are compared one
-** by one.
+** shifted cells there is open.  That holds at once where a cell there fits
+** the whole unit (clearance >= k, one read); where none does on an edge,
+** the offsets are compared one by one.
 */
 static int hex_sight_unit(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                           int32_t k) {
   int32_t q0, r0, q1, r1, n, i;
-  double e;
   if (clear_of(gr, x0, y0) < (unsigned)k || clear_of(gr, x1, y1) < (unsigned)k) return 0;
   to_axial(gr->layout, x0, y0, &q0, &r0);
   to_axial(gr->layout, x1, y1, &q1, &r1);
   n = axial_distance(q1 - q0, r1 - r0);
-  e = 1.0 / (8.0 * (n > 0 ? n : 1));
   for (i = 1; i < n; i++) {
-    double nq = (double)q0 * (n - i) + (double)q1 * i, nr = (double)r0 * (n - i) + (double)r1 * i;
-    int32_t qa, ra, qb, rb, x, y, dq, dr;
-    cube_round(nq / n - e, nr / n - e, &qa, &ra);
-    cube_round(nq / n + e, nr / n + e, &qb, &rb);
+    int32_t qa, ra, qb = 0, rb = 0, x, y, dq, dr;
+    int cells = sample_cells(q0, r0, q1, r1, n, i, &qa, &ra, &qb, &rb);
     to_offset(gr->layout, qa, ra, &x, &y);
     if (clear_of(gr, x, y) >= (unsigned)k) continue;
+    if (cells == 1) return 0;
     to_offset(gr->layout, qb, rb, &x, &y);
     if (clear_of(gr, x, y) >= (unsigned)k) continue;
-    if (qa == qb && ra == rb) return 0;
     for (dq = 1 - k; dq < k; dq++)
       for (dr = 1 - k; dr < k; dr++) {
         if (dq + dr >= k || dq + dr <= -k) continue;
