@@ -2439,15 +2439,17 @@ static int run_theta(astar_theta *t, input *in) {
 }
 
 /* Theta*: refused on a bad query; a grid changed after begin refuses to
-** step; a found path starts and ends right, its segments pass and sum to
-** its cost and length, it costs at least the smallest rate times the
-** straight line, and (no budget, a rule whose every step a segment takes)
-** it is found exactly when the oracle reaches the goal. */
+** step; ECOST only where a rate is bad; a found path starts and ends
+** right, its segments pass and sum to its cost and length, it costs at
+** least the smallest rate times the straight line, and (no budget, a rule
+** whose every step a segment takes) it is found exactly when the oracle
+** reaches the goal; else, tracking the best cell, a partial path to it. */
 static void op_theta(world *W, input *in) {
   astar_query q;
   int32_t start, goal, pts[MAXN + 1], n, m, i;
   unsigned flags;
   int rc, st, invalid;
+  uint8_t after;
   double cost = -1, length = -1, sum = 0, len = 0, mr;
   field f;
   if (!W->th) {
@@ -2479,13 +2481,16 @@ static void op_theta(world *W, input *in) {
     }
     invalid = 1;
   }
+  after = u8(in); /* 16: track the best cell; 32: rates may go negative; % 16 == 0: an edit */
+  q.track_best = (after & 16) != 0;
+  if (after & 32) q.penalty_scale = -q.penalty_scale;
   rc = astar_theta_begin(W->th, W->gr, &q);
   if (invalid) {
     CHECK(rc == ASTAR_EINVAL);
     return;
   }
   CHECK(rc == ASTAR_OK);
-  if (u8(in) % 16 == 0) { /* an edit after begin */
+  if (after % 16 == 0) { /* an edit after begin */
     int32_t x = u8(in) % W->w, y = u8(in) % W->h;
     uint32_t v0 = astar_topology_version(W->t);
     int was = astar_theta_status(W->th);
@@ -2518,7 +2523,16 @@ static void op_theta(world *W, input *in) {
     cell_oracle(W, &q, &start, 1, 0, &f);
     if (!f.bad) CHECK((st == ASTAR_FOUND) == (f.d[goal] < HUGE_VAL));
   }
-  if (st != ASTAR_FOUND) return;
+  if (st != ASTAR_FOUND) {
+    int32_t b = astar_theta_best(W->th);
+    CHECK(b >= -1 && b < W->n);
+    CHECK((b >= 0) == (q.track_best && astar_theta_stats(W->th)->expanded > 0));
+    if (b >= 0) { /* the partial path to it */
+      m = astar_theta_points(W->th, b, pts, &cost, &length);
+      CHECK(m >= 1 && pts[0] == start && pts[m - 1] == b);
+    }
+    return;
+  }
   n = astar_theta_points(W->th, goal, NULL, NULL, NULL);
   CHECK(n >= 1 && n <= W->n);
   m = astar_theta_points(W->th, goal, pts, &cost, &length);
@@ -2641,18 +2655,22 @@ static void op_repair(world *W, input *in) {
   since = astar_topology_version(W->t);
   rounds = 1 + u8(in) % 3;
   for (round = 0; round < rounds; round++) {
-    int edits = u8(in) % 6, e;
+    int edits = u8(in) % 6, e, nm = 0;
+    int32_t mine[8]; /* the cells this round's edits changed, in order */
     uint32_t made;
     uint64_t slice;
     for (e = 0; e < edits; e++) {
-      int32_t x = u8(in) % W->w, y = u8(in) % W->h;
+      int32_t x = u8(in) % W->w, y = u8(in) % W->h, id = y * W->w + x, tag = W->tag[id];
       uint8_t kind = u8(in) % 3;
-      if (kind == 0) w_block(W, x, y, !W->blk[y * W->w + x]);
+      double cost = W->cost[id];
+      if (kind == 0) w_block(W, x, y, !W->blk[id]);
       else if (kind == 1) w_cost(W, x, y, dbl(in));
       else w_tag(W, x, y, u8(in) % 4);
+      if (kind == 0 || W->cost[id] != cost || W->tag[id] != tag) mine[nm++] = id;
     }
     slice = 1 + u8(in) % 64;
     made = astar_topology_version(W->t) - since;
+    CHECK(made == (uint32_t)nm); /* one version per change, none for the rest */
     rc = astar_grid_changes(W->gr, since, changed, 64, &nc);
     if (made > W->log_cap || made > 64) { /* the log cannot tell: start over */
       CHECK(rc == ASTAR_EOVERFLOW);
@@ -2661,7 +2679,7 @@ static void op_repair(world *W, input *in) {
       continue;
     }
     CHECK(rc == ASTAR_OK && nc == made);
-    for (k = 0; k < (int32_t)nc; k++) CHECK(changed[k] >= 0 && changed[k] < W->n);
+    for (k = 0; k < nm; k++) CHECK(changed[k] == mine[nm - 1 - k]); /* newest first */
     rc = astar_grid_repair_distances(s, W->gr, src, (size_t)ns, reverse, &q, dist, link, changed,
                                      nc);
     CHECK(rc == ASTAR_OK);

@@ -219,7 +219,7 @@ local function theta(s, g, flags)
   if bit(flags, 8) then b[#b + 1] = 0 end
   if bit(flags, 16) then b[#b + 1] = 9 end
   if bit(flags, 64) then b[#b + 1] = 2 end
-  b[#b + 1] = 1 -- no edit after begin
+  b[#b + 1] = 1 -- no edit after begin, no best cell, rates as they are
   b[#b + 1] = slices(8)
   return op("theta", bytes(unpack(b)))
 end
