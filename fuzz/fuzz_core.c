@@ -2962,6 +2962,8 @@ static void lattice(input *in, uint8_t kind) {
   world_free(&W);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size); /* libFuzzer's entry */
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in;
   uint8_t kind;
