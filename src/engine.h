@@ -1,9 +1,9 @@
 /*
 ** engine.h -- the search engine as inline code: the indexed heap, the
 ** relaxation that owns the rules of A* (reopening, heuristics, the open
-** list, budgets), and the search loop.  Each topology (graph.c, grid.c)
-** includes this file and instantiates search_loop with its own expansion
-** functions, so the loop, the expansion and relax() compile into one
+** list, budgets), and the search loop.  Each topology (graph.c; the grid
+** shapes through lattice.h) includes this file and instantiates
+** search_loop with its own expansion functions, so the loop, the expansion and relax() compile into one
 ** function per topology and mode, with no call per neighbour and no
 ** topology branch per expansion.
 **
@@ -480,8 +480,9 @@ typedef int (*astar_expand_fn)(astar_search *s, int32_t u);
 ** Runs at most max_steps expansions (0: no limit) of the search, expanding
 ** with `expand`.  astar_search_step has checked the status and the
 ** topology's version.  Instantiated once per topology and expansion kind:
-**   static int grid_run_plain(astar_search *s, uint64_t n)
-**   { return search_loop(s, n, expand_grid_plain); }
+**   static int graph_run_plain(astar_search *s, uint64_t n)
+**   { return search_loop(s, n, expand_graph_plain); }
+** (grids instantiate it through lattice.h's LAT_MODES, once per mode).
 */
 ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
                              astar_expand_fn expand) {

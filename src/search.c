@@ -4,8 +4,10 @@
 **
 ** Nothing here knows a kind of topology: begin asks the topology's
 ** operations for ids, positions and passability, and picks one of its
-** instantiated loops (general, plain, reverse); step runs it; results walk
-** the parent links through link_from.  The loop itself is engine.h.
+** instantiated loops (ops->run[mode]: general, plain, reverse, sized,
+** sized reverse; or the jump point search of ops->jps), asking its
+** abilities (a NULL hook: the topology lacks it); step runs it; results
+** walk the parent links through link_from.  The loop itself is engine.h.
 */
 #include <math.h>
 #include <string.h>
