@@ -44,20 +44,12 @@ for name, want in pairs({ MAJOR = major, MINOR = minor, PATCH = patch }) do
   end
 end
 
--- rockspecs: read each as Lua, in an empty environment
+-- rockspecs: read each as Lua, in an empty environment (tools/sources.lua)
+local sources = dofile("tools/sources.lua")
+
 local function load_rockspec(path)
-  local text = read(path)
-  local env = {}
-  local chunk, err
-  if setfenv then
-    chunk, err = loadstring(text, "=" .. path)
-    if chunk then setfenv(chunk, env) end
-  else
-    chunk, err = load(text, "=" .. path, "t", env)
-  end
-  if not chunk then problem("%s: %s", path, err); return nil end
-  local ok, run_err = pcall(chunk)
-  if not ok then problem("%s: %s", path, tostring(run_err)); return nil end
+  local env, err = sources.load_lua(path)
+  if not env then problem("%s", err) end
   return env
 end
 
@@ -112,7 +104,6 @@ if top ~= version then
   problem("CHANGELOG.md: the top entry is %s, expected %s", tostring(top), version)
 end
 
-local sources = dofile("tools/sources.lua")
 local source_problems = sources.check()
 
 if #problems > 0 then

@@ -15,17 +15,7 @@ local helpers = require("helpers")
 local sources = assert(dofile("tools/sources.lua").read())
 local LIBS = table.concat(sources.libs, " ")
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- runs cmd (without the sanitizer environment of make check); returns
--- success and its output (stdout and stderr)
-local function run(cmd)
-  local p = assert(io.popen(helpers.unsanitized("(" .. cmd .. ") 2>&1; echo \"exit=$?\"")))
-  local out = p:read("*a")
-  p:close()
-  local code = tonumber(out:match("exit=(%d+)%s*$"))
-  return code == 0, (out:gsub("exit=%d+%s*$", ""))
-end
+local quote, run = helpers.quote, helpers.run
 
 local function have(tool) return (run("command -v " .. tool .. " >/dev/null")) end
 
@@ -48,12 +38,7 @@ local function exists(path)
   return f ~= nil
 end
 
-local function slurp(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local slurp = helpers.slurp
 
 -- The same searches run by both modules: a grid with a wall, a Lua
 -- heuristic, a graph; one line of exact results.

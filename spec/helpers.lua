@@ -21,6 +21,28 @@ function helpers.unsanitized(cmd)
   return "unset LD_PRELOAD ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; " .. cmd
 end
 
+--- quote(s): s as one word of /bin/sh.
+function helpers.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+--- run(cmd) -> ok, output: runs cmd through /bin/sh without the sanitizer
+-- environment of make check (unsanitized); ok when it exits 0, output its
+-- stdout and stderr.
+function helpers.run(cmd)
+  local p = assert(io.popen(helpers.unsanitized("(" .. cmd .. ") 2>&1; echo \"exit=$?\"")))
+  local out = p:read("*a")
+  p:close()
+  local code = tonumber(out:match("exit=(%d+)%s*$"))
+  return code == 0, (out:gsub("exit=%d+%s*$", ""))
+end
+
+--- slurp(path): the whole file.
+function helpers.slurp(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
 --- rng(seed) -> r: Park-Miller's minimal standard generator, exact in both
 -- doubles and integers, so a seed gives the same worlds on every Lua.  r()
 -- is in [0, 1); r(lo, hi) an integer in lo..hi.

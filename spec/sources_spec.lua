@@ -8,17 +8,7 @@
 local helpers = require("helpers")
 local sources = dofile("tools/sources.lua")
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- runs cmd (without the sanitizer environment of make check); returns
--- success and its output (stdout and stderr)
-local function run(cmd)
-  local p = assert(io.popen(helpers.unsanitized("(" .. cmd .. ") 2>&1; echo \"exit=$?\"")))
-  local out = p:read("*a")
-  p:close()
-  local code = tonumber(out:match("exit=(%d+)%s*$"))
-  return code == 0, (out:gsub("exit=%d+%s*$", ""))
-end
+local quote, run = helpers.quote, helpers.run
 
 local function write(path, text)
   local f = assert(io.open(path, "wb"))
@@ -26,12 +16,7 @@ local function write(path, text)
   f:close()
 end
 
-local function slurp(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local slurp = helpers.slurp
 
 -- The interpreter running this spec (busted --lua=...): arg[-1] when set.
 local function lua_binary()

@@ -12,24 +12,9 @@
 local helpers = require("helpers")
 local sources = dofile("tools/sources.lua")
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local quote, run = helpers.quote, helpers.run
 
--- runs cmd (without the sanitizer environment of make check); returns
--- success and its output (stdout and stderr)
-local function run(cmd)
-  local p = assert(io.popen(helpers.unsanitized("(" .. cmd .. ") 2>&1; echo \"exit=$?\"")))
-  local out = p:read("*a")
-  p:close()
-  local code = tonumber(out:match("exit=(%d+)%s*$"))
-  return code == 0, (out:gsub("exit=%d+%s*$", ""))
-end
-
-local function slurp(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local slurp = helpers.slurp
 
 -- One path on a walled grid and its cost, printed by the child.
 local PROBE = [[

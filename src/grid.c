@@ -333,7 +333,6 @@ static const astar_topo_ops square_ops = {
 
 static const lat_shape square = {
     .ops = &square_ops,
-    .noun = "grid",
     .opp = {1, 0, 3, 2, 7, 6, 5, 4},
     .len = {1.0, 1.0, 1.0, 1.0, ASTAR_GRID_DIAG, ASTAR_GRID_DIAG, ASTAR_GRID_DIAG,
             ASTAR_GRID_DIAG},

@@ -634,7 +634,6 @@ static const astar_topo_ops hex_ops = {
 
 static const lat_shape hexs = {
     .ops = &hex_ops,
-    .noun = "hex grid",
     .opp = {3, 4, 5, 0, 1, 2},
     .len = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0},
     .mdx = {1, 1, 0, -1, -1, 0},

@@ -53,7 +53,7 @@ static void update_moves(astar_grid *gr, int32_t p) {
   }
   off = gr->off[lat_par_of(gr, p)];
   for (d = 0; d < LAT_MAXDIR; d++) open |= (unsigned)!b[p + off[d]] << d; /* unrolled */
-  gr->moves[p] = (unsigned char)lat_rule_moves(gr, open & gr->dirs);
+  gr->moves[p] = (unsigned char)lat_rule_moves(gr, open);                 /* reads only the shape's directions */
 }
 
 /* Sets padded cell (x, y)'s bit in the row and column bit sets. */
@@ -94,9 +94,8 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   gr->par_y = geo->par_y;
   gr->straight = geo->straight;
   gr->diag = geo->diag;
-  gr->dirs = (1u << geo->ndir) - 1u;
   memcpy(gr->side, geo->side, sizeof gr->side);
-  for (d = 0; d < 256; d++) gr->moves_of[d] = (unsigned char)rule_of(gr, (unsigned)d & gr->dirs);
+  for (d = 0; d < 256; d++) gr->moves_of[d] = (unsigned char)rule_of(gr, (unsigned)d);
   for (par = 0; par < 2; par++)
     for (d = 0; d < LAT_MAXDIR; d++) {
       int dx = geo->ddx[par][d], dy = geo->ddy[par][d];

@@ -63,7 +63,6 @@ struct astar_grid {
   ** steps in `diag` directions also side cells (side[d]) by `rule` */
   unsigned straight, diag;
   unsigned char side[LAT_MAXDIR][2];
-  unsigned dirs;               /* the bits of the ndir directions */
   unsigned char moves_of[256]; /* the rule for every set of open neighbours */
   int32_t *scratch;            /* the clearance update's queue (hex), grown */
   size_t scratch_cap;          /* as needed */
@@ -87,7 +86,6 @@ struct astar_grid {
 ** per-direction constants the expansions read, and hooks. */
 struct lat_shape {
   const astar_topo_ops *ops;
-  const char *noun; /* "grid", "hex grid" */
   /* what the expansions read per direction, together */
   double len[LAT_MAXDIR];                  /* a step's length (its cost at cost 1) */
   double mdx[LAT_MAXDIR], mdy[LAT_MAXDIR]; /* metric coordinates' change */
