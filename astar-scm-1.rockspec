@@ -33,6 +33,7 @@ build = {
       ["astar.describe"] = "lua/astar/describe.lua",
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
+      ["astar.planner"] = "lua/astar/planner.lua",
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/lattice.c", "src/grid.c", "src/jps.c",
                      "src/hex.c", "src/search.c", "src/heuristics.c", "src/anyangle.c",

@@ -61,6 +61,11 @@ astar.labyrinth = waypoints.labyrinth
 --- astar.svg(grid_or_graph [, opts]) -> SVG text.
 astar.svg = require("astar.svg").svg
 
+--- astar.planner(topology [, opts]) -> planner: many path requests served
+-- oldest first on a per-frame budget, delivered paths watched for the
+-- map's changes (doc/reference.md, "Planner").
+astar.planner = require("astar.planner").planner
+
 --- Precomputed heuristics, evaluated in C (doc/reference.md: astar.landmarks, astar.cluster_heuristic).
 astar.cluster_heuristic = core.cluster_heuristic
 astar.landmarks = core.landmarks

@@ -1,0 +1,515 @@
+--- astar.planner: many path requests served on a per-frame budget.
+--
+--   local planner = astar.planner(map, { locate = function(unit) return unit.x, unit.y end })
+--   planner:request(unit, { unit.x, unit.y }, { gx, gy }, { size = 2, priority = 1 })
+--   -- every frame, after the frame's edits:
+--   for _, r in ipairs(planner:update(0.002)) do ... r.key, r.path or r.reason ... end
+--
+-- What it guarantees (doc/reference.md, "Planner"):
+--   * one queue, served oldest first within a priority; a priority level is
+--     worth `aging` frames of waiting, so a request of any priority becomes
+--     the oldest after a bounded wait and nothing starves;
+--   * the head of the queue gets the whole budget that is left, then the next
+--     one: a request finishes in as few frames as the work allows;
+--   * everything the planner does is paid inside the budget it was given and
+--     timed there: checking delivered paths against the map's changes, the
+--     searches (and whatever bookkeeping a search step pays, such as
+--     relabelling the map's components after an edit), building the results;
+--   * a delivered path stays watched (until `cancel(key)` or a new request for
+--     the key): when the map's changes break it ahead of the unit, the result
+--     list says so (`reason = "invalidated"`, `broken` = the first broken index)
+--     and the request is searched again from where the unit stands (`locate`).
+--
+-- Pure Lua (5.1 to 5.5, LuaJIT): the per-request overhead is a few table
+-- operations, small beside a search step (doc/design.md, "The planner").
+
+local describe = require("astar.describe").value
+
+local M = {}
+
+local Planner = {}
+Planner.__index = Planner
+
+local function is_callable(f)
+  if type(f) == "function" then return true end
+  local mt = getmetatable(f)
+  return mt ~= nil and type(mt.__call) == "function"
+end
+
+local function is_int(v)
+  return type(v) == "number" and v == math.floor(v) and v > -2 ^ 53 and v < 2 ^ 53
+end
+
+local function argerror(n, fname, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 3)
+end
+
+-- Percentile q (0..1) of a list of numbers (a sorted copy; nearest rank).
+local function percentile(list, q)
+  local n = #list
+  if n == 0 then return 0 end
+  local c = {}
+  for i = 1, n do c[i] = list[i] end
+  table.sort(c)
+  local k = math.ceil(q * n)
+  if k < 1 then k = 1 end
+  return c[k]
+end
+
+-- A bounded sample: the last `cap` values (a ring), plus the maximum ever.
+local function sample(cap) return { n = 0, cap = cap, max = 0, list = {} } end
+local function record(s, v)
+  s.n = s.n + 1
+  s.list[(s.n - 1) % s.cap + 1] = v
+  if v > s.max then s.max = v end
+end
+local function summary(s)
+  return { count = s.n, median = percentile(s.list, 0.5), p99 = percentile(s.list, 0.99), max = s.max }
+end
+
+local PLANNER_OPTS = { aging = true, locate = true, clock = true, watch = true, slice = true }
+local REQUEST_OPTS = { priority = true, watch = true }
+
+--- astar.planner(topology [, opts]) -> planner.
+-- opts: aging (frames of waiting a priority level is worth, default 30),
+-- locate (function(key) -> where the unit stands now: x, y on grids, a node
+-- on graphs; used to search a broken path again from there and to check only
+-- the part ahead of the unit), watch (default true: keep delivered paths and
+-- check them against the map's changes), clock (a function returning
+-- seconds, default os.clock), slice (expansions per step when stepping on a
+-- time budget without the engine's own clock, default 64: the first slice; the
+-- planner then sizes slices from what it measured).
+function M.planner(topo, opts)
+  local kind
+  if type(topo) == "userdata" and type(topo.query) == "function" then
+    if type(topo.node_count) == "function" then kind = "graph" else kind = "cells" end
+  end
+  if not kind then
+    argerror(1, "planner", "graph, grid or hex grid expected, got " .. describe(topo))
+  end
+  if opts ~= nil and type(opts) ~= "table" then
+    argerror(2, "planner", "options must be a table, got " .. describe(opts))
+  end
+  opts = opts or {}
+  for k in pairs(opts) do
+    if not PLANNER_OPTS[k] then argerror(2, "planner", ("unknown option %s"):format(describe(k))) end
+  end
+  local aging, locate, clock, watch, slice = opts.aging, opts.locate, opts.clock, opts.watch, opts.slice
+  if aging == nil then aging = 30 end
+  if type(aging) ~= "number" or not (aging >= 0 and aging < math.huge) then
+    argerror(2, "planner", "aging must be a number of frames >= 0, got " .. describe(aging))
+  end
+  if locate ~= nil and not is_callable(locate) then
+    argerror(2, "planner", "locate must be a function, got " .. describe(locate))
+  end
+  if clock == nil then clock = os.clock end
+  if not is_callable(clock) then argerror(2, "planner", "clock must be a function, got " .. describe(clock)) end
+  if watch == nil then watch = true end
+  if type(watch) ~= "boolean" then argerror(2, "planner", "watch must be a boolean, got " .. describe(watch)) end
+  if slice == nil then slice = 64 end
+  if not is_int(slice) or slice < 1 then
+    argerror(2, "planner", "slice must be an integer >= 1, got " .. describe(slice))
+  end
+  local versions = type(topo.version) == "function" and type(topo.changes) == "function"
+    and type(topo.path_valid) == "function"
+  return setmetatable({
+    topo = topo, kind = kind, aging = aging, locate = locate, clock = clock, watch = watch,
+    slice = slice,
+    versions = versions,       -- the map has versions, a change log and path_valid
+    version = versions and topo:version() or nil,
+    timed_step = nil,          -- q:step{ time = } works (probed on first use)
+    per_exp = nil,             -- seconds per expansion, measured (time budgets by slices)
+    frame = 0, seq = 0,
+    queue = {},                -- requests waiting or being searched, in no order
+    by_key = {},               -- key -> its record (queued or watched)
+    watched = {},              -- key -> record of a delivered path being watched
+    waits = sample(4096), times = sample(4096),
+    counts = { requested = 0, delivered = 0, failed = 0, cancelled = 0, invalidated = 0,
+      expansions = 0, checks = 0 },
+  }, Planner)
+end
+
+-- from and to of a request, checked for shape here (their range by the query).
+local function check_end(self, v, n, what)
+  if self.kind == "graph" then
+    if not is_int(v) then argerror(n, "request", what .. " must be a node id, got " .. describe(v)) end
+  elseif type(v) ~= "table" or not is_int(v[1]) or not is_int(v[2]) then
+    argerror(n, "request", what .. " must be a table { x, y } of integers, got " .. describe(v))
+  end
+end
+
+-- The query for a record; errors of the query's own checks are reported as
+-- the request's (argument numbers of request: 2 from, 3 to, 4 options).
+local function new_query(self, r, level)
+  local topo, ok, q = self.topo, nil, nil
+  if self.kind == "graph" then
+    ok, q = pcall(topo.query, topo, r.from, r.to, r.qopts)
+  else
+    ok, q = pcall(topo.query, topo, r.from[1], r.from[2], r.to[1], r.to[2], r.qopts)
+  end
+  if not ok then
+    local n, msg = tostring(q):match("^bad argument #(%d+) to '[^']*' %((.*)%)$")
+    if not n then error(q, level + 1) end
+    n = tonumber(n)
+    if self.kind == "graph" then n = n + 1 else n = n <= 2 and 2 or n <= 4 and 3 or 4 end
+    error(("bad argument #%d to 'request' (%s)"):format(n, msg), level + 1)
+  end
+  return q
+end
+
+local function drop(self, r)
+  if r.query then r.query:cancel(); r.query = nil end
+  if r.queued then
+    local queue = self.queue
+    for i = 1, #queue do
+      if queue[i] == r then table.remove(queue, i); break end
+    end
+    r.queued = false
+  end
+  self.watched[r.key] = nil
+  if self.by_key[r.key] == r then self.by_key[r.key] = nil end
+end
+
+local function enqueue(self, r)
+  self.seq = self.seq + 1
+  r.seq, r.ordered, r.spent = self.seq, self.frame, 0
+  r.queued = true
+  self.queue[#self.queue + 1] = r
+end
+
+--- planner:request(key, from, to [, opts]) -> nothing.
+-- key: any value but nil and NaN (a unit table is a good key); a new request
+-- for a key replaces its old one.  from, to: { x, y } on grids and hex grids,
+-- node ids on graphs.  opts: priority (a number, default 0, higher first),
+-- watch (default: the planner's), and any option of find_path.
+function Planner:request(key, from, to, opts)
+  if getmetatable(self) ~= Planner then argerror(1, "request", "planner expected, got " .. describe(self)) end
+  if key == nil or key ~= key then argerror(1, "request", "key must not be nil or NaN, got " .. describe(key)) end
+  check_end(self, from, 2, "from")
+  check_end(self, to, 3, "to")
+  if opts ~= nil and type(opts) ~= "table" then
+    argerror(4, "request", "options must be a table, got " .. describe(opts))
+  end
+  local priority, watch, qopts = 0, self.watch, nil
+  if opts then
+    priority = opts.priority == nil and 0 or opts.priority
+    if type(priority) ~= "number" or not (priority > -math.huge and priority < math.huge) then
+      argerror(4, "request", "priority must be a finite number, got " .. describe(priority))
+    end
+    if opts.watch ~= nil then watch = opts.watch end
+    if type(watch) ~= "boolean" then argerror(4, "request", "watch must be a boolean, got " .. describe(watch)) end
+    qopts = {}
+    for k in pairs(opts) do
+      if not REQUEST_OPTS[k] then qopts[k] = opts[k] end
+    end
+  end
+  local r = {
+    key = key, priority = priority, watch = watch, qopts = qopts,
+    from = self.kind == "graph" and from or { from[1], from[2] },
+    to = self.kind == "graph" and to or { to[1], to[2] },
+  }
+  r.query = new_query(self, r, 2)  -- raises on a bad end or option, before anything changes
+  local old = self.by_key[key]
+  if old then drop(self, old); self.counts.cancelled = self.counts.cancelled + 1 end
+  self.by_key[key] = r
+  enqueue(self, r)
+  self.counts.requested = self.counts.requested + 1
+end
+
+--- planner:cancel(key) -> true if the key had a request or a watched path.
+-- Frees the search at once; a watched path is no longer checked.
+function Planner:cancel(key)
+  if getmetatable(self) ~= Planner then argerror(1, "cancel", "planner expected, got " .. describe(self)) end
+  local r = key ~= nil and self.by_key[key]
+  if not r then return false end
+  drop(self, r)
+  self.counts.cancelled = self.counts.cancelled + 1
+  return true
+end
+
+--- planner:status(key) -> "queued", "searching", "watching" or nil.
+function Planner:status(key)
+  if getmetatable(self) ~= Planner then argerror(1, "status", "planner expected, got " .. describe(self)) end
+  local r = key ~= nil and self.by_key[key]
+  if not r then return nil end
+  if r.queued then return r.spent > 0 and "searching" or "queued" end
+  return "watching"
+end
+
+--- planner:pending() -> the number of requests waiting or being searched.
+function Planner:pending()
+  return #self.queue
+end
+
+-- The head of the queue: the earliest effective order time (the frame of
+-- the order less `aging` frames per priority level), then the earliest order.
+local function head(self)
+  local best, bt, bs = nil, math.huge, math.huge
+  local aging = self.aging
+  for _, r in ipairs(self.queue) do
+    local t = r.ordered - r.priority * aging
+    if t < bt or (t == bt and r.seq < bs) then best, bt, bs = r, t, r.seq end
+  end
+  return best
+end
+
+-- Where a watched path's unit stands: the index of its cell on the path,
+-- searched forward from the last one found (1 without `locate`).
+local function progress(self, w)
+  if not self.locate then return 1 end
+  local a, b = self.locate(w.key)
+  if a == nil then return w.progress end
+  local id = a
+  if self.kind ~= "graph" then
+    if not (is_int(a) and is_int(b)) then return w.progress end
+    local ok, v = pcall(self.topo.id, self.topo, a, b)
+    if not ok then return w.progress end
+    id = v
+  end
+  local nodes = w.path.nodes
+  for i = w.progress, #nodes do
+    if nodes[i] == id then w.progress = i; return i end
+  end
+  for i = 1, w.progress - 1 do
+    if nodes[i] == id then w.progress = i; return i end
+  end
+  return w.progress
+end
+
+-- The box of the cells changed since version `since` (columns and rows),
+-- false when nothing changed, nil when the log cannot
+-- say (it overflowed; on graphs, always): then every watched path is checked.
+local function changes_box(self, since)
+  local topo = self.topo
+  if self.kind == "graph" then return nil end
+  local cells, overflow = topo:changes(since, 4096)
+  if not cells or overflow then return nil end
+  local x0, y0, x1, y1 = math.huge, math.huge, -math.huge, -math.huge
+  local w = topo:size()
+  for _, c in ipairs(cells) do
+    local x, y
+    if type(c) == "table" then x, y = c[1], c[2]
+    else x, y = (c - 1) % w + 1, math.floor((c - 1) / w) + 1 end
+    if x < x0 then x0 = x end
+    if x > x1 then x1 = x end
+    if y < y0 then y0 = y end
+    if y > y1 then y1 = y end
+  end
+  if x0 == math.huge then return false end
+  return { x0, y0, x1, y1 }
+end
+
+-- The map changed since the last check: every watched path whose part ahead
+-- of its unit crosses a changed cell is checked with path_valid; a broken one
+-- is reported and its request queued again, from where the unit stands.
+local function check_watched(self, out)
+  local topo = self.topo
+  local v = topo:version()
+  if v == self.version then return end
+  local since = self.version
+  if next(self.watched) == nil then self.version = v; return end
+  local box = changes_box(self, since)
+  if box == false then self.version = v; return end
+  for key, w in pairs(self.watched) do
+    local from = progress(self, w)
+    local wb = w.box
+    local suspect = box == nil or not (wb[3] < box[1] or wb[1] > box[3] or wb[4] < box[2] or wb[2] > box[4])
+    if suspect then
+      self.counts.checks = self.counts.checks + 1
+      local ok, broken = topo:path_valid(w.path, from)
+      if not ok then
+        self.watched[key] = nil
+        self.counts.invalidated = self.counts.invalidated + 1
+        out[#out + 1] = { key = key, reason = "invalidated", broken = broken }
+        local r = w.request
+        if self.locate then
+          local a, b = self.locate(key)
+          if self.kind == "graph" then
+            if is_int(a) then r.from = a end
+          elseif is_int(a) and is_int(b) then
+            r.from = { a, b }
+          end
+        end
+        local okq, q = pcall(new_query, self, r, 1)
+        if okq then
+          r.query = q
+          enqueue(self, r)
+        else                       -- the unit stands where no search can begin
+          self.by_key[key] = nil
+          out[#out + 1] = { key = key, reason = "unreachable", waited = 0 }
+        end
+      end
+    end
+  end
+  self.version = v                 -- only now: a callback that raised leaves them to check again
+end
+
+-- Starts watching a delivered path: its box (cells: columns and rows its
+-- unit's block covers; graphs: the range of its node ids) to skip the paths
+-- a change cannot touch.
+local function watch_path(self, r, path)
+  if not (self.versions and r.watch and path.nodes and #path.nodes > 0) then
+    self.by_key[r.key] = nil
+    return
+  end
+  local x0, y0, x1, y1 = math.huge, math.huge, -math.huge, -math.huge
+  local topo = self.topo
+  if self.kind == "graph" then
+    for _, id in ipairs(path.nodes) do
+      if id < x0 then x0 = id end
+      if id > x1 then x1 = id end
+    end
+    y0, y1 = 0, 0
+  else
+    local w = topo:size()
+    for _, id in ipairs(path.nodes) do
+      local x, y = (id - 1) % w + 1, math.floor((id - 1) / w) + 1
+      if x < x0 then x0 = x end
+      if x > x1 then x1 = x end
+      if y < y0 then y0 = y end
+      if y > y1 then y1 = y end
+    end
+    local k = (r.qopts and r.qopts.size or 1) - 1  -- a unit's block reaches k cells right and down
+    x1, y1 = x1 + k, y1 + k
+  end
+  self.watched[r.key] = { key = r.key, request = r, path = path, progress = 1,
+    box = { x0, y0, x1, y1 } }
+end
+
+-- One step of query q: at most n expansions, or (n == nil) until `time`
+-- seconds are spent.  Returns the status and the expansions it did.
+local function step(self, r, n, time)
+  local q, status = r.query, nil
+  if n then
+    status = q:step(n)
+  else
+    if self.timed_step == nil then
+      self.timed_step = pcall(q.step, q, { time = time })
+      if self.timed_step then status = q:status() end
+    end
+    if self.timed_step then
+      if not status then status = q:step({ time = time }) end
+    else
+      -- without the engine's clock: a slice of expansions sized from the
+      -- time per expansion measured so far (the first at `slice`)
+      local k = self.per_exp and math.floor(time / self.per_exp) or self.slice
+      if k < 8 then k = 8 elseif k > 1e6 then k = 1e6 end
+      status = q:step(k)
+    end
+  end
+  local p, _, st = q:result()
+  local total = (p or st).expanded or 0
+  local did = total - r.spent
+  if did < 0 then did = total end  -- the search began again (the map changed)
+  if did < 1 then did = 1 end      -- every step counts: no loop without progress
+  r.spent = total
+  return status, did
+end
+
+local function finish(self, r, status, out)
+  local p, why = r.query:result()
+  r.query:cancel()                 -- frees the search state now; the result stays
+  r.query = nil
+  r.queued = false
+  for i, x in ipairs(self.queue) do
+    if x == r then table.remove(self.queue, i); break end
+  end
+  local waited = self.frame - r.ordered
+  record(self.waits, waited)
+  local res = { key = r.key, path = p, reason = not p and (why or status) or nil, waited = waited }
+  out[#out + 1] = res
+  if p then
+    self.counts.delivered = self.counts.delivered + 1
+    watch_path(self, r, p)
+  else
+    self.counts.failed = self.counts.failed + 1
+    self.by_key[r.key] = nil
+  end
+end
+
+--- planner:update(budget) -> list of results.
+-- budget: seconds (a number), or { time = seconds, expansions = n } (either
+-- or both: whichever runs out first; expansions make a run reproducible).
+-- Each result: { key =, path = } for a delivered path (path.partial as
+-- find_path's), { key =, reason = } for a request that failed
+-- ("unreachable" ...), { key =, reason = "invalidated", broken = i } for a
+-- watched path the map's changes broke at index i (a new one is on its way);
+-- delivered and failed results carry `waited`, the frames since the order.
+function Planner:update(budget)
+  if getmetatable(self) ~= Planner then argerror(1, "update", "planner expected, got " .. describe(self)) end
+  local time, expansions
+  if type(budget) == "number" then
+    time = budget
+  elseif type(budget) == "table" then
+    for k in pairs(budget) do
+      if k ~= "time" and k ~= "expansions" then
+        argerror(1, "update", ("unknown budget field %s"):format(describe(k)))
+      end
+    end
+    time, expansions = budget.time, budget.expansions
+    if time == nil and expansions == nil then
+      argerror(1, "update", "budget needs time or expansions")
+    end
+  else
+    argerror(1, "update", "budget must be seconds or a table { time =, expansions = }, got " .. describe(budget))
+  end
+  if time ~= nil and (type(time) ~= "number" or not (time > 0 and time < math.huge)) then
+    argerror(1, "update", "time must be a number of seconds > 0, got " .. describe(time))
+  end
+  if expansions ~= nil and (not is_int(expansions) or expansions < 1) then
+    argerror(1, "update", "expansions must be an integer >= 1, got " .. describe(expansions))
+  end
+  local clock = self.clock
+  local t0 = clock()
+  self.frame = self.frame + 1
+  local out = {}
+  if self.versions then check_watched(self, out) end
+  local left = expansions
+  while #self.queue > 0 do
+    local spent_t = clock() - t0
+    if time and spent_t >= time then break end
+    if left and left < 1 then break end
+    local r = head(self)
+    local n = left
+    local status, did
+    if n then
+      status, did = step(self, r, n, nil)
+    else
+      local t1 = clock()
+      status, did = step(self, r, nil, time - spent_t)
+      if not self.timed_step then
+        local dt = clock() - t1
+        local est = dt / did
+        self.per_exp = self.per_exp and (0.7 * self.per_exp + 0.3 * est) or est
+      end
+    end
+    self.counts.expansions = self.counts.expansions + did
+    if left then left = left - did end
+    if status ~= "searching" then finish(self, r, status, out) end
+  end
+  record(self.times, clock() - t0)
+  return out
+end
+
+--- planner:stats() -> { frames, requested, delivered, failed, cancelled,
+-- invalidated, expansions, checks, pending, watching,
+-- wait = { count, median, p99, max } (frames from order to result),
+-- time = { count, median, p99, max } (seconds per update) }.
+-- Medians and p99 are over the last 4096 values; max over all.
+function Planner:stats()
+  local c = self.counts
+  local watching = 0
+  for _ in pairs(self.watched) do watching = watching + 1 end
+  return {
+    frames = self.frame, requested = c.requested, delivered = c.delivered, failed = c.failed,
+    cancelled = c.cancelled, invalidated = c.invalidated, expansions = c.expansions,
+    checks = c.checks, pending = #self.queue, watching = watching,
+    wait = summary(self.waits), time = summary(self.times),
+  }
+end
+
+function Planner:__tostring()
+  return ("astar.Planner (%d pending, frame %d)"):format(#self.queue, self.frame)
+end
+
+return M
