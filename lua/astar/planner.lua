@@ -118,7 +118,9 @@ function M.planner(topo, opts)
     versions = versions,       -- the map has versions, a change log and path_valid
     version = versions and topo:version() or nil,
     timed_step = nil,          -- q:step{ time = } works (probed on first use)
-    per_exp = nil,             -- seconds per expansion, measured (time budgets by slices)
+    per_exp = {},              -- seconds per expansion by kind of request, measured
+                               -- (time budgets by slices; jump point search costs far
+                               -- more per expansion than A*)
     frame = 0, seq = 0,
     queue = {},                -- requests waiting or being searched, in no order
     by_key = {},               -- key -> its record (queued or watched)
@@ -205,6 +207,8 @@ function Planner:request(key, from, to, opts)
   end
   local r = {
     key = key, priority = priority, watch = watch, qopts = qopts,
+    class = qopts and ("%s/%s/%s"):format(tostring(qopts.size), tostring(qopts.algorithm),
+      tostring(qopts.any_angle)) or "",
     from = self.kind == "graph" and from or { from[1], from[2] },
     to = self.kind == "graph" and to or { to[1], to[2] },
   }
@@ -392,7 +396,8 @@ local function step(self, r, n, time)
     else
       -- without the engine's clock: a slice of expansions sized from the
       -- time per expansion measured so far (the first at `slice`)
-      local k = self.per_exp and math.floor(time / self.per_exp) or self.slice
+      local est = self.per_exp[r.class]
+      local k = est and math.floor(time / est) or self.slice
       if k < 8 then k = 8 elseif k > 1e6 then k = 1e6 end
       status = q:step(k)
     end
@@ -479,8 +484,8 @@ function Planner:update(budget)
       status, did = step(self, r, nil, time - spent_t)
       if not self.timed_step then
         local dt = clock() - t1
-        local est = dt / did
-        self.per_exp = self.per_exp and (0.7 * self.per_exp + 0.3 * est) or est
+        local est, old = dt / did, self.per_exp[r.class]
+        self.per_exp[r.class] = old and (0.7 * old + 0.3 * est) or est
       end
     end
     self.counts.expansions = self.counts.expansions + did

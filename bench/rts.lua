@@ -1,0 +1,337 @@
+-- bench/rts.lua -- an RTS through astar.planner (issue 18): 300 units of
+-- sizes 1-3 on a Moving AI map, a 24-cell wall raised and lowered every 60
+-- frames, every path found on a budget of 2 ms per frame.
+--
+--   lua5.4 bench/rts.lua                 every map, each in its own process
+--   lua5.4 bench/rts.lua map <name>      one map, printed as key=value
+--   FRAMES=n BUDGET_MS=b                 (defaults 1800 frames, 2 ms)
+-- The module is the one LUA_PATH and LUA_CPATH find (make bench sets them
+-- to lua/ and build/).
+--
+-- Maps: AR0011SR (Baldur's Gate II, 512 x 512) from ../shared/maps (MAPS=dir),
+-- and a 2048 x 2048 one: the first .map of that size in the directory, else
+-- AR0011SR scaled x4 (every cell a 4 x 4 block, the way Moving AI scaled the
+-- Baldur's Gate maps to 512), said so in the table.  Missing maps are
+-- skipped with a message.
+--
+-- The game, per frame: (1) the wall toggles on frames that are multiples of
+-- 60 (it goes up only when no unit's block stands on it or is stepping onto
+-- it, else a frame later); (2) units whose time has come get an order (the
+-- next goal of the map's .scen rows whose block is open for their size);
+-- (3) planner:update(budget): new paths, failures, and paths the wall broke
+-- (the unit then stops before the broken cell until its new path comes);
+-- (4) every unit walks its path at SPEED cells per frame, and every cell it
+-- enters is checked: its block must be open for its size.  A unit that
+-- arrives gets a new order 30-90 frames later; the first orders are spread
+-- over the first 60 frames (5 a frame).
+--
+-- Measured (CPU time, os.clock): the pathfinding time of each frame = the
+-- wall's edits + the orders (planner:request) + planner:update; the frames a
+-- request waited from its order to its answer (the planner's stats); cells
+-- entered while blocked; memory (RSS, the Lua heap, grid:memory()).
+-- Targets (issue 18): every unit routed within 120 frames of its order; the
+-- worst frame at most 2.2 ms; no blocked cell ever entered.
+local LUA = os.getenv("LUA") or "lua5.4"
+local MAPS = os.getenv("MAPS") or "../shared/maps"
+local FRAMES = tonumber(os.getenv("FRAMES") or "1800")
+local BUDGET = tonumber(os.getenv("BUDGET_MS") or "2") / 1000
+local UNITS = 300
+local WALL = 24
+local TOGGLE_EVERY = 60
+
+local function rss_kb()
+  local f = io.open("/proc/self/status", "r")
+  if not f then return 0 end
+  local s = f:read("*a")
+  f:close()
+  return tonumber(s:match("VmRSS:%s*(%d+)")) or 0
+end
+
+local function percentile(list, q)
+  local c = {}
+  for i, v in ipairs(list) do c[i] = v end
+  table.sort(c)
+  if #c == 0 then return 0 end
+  local k = math.max(1, math.ceil(q * #c))
+  return c[k]
+end
+
+local function readable(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+-- The 2048 x 2048 map: a real one if the directory has one, else AR0011SR x4.
+local function big_map()
+  local p = io.popen("ls " .. MAPS .. "/*.map 2>/dev/null")
+  local list = p and p:read("*a") or ""
+  if p then p:close() end
+  for path in list:gmatch("[^\n]+") do
+    local f = io.open(path, "rb")
+    local head = f and f:read(64) or ""
+    if f then f:close() end
+    if head:match("height 2048") and head:match("width 2048") then
+      return path, 1
+    end
+  end
+  return MAPS .. "/AR0011SR.map", 4
+end
+
+local MAP_LIST = {
+  { name = "AR0011SR 512", path = function() return MAPS .. "/AR0011SR.map", 1 end },
+  { name = "2048", path = big_map },
+}
+
+-- Loads a map scaled by s (each cell an s x s block); the scenarios with it.
+local function load(astar, path, s)
+  local scen = astar.maps.scenarios(path .. ".scen")
+  if s == 1 then return astar.maps.load(path), scen end
+  local f = assert(io.open(path, "rb"))
+  local text = f:read("*a")
+  f:close()
+  local h, w = tonumber(text:match("height (%d+)")), tonumber(text:match("width (%d+)"))
+  local out = { "type octile", "height " .. h * s, "width " .. w * s, "map" }
+  local body = text:match("\nmap\r?\n(.*)$")
+  for row in body:gmatch("[^\r\n]+") do
+    local wide = row:gsub(".", function(c) return c:rep(s) end)
+    for _ = 1, s do out[#out + 1] = wide end
+  end
+  local scaled = {}
+  for i, sc in ipairs(scen) do
+    scaled[i] = { start = { (sc.start[1] - 1) * s + 1, (sc.start[2] - 1) * s + 1 },
+      goal = { (sc.goal[1] - 1) * s + 1, (sc.goal[2] - 1) * s + 1 } }
+  end
+  return astar.maps.parse(table.concat(out, "\n") .. "\n"), scaled
+end
+
+-- The wall: the run of WALL open cells in a row nearest the map's centre.
+local function find_wall(grid)
+  local w, h = grid:size()
+  local best, bd
+  for y = 2, h - 1 do
+    local run = 0
+    for x = 1, w do
+      if grid:is_blocked(x, y) then run = 0 else run = run + 1 end
+      if run >= WALL then
+        local x0 = x - WALL + 1
+        local d = (x0 + WALL / 2 - w / 2) ^ 2 + (y - h / 2) ^ 2
+        if not bd or d < bd then best, bd = { x0, y }, d end
+      end
+    end
+  end
+  local cells = {}
+  for k = 0, WALL - 1 do cells[#cells + 1] = { best[1] + k, best[2] } end
+  return cells
+end
+
+local function run_map(name)
+  local astar = require("astar")
+  local entry
+  for _, m in ipairs(MAP_LIST) do if m.name == name then entry = m end end
+  local path, scale = entry.path()
+  if not (readable(path) and readable(path .. ".scen")) then
+    return { skipped = "no " .. path .. " (or its .scen)" }
+  end
+  local grid, scen = load(astar, path, scale)
+  local W, H = grid:size()
+  local speed = 0.5 * scale                  -- cells per frame
+  local wall = find_wall(grid)
+  local wall_id = {}
+  for _, c in ipairs(wall) do wall_id[grid:id(c[1], c[2])] = true end
+  collectgarbage()
+  local rss0, heap0 = rss_kb(), collectgarbage("count")
+
+  -- units and their orders
+  local units, row = {}, 0
+  local function next_row(size, what)
+    for _ = 1, #scen do
+      row = row % #scen + 1
+      local c = scen[row][what]
+      if c[1] + size - 1 <= W and c[2] + size - 1 <= H and grid:clearance(c[1], c[2]) >= size then
+        return c[1], c[2]
+      end
+    end
+    error("no scenario cell fits size " .. size)
+  end
+  for i = 1, UNITS do
+    local u = { id = i, size = (i - 1) % 3 + 1 }
+    u.x, u.y = next_row(u.size, "start")
+    u.next_order = 1 + (i - 1) % 60
+    units[i] = u
+  end
+  local function where(u)
+    if u.path then
+      local c = u.path[u.idx]
+      return c[1], c[2]
+    end
+    return u.x, u.y
+  end
+  local planner = astar.planner(grid, { locate = where })
+
+  local frame_ms, edit_frame_ms = {}, {}
+  local st = { orders = 0, answers = 0, unreachable = 0, invalidated = 0, entered = 0, bad = 0,
+    toggles = 0, postponed = 0, arrived = 0, late = 0, holds = 0 }
+  local wall_up, toggle_due = false, TOGGLE_EVERY
+  local clock = os.clock
+
+  -- a unit's block at (x, y) on the wall?
+  local function on_wall(x, y, k)
+    for dy = 0, k - 1 do
+      for dx = 0, k - 1 do
+        if wall_id[(y + dy - 1) * W + x + dx] then return true end
+      end
+    end
+    return false
+  end
+
+  for frame = 1, FRAMES do
+    local edit_t, edited = 0, false
+    -- (1) the wall
+    if frame >= toggle_due then
+      local blocked_by_unit = false
+      if not wall_up then
+        for _, u in ipairs(units) do
+          local x, y = where(u)
+          if on_wall(x, y, u.size) then blocked_by_unit = true; break end
+          if u.path and u.idx < #u.path then
+            local c = u.path[u.idx + 1]
+            if on_wall(c[1], c[2], u.size) then blocked_by_unit = true; break end
+          end
+        end
+      end
+      if blocked_by_unit then
+        st.postponed = st.postponed + 1
+      else
+        wall_up = not wall_up
+        local te = clock()
+        for _, c in ipairs(wall) do grid:set_blocked(c[1], c[2], wall_up) end
+        edit_t = clock() - te
+        st.toggles = st.toggles + 1
+        toggle_due = toggle_due + TOGGLE_EVERY
+        edited = true
+      end
+    end
+    local t0 = clock()                        -- (the scan of units above is the game's, not pathfinding)
+    -- (2) orders
+    for _, u in ipairs(units) do
+      if u.next_order == frame then
+        u.x, u.y = where(u)
+        u.path = nil
+        local gx, gy = next_row(u.size, "goal")
+        planner:request(u, { u.x, u.y }, { gx, gy }, { size = u.size })
+        u.ordered = frame
+        st.orders = st.orders + 1
+      end
+    end
+    -- (3) the planner
+    for _, r in ipairs(planner:update(BUDGET)) do
+      local u = r.key
+      if r.reason == "invalidated" then
+        st.invalidated = st.invalidated + 1
+        u.limit = math.max(u.idx, r.broken - 1)
+      else
+        st.answers = st.answers + 1
+        if r.waited > 120 then st.late = st.late + 1 end
+        if r.path then
+          local xy = r.path.xy
+          local x, y = where(u)
+          assert(xy[1][1] == x and xy[1][2] == y, "a path that does not start where the unit stands")
+          u.path, u.idx, u.acc, u.limit = xy, 1, 0, nil
+        else
+          st.unreachable = st.unreachable + 1
+          u.next_order = frame + 30
+        end
+      end
+    end
+    local t1 = clock()
+    local ms = (edit_t + t1 - t0) * 1e3
+    frame_ms[#frame_ms + 1] = ms
+    if edited then edit_frame_ms[#edit_frame_ms + 1] = ms end
+    -- (4) walking: every cell entered is checked
+    for _, u in ipairs(units) do
+      local p = u.path
+      if p then
+        local limit = u.limit or #p
+        u.acc = u.acc + speed
+        while u.idx < limit do
+          local a, b = p[u.idx], p[u.idx + 1]
+          local len = (a[1] ~= b[1] and a[2] ~= b[2]) and 1.41421356 or 1
+          if u.acc < len then break end
+          u.acc = u.acc - len
+          u.idx = u.idx + 1
+          st.entered = st.entered + 1
+          if grid:clearance(b[1], b[2]) < u.size then st.bad = st.bad + 1 end
+        end
+        if u.idx >= limit then
+          u.acc = 0
+          if u.limit and u.idx < #p then st.holds = st.holds + 1 end
+        end
+        if u.idx == #p then                   -- arrived
+          st.arrived = st.arrived + 1
+          u.x, u.y = p[u.idx][1], p[u.idx][2]
+          u.path = nil
+          planner:cancel(u)                   -- no longer watched
+          u.next_order = frame + 30 + (u.id * 7 + frame) % 61
+        end
+      end
+    end
+  end
+  local s = planner:stats()
+  collectgarbage()
+  return {
+    map = ("%s%s (%dx%d)"):format(path:match("([^/]+)%.map$"), scale > 1 and (" x" .. scale) or "", W, H),
+    frames = FRAMES, orders = st.orders, answered = st.answers, unreachable = st.unreachable,
+    pending = s.pending, arrived = st.arrived, invalidated = st.invalidated, holds = st.holds,
+    wait_median = s.wait.median, wait_p99 = s.wait.p99, wait_max = s.wait.max, late = st.late,
+    frame_median_ms = percentile(frame_ms, 0.5), frame_p99_ms = percentile(frame_ms, 0.99),
+    frame_max_ms = percentile(frame_ms, 1), edit_frame_max_ms = percentile(edit_frame_ms, 1),
+    over_2_2 = (function()
+      local n = 0
+      for _, v in ipairs(frame_ms) do if v > 2.2 then n = n + 1 end end
+      return n
+    end)(),
+    entered = st.entered, bad = st.bad, toggles = st.toggles, postponed = st.postponed,
+    expansions = s.expansions, checks = s.checks,
+    rss_mb = (rss_kb() - rss0) / 1024, heap_mb = (collectgarbage("count") - heap0) / 1024,
+    grid_mb = grid:memory() / 2 ^ 20,
+  }
+end
+
+if arg[1] == "map" then
+  local out = run_map(arg[2])
+  local keys = {}
+  for k in pairs(out) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local v = out[k]
+    print(("%s=%s"):format(k, type(v) == "number" and v ~= math.floor(v) and ("%.3f"):format(v) or tostring(v)))
+  end
+  return
+end
+
+print(("RTS through astar.planner: %d units (sizes 1-3), a %d-cell wall toggled every %d frames,"
+  .. " %g ms budget a frame, %d frames"):format(UNITS, WALL, TOGGLE_EVERY, BUDGET * 1e3, FRAMES))
+print("(pathfinding time per frame = the wall's edits + orders + planner:update; CPU time)")
+print()
+print("| map | orders | answered (unreachable) | wait median / p99 / max (frames) | over 120 | "
+  .. "frame ms median / p99 / max (edit frames' max) | frames > 2.2 ms | invalidated | cells entered | "
+  .. "entered blocked | RSS / heap / grid MB |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for _, m in ipairs(MAP_LIST) do
+  local p = io.popen(("%s bench/rts.lua map %q 2>&1"):format(LUA, m.name))
+  local text = p:read("*a")
+  p:close()
+  local v = {}
+  for k, val in text:gmatch("([%w_]+)=([^\n]*)") do v[k] = val end
+  if v.skipped then
+    print(("| %s | skipped: %s |"):format(m.name, v.skipped))
+  elseif not v.map then
+    print(("| %s | failed: %s |"):format(m.name, (text:gsub("\n", " "))))
+  else
+    print(("| %s | %s | %s (%s) | %s / %s / %s | %s | %s / %s / %s (%s) | %s | %s | %s | %s | %.0f / %.0f / %.1f |"):format(
+      v.map, v.orders, v.answered, v.unreachable, v.wait_median, v.wait_p99, v.wait_max, v.late,
+      v.frame_median_ms, v.frame_p99_ms, v.frame_max_ms, v.edit_frame_max_ms, v.over_2_2, v.invalidated,
+      v.entered, v.bad, tonumber(v.rss_mb), tonumber(v.heap_mb), tonumber(v.grid_mb)))
+  end
+end
