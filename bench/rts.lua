@@ -329,7 +329,8 @@ for _, m in ipairs(MAP_LIST) do
   elseif not v.map then
     print(("| %s | failed: %s |"):format(m.name, (text:gsub("\n", " "))))
   else
-    print(("| %s | %s | %s (%s) | %s / %s / %s | %s | %s / %s / %s (%s) | %s | %s | %s | %s | %.0f / %.0f / %.1f |"):format(
+    local row = "| %s | %s | %s (%s) | %s / %s / %s | %s | %s / %s / %s (%s) | %s | %s | %s | %s | %.0f / %.0f / %.1f |"
+    print(row:format(
       v.map, v.orders, v.answered, v.unreachable, v.wait_median, v.wait_p99, v.wait_max, v.late,
       v.frame_median_ms, v.frame_p99_ms, v.frame_max_ms, v.edit_frame_max_ms, v.over_2_2, v.invalidated,
       v.entered, v.bad, tonumber(v.rss_mb), tonumber(v.heap_mb), tonumber(v.grid_mb)))

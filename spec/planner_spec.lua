@@ -104,7 +104,7 @@ describe("astar.planner", function()
     local g = astar.grid(W, H)
     for _ = 1, 250 do g:set_blocked(r(1, W), r(1, H), true) end
     local pl = astar.planner(g)
-    local units, ordered, results, max_wait = {}, 0, 0, 0
+    local ordered, results, max_wait = 0, 0, 0
     local function order(u)
       local gx, gy = open_cell(g, r, u.size)
       pl:request(u, { u.x, u.y }, { gx, gy }, { size = u.size, algorithm = "astar" })
@@ -114,7 +114,6 @@ describe("astar.planner", function()
     for i = 1, UNITS do
       local u = { size = 1 + i % 2 }
       u.x, u.y = open_cell(g, r, u.size)
-      units[i] = u
       order(u)
     end
     for frame = 1, 600 do

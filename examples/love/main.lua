@@ -10,9 +10,10 @@
 --   --scene 1|2|3                           start in that scene
 --
 -- What it shows:
---   * 8 agents walk between random cells.  Each path is a grid:query stepped a
---     little per frame; all queries share BUDGET expansions per frame, so the
---     frame time stays bounded however many agents are thinking at once.
+--   * 8 agents walk between random cells.  Their orders go to one planner
+--     (astar.planner), which spends BUDGET expansions per frame on them, oldest
+--     order first, so the frame time stays bounded however many agents are
+--     thinking at once.
 --   * The monster re-paths every REPATH_EVERY seconds to a cell next to the
 --     player with penalty = grid:visible_from(player): cells the player can
 --     see cost DANGER more to enter, so it creeps round behind the walls.
@@ -87,8 +88,9 @@ local LEVEL = [[
 
 local CELL = 20                 -- pixels per cell
 local AGENT_COUNT = 8
-local BUDGET = 32               -- expansions per frame, shared by every agent query
+local BUDGET = 32               -- expansions per frame, shared by every order to the planner
                                 -- (small on purpose: a path takes several frames)
+local BUDGET_TIME = 0.001       -- and never more than 1 ms a frame
 local AGENT_SPEED = 7           -- cells per second
 local MONSTER_SPEED = 3.5
 local PLAYER_STEP = 0.12        -- seconds between steps while an arrow is held
@@ -116,6 +118,7 @@ local rng                       -- seeded: a headless run is the same every time
 local player = { x = 1, y = 1, cooldown = 0 }
 local monster = { h = 1, timer = 0, by_h = {} }
 local agents = {}
+local planner                   -- astar.planner(grid): the agents' and the siege engine's orders
 local siege = { size = SIEGE_SIZE, leg = 0, wait = 0 }
 local scene = 1                 -- 1: the level; 2: any-angle against the grid path; 3: hexes
 local lab = {}                  -- scene 2's state
@@ -209,41 +212,36 @@ local function new_target(a)
   local c
   repeat c = open_cells[rng:random(#open_cells)] until c[1] ~= a.x or c[2] ~= a.y
   a.gx, a.gy = c[1], c[2]
-  -- A query owns its search state, so eight of them can be alive on the same
-  -- grid; nothing is expanded until it is stepped.
-  a.query = grid:query(a.x, a.y, a.gx, a.gy, { smooth = true })
-  a.spent = 0
+  -- an order to the planner: the agent is its key; nothing is searched
+  -- until planner:update spends the frame's budget on it
+  planner:request(a, { a.x, a.y }, { a.gx, a.gy }, { smooth = true })
+  a.thinking = true
 end
 
--- Steps every query in flight.  Each gets an equal share of what is left of
--- the frame's budget, so one that finishes early hands its unused
--- expansions to the next; the first served rotates so no agent always waits.
-local function step_queries()
-  local flying = {}
-  for _, a in ipairs(agents) do
-    if a.query then flying[#flying + 1] = a end
-  end
-  local n, left = #flying, BUDGET
-  stats.in_flight = n
-  if n > stats.max_in_flight then stats.max_in_flight = n end
-  for k = 1, n do
-    if left <= 0 then break end        -- more queries than expansions: the rest wait
-    local a = flying[(stats.frames + k) % n + 1]
-    local status = a.query:step(math.ceil(left / (n - k + 1)))
-    local p, _, st = a.query:result()  -- nil, "searching", stats while it runs
-    local total = (p or st).expanded
-    left, a.spent = left - (total - a.spent), total
-    if status == "found" then
-      follow(a, p)                     -- it walks the smoothed route
-      a.query:cancel()                 -- frees its search memory now, not at the next GC
-      a.query = nil
-      a.wait = 0.1 + rng:random() * 0.4 -- a moment at each destination
+local siege_found -- the siege engine's answers (below)
+
+-- Spends the frame's budget on the orders, oldest first (the siege
+-- engine's have priority 1), and hands each new path to its walker.
+local function plan()
+  local before = planner:stats().expansions
+  for _, r in ipairs(planner:update({ expansions = BUDGET, time = BUDGET_TIME })) do
+    local w = r.key
+    if w == siege then
+      siege_found(r)
+    elseif r.path then
+      follow(w, r.path)                -- it walks the smoothed route
+      planner:cancel(w)                -- delivered: nothing left to watch on this level
+      w.thinking = false
+      w.wait = 0.1 + rng:random() * 0.4 -- a moment at each destination
       stats.agent_paths = stats.agent_paths + 1
-    elseif status ~= "searching" then
-      new_target(a)                    -- cannot happen on this level, but never get stuck
+    else
+      new_target(w)                    -- cannot happen on this level, but never get stuck
     end
   end
-  stats.used = BUDGET - left
+  local n = planner:pending()
+  stats.in_flight = n
+  if n > stats.max_in_flight then stats.max_in_flight = n end
+  stats.used = planner:stats().expansions - before
   stats.agent_expansions = stats.agent_expansions + stats.used
 end
 
@@ -253,19 +251,18 @@ local function update_agents(dt)
       advance(a, AGENT_SPEED * CELL * dt)
       if at_end(a) then
         a.wait = a.wait - dt
-        if a.wait <= 0 then new_target(a) end
+        if a.wait <= 0 and not a.thinking then new_target(a) end
       end
     end
   end
-  step_queries()
 end
 
--- R: new destinations for everyone.  Queries in flight are cancelled (their
--- memory is freed at once); walkers stop at the centre of their cell.
+-- R: new destinations for everyone.  A new order replaces a thinking
+-- agent's last (its search is freed at once); walkers stop at the centre of
+-- their cell.
 local function scatter()
   for _, a in ipairs(agents) do
-    if a.query then
-      a.query:cancel()
+    if a.thinking then
       new_target(a)
     elseif a.route then               -- stop at the centre of the cell it is on
       local wx, wy = grid:to_world(a.x, a.y)
@@ -379,8 +376,15 @@ end
 local function siege_next()
   siege.leg = siege.leg % #SIEGE_STOPS + 1
   local goal = SIEGE_STOPS[siege.leg]
-  local p, why = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE, smooth = true })
-  if not p then error("the siege engine has no route: " .. tostring(why)) end
+  planner:request(siege, { siege.x, siege.y }, goal, { size = SIEGE_SIZE, smooth = true, priority = 1 })
+  siege.thinking = true
+end
+
+siege_found = function(r)
+  local p = r.path
+  if not p then error("the siege engine has no route: " .. tostring(r.reason)) end
+  planner:cancel(siege)
+  siege.thinking = false
   stats.siege_paths = stats.siege_paths + 1
   if headless then                     -- every block on its cell path is open
     for _, c in ipairs(p.xy) do
@@ -393,7 +397,7 @@ end
 
 local function update_siege(dt)
   advance(siege, SIEGE_SPEED * CELL * dt)
-  if at_end(siege) then
+  if at_end(siege) and not siege.thinking then
     siege.wait = siege.wait - dt
     if siege.wait <= 0 then siege_next(); siege.wait = 1 end
   end
@@ -605,6 +609,7 @@ function love.load(args)
   end
 
   rng = love.math.newRandomGenerator(2024)
+  planner = astar.planner(grid)
   for k = 1, AGENT_COUNT do
     local c = open_cells[rng:random(#open_cells)]
     local a = { colour = AGENT_COLOURS[k] }
@@ -651,8 +656,9 @@ function love.update(dt)
   end
   update_player(dt)
   update_agents(dt)
-  update_monster(dt)
   update_siege(dt)
+  plan()
+  update_monster(dt)
 end
 
 function love.mousepressed(x, y, button)
@@ -733,7 +739,7 @@ local function draw_agents()
     lg.setColor(r, g, b, 0.8)          -- where it is going
     lg.rectangle("line", (a.gx - 1) * CELL + 5, (a.gy - 1) * CELL + 5, CELL - 10, CELL - 10)
     lg.setColor(r, g, b)
-    if a.query then                    -- still thinking: a hollow ring
+    if a.thinking then                 -- still thinking: a hollow ring
       lg.circle("line", px, py, CELL * 0.32)
     else
       lg.circle("fill", px, py, CELL * 0.32)
@@ -934,8 +940,8 @@ local function draw_status()
   lg.setColor(0.35, 0.75, 1.00)
   lg.rectangle("fill", 8, y0 + 8, 100 * stats.used / BUDGET, 10)
   lg.setColor(0.85, 0.88, 0.95)
-  lg.print(("%2d / %d expansions this frame, shared by %d queries in flight (of %d agents); %d paths done")
-    :format(stats.used, BUDGET, stats.in_flight, #agents, stats.agent_paths), 116, y0 + 5)
+  lg.print(("planner: %2d / %d expansions this frame, %d orders pending (of %d walkers); %d paths done")
+    :format(stats.used, BUDGET, stats.in_flight, #agents + 1, stats.agent_paths), 116, y0 + 5)
   lg.setColor(0.95, 0.70, 0.25)
   lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f")
     :format(siege.wide, siege.narrow), 8, y0 + 77)

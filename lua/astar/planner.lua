@@ -143,7 +143,7 @@ end
 -- The query for a record; errors of the query's own checks are reported as
 -- the request's (argument numbers of request: 2 from, 3 to, 4 options).
 local function new_query(self, r, level)
-  local topo, ok, q = self.topo, nil, nil
+  local topo, ok, q = self.topo
   if self.kind == "graph" then
     ok, q = pcall(topo.query, topo, r.from, r.to, r.qopts)
   else
