@@ -140,10 +140,14 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** and the diagonal rule, enabled nodes and edges; directed graphs: weak
 ** components).  1 when a path may exist between nodes a and b, 0 when none
 ** can (either is impassable, or they lie in different components): 0 is a
-** proof.  Labels are computed on first use and kept current by mutations
-** that only add steps; a mutation that closes something makes the next call
-** relabel the whole topology (O(nodes + steps)).  EINVAL on a bad id,
-** ENOMEM.  astar_search_begin uses the same labels: a query whose goal lies
+** proof.  Grids keep them per sector of S x S cells (S about the square
+** root of half the longer side): an edit of a cell's blocked bit only
+** marks its sector, and the next call relabels each marked sector and,
+** when a sector's components changed, the small graph of sectors --
+** never the grid (the first call after the first edit of a new grid
+** labels it once).  Graphs: labels computed on first use and kept current
+** by mutations that only add steps; disabling a node makes the next call
+** relabel the graph (O(nodes + steps)).  EINVAL on a bad id, ENOMEM.  astar_search_begin uses the same labels: a query whose goal lies
 ** in another component than its start is UNREACHABLE at once.  The first
 ** call after a change writes the labels: a host searching one topology from
 ** several threads calls it (or astar_topology_components_refresh) first.
@@ -151,8 +155,21 @@ uint32_t astar_topology_version(const astar_topology *t);
 int astar_topology_connected(astar_topology *t, int32_t a, int32_t b);
 /* Brings the labels up to date now; ENOMEM. */
 int astar_topology_components_refresh(astar_topology *t);
-/* 1 when the labels describe the topology as it is (no relabel pending). */
+/* 1 when the labels describe the topology as it is (no work pending). */
 int astar_topology_components_current(const astar_topology *t);
+/*
+** Whether making `node` impassable would separate two of the nodes
+** ids[0..n) that are connected now (the node itself counts as separated
+** from any node connected to it): 1, 0 (also when the node is impassable
+** already, or n < 2), EINVAL on a bad id, ENOMEM.  Nothing of the
+** topology changes: not its cells or nodes, not its version (the labels
+** are brought up to date first, as astar_topology_connected does).  Grids
+** answer from their sectors: the node's sector relabelled in scratch and
+** the small graph of sectors, O(S * S + (w / S) * (h / S) + n log n);
+** graphs by one pass over their edges without the node, O(nodes + edges).
+*/
+int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids,
+                                    size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Directed weighted multigraph                                              */

@@ -121,6 +121,21 @@ void astar__comp_union(astar_topology *t, int32_t a, int32_t b);
 void astar__comp_free(astar_topology *t);
 size_t astar__comp_bytes(const astar_topology *t);
 
+/* Ability: components kept by the topology itself (astar_topo_ops.conn;
+** NULL: components.c's labels over each_step).  A grid keeps them per
+** sector (sectors.c), so an edit costs its sector, never the map. */
+typedef struct astar_conn_ops {
+  int (*refresh)(astar_topology *t);         /* up to date now; ENOMEM */
+  int (*current)(const astar_topology *t);   /* no work pending */
+  int (*connected)(astar_topology *t, int32_t a, int32_t b); /* checked ids */
+  size_t (*bytes)(const astar_topology *t);
+  void (*free)(astar_topology *t);
+  /* work done so far (tests): 0 the local relabels, 1 the graph's */
+  uint32_t (*count)(const astar_topology *t, int which);
+  /* astar_topology_would_disconnect, ids checked, node passable, n >= 2 */
+  int (*would_disconnect)(astar_topology *t, int32_t node, const int32_t *ids, size_t n);
+} astar_conn_ops;
+
 /* A search loop instantiated for one topology and one kind of expansion
 ** (engine.h: search_loop). */
 typedef int (*astar_run_fn)(astar_search *s, uint64_t max_steps);
@@ -223,6 +238,7 @@ struct astar_topo_ops {
   /* abilities */
   const astar_jps_ops *jps;
   const astar_unit_ops *units;
+  const astar_conn_ops *conn;
 };
 
 /* The square grid's move rule (lattice.h: lat_rule_moves), for

@@ -28,6 +28,7 @@
 
 void astar__comp_free(astar_topology *t) {
   astar_comps *c = &t->comps;
+  if (t->ops->conn) t->ops->conn->free(t);
   astar__release(t->alloc, t->ud, (void **)&c->label, &c->label_cap, sizeof(int32_t));
   astar__release(t->alloc, t->ud, (void **)&c->up, &c->up_cap, sizeof(int32_t));
   astar__release(t->alloc, t->ud, (void **)&c->size, &c->size_cap, sizeof(int32_t));
@@ -36,7 +37,8 @@ void astar__comp_free(astar_topology *t) {
 
 size_t astar__comp_bytes(const astar_topology *t) {
   const astar_comps *c = &t->comps;
-  return (c->label_cap + c->up_cap + c->size_cap) * sizeof(int32_t);
+  return (c->label_cap + c->up_cap + c->size_cap) * sizeof(int32_t) +
+         (t->ops->conn ? t->ops->conn->bytes(t) : 0);
 }
 
 void astar__comp_uniform(astar_topology *t) {
@@ -104,6 +106,7 @@ static int comp_relabel(astar_topology *t) {
 }
 
 int astar__comp_refresh(astar_topology *t) {
+  if (t->ops->conn) return t->ops->conn->refresh(t);
   return comp_current(t) ? ASTAR_OK : comp_relabel(t);
 }
 
@@ -180,6 +183,7 @@ int astar_topology_connected(astar_topology *t, int32_t a, int32_t b) {
   int32_t n = t->ops->count(t), la, lb;
   int rc;
   if (a < 0 || a >= n || b < 0 || b >= n) return ASTAR_EINVAL;
+  if (t->ops->conn) return t->ops->conn->connected(t, a, b);
   if ((rc = astar__comp_refresh(t)) != ASTAR_OK) return rc;
   if (t->comps.uniform) {
     const astar_topo_ops *ops = t->ops;
@@ -191,6 +195,73 @@ int astar_topology_connected(astar_topology *t, int32_t a, int32_t b) {
   return comp_find(&t->comps, la) == comp_find(&t->comps, lb);
 }
 
-int astar_topology_components_current(const astar_topology *t) { return comp_current(t); }
+int astar_topology_components_current(const astar_topology *t) {
+  return t->ops->conn ? t->ops->conn->current(t) : comp_current(t);
+}
 
 int astar_topology_components_refresh(astar_topology *t) { return astar__comp_refresh(t); }
+
+/* each_step visitor of the generic would_disconnect: union-find over
+** external ids, skipping the node supposed impassable. */
+typedef struct wd_ctx {
+  int32_t *p, skip;
+} wd_ctx;
+
+static void wd_link_step(void *ctx, int32_t from, int32_t to, double cost) {
+  wd_ctx *w = (wd_ctx *)ctx;
+  (void)cost;
+  if (from == w->skip || to == w->skip || w->p[from] < 0 || w->p[to] < 0) return;
+  from = comp_root(w->p, from);
+  to = comp_root(w->p, to);
+  if (from < to) w->p[to] = from;
+  else if (to < from) w->p[from] = to;
+}
+
+/* The generic answer (topologies without their own components: graphs):
+** the points in the node's component are checked against a union-find of
+** the topology without the node, one pass over its steps: O(nodes +
+** steps). */
+static int comp_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids,
+                                 size_t n) {
+  const astar_topo_ops *ops = t->ops;
+  int32_t count = ops->count(t), v, first = -1, *p;
+  size_t i, inside = 0;
+  int self = 0, out = 0;
+  wd_ctx w;
+  /* only the points of the node's component can be separated; the node
+  ** itself is, from any of them */
+  for (i = 0; i < n; i++) {
+    if (ids[i] == node) self = 1;
+    else if (astar_topology_connected(t, node, ids[i]) == 1) inside++;
+  }
+  if (self && inside > 0) return 1;
+  if (inside < 2) return 0;
+  p = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)count * sizeof(int32_t));
+  if (p == NULL) return ASTAR_ENOMEM;
+  for (v = 0; v < count; v++) p[v] = v != node && ops->passable(t, ops->internal(t, v)) ? v : -1;
+  w.p = p;
+  w.skip = node;
+  ops->each_step(t, wd_link_step, &w);
+  for (i = 0; i < n && !out; i++) {
+    if (ids[i] == node || astar_topology_connected(t, node, ids[i]) != 1) continue;
+    if (first < 0) first = comp_root(p, ids[i]);
+    else if (comp_root(p, ids[i]) != first) out = 1;
+  }
+  astar__mem(t->alloc, t->ud, p, (size_t)count * sizeof(int32_t), 0);
+  return out;
+}
+
+int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids,
+                                    size_t n) {
+  const astar_topo_ops *ops = t->ops;
+  int32_t count = ops->count(t);
+  size_t i;
+  int rc;
+  if (node < 0 || node >= count || (n > 0 && ids == NULL)) return ASTAR_EINVAL;
+  for (i = 0; i < n; i++)
+    if (ids[i] < 0 || ids[i] >= count) return ASTAR_EINVAL;
+  if (!ops->passable(t, ops->internal(t, node)) || n < 2) return 0;
+  if (ops->conn) return ops->conn->would_disconnect(t, node, ids, n);
+  if ((rc = astar__comp_refresh(t)) != ASTAR_OK) return rc;
+  return comp_would_disconnect(t, node, ids, n);
+}

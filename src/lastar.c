@@ -69,6 +69,7 @@ static const lfunc topo_methods[] = {
     {"query", l_query, 1, NULL},
     {"distances", l_distances, 1, NULL},
     {"connected", l_topo_connected, 1, NULL},
+    {"would_disconnect", l_topo_would_disconnect, 1, NULL},
     {"distances_query", l_distances_query, 1, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};

@@ -228,17 +228,7 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   if (gr->rows) set_open_bit(gr, x + 1, y + 1, !blocked);
   if (gr->clear) gr->shape->clear_update(gr, x, y);
   note_change(gr, x, y);
-  if (!blocked) {
-    /* opening only adds steps: every new one touches this cell or joins
-    ** two of its neighbours that its own steps now join (the diagonal
-    ** rules only grow with open cells) */
-    int32_t id = y * gr->w + x;
-    unsigned m = gr->moves[p];
-    astar__comp_kept(&gr->t);
-    astar__comp_node(&gr->t, id);
-    for (d = 0; d < gr->ndir; d++)
-      if (m >> d & 1u) astar__comp_union(&gr->t, id, id + gr->ext[par][d]);
-  }
+  astar__sec_mark(gr, x, y); /* O(1): the next question updates the sector */
   return ASTAR_OK;
 }
 

@@ -33,6 +33,7 @@
 #define LAT_MAXDIR 8
 
 typedef struct lat_shape lat_shape;
+typedef struct lat_sectors lat_sectors;
 
 struct astar_grid {
   astar_topology t; /* first: the topology view of the grid */
@@ -80,6 +81,8 @@ struct astar_grid {
     int32_t cell;
   } * log;
   size_t log_cap, log_n; /* log_n: changes written since tracking began */
+  lat_sectors *sec;      /* the components by sector (sectors.c), NULL
+                         ** until a question needs them */
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the
@@ -451,7 +454,14 @@ extern const astar_unit_ops astar__lat_units;
   .node_tag = astar__lat_node_tag, .prepare = astar__lat_prepare, \
   .link_from = astar__lat_link_from, .link_to = astar__lat_link_to, \
   .step_cost = astar__lat_step_cost, .each_step = astar__lat_each_step, \
-  .plain = astar__lat_plain, .bytes = astar__lat_bytes, .units = &astar__lat_units
+  .plain = astar__lat_plain, .bytes = astar__lat_bytes, .units = &astar__lat_units, \
+  .conn = &astar__lat_conn
+
+/* components by sector (sectors.c): the ability every shape shares, the
+** mark an edit of (x, y)'s blocked bit leaves, and the memory's release */
+extern const astar_conn_ops astar__lat_conn;
+void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y);
+void astar__sec_free(astar_grid *gr);
 
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;

@@ -400,3 +400,33 @@ static int l_topo_connected(lua_State *L) {
   lua_pushboolean(L, check_status(L, astar_topology_connected(T->t, a, b)));
   return 1;
 }
+
+/* graph:would_disconnect(n, nodes) / grid:would_disconnect(x, y, cells)
+** -> boolean: whether making the node impassable would separate two of
+** the listed nodes that are connected now (the node itself is separated
+** from any of them).  Changes nothing: not the topology, its version,
+** fields or queries.  The list is read raw into a userdata (no Lua code
+** runs; the collector frees it whatever happens).  Protected: the core
+** allocates its scratch. */
+static int l_topo_would_disconnect(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int na = T->cls->node_args, arg = 2 + na, list;
+  int32_t node = T->cls->check_node(L, T, 2), *ids;
+  const char *what = na == 2 ? "cells" : "nodes";
+  size_t i, n;
+  if (!lua_istable(L, arg)) type_error(L, arg, na == 2 ? "table (a list of cells)" : "table (a list of nodes)");
+  n = compat_rawlen(L, arg);
+  if (n > (size_t)INT32_MAX)
+    arg_error(L, arg, lua_pushfstring(L, "%s must hold at most %d entries", what, (int)INT32_MAX));
+  ids = (int32_t *)compat_newud(L, (n > 0 ? n : 1) * sizeof(int32_t));
+  list = lua_gettop(L);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, arg, (int)i + 1);
+    ids[i] = T->cls->list_node(L, T, arg, lua_gettop(L), what, i);
+    lua_pop(L, 1);
+  }
+  lua_pushboolean(L, check_status(L, astar_topology_would_disconnect(T->t, node, ids, n)));
+  lua_remove(L, list);
+  return 1;
+}

@@ -755,10 +755,16 @@ static void test_pages_and_components(void) {
   q.max_expansions = 100;       /* budget only bounds the partial path */
   CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_UNREACHABLE);
   CHECK(astar_search_stats(s)->expanded == 100 && astar_search_best(s) >= 0);
-  /* a gate: labels merge without a relabel */
-  CHECK(astar_grid_set_blocked(gr, 600, 500, 0) == ASTAR_OK);
-  CHECK(astar_topology_components_current(t));
-  CHECK(astar_topology_connected(t, 0, 999) == 1);
+  /* a gate: the edit only marks its sector; the next question relabels
+  ** that sector (and the small graph of sectors), never the whole grid */
+  {
+    uint32_t full = t->comps.relabels, local = t->ops->conn->count(t, 0);
+    CHECK(astar_grid_set_blocked(gr, 600, 500, 0) == ASTAR_OK);
+    CHECK(!astar_topology_components_current(t));
+    CHECK(astar_topology_connected(t, 0, 999) == 1);
+    CHECK(astar_topology_components_current(t));
+    CHECK(t->comps.relabels == full && t->ops->conn->count(t, 0) == local + 1);
+  }
   CHECK(astar_topology_connected(t, -1, 0) == ASTAR_EINVAL);
   astar_search_free(s);
   astar_grid_free(gr);

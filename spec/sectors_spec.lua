@@ -1,0 +1,330 @@
+-- Connectivity kept per sector (src/sectors.c) and would_disconnect: both
+-- against flood fills written here, over random edit sequences on grids
+-- large enough to hold many sectors (a grid of side s has sectors of about
+-- sqrt(s / 2) cells, so 20 to 70 cells make 4 x 4 to 8 x 8 sectors, and
+-- every edit near a sector's border crosses one), for every diagonal rule,
+-- hex layouts and graphs.
+local astar = require("astar")
+local rng = require("helpers").rng
+
+local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
+
+-- The steps of a square grid under its rule, written out plainly: the
+-- neighbours of (x, y) one step away, the blocked set `b` (id -> true),
+-- with `extra` (an id) counted as blocked too.
+local function square_steps(w, h, rule, b, extra)
+  local function open(x, y)
+    if x < 1 or y < 1 or x > w or y > h then return false end
+    local id = (y - 1) * w + x
+    return not b[id] and id ~= extra
+  end
+  return function(x, y)
+    local out = {}
+    if not open(x, y) then return out end
+    for dy = -1, 1 do
+      for dx = -1, 1 do
+        if (dx ~= 0 or dy ~= 0) and open(x + dx, y + dy) then
+          local ok = true
+          if dx ~= 0 and dy ~= 0 then
+            local s1, s2 = open(x + dx, y), open(x, y + dy)
+            if rule == "never" then ok = false
+            elseif rule == "no_corner_cutting" then ok = s1 and s2
+            elseif rule == "one_obstacle" then ok = s1 or s2 end
+          end
+          if ok then out[#out + 1] = { x + dx, y + dy } end
+        end
+      end
+    end
+    return out
+  end, open
+end
+
+-- Hex steps: the grid's own neighbours (hex:neighbours, checked by the hex
+-- specs against the layouts), open ones only.
+local function hex_steps(g, w, h, b, extra)
+  local function open(x, y)
+    local id = (y - 1) * w + x
+    return not b[id] and id ~= extra
+  end
+  return function(x, y)
+    local out = {}
+    if not open(x, y) then return out end
+    for _, n in ipairs(g:neighbours(x, y)) do
+      if open(n[1], n[2]) then out[#out + 1] = n end
+    end
+    return out
+  end, open
+end
+
+-- Component labels by flood fill: comp[id] (nil on blocked cells), and one
+-- representative cell per label.
+local function flood_labels(w, h, steps, open)
+  local comp, reps, k = {}, {}, 0
+  for y = 1, h do
+    for x = 1, w do
+      local id = (y - 1) * w + x
+      if open(x, y) and not comp[id] then
+        k = k + 1
+        reps[k] = { x, y }
+        comp[id] = k
+        local stack = { { x, y } }
+        while #stack > 0 do
+          local c = table.remove(stack)
+          for _, n in ipairs(steps(c[1], c[2])) do
+            local nid = (n[2] - 1) * w + n[1]
+            if not comp[nid] then
+              comp[nid] = k
+              stack[#stack + 1] = n
+            end
+          end
+        end
+      end
+    end
+  end
+  return comp, reps
+end
+
+-- connected() agrees with the labels on every cell (against its
+-- component's representative) and between representatives.
+local function check_connected(g, w, h, comp, reps, label)
+  for y = 1, h do
+    for x = 1, w do
+      local k = comp[(y - 1) * w + x]
+      local r = reps[k or 1]
+      local want = k ~= nil
+      if r and g:connected(r[1], r[2], x, y) ~= want then
+        error(("%s: connected(%d,%d, %d,%d) should be %s"):format(label, r[1], r[2], x, y,
+          tostring(want)))
+      end
+    end
+  end
+  for i = 1, #reps do
+    for j = i + 1, math.min(#reps, i + 6) do
+      local a, b = reps[i], reps[j]
+      if g:connected(a[1], a[2], b[1], b[2]) then
+        error(("%s: components %d and %d joined"):format(label, i, j))
+      end
+    end
+  end
+end
+
+-- One random edit: a cell flipped, or a wall (a row or column run)
+-- closed or opened; b mirrors the grid.
+local function random_edit(g, w, h, b, r)
+  local k = r(1, 10)
+  if k <= 7 then
+    local x, y = r(1, w), r(1, h)
+    local id = (y - 1) * w + x
+    b[id] = not b[id] or nil
+    g:set_blocked(x, y, b[id] == true)
+  else
+    local horizontal, close = r() < 0.5, r() < 0.7
+    local x, y, len = r(1, w), r(1, h), r(3, 20)
+    for i = 0, len - 1 do
+      local cx, cy = horizontal and x + i or x, horizontal and y or y + i
+      if cx <= w and cy <= h then
+        b[(cy - 1) * w + cx] = close or nil
+        g:set_blocked(cx, cy, close)
+      end
+    end
+  end
+end
+
+-- would_disconnect(x, y, points) against two floods (with and without the
+-- cell): true exactly when two points connected now are apart after.
+local function check_would(g, w, h, b, r, make_steps, label)
+  local before = {}
+  for i = 1, w * h do before[i] = b[i] end
+  local comp = flood_labels(w, h, make_steps(nil))
+  for _ = 1, 6 do
+    local x, y = r(1, w), r(1, h)
+    local cid = (y - 1) * w + x
+    local pts = {}
+    for i = 1, r(0, 6) do pts[i] = { r(1, w), r(1, h) } end
+    if r() < 0.3 and #pts > 0 then pts[#pts + 1] = { x, y } end
+    local want = false
+    if not b[cid] then
+      local after = flood_labels(w, h, make_steps(cid))
+      for i = 1, #pts do
+        for j = i + 1, #pts do
+          local a = (pts[i][2] - 1) * w + pts[i][1]
+          local c = (pts[j][2] - 1) * w + pts[j][1]
+          if a ~= c and comp[a] and comp[a] == comp[c] and (after[a] == nil or after[a] ~= after[c]) then
+            want = true
+          end
+        end
+      end
+    end
+    local got = g:would_disconnect(x, y, pts)
+    if got ~= want then
+      local s = {}
+      for i, p in ipairs(pts) do s[i] = ("{%d,%d}"):format(p[1], p[2]) end
+      error(("%s: would_disconnect(%d, %d, {%s}) should be %s"):format(label, x, y,
+        table.concat(s, ","), tostring(want)))
+    end
+  end
+  for i = 1, w * h do -- nothing changed
+    local x, y = (i - 1) % w + 1, (i - 1) // w + 1
+    assert(g:is_blocked(x, y) == (before[i] == true), label .. ": the grid changed")
+  end
+end
+
+describe("connectivity by sectors", function()
+  it("grid:connected matches a flood fill over random edit sequences, every diagonal rule", function()
+    for seed = 1, 16 do
+      local r = rng(seed * 7919)
+      local rule = RULES[seed % 4 + 1]
+      local w, h = r(20, 70), r(20, 60)
+      local g = astar.grid(w, h, { diagonal = rule })
+      local b = {}
+      local density = r() * 0.45
+      for y = 1, h do
+        for x = 1, w do
+          if r() < density then
+            b[(y - 1) * w + x] = true
+            g:set_blocked(x, y, true)
+          end
+        end
+      end
+      for round = 1, 12 do
+        local label = ("seed %d %s %dx%d round %d"):format(seed, rule, w, h, round)
+        local steps, open = square_steps(w, h, rule, b)
+        local comp, reps = flood_labels(w, h, steps, open)
+        check_connected(g, w, h, comp, reps, label)
+        if round % 3 == 0 then
+          check_would(g, w, h, b, r, function(extra) return square_steps(w, h, rule, b, extra) end, label)
+        end
+        for _ = 1, r(1, 5) do random_edit(g, w, h, b, r) end
+      end
+    end
+  end)
+
+  it("hex:connected and would_disconnect match a flood over hex:neighbours, every layout", function()
+    local layouts = { "odd_r", "even_r", "odd_q", "even_q" }
+    for seed = 1, 8 do
+      local r = rng(seed * 104729)
+      local w, h = r(20, 45), r(20, 40)
+      local g = astar.hex(w, h, { layout = layouts[seed % 4 + 1] })
+      local b = {}
+      for round = 1, 10 do
+        for _ = 1, r(3, 30) do random_edit(g, w, h, b, r) end
+        local label = ("hex seed %d %s round %d"):format(seed, layouts[seed % 4 + 1], round)
+        local steps, open = hex_steps(g, w, h, b)
+        local comp, reps = flood_labels(w, h, steps, open)
+        check_connected(g, w, h, comp, reps, label)
+        check_would(g, w, h, b, r, function(extra) return hex_steps(g, w, h, b, extra) end, label)
+      end
+    end
+  end)
+
+  it("a one-cell corridor: each of its cells would split it, and closing one splits it", function()
+    for _, rule in ipairs(RULES) do
+      local w, h = 64, 9
+      local g = astar.grid(w, h, { diagonal = rule })
+      for x = 1, w do
+        for y = 1, h do
+          if y ~= 5 then g:set_blocked(x, y, true) end
+        end
+      end
+      assert.is_true(g:connected(1, 5, w, 5))
+      for x = 2, w - 1 do
+        assert.is_true(g:would_disconnect(x, 5, { { 1, 5 }, { w, 5 } }), rule .. " " .. x)
+        assert.is_false(g:would_disconnect(x, 5, { { 1, 5 }, { x - 1, 5 } }), rule .. " " .. x)
+      end
+      assert.is_true(g:would_disconnect(1, 5, { { 1, 5 }, { 2, 5 } })) -- the cell itself
+      assert.is_false(g:would_disconnect(1, 4, { { 1, 5 }, { w, 5 } })) -- blocked already
+      assert.is_false(g:would_disconnect(7, 5, { { 1, 5 } }))          -- one point
+      assert.is_false(g:would_disconnect(7, 5, {}))
+      g:set_blocked(33, 5, true)
+      assert.is_false(g:connected(1, 5, w, 5))
+      assert.is_true(g:connected(1, 5, 32, 5) and g:connected(34, 5, w, 5))
+      g:set_blocked(33, 5, false)
+      assert.is_true(g:connected(1, 5, w, 5))
+    end
+  end)
+
+  it("would_disconnect leaves the map, its fields and its queries alone", function()
+    local g = astar.grid(40, 40)
+    for y = 1, 39 do g:set_blocked(20, y, true) end -- a wall with one gap at y = 40
+    local f = g:distances({ { 1, 1 } })
+    local q = g:query(1, 1, 40, 1, { on_change = "fail", algorithm = "astar" })
+    assert.equal("searching", q:step(5))
+    local mem = g:memory()
+    assert.is_true(g:would_disconnect(20, 40, { { 1, 1 }, { 40, 1 } }))
+    assert.is_false(g:would_disconnect(10, 10, { { 1, 1 }, { 40, 1 } }))
+    assert.is_false(g:is_blocked(20, 40))
+    assert.is_false(f:stale())
+    assert.equal("found", q:step()) -- not "changed"
+    assert.is_true(g:memory() >= mem)
+  end)
+
+  it("graph:would_disconnect matches a flood without the node over random graphs", function()
+    for seed = 1, 30 do
+      local r = rng(seed * 31)
+      local g = astar.graph()
+      local n = r(3, 25)
+      for i = 1, n do g:add_node(i, 0) end
+      for _ = 1, r(0, 2 * n) do g:add_edge(r(1, n), r(1, n), 1) end
+      for _ = 1, r(0, 3) do g:set_enabled(r(1, n), false) end
+      local function labels(skip)
+        local adj = {}
+        for i = 1, n do adj[i] = {} end
+        for e = 1, g:edge_count() do
+          local a, c = g:edge(e)
+          adj[a][#adj[a] + 1] = c
+          adj[c][#adj[c] + 1] = a
+        end
+        local comp, k = {}, 0
+        for s = 1, n do
+          if g:is_enabled(s) and s ~= skip and not comp[s] then
+            k = k + 1
+            comp[s] = k
+            local stack = { s }
+            while #stack > 0 do
+              local u = table.remove(stack)
+              for _, v in ipairs(adj[u]) do
+                if g:is_enabled(v) and v ~= skip and not comp[v] then
+                  comp[v] = k
+                  stack[#stack + 1] = v
+                end
+              end
+            end
+          end
+        end
+        return comp
+      end
+      local now = labels(nil)
+      for _ = 1, 10 do
+        local v = r(1, n)
+        local pts = {}
+        for i = 1, r(0, 5) do pts[i] = r(1, n) end
+        local after = labels(v)
+        local want = false
+        if g:is_enabled(v) then
+          for i = 1, #pts do
+            for j = i + 1, #pts do
+              local a, c = pts[i], pts[j]
+              if a ~= c and now[a] and now[a] == now[c] and (after[a] == nil or after[a] ~= after[c]) then
+                want = true
+              end
+            end
+          end
+        end
+        assert.equal(want, g:would_disconnect(v, pts), ("seed %d node %d"):format(seed, v))
+        assert.is_true(g:is_enabled(v) == (now[v] ~= nil))
+      end
+    end
+  end)
+
+  it("memory() counts the sectors once they are built", function()
+    local g = astar.grid(256, 256)
+    local fresh = g:memory()
+    g:set_blocked(5, 5, true)
+    assert.is_true(g:connected(1, 1, 256, 256))
+    local built = g:memory()
+    -- two bytes of labels per cell and the sector graph: more than the
+    -- labels, less than the four bytes a cell the labels used to take
+    assert.is_true(built - fresh > 2 * 256 * 256, built - fresh)
+    assert.is_true(built - fresh < 4 * 256 * 256, built - fresh)
+  end)
+end)

@@ -1,0 +1,650 @@
+/*
+** sectors.c -- the connected components of a grid (square or hex), kept
+** per sector so that an edit costs what it touches, never the map.
+**
+** The cells are cut into square sectors of S x S cells (S a power of two
+** near the square root of the grid's longer side, 4 to 128; hex grids on
+** their offset coordinates, the lattice's own).  Two levels:
+**   - local labels: label[cell] numbers the components of the cell's
+**     sector under the grid's moves restricted to the sector (the move
+**     masks already hold the diagonal rule and the hex neighbourhood), in
+**     the order their first cells come in the sector's rows; LAB_NONE on a
+**     blocked cell;
+**   - the sector graph: one node per (sector, local component), and per
+**     border between two adjacent sectors the pairs of local components
+**     that a move crosses (deduplicated).  Every move that leaves a sector
+**     enters one of its eight neighbours, and a sector owns the borders to
+**     its E, S, SE and SW neighbours, so each crossing move is listed once.
+**     glabel[] labels that small graph's components (a union-find over it,
+**     flattened), and two cells are connected exactly when their sector
+**     nodes have the same glabel.
+**
+** Where the cost is paid.  An edit (set_blocked) only marks: its sector
+** for a new local labelling, and the borders whose crossing moves its
+** change of the move masks can touch (the cell's and its neighbours'
+** crossing moves) -- O(1), no labelling.  The next question
+** (connected, a search's unreachable early-out, would_disconnect,
+** astar_topology_components_refresh) brings the marked sectors up to
+** date: each marked sector once (S * S cells), the borders next to a
+** sector whose labels changed (S cells each), and the sector graph
+** (its nodes and pairs, about (w / S) * (h / S) times a few) only when a
+** sector's components or a border's pairs changed -- a cell closed or
+** opened inside a component leaves the graph alone.  So a question pays
+** for the sectors edited since the last one, never for the map.  The one
+** exception is the first question after the first edit of a new grid
+** (all open, one component without any arrays): it labels every sector
+** once (O(cells)); map loads happen before it and cost nothing here.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "lattice.h"
+
+#define LAB_NONE 0xffffu /* a blocked cell */
+#define LAB_TODO 0xfffeu /* an open cell not labelled yet (a relabel) */
+
+enum { B_E, B_S, B_SE, B_SW, B_COUNT }; /* the borders a sector owns */
+/* dirty bits: the local labels, then 2 << border, and "in the list" */
+enum { D_LOCAL = 1, D_LISTED = 0x80 };
+
+typedef struct sec_pair {
+  uint16_t a, b; /* local components: a in the owner, b in the neighbour */
+} sec_pair;
+
+struct lat_sectors {
+  int shift;           /* S = 1 << shift */
+  int32_t sw, sh, n;   /* sectors across, down, in all */
+  int32_t pcap;        /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
+  uint16_t *label;     /* w * h local labels */
+  uint16_t *ncomp;     /* n: local components per sector */
+  int32_t *base;       /* n + 1: the sector's first node in the graph */
+  sec_pair *pairs;     /* n * pcap */
+  uint16_t *npairs;    /* n * B_COUNT */
+  unsigned char *dirty;
+  int32_t *dlist, ndirty; /* the dirty sectors, each once */
+  int32_t *glabel;        /* per sector node: its component's root */
+  size_t gcap;
+  int regraph_due;    /* the graph's relabel ran out of memory */
+  int32_t *uf;        /* would_disconnect's union-find */
+  size_t ucap;
+  int32_t *stack;     /* S * S: a relabel's flood */
+  uint16_t *old;      /* S * S: a sector's labels before its relabel, or
+                      ** a hypothesis' labels */
+  sec_pair *tmp;      /* 3S: a border's pairs before its rebuild */
+  uint32_t relabels;  /* sector relabels so far (tests) */
+  uint32_t regraphs;  /* sector graph relabels so far (tests) */
+};
+
+/* The hypothesis of would_disconnect: cell `cell` (padded) blocked, the
+** move masks it changes (its own and its neighbours'), and the labels of
+** its sector `s` under it, in a scratch rectangle (scr, row length sw,
+** from column x0 and row y0) beside the grid's own. */
+typedef struct sec_hyp {
+  int32_t cell;
+  int n;
+  int32_t at[LAT_MAXDIR + 1];
+  unsigned char moves[LAT_MAXDIR + 1];
+  int32_t s, x0, y0, sw;
+  uint16_t *scr;
+} sec_hyp;
+
+static size_t sec_size(const lat_sectors *c) { return (size_t)1 << c->shift; }
+
+/* The move mask of padded cell p, under the hypothesis h (NULL: as is). */
+static unsigned sec_moves(const astar_grid *gr, const sec_hyp *h, int32_t p) {
+  int i;
+  if (h != NULL)
+    for (i = 0; i < h->n; i++)
+      if (h->at[i] == p) return h->moves[i];
+  return gr->moves[p];
+}
+
+static int32_t sec_of(const lat_sectors *c, int32_t x, int32_t y) {
+  return (y >> c->shift) * c->sw + (x >> c->shift);
+}
+
+/* Where the label of cell (x, y) of sector s is kept: the hypothesis'
+** scratch for its sector, the grid's labels elsewhere. */
+static uint16_t *sec_lab(lat_sectors *c, const sec_hyp *h, const astar_grid *gr, int32_t s,
+                         int32_t x, int32_t y) {
+  if (h != NULL && s == h->s) return &h->scr[(y - h->y0) * h->sw + (x - h->x0)];
+  return &c->label[y * gr->w + x];
+}
+
+/* The neighbour of sector s across its border b, -1 when none. */
+static int32_t sec_across(const lat_sectors *c, int32_t s, int b) {
+  int32_t i = s % c->sw, j = s / c->sw;
+  static const int di[B_COUNT] = {1, 0, 1, -1}, dj[B_COUNT] = {0, 1, 1, 1};
+  i += di[b];
+  j += dj[b];
+  if (i < 0 || i >= c->sw || j >= c->sh) return -1;
+  return j * c->sw + i;
+}
+
+static sec_pair *sec_pairs(const lat_sectors *c, int32_t s, int b) {
+  static const int at[B_COUNT] = {0, 3, 6, 6};
+  int32_t k = (int32_t)sec_size(c);
+  return c->pairs + (size_t)s * (size_t)c->pcap + (size_t)(at[b] * k + (b == B_SW));
+}
+
+static void sec_dirty(lat_sectors *c, int32_t s, unsigned bits) {
+  if (!(c->dirty[s] & D_LISTED)) c->dlist[c->ndirty++] = s;
+  c->dirty[s] |= (unsigned char)(bits | D_LISTED);
+}
+
+/* Marks the border between sectors a and b (adjacent, a != b). */
+static void sec_mark_border(lat_sectors *c, int32_t a, int32_t b) {
+  int32_t di = b % c->sw - a % c->sw, dj = b / c->sw - a / c->sw;
+  if (dj < 0 || (dj == 0 && di < 0)) { /* the other one owns it */
+    int32_t t = a;
+    a = b;
+    b = t;
+    di = -di;
+    dj = -dj;
+  }
+  sec_dirty(c, a, 2u << (dj == 0 ? B_E : di == 0 ? B_S : di > 0 ? B_SE : B_SW));
+}
+
+/* ------------------------------------------------------------------------ */
+/* the two levels                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* The rectangle of sector s: columns x0..x1 - 1, rows y0..y1 - 1. */
+static void sec_rect(const astar_grid *gr, const lat_sectors *c, int32_t s, int32_t *x0,
+                     int32_t *y0, int32_t *x1, int32_t *y1) {
+  int32_t k = (int32_t)sec_size(c);
+  *x0 = (s % c->sw) * k;
+  *y0 = (s / c->sw) * k;
+  *x1 = *x0 + k < gr->w ? *x0 + k : gr->w;
+  *y1 = *y0 + k < gr->h ? *y0 + k : gr->h;
+}
+
+/* Labels the components of sector s (into the hypothesis' scratch when it
+** is the hypothesis' sector) by flood fill over the moves inside the
+** sector; returns how many. */
+static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s) {
+  int32_t x0, y0, x1, y1, x, y, k = 0, m = (int32_t)sec_size(c) - 1;
+  sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++)
+      *sec_lab(c, h, gr, s, x, y) =
+          (uint16_t)(gr->blocked[LAT_CELL(gr, x, y)] ? LAB_NONE : LAB_TODO);
+  if (h != NULL) *sec_lab(c, h, gr, s, h->cell % gr->pw - 1, h->cell / gr->pw - 1) = LAB_NONE;
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++) {
+      int32_t top = 0;
+      uint16_t *l = sec_lab(c, h, gr, s, x, y);
+      if (*l != LAB_TODO) continue;
+      *l = (uint16_t)k;
+      c->stack[top++] = (y - y0) << c->shift | (x - x0);
+      while (top > 0) {
+        int32_t at = c->stack[--top], ux = x0 + (at & m), uy = y0 + (at >> c->shift);
+        int par = lat_par(gr, ux, uy), d;
+        unsigned mv = sec_moves(gr, h, LAT_CELL(gr, ux, uy));
+        for (d = 0; mv != 0; d++, mv >>= 1) {
+          int32_t vx, vy;
+          if (!(mv & 1u)) continue;
+          vx = ux + gr->ddx[par][d];
+          vy = uy + gr->ddy[par][d];
+          if (vx < x0 || vy < y0 || vx >= x1 || vy >= y1) continue;
+          l = sec_lab(c, h, gr, s, vx, vy);
+          if (*l != LAB_TODO) continue;
+          *l = (uint16_t)k;
+          c->stack[top++] = (vy - y0) << c->shift | (vx - x0);
+        }
+      }
+      k++;
+    }
+  return k;
+}
+
+/* Lists the pairs of border b of sector s into out (room: its share of
+** pcap), under the hypothesis h (NULL: as is).  Returns how many. */
+static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s,
+                          int b, sec_pair *out) {
+  int32_t t = sec_across(c, s, b), x0, y0, x1, y1, x, y, n = 0, i, len;
+  if (t < 0) return 0;
+  sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
+  /* the cells facing t: the last column (E), the last row (S), a corner */
+  len = b == B_E ? y1 - y0 : b == B_S ? x1 - x0 : 1;
+  for (i = 0; i < len; i++) {
+    int par, d;
+    unsigned mv;
+    x = b == B_E || b == B_SE ? x1 - 1 : b == B_S ? x0 + i : x0;
+    y = b == B_E ? y0 + i : y1 - 1;
+    mv = sec_moves(gr, h, LAT_CELL(gr, x, y));
+    par = lat_par(gr, x, y);
+    for (d = 0; mv != 0; d++, mv >>= 1) {
+      int32_t vx, vy;
+      sec_pair p;
+      if (!(mv & 1u)) continue;
+      vx = x + gr->ddx[par][d];
+      vy = y + gr->ddy[par][d];
+      if (sec_of(c, vx, vy) != t) continue;
+      p.a = *sec_lab(c, h, gr, s, x, y);
+      p.b = *sec_lab(c, h, gr, t, vx, vy);
+      if (n > 0 && out[n - 1].a == p.a && out[n - 1].b == p.b) continue;
+      if (n > 1 && out[n - 2].a == p.a && out[n - 2].b == p.b) continue;
+      out[n++] = p;
+    }
+  }
+  return n;
+}
+
+static int32_t uf_root(int32_t *p, int32_t v) {
+  while (p[v] != v) {
+    p[v] = p[p[v]]; /* path halving: parents stay smaller */
+    v = p[v];
+  }
+  return v;
+}
+
+static void uf_join(int32_t *p, int32_t a, int32_t b) {
+  a = uf_root(p, a);
+  b = uf_root(p, b);
+  if (a < b) p[b] = a;
+  else if (b < a) p[a] = b;
+}
+
+/* The sector graph's components into glabel: O(nodes + pairs). */
+static int sec_regraph(astar_grid *gr, lat_sectors *c) {
+  int32_t s, v, k;
+  int b;
+  c->base[0] = 0;
+  for (s = 0; s < c->n; s++) c->base[s + 1] = c->base[s] + c->ncomp[s];
+  k = c->base[c->n];
+  c->regraph_due = 1;
+  if (astar__grow(gr->t.alloc, gr->t.ud, (void **)&c->glabel, &c->gcap, (size_t)k + 1,
+                  sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  for (v = 0; v < k; v++) c->glabel[v] = v;
+  for (s = 0; s < c->n; s++)
+    for (b = 0; b < B_COUNT; b++) {
+      int32_t t = sec_across(c, s, b), i, np = c->npairs[s * B_COUNT + b];
+      const sec_pair *p = sec_pairs(c, s, b);
+      for (i = 0; i < np; i++) uf_join(c->glabel, c->base[s] + p[i].a, c->base[t] + p[i].b);
+    }
+  for (v = 0; v < k; v++) c->glabel[v] = c->glabel[c->glabel[v]]; /* parents are smaller */
+  c->regraphs++;
+  c->regraph_due = 0;
+  return ASTAR_OK;
+}
+
+/* Relabels sector s; 1 when its components changed (their number, or a
+** cell open before and after that changed component). */
+static int sec_relabel(astar_grid *gr, lat_sectors *c, int32_t s) {
+  int32_t x0, y0, x1, y1, y, x, k;
+  size_t rw;
+  int changed = 0;
+  sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
+  rw = (size_t)(x1 - x0);
+  for (y = y0; y < y1; y++)
+    memcpy(c->old + (size_t)(y - y0) * rw, c->label + (size_t)y * (size_t)gr->w + (size_t)x0,
+           rw * sizeof(uint16_t));
+  k = sec_label(gr, c, NULL, s);
+  c->relabels++;
+  if (k != c->ncomp[s]) changed = 1;
+  for (y = y0; y < y1 && !changed; y++)
+    for (x = x0; x < x1; x++) {
+      uint16_t a = c->old[(size_t)(y - y0) * rw + (size_t)(x - x0)], b = c->label[y * gr->w + x];
+      if (a != b && a != LAB_NONE && b != LAB_NONE) {
+        changed = 1;
+        break;
+      }
+    }
+  c->ncomp[s] = (uint16_t)k;
+  return changed;
+}
+
+/* Rebuilds border b of sector s; 1 when its pairs changed. */
+static int sec_rebuild(astar_grid *gr, lat_sectors *c, int32_t s, int b) {
+  uint16_t *np = &c->npairs[s * B_COUNT + b];
+  sec_pair *p = sec_pairs(c, s, b);
+  int32_t before = *np, n;
+  memcpy(c->tmp, p, (size_t)before * sizeof *p);
+  n = sec_border(gr, c, NULL, s, b, p);
+  *np = (uint16_t)n;
+  return n != before || memcmp(c->tmp, p, (size_t)n * sizeof *p) != 0;
+}
+
+/* Brings the marked sectors, their borders and the graph up to date. */
+static int sec_update(astar_grid *gr, lat_sectors *c) {
+  int32_t i, s;
+  int b, regraph = c->regraph_due;
+  /* local labels first: a sector whose components changed marks every
+  ** border its labels appear in (the dirty list grows while read) */
+  for (i = 0; i < c->ndirty; i++) {
+    int32_t sx, sy;
+    s = c->dlist[i];
+    if (!(c->dirty[s] & D_LOCAL)) continue;
+    c->dirty[s] &= (unsigned char)~D_LOCAL;
+    if (!sec_relabel(gr, c, s)) continue;
+    regraph = 1;
+    sx = s % c->sw;
+    sy = s / c->sw;
+    sec_dirty(c, s, 2u << B_E | 2u << B_S | 2u << B_SE | 2u << B_SW);
+    if (sx > 0) sec_dirty(c, s - 1, 2u << B_E);
+    if (sy > 0) sec_dirty(c, s - c->sw, 2u << B_S);
+    if (sx > 0 && sy > 0) sec_dirty(c, s - c->sw - 1, 2u << B_SE);
+    if (sx + 1 < c->sw && sy > 0) sec_dirty(c, s - c->sw + 1, 2u << B_SW);
+  }
+  for (i = 0; i < c->ndirty; i++) {
+    s = c->dlist[i];
+    for (b = 0; b < B_COUNT; b++)
+      if (c->dirty[s] >> (b + 1) & 1u) regraph |= sec_rebuild(gr, c, s, b);
+    c->dirty[s] = 0;
+  }
+  c->ndirty = 0;
+  return regraph ? sec_regraph(gr, c) : ASTAR_OK; /* ENOMEM: due next time */
+}
+
+/* ------------------------------------------------------------------------ */
+/* lifetime                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static size_t sec_bytes_of(const astar_grid *gr, const lat_sectors *c) {
+  size_t n = (size_t)c->n, k = sec_size(c);
+  return sizeof *c + (size_t)gr->w * (size_t)gr->h * sizeof(uint16_t) + n * sizeof(uint16_t) +
+         (n + 1) * sizeof(int32_t) + n * (size_t)c->pcap * sizeof(sec_pair) +
+         n * B_COUNT * sizeof(uint16_t) + n + n * sizeof(int32_t) +
+         (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (sizeof(int32_t) + sizeof(uint16_t)) +
+         3 * k * sizeof(sec_pair);
+}
+
+void astar__sec_free(astar_grid *gr) {
+  lat_sectors *c = gr->sec;
+  if (c == NULL) return;
+  astar__release(gr->t.alloc, gr->t.ud, (void **)&c->glabel, &c->gcap, sizeof(int32_t));
+  astar__release(gr->t.alloc, gr->t.ud, (void **)&c->uf, &c->ucap, sizeof(int32_t));
+  {
+    size_t n = (size_t)c->n, k = sec_size(c), cells = (size_t)gr->w * (size_t)gr->h;
+    astar__mem(gr->t.alloc, gr->t.ud, c->label, cells * sizeof(uint16_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->ncomp, n * sizeof(uint16_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->base, (n + 1) * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, n * (size_t)c->pcap * sizeof(sec_pair), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->npairs, n * B_COUNT * sizeof(uint16_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->dirty, n, 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->dlist, n * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->stack, k * k * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->old, k * k * sizeof(uint16_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->tmp, 3 * k * sizeof(sec_pair), 0);
+  }
+  astar__mem(gr->t.alloc, gr->t.ud, c, sizeof *c, 0);
+  gr->sec = NULL;
+}
+
+/* The sector side for a grid: a power of two near the square root of its
+** longer side (an edit relabels S * S cells and the sector graph has
+** about w * h / S^2 nodes: the two balance there), 4 to 128 (local labels
+** fit 16 bits). */
+static int sec_shift_for(const astar_grid *gr) {
+  int32_t side = gr->w > gr->h ? gr->w : gr->h;
+  int shift = 2;
+  while (shift < 7 && ((int64_t)1 << (2 * shift + 1)) < side) shift++;
+  return shift;
+}
+
+/* Builds every level from scratch: O(cells). */
+static int sec_build(astar_grid *gr) {
+  lat_sectors *c;
+  size_t n, k, cells = (size_t)gr->w * (size_t)gr->h;
+  int32_t s;
+  int b, rc;
+  if (gr->sec == NULL) {
+    c = (lat_sectors *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, sizeof *c);
+    if (c == NULL) return ASTAR_ENOMEM;
+    memset(c, 0, sizeof *c);
+    c->shift = sec_shift_for(gr);
+    k = sec_size(c);
+    c->sw = (gr->w + (int32_t)k - 1) >> c->shift;
+    c->sh = (gr->h + (int32_t)k - 1) >> c->shift;
+    c->n = c->sw * c->sh;
+    c->pcap = 6 * (int32_t)k + 2;
+    n = (size_t)c->n;
+    gr->sec = c;
+    c->label = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cells * sizeof(uint16_t));
+    c->ncomp = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
+    c->base = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, (n + 1) * sizeof(int32_t));
+    c->pairs = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
+                                      n * (size_t)c->pcap * sizeof(sec_pair));
+    c->npairs =
+        (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * B_COUNT * sizeof(uint16_t));
+    c->dirty = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n);
+    c->dlist = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(int32_t));
+    c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(int32_t));
+    c->old = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(uint16_t));
+    c->tmp = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 3 * k * sizeof(sec_pair));
+    if (!c->label || !c->ncomp || !c->base || !c->pairs || !c->npairs || !c->dirty ||
+        !c->dlist || !c->stack || !c->old || !c->tmp) {
+      /* astar__sec_free frees by size: give the missing ones none */
+      astar_alloc_fn f = gr->t.alloc;
+      void *ud = gr->t.ud;
+      astar__mem(f, ud, c->label, c->label ? cells * sizeof(uint16_t) : 0, 0);
+      astar__mem(f, ud, c->ncomp, c->ncomp ? n * sizeof(uint16_t) : 0, 0);
+      astar__mem(f, ud, c->base, c->base ? (n + 1) * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->pairs, c->pairs ? n * (size_t)c->pcap * sizeof(sec_pair) : 0, 0);
+      astar__mem(f, ud, c->npairs, c->npairs ? n * B_COUNT * sizeof(uint16_t) : 0, 0);
+      astar__mem(f, ud, c->dirty, c->dirty ? n : 0, 0);
+      astar__mem(f, ud, c->dlist, c->dlist ? n * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->stack, c->stack ? k * k * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->old, c->old ? k * k * sizeof(uint16_t) : 0, 0);
+      astar__mem(f, ud, c->tmp, c->tmp ? 3 * k * sizeof(sec_pair) : 0, 0);
+      astar__mem(f, ud, c, sizeof *c, 0);
+      gr->sec = NULL;
+      return ASTAR_ENOMEM;
+    }
+    memset(c->dirty, 0, n);
+  }
+  c = gr->sec;
+  c->ndirty = 0;
+  memset(c->dirty, 0, (size_t)c->n);
+  for (s = 0; s < c->n; s++) c->ncomp[s] = (uint16_t)sec_label(gr, c, NULL, s);
+  for (s = 0; s < c->n; s++)
+    for (b = 0; b < B_COUNT; b++)
+      c->npairs[s * B_COUNT + b] = (uint16_t)sec_border(gr, c, NULL, s, b, sec_pairs(c, s, b));
+  if ((rc = sec_regraph(gr, c)) != ASTAR_OK) return rc;
+  gr->t.comps.valid = 1;
+  gr->t.comps.uniform = 0;
+  gr->t.comps.relabels++;
+  return ASTAR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* what the lattice and the components call                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Cell (x, y) changed its blocked bit: the marks (see the header). */
+void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
+  lat_sectors *c = gr->sec;
+  int32_t cell[LAT_MAXDIR + 1][2];
+  int i, n = 1, d, par;
+  if (!gr->t.comps.valid || c == NULL) { /* nothing built: the next question builds */
+    gr->t.comps.valid = gr->t.comps.uniform = 0;
+    return;
+  }
+  sec_dirty(c, sec_of(c, x, y), D_LOCAL);
+  /* the moves that changed all join two cells among (x, y) and its
+  ** neighbours: a border they cross is between two of those cells' sectors */
+  cell[0][0] = x;
+  cell[0][1] = y;
+  par = lat_par(gr, x, y);
+  for (d = 0; d < gr->ndir; d++) {
+    int32_t nx = x + gr->ddx[par][d], ny = y + gr->ddy[par][d];
+    if (!LAT_INSIDE(gr, nx, ny)) continue;
+    cell[n][0] = nx;
+    cell[n++][1] = ny;
+  }
+  for (i = 0; i < n; i++) {
+    int32_t ux = cell[i][0], uy = cell[i][1], su = sec_of(c, ux, uy);
+    int upar = lat_par(gr, ux, uy);
+    for (d = 0; d < gr->ndir; d++) {
+      int32_t vx = ux + gr->ddx[upar][d], vy = uy + gr->ddy[upar][d], sv;
+      if (!LAT_INSIDE(gr, vx, vy)) continue;
+      sv = sec_of(c, vx, vy);
+      if (sv != su) sec_mark_border(c, su, sv);
+    }
+  }
+}
+
+static int sec_refresh(astar_topology *t) {
+  astar_grid *gr = (astar_grid *)t;
+  if (t->comps.valid) return t->comps.uniform ? ASTAR_OK : sec_update(gr, gr->sec);
+  return sec_build(gr);
+}
+
+static int sec_current(const astar_topology *t) {
+  const astar_grid *gr = (const astar_grid *)t;
+  return t->comps.valid &&
+         (t->comps.uniform || (gr->sec->ndirty == 0 && !gr->sec->regraph_due));
+}
+
+/* The sector graph's label of external cell id (-1: blocked); current. */
+static int32_t sec_glabel(const astar_grid *gr, const lat_sectors *c, int32_t id) {
+  int32_t x = id % gr->w, y = id / gr->w, s = sec_of(c, x, y);
+  uint16_t l = c->label[id];
+  return l == LAB_NONE ? -1 : c->glabel[c->base[s] + l];
+}
+
+static int sec_connected(astar_topology *t, int32_t a, int32_t b) {
+  astar_grid *gr = (astar_grid *)t;
+  int32_t la;
+  int rc = sec_refresh(t);
+  if (rc != ASTAR_OK) return rc;
+  if (t->comps.uniform)
+    return !gr->blocked[astar__lat_internal(t, a)] && !gr->blocked[astar__lat_internal(t, b)];
+  la = sec_glabel(gr, gr->sec, a);
+  return la >= 0 && la == sec_glabel(gr, gr->sec, b);
+}
+
+static size_t sec_bytes(const astar_topology *t) {
+  const astar_grid *gr = (const astar_grid *)t;
+  return gr->sec ? sec_bytes_of(gr, gr->sec) : 0;
+}
+
+static void sec_free_topo(astar_topology *t) { astar__sec_free((astar_grid *)t); }
+
+static uint32_t sec_count(const astar_topology *t, int which) {
+  const astar_grid *gr = (const astar_grid *)t;
+  if (gr->sec == NULL) return 0;
+  return which ? gr->sec->regraphs : gr->sec->relabels;
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* would_disconnect                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct sec_point {
+  int32_t now, after; /* component now, and with the cell blocked */
+} sec_point;
+
+static int point_order(const void *a, const void *b) {
+  const sec_point *p = (const sec_point *)a, *q = (const sec_point *)b;
+  if (p->now != q->now) return p->now < q->now ? -1 : 1;
+  return (p->after > q->after) - (p->after < q->after);
+}
+
+/*
+** Whether blocking cell (x, y) would separate two of the cells ids[0..n)
+** (external ids, inside the grid) that are connected now: 1, 0, or
+** ENOMEM.  Nothing of the grid changes: its components are brought up to
+** date first, as any question does (a grid never edited since it was made
+** is labelled then, once), and the hypothesis lives in scratch: the
+** cell's sector relabelled into old[], the borders next to the sectors of
+** the cell and its neighbours listed again into tmp[], and the sector
+** graph joined into uf[] with the sector's nodes renumbered past the
+** others.  O(S * S + the sector graph + n log n), never the map.
+*/
+static int sec_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids,
+                                size_t n) {
+  astar_grid *gr = (astar_grid *)t;
+  int32_t x = node % gr->w, y = node / gr->w;
+  lat_sectors *c;
+  sec_hyp h;
+  sec_point *pt;
+  int32_t p = LAT_CELL(gr, x, y), id = y * gr->w + x, k, v, x1, y1, total, sbase;
+  int32_t near[LAT_MAXDIR + 1], nnear = 0, i;
+  size_t j;
+  int par, d, b, rc, out = 0;
+  if (gr->t.comps.valid && gr->t.comps.uniform) gr->t.comps.valid = gr->t.comps.uniform = 0;
+  if ((rc = sec_refresh(&gr->t)) != ASTAR_OK) return rc;
+  c = gr->sec;
+  /* the hypothesis: the cell's mask and its neighbours' */
+  h.cell = p;
+  h.n = 1;
+  h.at[0] = p;
+  h.moves[0] = 0;
+  par = lat_par(gr, x, y);
+  for (d = -1; d < gr->ndir; d++) {
+    int32_t q = d < 0 ? p : p + gr->off[par][d], nx = d < 0 ? x : x + gr->ddx[par][d];
+    int32_t ny = d < 0 ? y : y + gr->ddy[par][d], t;
+    unsigned open = 0;
+    int qpar, e;
+    if (!LAT_INSIDE(gr, nx, ny)) continue;
+    t = sec_of(c, nx, ny); /* the sectors whose borders may change */
+    for (i = 0; i < nnear && near[i] != t; i++) continue;
+    if (i == nnear) near[nnear++] = t;
+    if (d < 0 || gr->blocked[q]) continue;
+    qpar = lat_par(gr, nx, ny);
+    for (e = 0; e < gr->ndir; e++) {
+      int32_t r = q + gr->off[qpar][e];
+      if (r != p && !gr->blocked[r]) open |= 1u << e;
+    }
+    h.at[h.n] = q;
+    h.moves[h.n++] = (unsigned char)lat_rule_moves(gr, open);
+  }
+  h.s = sec_of(c, x, y);
+  sec_rect(gr, c, h.s, &h.x0, &h.y0, &x1, &y1);
+  h.sw = x1 - h.x0;
+  h.scr = c->old;
+  k = sec_label(gr, c, &h, h.s);
+  /* the scratch graph: the sector's k nodes after every other node */
+  sbase = c->base[c->n];
+  total = sbase + k;
+  pt = (sec_point *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof *pt);
+  if (pt == NULL || astar__grow(gr->t.alloc, gr->t.ud, (void **)&c->uf, &c->ucap,
+                                (size_t)total + 1, sizeof(int32_t))) {
+    astar__mem(gr->t.alloc, gr->t.ud, pt, pt ? n * sizeof *pt : 0, 0);
+    return ASTAR_ENOMEM;
+  }
+  for (v = 0; v < total; v++) c->uf[v] = v;
+  for (v = 0; v < c->n; v++)
+    for (b = 0; b < B_COUNT; b++) {
+      int32_t t = sec_across(c, v, b), np, q, bs, bt;
+      const sec_pair *pp;
+      int redo = 0;
+      if (t < 0) continue;
+      for (i = 0; i < nnear; i++)
+        if (near[i] == v || near[i] == t) redo = 1;
+      if (redo) {
+        np = sec_border(gr, c, &h, v, b, c->tmp);
+        pp = c->tmp;
+      } else {
+        np = c->npairs[v * B_COUNT + b];
+        pp = sec_pairs(c, v, b);
+      }
+      bs = v == h.s ? sbase : c->base[v];
+      bt = t == h.s ? sbase : c->base[t];
+      for (q = 0; q < np; q++) uf_join(c->uf, bs + pp[q].a, bt + pp[q].b);
+    }
+  /* each point's component now and under the hypothesis (a blocked one is
+  ** in none: a number of its own, negative; the cell is apart from every
+  ** other point, never from itself) */
+  for (j = 0; j < n; j++) {
+    int32_t e = ids[j], ex = e % gr->w, ey = e / gr->w, es = sec_of(c, ex, ey);
+    uint16_t after = *sec_lab(c, &h, gr, es, ex, ey);
+    pt[j].now = sec_glabel(gr, c, e);
+    if (pt[j].now < 0) pt[j].now = -1 - (int32_t)j;
+    pt[j].after = e == id ? -1 /* every copy of the cell: one place, apart */
+                  : after == LAB_NONE ? -2 - (int32_t)j
+                                      : uf_root(c->uf, (es == h.s ? sbase : c->base[es]) + after);
+  }
+  qsort(pt, n, sizeof *pt, point_order);
+  for (j = 1; j < n && !out; j++)
+    if (pt[j].now >= 0 && pt[j].now == pt[j - 1].now && pt[j].after != pt[j - 1].after) out = 1;
+  astar__mem(gr->t.alloc, gr->t.ud, pt, n * sizeof *pt, 0);
+  return out;
+}
+
+const astar_conn_ops astar__lat_conn = {sec_refresh, sec_current, sec_connected, sec_bytes,
+                                        sec_free_topo, sec_count, sec_would_disconnect};
