@@ -224,8 +224,10 @@ local function run_map(name)
         st.orders = st.orders + 1
       end
     end
-    -- (3) the planner
-    for _, r in ipairs(planner:update(BUDGET)) do
+    -- (3) the planner, with what is left of the frame's budget after the
+    -- edits and the orders
+    local left = BUDGET - edit_t - (clock() - t0)
+    for _, r in ipairs(planner:update(math.max(left, 1e-6))) do
       local u = r.key
       if r.reason == "invalidated" then
         st.invalidated = st.invalidated + 1

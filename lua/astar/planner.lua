@@ -396,8 +396,10 @@ local function step(self, r, n, time)
     else
       -- without the engine's clock: a slice of expansions sized from the
       -- time per expansion measured so far (the first at `slice`)
+      -- (half of what is left each time: a slice that runs slower than the
+      -- estimate then overshoots by a fraction of the budget, not all of it)
       local est = self.per_exp[r.class]
-      local k = est and math.floor(time / est) or self.slice
+      local k = est and math.floor(0.5 * time / est) or self.slice
       if k < 8 then k = 8 elseif k > 1e6 then k = 1e6 end
       status = q:step(k)
     end
