@@ -25,6 +25,7 @@
 **   lhex.c      astar.Hex: the hex shape's own (layout, picture, metric)
 **   ltext.c     grids from text
 **   lsmooth.c   smoothing, any-angle paths, the world frame's options
+**   lgoals.c    where units go: nearest open cells and nodes, spread
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
 ** lgraph.c, registered below; a new grid shape is a core shape file
@@ -58,6 +59,7 @@
 #include "lhex.c"
 #include "ltext.c"
 #include "lsmooth.c"
+#include "lgoals.c"
 
 /* ------------------------------------------------------------------------ */
 /* registration                                                               */
@@ -94,6 +96,8 @@ static const lfunc cell_methods[] = {
     {"to_world", l_cells_to_world, 0, NULL},
     {"to_cell", l_cells_to_cell, 0, NULL},
     {"world", l_cells_world, 0, NULL},
+    {"nearest_open", l_cells_nearest_open, 0, NULL},
+    {"spread", l_cells_spread, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc cell_metamethods[] = {
@@ -165,6 +169,7 @@ static const lfunc funcs[] = {
     {"_batch_info", l_batch_info, 0, NULL},
     {"heuristics", l_heuristics, 0, NULL},
     {"_options", l_options, 0, NULL},
+    {"_methods", l_methods, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* A topology class: its metatable, methods (its own and the shared ones:
@@ -214,9 +219,16 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   new_plain_class(L, M, QUERY_MT, query_metamethods, query_methods);
   new_plain_class(L, M, HEUR_MT, heur_metamethods, heur_methods);
   luaL_newmetatable(L, GRID_PATH_MT);
-  lua_pushcfunction(L, grid_path_index);
+  lua_newtable(L); /* the path methods (l_methods) */
+  lua_pushcclosure(L, grid_path_index, 1);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
+  lua_newtable(L); /* grids' path metatables by grid (see push_path_mt) */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, PATH_MTS);
   lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY); /* shared by every require */
   if (lua_isnil(L, -1)) {
     lua_newtable(L);

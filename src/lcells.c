@@ -17,6 +17,43 @@
 */
 
 #define GRID_PATH_MT "astar.GridPath"
+/* registry: light userdata (a grid's ltopo) -> that grid's path metatable,
+** weak values (the grid's user value keeps it alive as long as the grid) */
+#define PATH_MTS "astar.path_mts"
+
+/* Pushes the metatable of T's paths: the grid's own (its __index the shared
+** grid_path_index, its `grid` field the grid, so path methods reach the
+** world frame), or the shared GRID_PATH_MT when the grid has none.  No
+** allocation: two lookups. */
+static void push_path_mt(lua_State *L, ltopo *T) {
+  lua_getfield(L, LUA_REGISTRYINDEX, PATH_MTS);
+  lua_pushlightuserdata(L, T);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  if (lua_istable(L, -1)) return;
+  lua_pop(L, 1);
+  luaL_getmetatable(L, GRID_PATH_MT);
+}
+
+/* Makes the path metatable of the new grid at gidx (see push_path_mt). */
+static void path_mt_new(lua_State *L, ltopo *T, int gidx) {
+  lua_createtable(L, 0, 2);
+  luaL_getmetatable(L, GRID_PATH_MT);
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, "__index");
+  lua_pop(L, 1);
+  lua_pushvalue(L, gidx);
+  lua_setfield(L, -2, "grid");
+  compat_getuv(L, gidx);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "path_mt");
+  lua_pop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, PATH_MTS);
+  lua_pushlightuserdata(L, T);
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
 
 /* ------------------------------------------------------------------------ */
 /* the class functions                                                        */
@@ -125,7 +162,7 @@ static void cells_path_extras(lua_State *L, ltopo *T, const int32_t *links, int3
   lua_setfield(L, -2, "length");
   lua_pushinteger(L, cells_width(T));
   lua_setfield(L, -2, "width");
-  luaL_getmetatable(L, GRID_PATH_MT);
+  push_path_mt(L, T);
   lua_setmetatable(L, -2);
 }
 
@@ -172,11 +209,18 @@ static int cells_push_distances(lua_State *L, ltopo *T, int tidx, astar_search *
 /* __index of grid paths: path.xy, the list of {x, y} cells, made from
 ** path.nodes and path.width on first access and then stored in the path.
 ** The path is an ordinary table its owner may have changed: values that
-** are not cells are refused rather than converted. */
+** are not cells are refused rather than converted.  Any other key is
+** looked up in the path methods (upvalue 1: point_at, project ... which
+** lua/astar/follow.lua puts there). */
 static int grid_path_index(lua_State *L) {
   lua_Integer w, i, n;
   double dw;
-  if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "xy") != 0) return 0;
+  if (lua_type(L, 2) != LUA_TSTRING) return 0;
+  if (strcmp(lua_tostring(L, 2), "xy") != 0) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+  }
   lua_getfield(L, 1, "width");
   lua_getfield(L, 1, "nodes");
   if (lua_isnil(L, -2) || !lua_istable(L, -1)) return 0;
@@ -578,6 +622,7 @@ static int cells_new(lua_State *L, const ltopo_class *cls, lcells_options_fn rea
   T = topo_new(L, cls);
   topo_attach(L, T, make(w, h, param, state_alloc, M));
   world_store(L, lua_gettop(L), world[0], world[1], world[2]);
+  path_mt_new(L, T, lua_gettop(L));
   account(L, M);
   return 1;
 }

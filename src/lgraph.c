@@ -303,6 +303,8 @@ static int l_graph_tostring(lua_State *L) {
 
 /* The graph's own methods; find_path, query, distances and close are the
 ** shared ones (lastar.c: topo_methods). */
+static int l_graph_nearest(lua_State *L); /* lgoals.c */
+
 static const lfunc graph_methods[] = {
     {"add_node", l_graph_add_node, 0, NULL},
     {"add_edge", l_graph_add_edge, 0, graph_add_edge_tagged},
@@ -314,6 +316,7 @@ static const lfunc graph_methods[] = {
     {"set_cost", l_graph_set_cost, 0, NULL},
     {"set_enabled", l_graph_set_enabled, 0, NULL},
     {"is_enabled", l_graph_is_enabled, 0, NULL},
+    {"nearest", l_graph_nearest, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc graph_metamethods[] = {

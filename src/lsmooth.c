@@ -166,7 +166,7 @@ static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lo
   lua_setfield(L, -2, "points");
   lua_pushinteger(L, w);
   lua_setfield(L, -2, "width");
-  luaL_getmetatable(L, GRID_PATH_MT);
+  push_path_mt(L, T);
   lua_setmetatable(L, -2);
   push_theta_stats(L, th, o);
 }

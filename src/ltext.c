@@ -188,6 +188,7 @@ static int l_grid_from_string(lua_State *L) {
   gidx = lua_gettop(L);
   topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, get_state(L)));
   world_store(L, gidx, world[0], world[1], world[2]);
+  path_mt_new(L, T, gidx);
   x = y = 0;
   for (i = 0; i < len && y < h; i++) {
     unsigned char ch = (unsigned char)text[i];

@@ -31,7 +31,7 @@ BINDING = src/lastar.c
 
 BINDING_PARTS = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c src/lopts.c \
                 src/lresult.c src/lsearch.c src/lquery.c src/lbatch.c src/lgraph.c src/lcells.c \
-                src/lgrid.c src/lhex.c src/ltext.c src/lsmooth.c
+                src/lgrid.c src/lhex.c src/ltext.c src/lsmooth.c src/lgoals.c
 
 HEADERS = src/astar.h src/astar_int.h src/lattice.h src/filter.h src/engine.h src/compat.h \
           src/thread.h

@@ -78,6 +78,14 @@ function K.range(name, lo, hi)
     end
   end
 end
+-- a bound that may be infinite (nearest_open's max_radius)
+function K.bound(name)
+  return function(e)
+    if absent(e) then return nil end
+    if not is_num(e) then return "number expected, got " .. e.t end
+    if e.v ~= e.v or e.v < 0 then return name .. " must be a number >= 0, got " .. e.d end
+  end
+end
 function K.bool(e)
   if e.v == NONE or type(e.v) ~= "boolean" then return "boolean expected, got " .. e.t end
 end
@@ -137,6 +145,7 @@ local GRAPH_SIGS = {
   distances = { { K.sources, { 1 } }, { K.opts, {} } },
   connected = { { NODE, 1 }, { NODE, 3 } },
   distances_query = { { K.sources, { 1 } }, { K.opts, {} } },
+  nearest = { { K.finite("x"), 1 }, { K.finite("y"), 2 }, { K.finite("z", true), 3 } },
 }
 
 -- The methods every grid has (both classes register one set of them).
@@ -164,6 +173,8 @@ local function cell_sigs(what)
     distances_query = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
     to_world = { { GX, 2 }, { GY, 2 } },
     world = {},
+    nearest_open = { { GX, 2 }, { GY, 2 }, { K.size, 1 }, { K.bound("max_radius"), 3 } },
+    spread = { { GX, 2 }, { GY, 2 }, { K.range("n", 1, 2147483647), 3 }, { K.size, 1 } },
   }
 end
 
