@@ -38,6 +38,7 @@ local BUDGET = tonumber(os.getenv("BUDGET_MS") or "2") / 1000
 local UNITS = 300
 local WALL = 24
 local TOGGLE_EVERY = 60
+local DT, SPEED = 1 / 60, 30                 -- 60 frames a second; units walk 30 cells a second
 
 local function rss_kb()
   local f = io.open("/proc/self/status", "r")
@@ -135,7 +136,6 @@ local function run_map(name)
   end
   local grid, scen = load(astar, path, scale)
   local W, H = grid:size()
-  local speed = 0.5 * scale                  -- cells per frame
   local wall = find_wall(grid)
   local wall_id = {}
   for _, c in ipairs(wall) do wall_id[grid:id(c[1], c[2])] = true end
@@ -160,13 +160,9 @@ local function run_map(name)
     u.next_order = 1 + (i - 1) % 60
     units[i] = u
   end
-  local function where(u)
-    if u.path then
-      local c = u.path[u.idx]
-      return c[1], c[2]
-    end
-    return u.x, u.y
-  end
+  -- a unit stands on cell (u.x, u.y) (its block's top-left cell), the cell
+  -- of its follower's position
+  local function where(u) return u.x, u.y end
   local planner = astar.planner(grid, { locate = where })
 
   local frame_ms, edit_frame_ms = {}, {}
@@ -194,9 +190,9 @@ local function run_map(name)
         for _, u in ipairs(units) do
           local x, y = where(u)
           if on_wall(x, y, u.size) then blocked_by_unit = true; break end
-          if u.path and u.idx < #u.path then
-            local c = u.path[u.idx + 1]
-            if on_wall(c[1], c[2], u.size) then blocked_by_unit = true; break end
+          if u.f and not u.hold then         -- the cell it is stepping into
+            local ax, ay = grid:to_cell(u.f.x + 0.6 * u.f.dx, u.f.y + 0.6 * u.f.dy)
+            if ax and on_wall(ax, ay, u.size) then blocked_by_unit = true; break end
           end
         end
       end
@@ -216,8 +212,7 @@ local function run_map(name)
     -- (2) orders
     for _, u in ipairs(units) do
       if u.next_order == frame then
-        u.x, u.y = where(u)
-        u.path = nil
+        u.f = nil
         local gx, gy = next_row(u.size, "goal")
         planner:request(u, { u.x, u.y }, { gx, gy }, { size = u.size })
         u.ordered = frame
@@ -227,55 +222,50 @@ local function run_map(name)
     -- (3) the planner, with what is left of the frame's budget after the
     -- edits and the orders
     local left = BUDGET - edit_t - (clock() - t0)
-    for _, r in ipairs(planner:update(math.max(left, 1e-6))) do
+    local results = planner:update(math.max(left, 1e-6))
+    local t1 = clock()                        -- (what the game does with them is not pathfinding)
+    for _, r in ipairs(results) do
       local u = r.key
       if r.reason == "invalidated" then
         st.invalidated = st.invalidated + 1
-        u.limit = math.max(u.idx, r.broken - 1)
+        u.hold = true                         -- it stops until its new path comes
       else
         st.answers = st.answers + 1
         if r.waited > 120 then st.late = st.late + 1 end
         if r.path then
-          local xy = r.path.xy
-          local x, y = where(u)
-          assert(xy[1][1] == x and xy[1][2] == y, "a path that does not start where the unit stands")
-          u.path, u.idx, u.acc, u.limit = xy, 1, 0, nil
+          local first = r.path.xy[1]
+          assert(first[1] == u.x and first[2] == u.y, "a path that does not start where the unit stands")
+          if u.f then u.f:retarget(r.path) else u.f = astar.follower(r.path, { speed = SPEED }) end
+          u.hold = false
         else
           st.unreachable = st.unreachable + 1
           u.next_order = frame + 30
         end
       end
     end
-    local t1 = clock()
     local ms = (edit_t + t1 - t0) * 1e3
     frame_ms[#frame_ms + 1] = ms
     if edited then edit_frame_ms[#edit_frame_ms + 1] = ms end
-    -- (4) walking: every cell entered is checked
+    -- (4) walking (astar.follower, world units = cells): every cell entered
+    -- is checked
     for _, u in ipairs(units) do
-      local p = u.path
-      if p then
-        local limit = u.limit or #p
-        u.acc = u.acc + speed
-        while u.idx < limit do
-          local a, b = p[u.idx], p[u.idx + 1]
-          local len = (a[1] ~= b[1] and a[2] ~= b[2]) and 1.41421356 or 1
-          if u.acc < len then break end
-          u.acc = u.acc - len
-          u.idx = u.idx + 1
+      local f = u.f
+      if f and not u.hold then
+        local x, y, arrived = f:update(DT)
+        local cx, cy = grid:to_cell(x, y)
+        if cx ~= u.x or cy ~= u.y then
           st.entered = st.entered + 1
-          if grid:clearance(b[1], b[2]) < u.size then st.bad = st.bad + 1 end
+          if grid:clearance(cx, cy) < u.size then st.bad = st.bad + 1 end
+          u.x, u.y = cx, cy
         end
-        if u.idx >= limit then
-          u.acc = 0
-          if u.limit and u.idx < #p then st.holds = st.holds + 1 end
-        end
-        if u.idx == #p then                   -- arrived
+        if arrived then
           st.arrived = st.arrived + 1
-          u.x, u.y = p[u.idx][1], p[u.idx][2]
-          u.path = nil
+          u.f = nil
           planner:cancel(u)                   -- no longer watched
           u.next_order = frame + 30 + (u.id * 7 + frame) % 61
         end
+      elseif u.hold then
+        st.holds = st.holds + 1
       end
     end
   end
