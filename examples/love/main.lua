@@ -20,8 +20,8 @@
 --     Its last search's fill (visited = true) is the purple overlay; H cycles
 --     its heuristic, and the status bar shows what each one expanded.
 --   * Everyone walks smoothed routes (smooth = true: straight lines priced
---     under the query's own costs, so the monster's stay in the dark) in
---     world coordinates (cell_size = CELL: grid:to_world gives pixels).
+--     under the query's own costs, so the monster's stay in the dark) with an
+--     astar.follower, in world coordinates (cell_size = CELL: pixels).
 --   * A 2 x 2 siege engine (size = 2) rolls between two yards by the wide
 --     doors; the agents take the one-cell corridor it does not fit.
 --   * Tab (or 1, 2): scene 2, any-angle paths (any_angle = true) against the
@@ -116,10 +116,10 @@ local open_cells = {}           -- every cell reachable from the player's start
 local lairs = {}
 local rng                       -- seeded: a headless run is the same every time
 local player = { x = 1, y = 1, cooldown = 0 }
-local monster = { h = 1, timer = 0, by_h = {} }
+local monster = { h = 1, timer = 0, by_h = {}, speed = MONSTER_SPEED * CELL }
 local agents = {}
 local planner                   -- astar.planner(grid): the agents' and the siege engine's orders
-local siege = { size = SIEGE_SIZE, leg = 0, wait = 0 }
+local siege = { size = SIEGE_SIZE, leg = 0, wait = 0, speed = SIEGE_SPEED * CELL }
 local scene = 1                 -- 1: the level; 2: any-angle against the grid path; 3: hexes
 local lab = {}                  -- scene 2's state
 local headless                  -- { frames =, screenshot = } with --frames
@@ -137,24 +137,15 @@ local stats = {
 -- Walking along a path
 --------------------------------------------------------------------------------
 
--- A walker follows a route of world points (pixels: the grid has
--- cell_size = CELL, so grid:to_world gives them) in straight lines, from its
--- position (px, py) towards route[seg + 1].  (x, y) is the cell it stands on
--- (grid:to_cell), where a new search starts; for a unit of size k that is
--- the top-left cell of its k x k block.  The headless run checks every
--- frame that the block there is open (grid:clearance >= size).
-local function advance(w, dist)
-  while w.route and w.seg < #w.route do
-    local b = w.route[w.seg + 1]
-    local dx, dy = b[1] - w.px, b[2] - w.py
-    local left = math.sqrt(dx * dx + dy * dy)
-    if dist < left then
-      w.px, w.py = w.px + dx * dist / left, w.py + dy * dist / left
-      break
-    end
-    dist = dist - left
-    w.px, w.py, w.seg = b[1], b[2], w.seg + 1
-  end
+-- A walker walks its path with an astar.follower: straight lines between
+-- the path's points in world units (pixels: the grid has cell_size = CELL,
+-- so the follower's grid:to_world gives them), at w.speed pixels a second.
+-- (px, py) is where it is; (x, y) the cell it stands on (grid:to_cell),
+-- where a new search starts; for a unit of size k that is the top-left cell
+-- of its k x k block.  The headless run checks every frame that the block
+-- there is open (grid:clearance >= size).
+local function advance(w, dt)
+  if w.f then w.px, w.py = w.f:update(dt) end
   local x, y = grid:to_cell(w.px, w.py)
   if x then w.x, w.y = x, y end
   if headless then
@@ -163,19 +154,24 @@ local function advance(w, dist)
   end
 end
 
-local function at_end(w) return not w.route or w.seg >= #w.route end
+local function at_end(w) return not w.f or w.f.arrived end
 
--- A new route for a walker from a path with points (smooth = true): from
--- where it is to the centre of its cell (a few pixels at most), then along
--- the points.  Consecutive points have line of sight for the unit's size;
--- the headless run checks that too.
+-- A new path for a walker (smooth = true: points).  A walker already on its
+-- way keeps its position and joins the new path at its nearest point
+-- (f:retarget: a few pixels, within its cell); a placed one starts at the
+-- path's first point, the centre of its cell.  Consecutive points have line
+-- of sight for the unit's size; the headless run checks that too.  The
+-- route's world points are kept for drawing what is left of it.
 local function follow(w, p)
-  local route = { { w.px, w.py } }
-  for _, q in ipairs(p.points) do
+  if w.f then w.f:retarget(p) else w.f = astar.follower(p, { speed = w.speed }) end
+  local route, total = {}, 0
+  for k, q in ipairs(p.points or p.xy) do
     local wx, wy = grid:to_world(q[1], q[2])
-    route[#route + 1] = { wx, wy }
+    if k > 1 then total = total + math.sqrt((wx - route[k - 1][1]) ^ 2 + (wy - route[k - 1][2]) ^ 2) end
+    route[k] = { wx, wy, total }
   end
-  if headless then
+  w.route, w.route_length = route, total
+  if headless and p.points then
     for k = 1, #p.points - 1 do
       local a, b = p.points[k], p.points[k + 1]
       stats.segments = stats.segments + 1
@@ -184,22 +180,26 @@ local function follow(w, p)
       end
     end
   end
-  w.route, w.seg = route, 1
 end
 
 -- Places a walker on the centre of cell (x, y), standing still.
 local function place(w, x, y)
   w.x, w.y = x, y
   w.px, w.py = grid:to_world(x, y)
-  w.route, w.seg = nil, 0
+  w.f, w.route = nil, nil
 end
 
--- The rest of a walker's route, from where it is, as a flat list for lg.line.
+-- The rest of a walker's route, from where it is, as a flat list for
+-- lg.line: the points farther along than what it has walked.
 local function route_ahead(w)
   local pts = { w.px, w.py }
-  for k = w.seg + 1, #(w.route or {}) do
-    pts[#pts + 1] = w.route[k][1]
-    pts[#pts + 1] = w.route[k][2]
+  if not w.f then return pts end
+  local walked = w.route_length - w.f:remaining()
+  for _, q in ipairs(w.route) do
+    if q[3] > walked then
+      pts[#pts + 1] = q[1]
+      pts[#pts + 1] = q[2]
+    end
   end
   return pts
 end
@@ -247,8 +247,8 @@ end
 
 local function update_agents(dt)
   for _, a in ipairs(agents) do
-    if a.route then
-      advance(a, AGENT_SPEED * CELL * dt)
+    if a.f then
+      advance(a, dt)
       if at_end(a) then
         a.wait = a.wait - dt
         if a.wait <= 0 and not a.thinking then new_target(a) end
@@ -264,9 +264,9 @@ local function scatter()
   for _, a in ipairs(agents) do
     if a.thinking then
       new_target(a)
-    elseif a.route then               -- stop at the centre of the cell it is on
-      local wx, wy = grid:to_world(a.x, a.y)
-      a.route, a.seg, a.wait = { { a.px, a.py }, { wx, wy } }, 1, 0
+    elseif a.f then                   -- stop at the centre of the cell it is on
+      follow(a, grid:find_path(a.x, a.y, a.x, a.y))
+      a.wait = 0
     end
   end
 end
@@ -338,7 +338,7 @@ local function search_monster()
     monster.cells, monster.in_sight = p.xy, in_sight
     follow(monster, p)                 -- it walks the smoothed route
   else
-    monster.cells, monster.route = nil, nil
+    monster.cells, monster.f, monster.route = nil, nil, nil
   end
 end
 
@@ -358,7 +358,7 @@ end
 local function update_monster(dt)
   monster.timer = monster.timer - dt
   if monster.timer <= 0 then search_monster() end
-  advance(monster, MONSTER_SPEED * CELL * dt)
+  advance(monster, dt)
   if math.abs(monster.x - player.x) <= 1 and math.abs(monster.y - player.y) <= 1 then
     stats.caught = stats.caught + 1
     message, message_time = "The monster got you.  It slinks back to its lair...", 2
@@ -396,7 +396,7 @@ siege_found = function(r)
 end
 
 local function update_siege(dt)
-  advance(siege, SIEGE_SPEED * CELL * dt)
+  advance(siege, dt)
   if at_end(siege) and not siege.thinking then
     siege.wait = siege.wait - dt
     if siege.wait <= 0 then siege_next(); siege.wait = 1 end
@@ -612,7 +612,7 @@ function love.load(args)
   planner = astar.planner(grid)
   for k = 1, AGENT_COUNT do
     local c = open_cells[rng:random(#open_cells)]
-    local a = { colour = AGENT_COLOURS[k] }
+    local a = { colour = AGENT_COLOURS[k], speed = AGENT_SPEED * CELL }
     place(a, c[1], c[2])
     agents[k] = a
     new_target(a)
