@@ -388,8 +388,16 @@ local function step(self, r, n, time)
     status = q:step(n)
   else
     if self.timed_step == nil then
-      self.timed_step = pcall(q.step, q, { time = time })
-      if self.timed_step then status = q:status() end
+      -- does this build's step take { time = }?  A refusal of the table
+      -- says no; any other error (a callback's) is the caller's
+      local ok, err = pcall(q.step, q, { time = time })
+      if ok then
+        self.timed_step, status = true, q:status()
+      elseif type(err) == "string" and err:find("n must be an integer", 1, true) then
+        self.timed_step = false
+      else
+        error(err, 0)
+      end
     end
     if self.timed_step then
       if not status then status = q:step({ time = time }) end
@@ -469,7 +477,10 @@ function Planner:update(budget)
   local clock = self.clock
   local t0 = clock()
   self.frame = self.frame + 1
-  local out = {}
+  -- results of an update that raised (a callback's error) are not lost:
+  -- they come first in the next one
+  local out = self.carry or {}
+  self.carry = out
   if self.versions then check_watched(self, out) end
   local left = expansions
   while #self.queue > 0 do
@@ -478,23 +489,31 @@ function Planner:update(budget)
     if left and left < 1 then break end
     local r = head(self)
     local n = left
-    local status, did
+    local ok, status, did
     if n then
-      status, did = step(self, r, n, nil)
+      ok, status, did = pcall(step, self, r, n, nil)
     else
       local t1 = clock()
-      status, did = step(self, r, nil, time - spent_t)
-      if not self.timed_step then
+      ok, status, did = pcall(step, self, r, nil, time - spent_t)
+      if ok and not self.timed_step then
         local dt = clock() - t1
         local est, old = dt / did, self.per_exp[r.class]
         self.per_exp[r.class] = old and (0.7 * old + 0.3 * est) or est
       end
+    end
+    if not ok then
+      -- a callback of this request raised: the request is dropped (its
+      -- query cannot go on) and the error reaches the caller with its value
+      drop(self, r)
+      self.counts.failed = self.counts.failed + 1
+      error(status, 0)
     end
     self.counts.expansions = self.counts.expansions + did
     if left then left = left - did end
     if status ~= "searching" then finish(self, r, status, out) end
   end
   record(self.times, clock() - t0)
+  self.carry = nil
   return out
 end
 

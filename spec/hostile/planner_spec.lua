@@ -131,3 +131,30 @@ describe("astar.planner (hostile arguments)", function()
     assert.is_not_nil(out[1].path)
   end)
 end)
+
+describe("astar.planner (callbacks that raise)", function()
+  it("drops the request whose heuristic raised, passes the error on, and loses no result", function()
+    local g = astar.grid(30, 30)
+    local pl = astar.planner(g)
+    pl:request("quick", { 1, 1 }, { 2, 1 })
+    local calls = 0
+    pl:request("bad", { 1, 1 }, { 30, 30 }, { algorithm = "astar", heuristic = function()
+      calls = calls + 1
+      if calls == 5 then error({ code = 7 }) end
+      return 0
+    end })
+    pl:request("good", { 1, 1 }, { 30, 1 })
+    local ok, err = pcall(pl.update, pl, { expansions = 1000 })
+    assert.is_false(ok)
+    assert.equal(7, err.code)
+    assert.is_nil(pl:status("bad"))
+    assert.equal(1, pl:pending())
+    local out = pl:update({ expansions = 1000 })
+    assert.equal(2, #out)
+    assert.equal("quick", out[1].key)            -- delivered before the error, kept
+    assert.equal("good", out[2].key)
+    local s = pl:stats()
+    assert.equal(2, s.delivered)
+    assert.equal(1, s.failed)
+  end)
+end)
