@@ -25,6 +25,7 @@
 **   lhex.c      astar.Hex: the hex shape's own (layout, picture, metric)
 **   ltext.c     grids from text
 **   lsmooth.c   smoothing, any-angle paths, the world frame's options
+**   lstale.c    versions, the change log, whether a path still holds
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
 ** lgraph.c, registered below; a new grid shape is a core shape file
@@ -58,6 +59,7 @@
 #include "lhex.c"
 #include "ltext.c"
 #include "lsmooth.c"
+#include "lstale.c"
 
 /* ------------------------------------------------------------------------ */
 /* registration                                                               */
@@ -70,6 +72,7 @@ static const lfunc topo_methods[] = {
     {"distances", l_distances, 1, NULL},
     {"connected", l_topo_connected, 1, NULL},
     {"distances_query", l_distances_query, 1, NULL},
+    {"version", l_topo_version, 0, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -93,6 +96,8 @@ static const lfunc cell_methods[] = {
     {"to_world", l_cells_to_world, 0, NULL},
     {"to_cell", l_cells_to_cell, 0, NULL},
     {"world", l_cells_world, 0, NULL},
+    {"changes", l_cells_changes, 0, NULL},
+    {"path_valid", l_cells_path_valid, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc cell_metamethods[] = {
