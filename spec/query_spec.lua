@@ -734,6 +734,7 @@ describe("queries and errors", function()
   end)
 
   it("a change to the grid between steps restarts or fails, as on_change says, every step of the way", function()
+    -- (on_change = "repair", the default, is spec/repair_spec.lua's)
     local changes = {
       function(g) g:set_blocked(3, 2, true) end,
       function(g) g:set_cost(3, 2, 2) end,
@@ -743,7 +744,7 @@ describe("queries and errors", function()
     }
     for i, change in ipairs(changes) do
       local g = astar.grid(5, 5)
-      local q = g:query(1, 1, 5, 5, { algorithm = "astar" })
+      local q = g:query(1, 1, 5, 5, { algorithm = "astar", on_change = "restart" })
       local f = g:query(1, 1, 5, 5, { on_change = "fail", algorithm = "astar" })
       assert.equal("searching", q:step(1))
       assert.equal("searching", f:step(1))
@@ -771,7 +772,7 @@ describe("queries and errors", function()
     assert.equal(5, select(3, af:result()).expanded)
     -- a change between every two steps: each step begins again
     local g = astar.grid(30, 30)
-    local q = g:query(1, 1, 30, 30, { algorithm = "astar" })
+    local q = g:query(1, 1, 30, 30, { algorithm = "astar", on_change = "restart" })
     for k = 1, 10 do
       assert.equal("searching", q:step(5))
       g:set_blocked(10 + k, 15, true)

@@ -610,6 +610,33 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr,
 int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
                                 double *dist, int32_t *next, signed char *link);
 
+/*
+** Repairs a running search (SEARCHING) on a grid after edits, so that it
+** need not begin again (repair.c): changed[0..nchanged-1] are the cells
+** changed since it began or was last repaired (astar_grid_changes, any
+** order, repeats allowed).  Reached cells whose route may use a changed
+** step are reset with everything routed through them; the cells around
+** them and around each change go back on the open list.  Then
+** astar_search_step goes on, and the search ends with the costs a fresh
+** search on the grid as it is would find (with an admissible heuristic;
+** an inadmissible one makes neither optimal, and they may differ).  q is
+** the query the search began with; only its tag factors may be longer
+** (tags the grid gained since).  Distance searches pass their sources
+** (sources that can be stood on now and are not reached are seeded);
+** path searches pass none.  After a path search's repair the status may
+** be UNREACHABLE at once (an end blocked or cut off).  [out] nreset (may
+** be NULL): the reached cells reset.  EINVAL when this search cannot be
+** repaired -- not a grid, jump point search, a cost or heuristic callback,
+** the bisector heuristics or manhattan where it is not the default, weight
+** above 1, stop other than "expand", max_expansions, a finite max_cost,
+** track_best, trace or visited -- or on a bad id: begin again then;
+** ESTATE when the search is not running; ENOMEM (the search is then
+** unusable until the next begin).
+*/
+int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged,
+                        const astar_query *q, const int32_t *sources, size_t nsources,
+                        size_t *nreset);
+
 /* Runs at most max_steps expansions (0 = no limit).  Returns SEARCHING when
 ** the budget ran out first, a final outcome (FOUND, UNREACHABLE,
 ** MAX_EXPANSIONS, MAX_COST) or an error.  Once final, further calls return the

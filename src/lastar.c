@@ -26,6 +26,7 @@
 **   ltext.c     grids from text
 **   lsmooth.c   smoothing, any-angle paths, the world frame's options
 **   lgoals.c    where units go: nearest open cells and nodes, spread
+**   lstale.c    versions, the change log, whether a path still holds
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
 ** lgraph.c, registered below; a new grid shape is a core shape file
@@ -60,6 +61,7 @@
 #include "ltext.c"
 #include "lsmooth.c"
 #include "lgoals.c"
+#include "lstale.c"
 
 /* ------------------------------------------------------------------------ */
 /* registration                                                               */
@@ -73,6 +75,7 @@ static const lfunc topo_methods[] = {
     {"connected", l_topo_connected, 1, NULL},
     {"would_disconnect", l_topo_would_disconnect, 1, NULL},
     {"distances_query", l_distances_query, 1, NULL},
+    {"version", l_topo_version, 0, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -98,6 +101,8 @@ static const lfunc cell_methods[] = {
     {"world", l_cells_world, 0, NULL},
     {"nearest_open", l_cells_nearest_open, 0, NULL},
     {"spread", l_cells_spread, 1, NULL},
+    {"changes", l_cells_changes, 0, NULL},
+    {"path_valid", l_cells_path_valid, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc cell_metamethods[] = {

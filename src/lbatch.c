@@ -331,6 +331,7 @@ static int l_batch(lua_State *L) {
     bresult *r = &B->res[i];
     if (r->len > 0) {
       push_path_table(L, T, r->nodes, r->links, r->len, r->cost);
+      push_path_size(L, &o);
       if (o.smooth) { /* path.points, as find_path makes them */
         S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap,
                                           (size_t)r->len, sizeof(int32_t));

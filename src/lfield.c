@@ -50,9 +50,9 @@ static int field_stale(lfield *F) {
           (F->forbid && F->forbid->version != F->forbid_version));
 }
 
-/* How many changes a grid with distance fields remembers (8 bytes each):
-** a field older than that many changes is recomputed by update(). */
-#define FIELD_CHANGE_LOG 4096
+/* How many changes a grid remembers for its distance fields: a field
+** older than that many changes is recomputed by update(). */
+#define FIELD_CHANGE_LOG TOPO_CHANGE_LOG
 
 /* Copies a finished distance search's costs, next cells and links (after
 ** a repair, the cells it changed): the core writes them in one pass. */
@@ -138,7 +138,9 @@ static int l_field_get(lua_State *L) {
 static int l_field_set(lua_State *L) {
   lfield *F = check_field_mutable(L, 1);
   int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL);
-  F->v[c] = check_finite(L, 4, "value");
+  double v = check_finite(L, 4, "value");
+  if (F->v[c] == v) return 0; /* the same value: no change, no new version */
+  F->v[c] = v;
   F->version++;
   return 0;
 }
@@ -147,8 +149,12 @@ static int l_field_fill(lua_State *L) {
   lfield *F = check_field_mutable(L, 1);
   double v = check_finite(L, 2, "value");
   size_t i, n = (size_t)F->w * (size_t)F->h;
-  for (i = 0; i < n; i++) F->v[i] = v;
-  F->version++;
+  int changed = 0;
+  for (i = 0; i < n; i++) {
+    changed |= F->v[i] != v;
+    F->v[i] = v;
+  }
+  if (changed) F->version++; /* every cell held it already: no change */
   return 0;
 }
 
@@ -197,6 +203,7 @@ static int l_field_add_disc(lua_State *L) {
                                               "%s (field values must stay finite)",
                                            (int)(bad % F->w + 1), (int)(bad / F->w + 1), held, added, sum));
   }
+  if (v == 0) return 0; /* adds nothing: no change, no new version */
   disc_apply(F, cx, cy, radius, v, 1);
   F->version++;
   return 0;

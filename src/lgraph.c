@@ -301,6 +301,8 @@ static int l_graph_tostring(lua_State *L) {
   return 1;
 }
 
+static int l_graph_path_valid(lua_State *L); /* lstale.c */
+
 /* The graph's own methods; find_path, query, distances and close are the
 ** shared ones (lastar.c: topo_methods). */
 static int l_graph_nearest(lua_State *L); /* lgoals.c */
@@ -317,6 +319,7 @@ static const lfunc graph_methods[] = {
     {"set_enabled", l_graph_set_enabled, 0, NULL},
     {"is_enabled", l_graph_is_enabled, 0, NULL},
     {"nearest", l_graph_nearest, 0, NULL},
+    {"path_valid", l_graph_path_valid, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc graph_metamethods[] = {

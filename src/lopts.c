@@ -35,9 +35,11 @@ static const char *const algorithm_names[] = {
 static const char *const direction_names[] = {"from_sources", "to_sources"};
 /* on_change: what a time-sliced query does at its next step when its
 ** topology or a field it reads changed since it began. */
-enum { ON_CHANGE_RESTART,
+enum { ON_CHANGE_REPAIR,
+       ON_CHANGE_RESTART,
        ON_CHANGE_FAIL };
 static const char *const on_change_names[] = {
+    [ON_CHANGE_REPAIR] = "repair",
     [ON_CHANGE_RESTART] = "restart",
     [ON_CHANGE_FAIL] = "fail",
 };
@@ -418,7 +420,7 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   o->smooth = o->any_angle = 0;
   o->given = 0;
   o->reverse = 1;
-  o->on_change = ON_CHANGE_RESTART;
+  o->on_change = ON_CHANGE_REPAIR;
   o->penalty = o->forbid = NULL;
   luaL_checkstack(L, OPT_SLOTS + 8, "too many arguments");
   for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);

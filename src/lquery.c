@@ -17,13 +17,28 @@
 **
 ** Changes between steps are expected, not errors: a query whose topology
 ** (or a penalty or forbid field it reads) changed since its search began
-** begins again on the changed map at its next step (on_change = "restart",
-** counted in stats.restarts), or ends with the status "changed"
-** (on_change = "fail").  During a step the topology and the fields are
-** locked, so nothing changes under a running search.
+** is repaired at its next step (on_change = "repair", the default:
+** astar_search_repair reuses the search, counted in stats.repairs), or
+** begins again on the changed map when it cannot be repaired or was asked
+** to (on_change = "restart", counted in stats.restarts), or ends with the
+** status "changed" (on_change = "fail").  During a step the topology and
+** the fields are locked, so nothing changes under a running search.
+**
+** A step's budget is a count of expansions, a time (seconds, read on the
+** monotonic clock every QUERY_CLOCK_EVERY expansions), or both; the
+** repair is part of the step, inside its time.
 */
 
 #define QUERY_MT "astar.Query"
+
+#include "thread.h"
+
+/* Expansions between two readings of the clock in a timed step. */
+#define QUERY_CLOCK_EVERY 32
+
+/* The change log a query's repair reads (lfield.c's size: every grid of
+** the binding keeps it, lcells.c). */
+#define QUERY_CHANGES FIELD_CHANGE_LOG
 
 enum { QS_RUNNING,
        QS_DONE,
@@ -45,6 +60,7 @@ typedef struct lquery {
   int cancelled;                            /* cancel() arrived during a step */
   int changed;                              /* ended by a change (on_change = "fail") */
   uint32_t restarts;                        /* searches begun again after a change */
+  uint32_t repairs;                         /* searches repaired after a change */
   uint32_t version;                         /* the topology's version at begin */
   uint32_t penalty_version, forbid_version; /* the fields' at begin */
   int dist;                                 /* a distances query (distances_query) */
@@ -75,6 +91,60 @@ static const char *query_state_name(lquery *Q) {
   return astar_status_name(Q->status);
 }
 
+/* Pushes a copy of the own entries of options.costs (the options table
+** at arg), for the tags the topology gains after the query was made
+** (query_refresh_tags); nil when there is none. */
+static void costs_copy(lua_State *L, int arg) {
+  int t;
+  if (lua_isnoneornil(L, arg)) {
+    lua_pushnil(L);
+    return;
+  }
+  lua_getfield(L, arg, "costs");
+  if (!lua_istable(L, -1)) return; /* nil: parse_options checked it */
+  t = lua_gettop(L);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, t + 1);
+  }
+  lua_remove(L, t);
+}
+
+/* The query's tag factors for the tags its topology gained since it was
+** made (set_tag with a new name): read from its copy of options.costs, so
+** { mud = false } forbids mud that appears after the query began. */
+static void query_refresh_tags(lua_State *L, lcall *C, lquery *Q, int qidx) {
+  int top = lua_gettop(L), costs, names;
+  int32_t ntags, i, old = Q->opts.q.tag_count;
+  if (Q->opts.q.tag_factor == NULL) return;
+  compat_getuv(L, qidx);
+  lua_getfield(L, top + 1, "costs");
+  costs = lua_gettop(L);
+  lua_getfield(L, top + 1, "topo");
+  compat_getuv(L, -1);
+  lua_getfield(L, -1, "names");
+  names = lua_gettop(L);
+  ntags = (int32_t)compat_rawlen(L, names);
+  if (ntags + 1 > old && lua_istable(L, costs)) {
+    Q->b.tagf = (double *)sbuf_grow(L, C->M, Q->b.tagf, &Q->b.tagf_cap, (size_t)ntags + 1,
+                                    sizeof(double));
+    for (i = old; i <= ntags; i++) {
+      lua_rawgeti(L, names, i);
+      lua_rawget(L, costs);
+      if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) Q->b.tagf[i] = ASTAR_FORBID;
+      else if (lua_type(L, -1) == LUA_TNUMBER) Q->b.tagf[i] = lua_tonumber(L, -1);
+      else Q->b.tagf[i] = 1.0;
+      lua_pop(L, 1);
+    }
+    Q->opts.q.tag_factor = Q->b.tagf;
+    Q->opts.q.tag_count = ntags + 1;
+  }
+  lua_settop(L, top);
+}
+
 /* graph:query(start, goal [, opts]) / grid:query(x1, y1, x2, y2 [, opts]).
 ** No callback runs here: the search begins on the first step. */
 static int l_query(lua_State *L) {
@@ -94,13 +164,15 @@ static int l_query(lua_State *L) {
   Q->b.s = astar_search_new(state_alloc, C->M);
   if (Q->b.s == NULL) return status_error(L, ASTAR_ENOMEM);
   parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH | FOR_QUERY);
-  lua_createtable(L, 0, 7); /* the user value */
+  lua_createtable(L, 0, 8); /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");
   for (i = 0; i < OPT_SLOTS; i++) {
     lua_pushvalue(L, Q->opts.slot + i);
     lua_setfield(L, -2, slot_keys[i]);
   }
+  costs_copy(L, optarg);
+  lua_setfield(L, -2, "costs");
   compat_setuv(L, qidx);
   Q->T = T;
   Q->status = ASTAR_SEARCHING;
@@ -138,13 +210,15 @@ static int l_distances_query(lua_State *L) {
   if (Q->b.s == NULL) return status_error(L, ASTAR_ENOMEM);
   Q->nsources = read_sources(L, C, T, 2, &Q->b);
   parse_options(L, C, T, 1, 3, &Q->b, &Q->opts, 0, 0, FOR_DIST);
-  lua_createtable(L, 0, 8); /* the user value */
+  lua_createtable(L, 0, 9); /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");
   for (i = 0; i < OPT_SLOTS; i++) {
     lua_pushvalue(L, Q->opts.slot + i);
     lua_setfield(L, -2, slot_keys[i]);
   }
+  costs_copy(L, 3);
+  lua_setfield(L, -2, "costs");
   options_copy(L, 3); /* for the field's update() */
   lua_setfield(L, -2, "options");
   compat_setuv(L, qidx);
@@ -156,18 +230,11 @@ static int l_distances_query(lua_State *L) {
   return 1;
 }
 
-/* A distances query's search is current: begun, on the topology's version
-** and the fields' versions of now (begun again otherwise: an edit between
-** steps restarts it). */
+/* Begins a distances query's search (on its first step, and again when
+** a change could not be repaired). */
 static void dist_query_begin(lua_State *L, lquery *Q) {
-  int rc;
-  if (Q->begun && astar_topology_version(Q->T->t) == Q->version &&
-      !(Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) &&
-      !(Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version))
-    return;
-  if (Q->begun) Q->restarts++;
-  rc = astar_search_begin_distances(Q->b.s, Q->T->t, Q->b.nodes, Q->nsources, Q->opts.reverse,
-                                    &Q->opts.q);
+  int rc = astar_search_begin_distances(Q->b.s, Q->T->t, Q->b.nodes, Q->nsources,
+                                        Q->opts.reverse, &Q->opts.q);
   if (rc != ASTAR_OK) search_error(L, Q->T, Q->b.s, rc);
   Q->begun = 1;
   Q->version = astar_topology_version(Q->T->t);
@@ -229,13 +296,18 @@ static int stale_heuristic(lua_State *L, lquery *Q) {
   return H != NULL && H->tab != NULL && !astar_table_serves(H->tab, Q->T->t);
 }
 
-/* Adds stats.restarts to the statistics on top (a path or a stats table)
-** when the query restarted: a query that did not answers exactly as
-** find_path would. */
+/* Adds stats.restarts and stats.repairs to the statistics on top (a path
+** or a stats table) when the query restarted or was repaired: a query that
+** was neither answers exactly as find_path would. */
 static void push_restarts(lua_State *L, lquery *Q) {
-  if (Q->restarts == 0) return;
-  lua_pushinteger(L, (lua_Integer)Q->restarts);
-  lua_setfield(L, -2, "restarts");
+  if (Q->restarts > 0) {
+    lua_pushinteger(L, (lua_Integer)Q->restarts);
+    lua_setfield(L, -2, "restarts");
+  }
+  if (Q->repairs > 0) {
+    lua_pushinteger(L, (lua_Integer)Q->repairs);
+    lua_setfield(L, -2, "repairs");
+  }
 }
 
 /* Stores the outcome of a finished query in its user value (result = {n =
@@ -266,16 +338,108 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
   lua_settop(L, top);
 }
 
-/* q:step([n]) -> "searching" | "found" | "unreachable" | "max_expansions" |
-** "max_cost" | "changed" | "cancelled": expands at most n nodes (default:
-** to the end); first begins the search again when the map changed since it
-** began (on_change = "restart"), or ends the query with "changed". */
+/* A step's budget: at most n expansions (0: no limit) and at most `time`
+** seconds (0: no limit). */
+typedef struct qbudget {
+  uint64_t n;
+  double time;
+} qbudget;
+
+/* Reads step's argument 2: nothing (to the end), a count, or a table {
+** n = count, time = seconds } with at least one of them. */
+static qbudget check_budget(lua_State *L) {
+  qbudget b = {0, 0};
+  if (lua_isnoneornil(L, 2)) return b;
+  if (!lua_istable(L, 2)) {
+    b.n = check_count(L, 2, 2, "n", COUNT_MAX, COUNT_MAX_TEXT);
+    return b;
+  }
+  lua_pushnil(L);
+  while (lua_next(L, 2)) { /* no key but n and time: a typo never goes unnoticed */
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    if (k == NULL || (strcmp(k, "n") != 0 && strcmp(k, "time") != 0))
+      arg_error(L, 2, lua_pushfstring(L, "budget keys are n and time, got %s", describe(L, -2)));
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 2, "n");
+  if (!lua_isnil(L, -1)) b.n = check_count(L, 2, lua_gettop(L), "n", COUNT_MAX, COUNT_MAX_TEXT);
+  lua_getfield(L, 2, "time");
+  if (!lua_isnil(L, -1)) {
+    double t = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+    if (lua_type(L, -1) != LUA_TNUMBER || !(t > 0) || !isfinite(t))
+      arg_error(L, 2, lua_pushfstring(L, "time must be a finite number of seconds > 0, got %s", describe(L, -1)));
+    b.time = t;
+  }
+  if (b.n == 0 && b.time == 0) arg_error(L, 2, "budget table needs n or time");
+  lua_pop(L, 2);
+  return b;
+}
+
+/* Repairs the query's search after the changes since its version
+** (repair.c); 0 when it cannot (then it begins again): a topology without
+** a change log (graphs), any-angle searches, a penalty or forbid field that
+** changed (fields log no cells), a log that does not reach back, or a
+** search the core cannot repair (astar_search_repair's EINVAL). */
+static int query_repair(lua_State *L, lcall *C, lquery *Q) {
+  ltopo *T = Q->T;
+  size_t n = 0, reset = 0;
+  int rc;
+  if (T->grid == NULL || Q->opts.any_angle) return 0;
+  if ((Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) ||
+      (Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version))
+    return 0;
+  Q->b.links = (int32_t *)sbuf_grow(L, C->M, Q->b.links, &Q->b.links_cap, QUERY_CHANGES,
+                                    sizeof(int32_t));
+  if (astar_grid_changes(T->grid, Q->version, Q->b.links, QUERY_CHANGES, &n) != ASTAR_OK)
+    return 0;
+  rc = astar_search_repair(Q->b.s, Q->b.links, n, &Q->opts.q, Q->dist ? Q->b.nodes : NULL,
+                           Q->dist ? Q->nsources : 0, &reset);
+  if (rc == ASTAR_EINVAL) return 0;
+  if (rc != ASTAR_OK) search_error(L, T, Q->b.s, rc);
+  Q->version = astar_topology_version(T->t);
+  return 1;
+}
+
+/* Runs the query's search within budget b; the status. */
+static int query_run(lua_State *L, lquery *Q, qbudget b) {
+  double deadline = b.time > 0 ? astar_monotonic() + b.time : 0;
+  uint64_t left = b.n;
+  int rc;
+  for (;;) {
+    uint64_t chunk = left;
+    const astar_stats *st;
+    uint64_t before;
+    if (b.time > 0 && (chunk == 0 || chunk > QUERY_CLOCK_EVERY)) chunk = QUERY_CLOCK_EVERY;
+    if (Q->opts.any_angle) {
+      st = astar_theta_stats(Q->b.th);
+      before = st->expanded;
+      rc = theta_step(L, Q->T, &Q->b, chunk);
+    } else {
+      st = astar_search_stats(Q->b.s);
+      before = st->expanded;
+      if ((rc = astar_search_step(Q->b.s, chunk)) < 0) return search_error(L, Q->T, Q->b.s, rc);
+    }
+    if (rc != ASTAR_SEARCHING || b.time == 0) return rc;
+    if (left > 0) {
+      uint64_t done = st->expanded - before;
+      if (done >= left) return rc;
+      left -= done;
+    }
+    if (astar_monotonic() >= deadline) return rc;
+  }
+}
+
+/* q:step([budget]) -> "searching" | "found" | "unreachable" |
+** "max_expansions" | "max_cost" | "changed" | "cancelled": expands within
+** the budget (a count, or { n =, time = }; default: to the end); first
+** repairs the search when the map changed since it began (on_change =
+** "repair"), begins it again ("restart", or a change that cannot be
+** repaired), or ends the query with "changed" ("fail"). */
 static int l_query_step(lua_State *L) {
-  /* stack: 1 query, 2 the count, then the option slots from the user value */
+  /* stack: 1 query, 2 the budget, then the option slots from the user value */
   lcall *C = call_frame(L);
   lquery *Q = check_query(L, 1);
-  uint64_t steps = lua_isnoneornil(L, 2) ? 0
-                                         : check_count(L, 2, 2, "n", COUNT_MAX, COUNT_MAX_TEXT);
+  qbudget budget = check_budget(L);
   ltopo *T = Q->T;
   int rc;
   if (Q->o.locks > 0) return luaL_error(L, "cannot step a query while it is stepping");
@@ -291,26 +455,35 @@ static int l_query_step(lua_State *L) {
   lua_settop(L, 1);
   Q->opts.slot = query_slots(L, C, Q, 1);
   bridge_attach(&Q->br, L, T, &Q->opts);
-  /* (a distances query begins again by itself: dist_query_begin) */
-  if (!Q->dist && ((Q->begun && query_changed(Q)) || stale_heuristic(L, Q))) {
+  if (!Q->dist && stale_heuristic(L, Q)) {
     /* a precomputed heuristic built for the old map cannot guide a search
-    ** of the new one: such a query ends "changed" in either mode */
-    if (Q->opts.on_change == ON_CHANGE_FAIL || stale_heuristic(L, Q)) {
-      Q->changed = 1;       /* final, like any outcome */
-      Q->state = QS_FAILED; /* until the snapshot is made */
-      query_snapshot(L, C, Q, 1);
-      Q->state = QS_DONE;
-      lua_pushliteral(L, "changed");
-      return 1;
-    }
-    Q->begun = 0; /* the same query, on the new map */
-    Q->restarts++;
+    ** of the new one (it may overestimate): such a query ends "changed" */
+    Q->changed = 1;
+  } else if (!Q->dist && Q->begun && Q->opts.on_change == ON_CHANGE_FAIL && query_changed(Q)) {
+    Q->changed = 1;
+  }
+  if (Q->changed) {
+    Q->state = QS_FAILED; /* until the snapshot is made */
+    query_snapshot(L, C, Q, 1);
+    Q->state = QS_DONE; /* final, like any outcome */
+    lua_pushliteral(L, "changed");
+    return 1;
   }
   /* failed unless the step returns: an error raised from here on (a
   ** callback's) leaves the search half done, and the query says so */
   Q->state = QS_FAILED;
-  if (Q->dist) dist_query_begin(L, Q);
-  if (!Q->begun) {
+  if (Q->begun && query_changed(Q)) {
+    query_refresh_tags(L, C, Q, 1);
+    if ((Q->dist || Q->opts.on_change == ON_CHANGE_REPAIR) && query_repair(L, C, Q)) {
+      Q->repairs++;
+    } else {
+      Q->begun = 0; /* the same query, on the new map */
+      Q->restarts++;
+    }
+  }
+  if (!Q->begun && Q->dist) {
+    dist_query_begin(L, Q);
+  } else if (!Q->begun) {
     if (Q->opts.any_angle) theta_begin(L, C, T, &Q->b, &Q->opts);
     else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK) {
       /* "jps", and the map gained what rules it out since the query began */
@@ -324,8 +497,7 @@ static int l_query_step(lua_State *L) {
     if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
     if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
   }
-  if (Q->opts.any_angle) rc = theta_step(L, T, &Q->b, steps);
-  else if ((rc = astar_search_step(Q->b.s, steps)) < 0) return search_error(L, T, Q->b.s, rc);
+  rc = query_run(L, Q, budget);
   Q->status = rc;
   if (Q->cancelled) {        /* cancelled during this step: */
     Q->state = QS_CANCELLED; /* the step still says what it did */
@@ -409,6 +581,12 @@ static int l_query_tostring(lua_State *L) {
   lquery *Q = check_query(L, 1);
   const char *state = query_state_name(Q);
   const astar_stats *st = Q->b.s ? astar_search_stats(Q->b.s) : NULL;
-  lua_pushfstring(L, "astar.Query (%s, %d expanded)", state, st ? (int)st->expanded : 0);
+  lua_pushfstring(L, "astar.Query (%s, %d expanded", state, st ? (int)st->expanded : 0);
+  if (Q->repairs > 0) lua_pushfstring(L, ", %d repaired", (int)Q->repairs);
+  else lua_pushliteral(L, "");
+  if (Q->restarts > 0) lua_pushfstring(L, ", %d restarted", (int)Q->restarts);
+  else lua_pushliteral(L, "");
+  lua_pushliteral(L, ")");
+  lua_concat(L, 4);
   return 1;
 }

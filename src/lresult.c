@@ -95,7 +95,16 @@ static void push_path_table(lua_State *L, ltopo *T, const int32_t *nodes, const 
     lua_rawseti(L, -2, i + 1);
   }
   lua_setfield(L, -2, "nodes");
+  lua_pushinteger(L, (lua_Integer)astar_topology_version(T->t)); /* path_valid, changes */
+  lua_setfield(L, -2, "version");
   T->cls->path_extras(L, T, links, len);
+}
+
+/* Records a sized unit's size in the path on top (path_valid reads it). */
+static void push_path_size(lua_State *L, const lopts *o) {
+  if (o->q.size <= 1) return;
+  lua_pushinteger(L, (lua_Integer)o->q.size);
+  lua_setfield(L, -2, "size");
 }
 
 /* Pushes the path table for the path start..to, then the statistics.  The
@@ -111,6 +120,7 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
                                   sizeof(int32_t));
   astar_search_path(b->s, to, b->nodes, b->links, &cost);
   push_path_table(L, T, b->nodes, b->links, len, cost);
+  push_path_size(L, o);
   grid_path_points(L, C, T, b, o, len); /* after the links are used */
   push_stats(L, T, b->s, o);
 }

@@ -151,11 +151,13 @@ static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lo
   for (i = 1; i < n; i++)
     astar_grid_walk(T->grid, b->links[i - 1] % w, b->links[i - 1] / w, b->links[i] % w,
                     b->links[i] / w, collect_cell, &l);
-  lua_createtable(L, 0, 10);
+  lua_createtable(L, 0, 11);
   lua_pushnumber(L, cost);
   lua_setfield(L, -2, "cost");
   lua_pushnumber(L, length);
   lua_setfield(L, -2, "length");
+  lua_pushinteger(L, (lua_Integer)astar_topology_version(T->t));
+  lua_setfield(L, -2, "version");
   lua_createtable(L, l.n, 0);
   for (i = 0; i < l.n; i++) {
     lua_pushinteger(L, (lua_Integer)l.cells[i] + 1);

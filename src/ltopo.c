@@ -22,6 +22,10 @@
 typedef struct ltopo ltopo;
 typedef struct lsbuf lsbuf;
 
+/* How many changes a grid remembers (8 bytes each): grid:changes(since),
+** a query's repair and a distance field's update() reach back that far. */
+#define TOPO_CHANGE_LOG 4096
+
 typedef struct ltopo_class {
   const char *mt;   /* metatable name: "astar.Graph" */
   const char *what; /* "graph": messages */
@@ -205,6 +209,11 @@ static void topo_attach(lua_State *L, ltopo *T, void *impl) {
   T->grid = astar_topology_grid(T->t);
   T->cells_w = T->cls->shape(T, &w, &h) ? w : 0;
   T->o.released = T->o.closed = 0;
+  /* every grid logs its changes from the start: grid:changes(since) answers
+  ** for any version it handed out (paths, version()) within the log, and
+  ** queries repair from it */
+  if (T->grid && astar_grid_track_changes(T->grid, TOPO_CHANGE_LOG) != ASTAR_OK)
+    status_error(L, ASTAR_ENOMEM);
 }
 
 /* g:close() and __close: idempotent; a held topology closes when its last

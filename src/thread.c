@@ -180,3 +180,22 @@ void astar_mutex_lock(astar_mutex *m) { pthread_mutex_lock(&m->mu); }
 void astar_mutex_unlock(astar_mutex *m) { pthread_mutex_unlock(&m->mu); }
 
 #endif
+
+/* The clock of time budgets (query steps): wall time that never goes
+** back, in seconds from an arbitrary origin. */
+#if defined(_WIN32) && !defined(ASTAR_NO_THREADS)
+double astar_monotonic(void) {
+  LARGE_INTEGER f, c;
+  QueryPerformanceFrequency(&f);
+  QueryPerformanceCounter(&c);
+  return (double)c.QuadPart / (double)f.QuadPart;
+}
+#elif defined(CLOCK_MONOTONIC)
+double astar_monotonic(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0) return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  return (double)clock() / CLOCKS_PER_SEC;
+}
+#else
+double astar_monotonic(void) { return (double)clock() / CLOCKS_PER_SEC; }
+#endif

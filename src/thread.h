@@ -17,6 +17,11 @@ int astar_cpu_count(void);
 ** platform cannot tell per thread). */
 double astar_thread_cpu(void);
 
+/* Monotonic wall-clock seconds (CLOCK_MONOTONIC; QueryPerformanceCounter
+** on Windows; the process's CPU clock where neither exists), from an
+** arbitrary origin: what a query's time budget is measured on. */
+double astar_monotonic(void);
+
 /* A worker: called once per thread with its own argument. */
 typedef void (*astar_worker_fn)(void *arg);
 

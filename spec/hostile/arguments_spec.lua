@@ -116,6 +116,18 @@ function K.smooth_path(e) -- grid:smooth's path: a table with nodes
   if e.v == NONE or type(e.v) ~= "table" then return "table (a path) expected, got " .. e.t end
   if e.v.nodes == nil then return "path.nodes must be a list of cell ids, got nil" end
 end
+function K.valid_path(what) -- path_valid's path: a table with nodes
+  return function(e)
+    if e.v == NONE or type(e.v) ~= "table" then return "table (a path) expected, got " .. e.t end
+    if e.v.nodes == nil then return "path.nodes must be a list of " .. what .. " ids, got nil" end
+  end
+end
+function K.optional(kind) -- kind, or absent
+  return function(e)
+    if absent(e) then return nil end
+    return kind(e)
+  end
+end
 function K.text(e) -- grid_from_string's map text
   if e.v == NONE or type(e.v) ~= "string" then return "string expected, got " .. e.t end
   if e.v == "" then return "no rows in the map" end
@@ -146,10 +158,13 @@ local GRAPH_SIGS = {
   connected = { { NODE, 1 }, { NODE, 3 } },
   distances_query = { { K.sources, { 1 } }, { K.opts, {} } },
   nearest = { { K.finite("x"), 1 }, { K.finite("y"), 2 }, { K.finite("z", true), 3 } },
+  version = {},
+  path_valid = { { K.valid_path("node"), { nodes = { 1 } } },
+    { K.optional(K.range("from_index", 1, 1)), 1 }, { K.opts, {} } },
 }
 
 -- The methods every grid has (both classes register one set of them).
-local function cell_sigs(what)
+local function cell_sigs(what, since_max)
   return {
     set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
     is_blocked = { { GX, 2 }, { GY, 2 } },
@@ -175,15 +190,19 @@ local function cell_sigs(what)
     world = {},
     nearest_open = { { GX, 2 }, { GY, 2 }, { K.size, 1 }, { K.bound("max_radius"), 3 } },
     spread = { { GX, 2 }, { GY, 2 }, { K.range("n", 1, 2147483647), 3 }, { K.size, 1 } },
+    version = {},
+    changes = { { K.range("since", 0, since_max), 0 }, { K.optional(K.range("max", 1, 4096)), 10 } },
+    path_valid = { { K.valid_path("cell"), { nodes = { 1 } } },
+      { K.optional(K.range("from_index", 1, 1)), 1 }, { K.opts, {} } },
   }
 end
 
-local GRID_SIGS = cell_sigs("grid")
+local GRID_SIGS = cell_sigs("grid", new_grid():version())
 GRID_SIGS.diagonal = {}
 GRID_SIGS.smooth = { { K.smooth_path, { nodes = { 1, 2, 7 } } }, { K.opts, {} } }
 GRID_SIGS.to_cell = { { K.finite("x"), 1.5 }, { K.finite("y"), 0.5 } }
 
-local HEX_SIGS = cell_sigs("hex grid")
+local HEX_SIGS = cell_sigs("hex grid", new_hex():version())
 HEX_SIGS.layout = {}
 HEX_SIGS.distance = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } }
 HEX_SIGS.to_cell = { { K.finite("x"), 2.5 }, { K.finite("y"), 1.5 } }

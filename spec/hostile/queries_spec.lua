@@ -13,6 +13,7 @@ describe("hostile queries", function()
   local function step_kind(e)
     if absent(e) then return nil end
     if is_num(e) and is_int(e.v) and e.v >= 1 and e.v <= 2 ^ 53 then return nil end
+    if type(e.v) == "table" then return "budget table needs n or time" end -- { n =, time = }
     return "n must be an integer in 1..2^53, got " .. (e.v == NONE and "no value" or e.d)
   end
   for _, e in ipairs(VALUES) do
@@ -64,10 +65,10 @@ describe("hostile queries", function()
     grid_ok(gr)
   end)
 
-  it("on_change takes 'restart' or 'fail', only on queries", function()
+  it("on_change takes 'repair', 'restart' or 'fail', only on queries", function()
     local g = chain()
     for _, bad in ipairs({ { "retry", '"retry"' }, { true, "true" }, { 1, "1" } }) do
-      assert.equal(("bad argument #3 to 'query' (on_change must be \"restart\" or \"fail\", got %s)"):format(bad[2]),
+      assert.equal(("bad argument #3 to 'query' (on_change must be \"repair\", \"restart\" or \"fail\", got %s)"):format(bad[2]),
         error_of(g.query, g, 1, 3, { on_change = bad[1] }))
     end
     assert.equal("bad argument #3 to 'find_path' (option \"on_change\" is only for queries (query()))",

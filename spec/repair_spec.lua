@@ -1,0 +1,252 @@
+-- Queries that repair instead of restarting (on_change = "repair", the
+-- default), checked against a fresh find_path (or distances) on the final
+-- map: random edit sequences interleaved with steps, on square grids under
+-- every diagonal rule and on hex grids, for units of size 1 to 3, with
+-- penalty and forbid fields and tags that appear while the query runs.
+-- Then one spec per reproducer of issue 17 that is this change's: tags
+-- that appear mid-query, edits that touch nothing the query reached, sized
+-- units under walls that move.  Fixed-seed generator (helpers.rng).
+local astar = require("astar")
+local rng = require("helpers").rng
+
+local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
+
+-- Costs equal to the last bits: two equally cheap routes may sum their
+-- steps in another order (1 + sqrt2 + 1 against 1 + 1 + sqrt2).
+local function near(a, b)
+  return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a))
+end
+
+-- A random map and the options of one query on it.
+local function world(seed)
+  local r = rng(seed)
+  local hex = seed % 5 == 0
+  local w, h = r(12, 30), r(12, 30)
+  local g = hex and astar.hex(w, h) or astar.grid(w, h, { diagonal = RULES[seed % 4 + 1] })
+  for y = 1, h do
+    for x = 1, w do
+      local u = r()
+      if u < 0.22 then g:set_blocked(x, y, true)
+      elseif u < 0.32 then g:set_cost(x, y, 1 + r(0, 4) / 2)
+      elseif u < 0.36 then g:set_tag(x, y, "sand") end
+    end
+  end
+  local o = { size = 1 + seed % 3 }
+  if seed % 7 ~= 3 then o.algorithm = "astar" end -- now and then the default (jump points)
+  if seed % 2 == 0 then o.costs = { mud = false, sand = 2 } end -- mud appears later
+  local pen, forbid
+  if seed % 6 == 1 then
+    pen = astar.field(g)
+    o.penalty = pen
+  end
+  if seed % 6 == 4 then
+    forbid = astar.field(g)
+    o.forbid = forbid
+  end
+  return { g = g, r = r, w = w, h = h, o = o, pen = pen, forbid = forbid }
+end
+
+-- One random edit of the world's map (or of one of its fields).
+local function edit(wd)
+  local r, g = wd.r, wd.g
+  local x, y = r(1, wd.w), r(1, wd.h)
+  if wd.hot and r() < 0.6 then -- near the route: where the search has been
+    local c = wd.hot[r(1, #wd.hot)]
+    x = math.max(1, math.min(wd.w, c[1] + r(-3, 3)))
+    y = math.max(1, math.min(wd.h, c[2] + r(-3, 3)))
+  end
+  local u = r()
+  if u < 0.45 then g:set_blocked(x, y, not g:is_blocked(x, y))
+  elseif u < 0.65 then g:set_cost(x, y, 1 + r(0, 6) / 2)
+  elseif u < 0.85 then g:set_tag(x, y, ({ "mud", "sand" })[r(1, 2)])
+  elseif u < 0.92 and wd.pen then wd.pen:set(x, y, r(0, 3))
+  elseif wd.forbid then wd.forbid:set(x, y, r() < 0.3 and 1 or 0)
+  else g:set_tag(x, y, nil) end
+end
+
+local function open_cell(wd)
+  for _ = 1, 200 do
+    local x, y = wd.r(1, wd.w), wd.r(1, wd.h)
+    if not wd.g:is_blocked(x, y) then return x, y end
+  end
+  return 1, 1
+end
+
+-- Checks a finished query's answer against find_path on the map as it is.
+local function check_path(wd, label, p, why, ...)
+  local g, o = wd.g, wd.o
+  local x1, y1, x2, y2 = ...
+  local fp, fwhy = g:find_path(x1, y1, x2, y2, o)
+  if fp == nil or p == nil then
+    assert.equal(fwhy, why, label)
+    assert.is_nil(fp, label)
+    assert.is_nil(p, label)
+    return
+  end
+  assert.is_true(near(fp.cost, p.cost), label .. ": cost " .. p.cost .. " against " .. fp.cost)
+  assert.equal(g:id(x1, y1), p.nodes[1], label)
+  assert.equal(g:id(x2, y2), p.nodes[#p.nodes], label)
+  assert.is_true(g:path_valid(p, 1, o), label .. ": the path is walkable")
+  assert.equal(g:version(), p.version, label)
+end
+
+-- the everyday tier runs the first seeds, make test-system many more
+local function path_oracle(first, last)
+    local repaired, restarted = 0, 0
+    for seed = first, last do
+      local wd = world(seed)
+      local x1, y1 = open_cell(wd)
+      local x2, y2 = open_cell(wd)
+      local q = wd.g:query(x1, y1, x2, y2, wd.o)
+      local route = wd.g:find_path(x1, y1, x2, y2, wd.o)
+      wd.hot = route and route.xy
+      local rounds = 0
+      while q:step(wd.r(1, 25)) == "searching" and rounds < 12 do
+        rounds = rounds + 1
+        for _ = 1, wd.r(1, 3) do edit(wd) end
+      end
+      q:step()
+      local p, why, stats = q:result()
+      local st = p or stats
+      repaired = repaired + (st.repairs or 0)
+      restarted = restarted + (st.restarts or 0)
+      check_path(wd, "seed " .. seed, p, why, x1, y1, x2, y2)
+    end
+    -- the repair carried most changes; jump points, fields and the log's
+    -- end restart
+    assert.is_true(repaired > 2 * restarted, repaired .. " repairs, " .. restarted .. " restarts")
+end
+
+describe("repair: a query stepped between random edits", function()
+  it("ends with find_path's answer on the final map, repairing where it can", function()
+    path_oracle(1, 200)
+  end)
+
+  it("distances_query ends with distances' field on the final map", function()
+    local repaired = 0
+    for seed = 1, 60 do
+      local wd = world(seed)
+      local o = { costs = wd.o.costs, penalty = wd.o.penalty, forbid = wd.o.forbid }
+      if seed % 3 == 0 then o.direction = "from_sources" end
+      local sources = {}
+      for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
+      local q = wd.g:distances_query(sources, o)
+      local rounds = 0
+      while q:step(wd.r(1, 30)) == "searching" and rounds < 10 do
+        rounds = rounds + 1
+        for _ = 1, wd.r(1, 3) do edit(wd) end
+      end
+      q:step()
+      if tostring(q):find("repaired") then repaired = repaired + 1 end
+      local f, fresh = q:result(), wd.g:distances(sources, o)
+      for y = 1, wd.h do
+        for x = 1, wd.w do
+          local a, b = f:get(x, y), fresh:get(x, y)
+          if not (a == b or near(a, b)) then
+            assert.equal(b, a, ("seed %d cell (%d, %d)"):format(seed, x, y))
+          end
+        end
+      end
+    end
+    assert.is_true(repaired > 20, repaired .. " of 60 repaired")
+  end)
+end)
+
+describe("repair: many more random edits #system", function()
+  it("ends with find_path's answer on the final map", function()
+    path_oracle(201, 3000)
+  end)
+end)
+
+describe("repair: issue 17's reproducers", function()
+  -- costs = { mud = false }, and mud walls the map off after the query began
+  for _, mode in ipairs({ "repair", "restart" }) do
+    it("a query (" .. mode .. ") forbids a tag named after it began, as find_path does", function()
+      local g = astar.grid(10, 10)
+      local q = g:query(1, 5, 10, 5, { costs = { mud = false }, on_change = mode, algorithm = "astar" })
+      assert.equal("searching", q:step(3))
+      for y = 1, 10 do g:set_tag(5, y, "mud") end
+      local a, b = g:find_path(1, 5, 10, 5, { costs = { mud = false } })
+      assert.same({ nil, "unreachable" }, { a, b })
+      assert.equal("unreachable", q:step())
+      -- a dearer new tag is priced too
+      local h = astar.grid(10, 3)
+      local dq = h:query(1, 2, 10, 2, { costs = { bog = 5 }, on_change = mode, algorithm = "astar" })
+      assert.equal("searching", dq:step(2))
+      for y = 1, 3 do h:set_tag(6, y, "bog") end
+      assert.equal("found", dq:step())
+      assert.equal(h:find_path(1, 2, 10, 2, { costs = { bog = 5 } }).cost, dq:result().cost)
+      assert.equal(13, dq:result().cost) -- 8 steps, and 5 into the bog
+    end)
+  end
+
+  it("distances_query forbids a tag named after it began", function()
+    local g = astar.grid(10, 10)
+    local q = g:distances_query({ { 1, 5 } }, { costs = { mud = false } })
+    assert.equal("searching", q:step(3))
+    for y = 1, 10 do g:set_tag(5, y, "mud") end
+    assert.equal("done", q:step())
+    local f = q:result()
+    assert.equal(math.huge, f:get(10, 5))
+    assert.equal(math.huge, g:distances({ { 1, 5 } }, { costs = { mud = false } }):get(10, 5))
+  end)
+
+  it("an edit nowhere near what a query reached leaves its search as it was", function()
+    local g = astar.grid(200, 200)
+    local o = { algorithm = "astar" }
+    local want = g:find_path(1, 1, 40, 30, o)
+    local q = g:query(1, 1, 40, 30, o)
+    assert.equal("searching", q:step(5))
+    g:set_blocked(180, 180, true) -- far away
+    g:set_cost(150, 10, 3)
+    assert.equal("found", q:step())
+    local p = q:result()
+    assert.equal(1, p.repairs)
+    assert.is_nil(p.restarts)
+    assert.equal(want.cost, p.cost)
+    assert.equal(want.expanded, p.expanded) -- nothing was searched again
+    assert.equal(0, p.reopened)
+  end)
+
+  it("a sized unit's query finishes although the map changes between every two steps", function()
+    local g = astar.grid(128, 128)
+    for y = 1, 120 do g:set_blocked(64, y, true) end
+    local q = g:query(2, 2, 120, 120, { size = 3 })
+    local restart = g:query(2, 2, 120, 120, { size = 3, on_change = "restart" })
+    local edits = 0
+    for k = 1, 400 do
+      local a, b = q:step(64), restart:step(64)
+      if a ~= "searching" then break end
+      assert.equal("searching", b)
+      g:set_blocked(100, 1 + k % 100, not g:is_blocked(100, 1 + k % 100)) -- doors
+      edits = edits + 1
+    end
+    assert.equal("found", q:status())
+    assert.equal("searching", restart:status()) -- it began again every time
+    local p = q:result()
+    assert.equal(edits, p.repairs)
+    assert.is_nil(p.restarts)
+    local fp = g:find_path(2, 2, 120, 120, { size = 3 })
+    assert.is_true(near(fp.cost, p.cost))
+    assert.is_true(g:path_valid(p))
+  end)
+
+  it("no-op field edits are no change: fail queries go on, distance fields stay fresh", function()
+    local g = astar.grid(20, 20)
+    local pen = astar.field(g, 1)
+    pen:set(3, 3, 2)
+    local q = g:query(1, 1, 20, 20, { penalty = pen, on_change = "fail", algorithm = "astar" })
+    local d = g:distances({ { 20, 20 } }, { penalty = pen })
+    assert.equal("searching", q:step(3))
+    pen:set(3, 3, 2)          -- the same value
+    pen:set(4, 4, 1)          -- the same value
+    pen:add_disc(10, 10, 4, 0) -- adds nothing
+    local pen2 = astar.field(g, 1)
+    pen2:fill(1)              -- every cell holds it already
+    assert.is_false(d:stale())
+    assert.equal("found", q:step())
+    assert.equal(g:find_path(1, 1, 20, 20, { penalty = pen }).cost, q:result().cost)
+    pen:fill(1)               -- (3, 3) held 2: a change
+    assert.is_true(d:stale())
+  end)
+end)
