@@ -124,11 +124,13 @@ describe("astar.planner", function()
         end
       end
       for _, res in ipairs(pl:update({ expansions = BUDGET })) do
+        assert(res.reason ~= "invalidated")         -- every unit is where its path ends
         results = results + 1
         if res.waited > max_wait then max_wait = res.waited end
         local u = res.key
-        if res.path then                            -- it walks there at once
+        if res.path then                            -- it walks there at once:
           u.x, u.y = u.gx, u.gy
+          pl:cancel(u)                              -- nothing left to watch
         end
         if frame < 500 then
           if g:clearance(u.x, u.y) < u.size then u.x, u.y = open_cell(g, r, u.size) end
@@ -223,12 +225,12 @@ describe("astar.planner on a map with versions", function()
     return
   end
 
-  -- A 30 x 9 field; a unit walks along row 5 from column 1 to 30.
-  local function world()
-    local g = astar.grid(30, 9)
+  -- A 30 x 9 field (or w x h); a unit walks along row 5 from column 1 to 30.
+  local function world(w, h, size)
+    local g = astar.grid(w or 30, h or 9)
     local unit = { x = 1, y = 5 }
     local pl = astar.planner(g, { locate = function(u) return u.x, u.y end })
-    pl:request(unit, { 1, 5 }, { 30, 5 })
+    pl:request(unit, { 1, 5 }, { 30, 5 }, { size = size })
     local got = drain(pl, { expansions = 1000 })
     return g, unit, pl, got[1].path
   end
@@ -251,10 +253,12 @@ describe("astar.planner on a map with versions", function()
   end)
 
   it("leaves alone the paths the changes cannot touch, and the part behind the unit", function()
-    local g, unit, pl = world()
-    g:set_blocked(20, 1, true)                           -- away from row 5
+    -- paths are found by the tiles of 16 x 16 cells they cross: a change in
+    -- a tile the path stays clear of (rows 17-32 here) is not even checked
+    local g, unit, pl = world(40, 40)
+    g:set_blocked(20, 20, true)
     assert.same({}, pl:update({ expansions = 1000 }))
-    assert.equal(0, pl:stats().checks)                   -- not even checked
+    assert.equal(0, pl:stats().checks)
     unit.x = 12
     g:set_blocked(8, 5, true)                            -- behind the unit
     assert.same({}, pl:update({ expansions = 1000 }))
@@ -263,6 +267,34 @@ describe("astar.planner on a map with versions", function()
     pl:cancel(unit)
     g:set_blocked(20, 5, true)
     assert.same({}, pl:update({ expansions = 1000 }))    -- no longer watched
+  end)
+
+  it("watches the whole block of a sized unit and the corners of its diagonal steps", function()
+    -- a 2 x 2 unit along rows 5-6: a cell of row 6 (under its path) breaks it
+    local g, unit, pl, path = world(40, 40, 2)
+    unit.x = 3
+    g:set_blocked(20, 6, true)
+    local out = pl:update({ expansions = 1000 })
+    assert.equal("invalidated", out[1].reason)
+    assert.same({ 19, 5 }, path.xy[out[1].broken])       -- its block would cover (20, 6)
+    assert.is_not_nil(out[2].path)
+    -- a diagonal step's corner, at a tile's edge: (16, 16) -> (17, 17) needs
+    -- (17, 16) and (16, 17) open
+    local g2 = astar.grid(40, 40)
+    local u2 = { x = 1, y = 1 }
+    local p2 = astar.planner(g2, { locate = function(u) return u.x, u.y end })
+    p2:request(u2, { 1, 1 }, { 30, 30 }, { algorithm = "astar" })
+    local got = drain(p2, { expansions = 5000 })
+    local diag
+    for i = 2, #got[1].path.xy do
+      local a, b = got[1].path.xy[i - 1], got[1].path.xy[i]
+      if a[1] == 16 and a[2] == 16 and b[1] == 17 and b[2] == 17 then diag = i end
+    end
+    assert.is_not_nil(diag)
+    g2:set_blocked(17, 16, true)
+    local o2 = p2:update({ expansions = 5000 })
+    assert.equal("invalidated", o2[1].reason)
+    assert.equal(diag, o2[1].broken)
   end)
 
   it("lets a raising locate reach the caller, and checks again at the next update", function()
@@ -326,7 +358,7 @@ describe("the README's RTS loop with walls that move", function()
           local u = res.key
           -- it walks there (a cell in a quarter of a frame), then waits a moment
           u.next_order = frame + (res.path and math.floor(#res.path.nodes / 4) or 0) + r(5, 30)
-          if res.path then u.x, u.y = u.gx, u.gy end
+          if res.path then u.x, u.y = u.gx, u.gy; pl:cancel(u) end
         end
       end
       for _, u in ipairs(units) do

@@ -110,14 +110,15 @@ function M.planner(topo, opts)
   if not is_int(slice) or slice < 1 then
     argerror(2, "planner", "slice must be an integer >= 1, got " .. describe(slice))
   end
-  local versions = type(topo.version) == "function" and type(topo.changes) == "function"
-    and type(topo.path_valid) == "function"
+  local versions = type(topo.version) == "function" and type(topo.path_valid) == "function"
   return setmetatable({
     topo = topo, kind = kind, aging = aging, locate = locate, clock = clock, watch = watch,
     slice = slice,
-    versions = versions,       -- the map has versions, a change log and path_valid
+    versions = versions,       -- the map has versions and path_valid (grids: a change log)
     version = versions and topo:version() or nil,
-    timed_step = nil,          -- q:step{ time = } works (probed on first use)
+    -- q:step{ time = } works (probed on first use); not with a clock of the
+    -- caller's, which the engine cannot read
+    timed_step = opts.clock ~= nil and false or nil,
     per_exp = {},              -- seconds per expansion by kind of request, measured
                                -- (time budgets by slices; jump point search costs far
                                -- more per expansion than A*)
@@ -125,6 +126,11 @@ function M.planner(topo, opts)
     queue = {},                -- requests waiting or being searched, in no order
     by_key = {},               -- key -> its record (queued or watched)
     watched = {},              -- key -> record of a delivered path being watched
+    tiles = {},                -- tile -> set of watched keys (cells; see watch_path)
+    width = kind == "cells" and (topo:size()) or 0,
+    -- tile (tx, ty) is key (ty + 1) * tiles_w + tx + 1: tx, ty from -1 (the
+    -- cells next to column or row 1) to past the last block of a unit of 255
+    tiles_w = kind == "cells" and math.floor(((topo:size()) + 256) / 16) + 2 or 0,
     waits = sample(4096), times = sample(4096),
     counts = { requested = 0, delivered = 0, failed = 0, cancelled = 0, invalidated = 0,
       expansions = 0, checks = 0 },
@@ -168,7 +174,17 @@ local function drop(self, r)
     end
     r.queued = false
   end
-  self.watched[r.key] = nil
+  local w = self.watched[r.key]
+  if w and w.request == r then
+    for _, t in ipairs(w.tiles) do     -- (unwatch, below, for a watched path)
+      local set = self.tiles[t]
+      if set then
+        set[r.key] = nil
+        if next(set) == nil then self.tiles[t] = nil end
+      end
+    end
+    self.watched[r.key] = nil
+  end
   if self.by_key[r.key] == r then self.by_key[r.key] = nil end
 end
 
@@ -258,7 +274,9 @@ local function head(self)
 end
 
 -- Where a watched path's unit stands: the index of its cell on the path,
--- searched forward from the last one found (1 without `locate`).
+-- searched forward from the last one found (units walk forward); a unit
+-- that is not on it (joining it, pushed off) keeps the last index found, so
+-- more of the path is checked, never less.  1 without `locate`.
 local function progress(self, w)
   if not self.locate then return 1 end
   local a, b = self.locate(w.key)
@@ -274,33 +292,52 @@ local function progress(self, w)
   for i = w.progress, #nodes do
     if nodes[i] == id then w.progress = i; return i end
   end
-  for i = 1, w.progress - 1 do
-    if nodes[i] == id then w.progress = i; return i end
-  end
   return w.progress
 end
 
--- The box of the cells changed since version `since` (columns and rows),
--- false when nothing changed, nil when the log cannot
--- say (it overflowed; on graphs, always): then every watched path is checked.
-local function changes_box(self, since)
-  local topo = self.topo
-  if self.kind == "graph" then return nil end
-  local cells, overflow = topo:changes(since, 4096)
-  if not cells or overflow then return nil end
-  local x0, y0, x1, y1 = math.huge, math.huge, -math.huge, -math.huge
-  local w = topo:size()
-  for _, c in ipairs(cells) do
-    local x, y
-    if type(c) == "table" then x, y = c[1], c[2]
-    else x, y = (c - 1) % w + 1, math.floor((c - 1) / w) + 1 end
-    if x < x0 then x0 = x end
-    if x > x1 then x1 = x end
-    if y < y0 then y0 = y end
-    if y > y1 then y1 = y end
+-- Watched paths are indexed by tiles of TILE x TILE cells: a path is listed
+-- under every tile that holds a cell it steps on, its unit's block there, or
+-- a cell next to those (the corners a diagonal step needs).  A changed cell
+-- then names the few paths it can touch; only they are checked.
+local TILE = 16
+
+local function unindex(self, w)
+  local index = self.tiles
+  for _, t in ipairs(w.tiles) do
+    local set = index[t]
+    if set then
+      set[w.key] = nil
+      if next(set) == nil then index[t] = nil end
+    end
   end
-  if x0 == math.huge then return false end
-  return { x0, y0, x1, y1 }
+  w.tiles = {}
+end
+
+local function unwatch(self, key)
+  local w = self.watched[key]
+  if w then
+    unindex(self, w)
+    self.watched[key] = nil
+  end
+end
+
+-- The keys of the watched paths that the cells changed since version `since`
+-- may have broken (a set), or nil when every watched path must be checked:
+-- graphs (no change log) and a log that overflowed.
+local function suspects(self, since)
+  local topo = self.topo
+  if type(topo.changes) ~= "function" then return nil end -- graphs: no change log
+  local cells = topo:changes(since, 4096)                   -- nil, "overflow" past the log
+  if not cells then return nil end
+  local w, index, found = self.width, self.tiles, {}
+  for _, c in ipairs(cells) do
+    local x, y = (c - 1) % w, math.floor((c - 1) / w)      -- 0-based
+    local set = index[(math.floor(y / TILE) + 1) * self.tiles_w + math.floor(x / TILE) + 1]
+    if set then
+      for key in pairs(set) do found[key] = true end
+    end
+  end
+  return found
 end
 
 -- The map changed since the last check: every watched path whose part ahead
@@ -312,17 +349,17 @@ local function check_watched(self, out)
   if v == self.version then return end
   local since = self.version
   if next(self.watched) == nil then self.version = v; return end
-  local box = changes_box(self, since)
-  if box == false then self.version = v; return end
-  for key, w in pairs(self.watched) do
-    local from = progress(self, w)
-    local wb = w.box
-    local suspect = box == nil or not (wb[3] < box[1] or wb[1] > box[3] or wb[4] < box[2] or wb[2] > box[4])
-    if suspect then
+  local found = suspects(self, since)
+  local list = {}
+  for key in pairs(found or self.watched) do list[#list + 1] = key end
+  for _, key in ipairs(list) do
+    local w = self.watched[key]
+    if w then
+      local from = progress(self, w)
       self.counts.checks = self.counts.checks + 1
-      local ok, broken = topo:path_valid(w.path, from)
+      local ok, broken = topo:path_valid(w.path, from, w.request.qopts)
       if not ok then
-        self.watched[key] = nil
+        unwatch(self, key)
         self.counts.invalidated = self.counts.invalidated + 1
         out[#out + 1] = { key = key, reason = "invalidated", broken = broken }
         local r = w.request
@@ -348,36 +385,38 @@ local function check_watched(self, out)
   self.version = v                 -- only now: a callback that raised leaves them to check again
 end
 
--- Starts watching a delivered path: its box (cells: columns and rows its
--- unit's block covers; graphs: the range of its node ids) to skip the paths
--- a change cannot touch.
+-- Starts watching a delivered path, listed under its tiles (cells only).
 local function watch_path(self, r, path)
   if not (self.versions and r.watch and path.nodes and #path.nodes > 0) then
     self.by_key[r.key] = nil
     return
   end
-  local x0, y0, x1, y1 = math.huge, math.huge, -math.huge, -math.huge
-  local topo = self.topo
-  if self.kind == "graph" then
-    for _, id in ipairs(path.nodes) do
-      if id < x0 then x0 = id end
-      if id > x1 then x1 = id end
+  local w = { key = r.key, request = r, path = path, progress = 1, tiles = {} }
+  unwatch(self, r.key)
+  self.watched[r.key] = w
+  if self.kind == "graph" then return end
+  local width, tw, index, tiles = self.width, self.tiles_w, self.tiles, w.tiles
+  local seen = {}
+  local k = r.qopts and r.qopts.size or 1
+  local floor = math.floor
+  for _, id in ipairs(path.nodes) do
+    local x, y = (id - 1) % width, floor((id - 1) / width) -- 0-based
+    -- the block x..x+k-1, y..y+k-1 and the cells next to it
+    local tx0, tx1 = floor((x - 1) / TILE), floor((x + k) / TILE)
+    local ty0, ty1 = floor((y - 1) / TILE), floor((y + k) / TILE)
+    for ty = ty0, ty1 do
+      for tx = tx0, tx1 do
+        local t = (ty + 1) * tw + tx + 1
+        if not seen[t] then
+          seen[t] = true
+          tiles[#tiles + 1] = t
+          local set = index[t]
+          if not set then set = {}; index[t] = set end
+          set[r.key] = true
+        end
+      end
     end
-    y0, y1 = 0, 0
-  else
-    local w = topo:size()
-    for _, id in ipairs(path.nodes) do
-      local x, y = (id - 1) % w + 1, math.floor((id - 1) / w) + 1
-      if x < x0 then x0 = x end
-      if x > x1 then x1 = x end
-      if y < y0 then y0 = y end
-      if y > y1 then y1 = y end
-    end
-    local k = (r.qopts and r.qopts.size or 1) - 1  -- a unit's block reaches k cells right and down
-    x1, y1 = x1 + k, y1 + k
   end
-  self.watched[r.key] = { key = r.key, request = r, path = path, progress = 1,
-    box = { x0, y0, x1, y1 } }
 end
 
 -- One step of query q: at most n expansions, or (n == nil) until `time`
