@@ -262,7 +262,12 @@ describe("astar.planner on a map with versions", function()
     unit.x = 12
     g:set_blocked(8, 5, true)                            -- behind the unit
     assert.same({}, pl:update({ expansions = 1000 }))
-    assert.equal(1, pl:stats().checks)
+    assert.equal(0, pl:stats().checks)                   -- not checked either
+    g:set_blocked(20, 20, false)                         -- an opened cell breaks nothing
+    g:set_blocked(25, 5, true)
+    g:set_blocked(25, 5, false)
+    assert.same({}, pl:update({ expansions = 1000 }))
+    assert.equal(0, pl:stats().checks)
     assert.equal("watching", pl:status(unit))
     pl:cancel(unit)
     g:set_blocked(20, 5, true)

@@ -128,6 +128,7 @@ function M.planner(topo, opts)
     watched = {},              -- key -> record of a delivered path being watched
     tiles = {},                -- tile -> set of watched keys (cells; see watch_path)
     width = kind == "cells" and (topo:size()) or 0,
+    height = kind == "cells" and select(2, topo:size()) or 0,
     -- tile (tx, ty) is key (ty + 1) * tiles_w + tx + 1: tx, ty from -1 (the
     -- cells next to column or row 1) to past the last block of a unit of 255
     tiles_w = kind == "cells" and math.floor(((topo:size()) + 256) / 16) + 2 or 0,
@@ -327,8 +328,15 @@ end
 local function suspects(self, since)
   local topo = self.topo
   if type(topo.changes) ~= "function" then return nil end -- graphs: no change log
-  local cells = topo:changes(since, 4096)                   -- nil, "overflow" past the log
-  if not cells then return nil end
+  local log = topo:changes(since, 4096)                     -- nil, "overflow" past the log
+  if not log then return nil end
+  -- only a cell that is blocked or tagged now can break a path (an opened
+  -- cell or a new cost cannot)
+  local cells = {}
+  for _, c in ipairs(log) do
+    local x, y = topo:xy(c)
+    if topo:is_blocked(x, y) or topo:get_tag(x, y) ~= nil then cells[#cells + 1] = c end
+  end
   local w, index, found = self.width, self.tiles, {}
   for _, c in ipairs(cells) do
     local x, y = (c - 1) % w, math.floor((c - 1) / w)      -- 0-based
@@ -337,7 +345,23 @@ local function suspects(self, since)
       for key in pairs(set) do found[key] = true end
     end
   end
-  return found
+  return found, cells
+end
+
+-- The ids of the cells a unit of size k may stand on for its path to meet
+-- a changed cell: its block covers it or is next to it (x - k .. x + 1).
+local function reach(self, cells, k)
+  local w, h = self.width, self.height
+  local set = {}
+  for _, c in ipairs(cells) do
+    local x, y = (c - 1) % w + 1, math.floor((c - 1) / w) + 1
+    for py = math.max(1, y - k), math.min(h, y + 1) do
+      for px = math.max(1, x - k), math.min(w, x + 1) do
+        set[(py - 1) * w + px] = true
+      end
+    end
+  end
+  return set
 end
 
 -- The map changed since the last check: every watched path whose part ahead
@@ -349,13 +373,25 @@ local function check_watched(self, out)
   if v == self.version then return end
   local since = self.version
   if next(self.watched) == nil then self.version = v; return end
-  local found = suspects(self, since)
-  local list = {}
+  local found, cells = suspects(self, since)
+  local list, near = {}, {}
   for key in pairs(found or self.watched) do list[#list + 1] = key end
   for _, key in ipairs(list) do
     local w = self.watched[key]
+    local from = w and progress(self, w)
+    if w and cells then
+      -- the exact test, before path_valid: a cell ahead of the unit where its
+      -- block meets a changed cell
+      local k = w.request.qopts and w.request.qopts.size or 1
+      local set = near[k]
+      if not set then set = reach(self, cells, k); near[k] = set end
+      local nodes, hit = w.path.nodes, false
+      for i = from, #nodes do
+        if set[nodes[i]] then hit = true; break end
+      end
+      if not hit then w = nil end
+    end
     if w then
-      local from = progress(self, w)
       self.counts.checks = self.counts.checks + 1
       local ok, broken = topo:path_valid(w.path, from, w.request.qopts)
       if not ok then
@@ -423,6 +459,11 @@ end
 -- seconds are spent.  Returns the status and the expansions it did.
 local function step(self, r, n, time)
   local q, status = r.query, nil
+  -- a slice asks for half of what is left (then the next one for half of
+  -- the rest ...): a slice that runs slower than asked (the engine reads its
+  -- clock every few dozen expansions; a sized unit's expansion costs more)
+  -- overshoots by a fraction of the budget, not by all of it
+  if time then time = 0.5 * time end
   if n then
     status = q:step(n)
   else
@@ -443,10 +484,8 @@ local function step(self, r, n, time)
     else
       -- without the engine's clock: a slice of expansions sized from the
       -- time per expansion measured so far (the first at `slice`)
-      -- (half of what is left each time: a slice that runs slower than the
-      -- estimate then overshoots by a fraction of the budget, not all of it)
       local est = self.per_exp[r.class]
-      local k = est and math.floor(0.5 * time / est) or self.slice
+      local k = est and math.floor(time / est) or self.slice
       if k < 8 then k = 8 elseif k > 1e6 then k = 1e6 end
       status = q:step(k)
     end
