@@ -246,7 +246,10 @@ local function run_map(name)
         u.hold = true                         -- it stops until its new path comes
       else
         st.answers = st.answers + 1
-        if r.waited > 120 then st.late = st.late + 1 end
+        if r.waited > 120 then
+          st.late = st.late + 1
+          st.late_last = frame                -- when the last late answer came
+        end
         if r.path then
           local first = r.path.xy[1]
           assert(first[1] == u.x and first[2] == u.y, "a path that does not start where the unit stands")
@@ -301,6 +304,7 @@ local function run_map(name)
     gc_step_max_ms = percentile(gc_ms, 1), answered = st.answers, unreachable = st.unreachable,
     pending = s.pending, arrived = st.arrived, invalidated = st.invalidated, holds = st.holds,
     wait_median = s.wait.median, wait_p99 = s.wait.p99, wait_max = s.wait.max, late = st.late,
+    late_last_frame = st.late_last or 0,
     frame_median_ms = percentile(frame_ms, 0.5), frame_p99_ms = percentile(frame_ms, 0.99),
     frame_max_ms = percentile(frame_ms, 1), edit_frame_max_ms = percentile(edit_frame_ms, 1),
     over_2_2 = (function()
