@@ -217,6 +217,7 @@ bench: deps
 	-@$(MAKE) --no-print-directory build/bench/boost_graph
 	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
 	$(RUN_ENV) $(LUA) bench/fields.lua
+	$(RUN_ENV) $(LUA) bench/repair.lua
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/rts.lua
 

@@ -149,7 +149,8 @@ static const lfunc query_metamethods[] = {
     {"__tostring", l_query_tostring, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-static const lfunc heur_methods[] = {{"value", l_heur_value, 0, NULL}, {NULL, NULL, 0, NULL}};
+static const lfunc heur_methods[] = {
+    {"value", l_heur_value, 0, NULL}, {"stale", l_heur_stale, 0, NULL}, {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_metamethods[] = {
     {"__gc", l_heur_gc, 0, NULL},

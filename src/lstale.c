@@ -198,3 +198,14 @@ static int l_graph_path_valid(lua_State *L) {
   lua_pushboolean(L, 1);
   return 1;
 }
+
+/* heuristic:stale() -> true once the topology the table was built for
+** changed since (the table may overestimate on it now: a query guided by
+** it ends "changed", find_path refuses it); false while it serves, and once
+** the topology is closed (it changes no more), as field:stale. */
+static int l_heur_stale(lua_State *L) {
+  lheur *H = (lheur *)check_ud(L, 1, HEUR_MT);
+  lua_pushboolean(L, H->tab != NULL && !H->T->o.closed && H->T->t != NULL &&
+                         !astar_table_serves(H->tab, H->T->t));
+  return 1;
+}
