@@ -202,6 +202,19 @@ describe("astar.planner", function()
     assert.is_true(s.time.max <= 0.002 + 4e-4, "slice of " .. s.time.max)
   end)
 
+  it("moves the queue every frame, even when the time is spent before any search", function()
+    local g = astar.grid(40, 1)
+    local t = 0
+    local pl = astar.planner(g, { clock = function() t = t + 1; return t end }) -- a second a reading
+    pl:request("a", { 1, 1 }, { 40, 1 }, { algorithm = "astar" })   -- 40 expansions
+    local frames = 0
+    repeat
+      frames = frames + 1
+      local out = pl:update(0.5)                                     -- spent at the first reading
+    until #out > 0
+    assert.equal(5, frames)                                          -- 8 expansions a frame
+  end)
+
   it("works on graphs and hex grids", function()
     local gr = astar.graph()
     for i = 1, 10 do gr:add_node(i, 0) end

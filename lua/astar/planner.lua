@@ -67,6 +67,8 @@ local function summary(s)
   return { count = s.n, median = percentile(s.list, 0.5), p99 = percentile(s.list, 0.99), max = s.max }
 end
 
+local MIN_SLICE = 8               -- expansions: the smallest slice on a time budget
+
 local PLANNER_OPTS = { aging = true, locate = true, clock = true, watch = true, slice = true }
 local REQUEST_OPTS = { priority = true, watch = true }
 
@@ -486,7 +488,7 @@ local function step(self, r, n, time)
       -- time per expansion measured so far (the first at `slice`)
       local est = self.per_exp[r.class]
       local k = est and math.floor(time / est) or self.slice
-      if k < 8 then k = 8 elseif k > 1e6 then k = 1e6 end
+      if k < MIN_SLICE then k = MIN_SLICE elseif k > 1e6 then k = 1e6 end
       status = q:step(k)
     end
   end
@@ -560,13 +562,19 @@ function Planner:update(budget)
   local out = self.carry or {}
   self.carry = out
   if self.versions then check_watched(self, out) end
-  local left = expansions
+  local left, stepped = expansions, false
   while #self.queue > 0 do
     local spent_t = clock() - t0
-    if time and spent_t >= time then break end
-    if left and left < 1 then break end
-    local r = head(self)
     local n = left
+    if time and spent_t >= time then
+      -- the checks above spent the time: one smallest slice all the same,
+      -- so the queue moves every frame (a bounded overshoot, never starving)
+      if stepped then break end
+      n = math.min(n or MIN_SLICE, MIN_SLICE)
+    end
+    if left and left < 1 then break end
+    stepped = true
+    local r = head(self)
     local ok, status, did
     if n then
       ok, status, did = pcall(step, self, r, n, nil)
