@@ -124,6 +124,15 @@ describe("the LÖVE demo (examples/love) #system", function()
     assert.are.equal("0", line:match("bad=(%d+)"))
   end)
 
+  it("shuts a door across the walkers' paths, and the planner re-plans the paths it cuts", function()
+    local r = played()
+    local line = r.out:match("(gate: [^\n]*)")
+    assert.is_not_nil(line, "no gate line in:\n" .. r.out .. "\nstderr:\n" .. r.err)
+    assert.is_true(tonumber(line:match("toggles=(%d+)")) >= 2, line)
+    assert.is_true(tonumber(line:match("invalidated=(%d+)")) >= 1, line)
+    -- and no walker ever stood on it while shut: the walk line's bad=0 covers it
+  end)
+
   it("rolls a 2 x 2 siege engine by the wide doors only", function()
     local r = played()
     local line = r.out:match("(walk: [^\n]*)")

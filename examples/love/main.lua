@@ -24,6 +24,9 @@
 --     astar.follower, in world coordinates (cell_size = CELL: pixels).
 --   * A 2 x 2 siege engine (size = 2) rolls between two yards by the wide
 --     doors; the agents take the one-cell corridor it does not fit.
+--   * A door (red) shuts and opens every GATE_EVERY seconds: the planner
+--     watches the paths it delivered, says which the door cuts, and
+--     searches them again from where their walkers stand.
 --   * Tab (or 1, 2): scene 2, any-angle paths (any_angle = true) against the
 --     grid path on a field of pillars, with their lengths; click to move
 --     the goal (left) or the start (right), Space for another field.
@@ -100,6 +103,8 @@ local DANGER = 12               -- penalty_scale: entering a cell in sight costs
 local SIEGE_SIZE = 2            -- the siege engine covers 2 x 2 cells
 local SIEGE_SPEED = 3
 local SIEGE_STOPS = { { 34, 26 }, { 3, 26 } } -- its yards (top-left cells)
+local GATE = { 17, 13 }         -- the door from the middle corridor to the player's hall shuts and opens ...
+local GATE_EVERY = 1.25         -- ... every this many seconds (never on anyone standing near it)
 local FIXED_DT = 1 / 60         -- the headless run's clock
 local HEURISTICS = { "octile", "manhattan", "euclidean", "zero" }
 local AGENT_COLOURS = {
@@ -119,6 +124,7 @@ local player = { x = 1, y = 1, cooldown = 0 }
 local monster = { h = 1, timer = 0, by_h = {}, speed = MONSTER_SPEED * CELL }
 local agents = {}
 local planner                   -- astar.planner(grid): the agents' and the siege engine's orders
+local gate = { shut = false, timer = GATE_EVERY }
 local siege = { size = SIEGE_SIZE, leg = 0, wait = 0, speed = SIEGE_SPEED * CELL }
 local scene = 1                 -- 1: the level; 2: any-angle against the grid path; 3: hexes
 local lab = {}                  -- scene 2's state
@@ -130,6 +136,7 @@ local stats = {
   frames = 0, agent_paths = 0, agent_expansions = 0, monster_searches = 0,
   monster_expansions = 0, in_flight = 0, max_in_flight = 0, used = 0, caught = 0,
   walk_checks = 0, segments = 0, walk_bad = 0, siege_paths = 0, siege_bad = 0,
+  gate_toggles = 0, gate_waits = 0, invalidated = 0, held = 0,
   scene2_frames = 0, scene3_frames = 0, scene2_draws = 0, scene3_draws = 0,
 }
 
@@ -145,7 +152,7 @@ local stats = {
 -- of its k x k block.  The headless run checks every frame that the block
 -- there is open (grid:clearance >= size).
 local function advance(w, dt)
-  if w.f then w.px, w.py = w.f:update(dt) end
+  if w.f and not w.hold then w.px, w.py = w.f:update(dt) end
   local x, y = grid:to_cell(w.px, w.py)
   if x then w.x, w.y = x, y end
   if headless then
@@ -164,6 +171,7 @@ local function at_end(w) return not w.f or w.f.arrived end
 -- route's world points are kept for drawing what is left of it.
 local function follow(w, p)
   if w.f then w.f:retarget(p) else w.f = astar.follower(p, { speed = w.speed }) end
+  w.hold = false
   local route, total = {}, 0
   for k, q in ipairs(p.points or p.xy) do
     local wx, wy = grid:to_world(q[1], q[2])
@@ -224,13 +232,19 @@ local siege_found -- the siege engine's answers (below)
 -- engine's have priority 1), and hands each new path to its walker.
 local function plan()
   local before = planner:stats().expansions
-  for _, r in ipairs(planner:update({ expansions = BUDGET, time = BUDGET_TIME })) do
+  -- (headless: expansions only, so that every run is the same whatever the machine)
+  local budget = headless and { expansions = BUDGET } or { expansions = BUDGET, time = BUDGET_TIME }
+  for _, r in ipairs(planner:update(budget)) do
     local w = r.key
-    if w == siege then
+    if r.reason == "invalidated" then
+      -- the gate shut across its path: it stops where it is (never near the
+      -- gate) until the planner's new path, searched from its cell, comes
+      w.hold, w.thinking = true, true
+      stats.invalidated = stats.invalidated + 1
+    elseif w == siege then
       siege_found(r)
     elseif r.path then
-      follow(w, r.path)                -- it walks the smoothed route
-      planner:cancel(w)                -- delivered: nothing left to watch on this level
+      follow(w, r.path)                -- it walks the smoothed route (watched until its next order)
       w.thinking = false
       w.wait = 0.1 + rng:random() * 0.4 -- a moment at each destination
       stats.agent_paths = stats.agent_paths + 1
@@ -255,6 +269,34 @@ local function update_agents(dt)
       end
     end
   end
+end
+
+-- The gate: it shuts only when no one (walker, monster, player) stands
+-- within two cells of it, else it tries again next frame; the planner then
+-- reports the paths it cuts, and the monster searches again at once.
+local function near_gate(x, y, size)
+  size = size or 1
+  return GATE[1] >= x - 2 and GATE[1] <= x + size + 1 and GATE[2] >= y - 2 and GATE[2] <= y + size + 1
+end
+
+local function update_gate(dt)
+  gate.timer = gate.timer - dt
+  if gate.timer > 0 then return end
+  if not gate.shut then
+    local all = { monster, siege, player }
+    for _, a in ipairs(agents) do all[#all + 1] = a end
+    for _, w in ipairs(all) do
+      if near_gate(w.x, w.y, w.size) then
+        stats.gate_waits = stats.gate_waits + 1
+        return
+      end
+    end
+  end
+  gate.shut = not gate.shut
+  grid:set_blocked(GATE[1], GATE[2], gate.shut)
+  gate.timer = GATE_EVERY
+  stats.gate_toggles = stats.gate_toggles + 1
+  if gate.shut then monster.timer = 0 end -- (it searches in this frame's update_monster)
 end
 
 -- R: new destinations for everyone.  A new order replaces a thinking
@@ -383,7 +425,6 @@ end
 siege_found = function(r)
   local p = r.path
   if not p then error("the siege engine has no route: " .. tostring(r.reason)) end
-  planner:cancel(siege)
   siege.thinking = false
   stats.siege_paths = stats.siege_paths + 1
   if headless then                     -- every block on its cell path is open
@@ -609,7 +650,8 @@ function love.load(args)
   end
 
   rng = love.math.newRandomGenerator(2024)
-  planner = astar.planner(grid)
+  -- locate: the cell a walker stands on (a cut path is searched again from there)
+  planner = astar.planner(grid, { locate = function(w) return w.x, w.y end })
   for k = 1, AGENT_COUNT do
     local c = open_cells[rng:random(#open_cells)]
     local a = { colour = AGENT_COLOURS[k], speed = AGENT_SPEED * CELL }
@@ -655,10 +697,14 @@ function love.update(dt)
     return
   end
   update_player(dt)
+  update_gate(dt)
+  plan()                               -- after the frame's edit: cut paths are known before anyone moves
   update_agents(dt)
   update_siege(dt)
-  plan()
   update_monster(dt)
+  for _, w in ipairs(agents) do
+    if w.hold then stats.held = stats.held + 1 end
+  end
 end
 
 function love.mousepressed(x, y, button)
@@ -707,6 +753,15 @@ local function draw_map()
       end
       lg.rectangle("fill", (x - 1) * CELL, (y - 1) * CELL, CELL, CELL)
     end
+  end
+  -- the gate: a red bar when shut, a faint outline when open
+  local gx, gy = (GATE[1] - 1) * CELL, (GATE[2] - 1) * CELL
+  if gate.shut then
+    lg.setColor(0.85, 0.30, 0.25)
+    lg.rectangle("fill", gx + 2, gy + 2, CELL - 4, CELL - 4)
+  else
+    lg.setColor(0.85, 0.30, 0.25, 0.6)
+    lg.rectangle("line", gx + 1, gy + 1, CELL - 2, CELL - 2)
   end
   -- faint cell lines on the floor only
   lg.setColor(1, 1, 1, 0.04)
@@ -943,8 +998,9 @@ local function draw_status()
   lg.print(("planner: %2d / %d expansions this frame, %d orders pending (of %d walkers); %d paths done")
     :format(stats.used, BUDGET, stats.in_flight, #agents + 1, stats.agent_paths), 116, y0 + 5)
   lg.setColor(0.95, 0.70, 0.25)
-  lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f")
-    :format(siege.wide, siege.narrow), 8, y0 + 77)
+  lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f."
+    .. "  The red door shuts every %g s: %d paths it cut were searched again")
+    :format(siege.wide, siege.narrow, GATE_EVERY, stats.invalidated), 8, y0 + 77)
 
   local h = HEURISTICS[monster.h]
   local cx, cy = monster.x, monster.y
@@ -984,6 +1040,10 @@ local function summary()
     .. ("\nwalk: checks=%d segments=%d bad=%d siege_paths=%d siege_bad=%d siege_wide=%.4f siege_narrow=%.4f")
     :format(stats.walk_checks, stats.segments, stats.walk_bad, stats.siege_paths, stats.siege_bad,
       siege.wide, siege.narrow)
+    -- the gate: how often it moved, the paths the planner said it cut, the
+    -- walker-frames spent waiting for their new path
+    .. ("\ngate: toggles=%d waits=%d invalidated=%d held=%d"):format(stats.gate_toggles, stats.gate_waits,
+      stats.invalidated, stats.held)
     .. ("\nscene2: frames=%d draws=%d points=%d length=%.4f grid_length=%.4f ok=%s"):format(
       stats.scene2_frames, stats.scene2_draws, lab.any and #lab.any.points or 0, lab.any and lab.any.length or 0,
       lab.cells and lab.cells.length or 0, tostring(lab.ok))
