@@ -1,7 +1,8 @@
 -- Connectivity kept per sector (src/sectors.c) and would_disconnect: both
 -- against flood fills written here, over random edit sequences on grids
--- large enough to hold many sectors (a grid of side s has sectors of about
--- sqrt(s / 2) cells, so 20 to 70 cells make 4 x 4 to 8 x 8 sectors, and
+-- large enough to hold many sectors (a grid of longer side s has sectors
+-- of about sqrt(s) cells: 8 for 17 to 64, so 20 to 64 cells make 3 x 3 to
+-- 8 x 8 sectors, and
 -- every edit near a sector's border crosses one), for every diagonal rule,
 -- hex layouts and graphs.
 local astar = require("astar")
@@ -174,7 +175,7 @@ describe("connectivity by sectors", function()
     for seed = 1, 16 do
       local r = rng(seed * 7919)
       local rule = RULES[seed % 4 + 1]
-      local w, h = r(20, 70), r(20, 60)
+      local w, h = r(20, 64), r(20, 60)
       local g = astar.grid(w, h, { diagonal = rule })
       local b = {}
       local density = r() * 0.45
