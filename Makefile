@@ -9,7 +9,9 @@
 #                   memory, os.exit under valgrind, the docs' C examples
 #   make demo       install what is missing, build, run the main example
 #   make bench      the benchmark tables (see "Performance" in doc/design.md),
-#                   the "many agents" table last (bench/agents.lua)
+#                   the "many agents" table last (bench/agents.lua); the
+#                   edits table (bench/edits.lua) against a base build with
+#                   EDITS_BASE=/tmp/base/build
 #   make lint       luacheck (Lua), cppcheck (C) and the extra-warnings
 #                   build (-Werror); tools installed when missing
 #   make format-check  clang-format --dry-run on FORMAT_FILES (run by lint)
@@ -216,6 +218,7 @@ bench: deps
 	-@$(MAKE) --no-print-directory build/bench/boost_graph
 	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
 	$(RUN_ENV) $(LUA) bench/fields.lua
+	$(RUN_ENV) $(LUA) bench/edits.lua $(EDITS_BASE)
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 
 # ---------------------------------------------------------------------------

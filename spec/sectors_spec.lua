@@ -317,6 +317,62 @@ describe("connectivity by sectors", function()
     end
   end)
 
+  it("graph:connected stays exact over random disables, enables and additions", function()
+    for seed = 1, 12 do
+      local r = rng(seed * 977)
+      local g = astar.graph()
+      local n = r(30, 120)
+      for i = 1, n do g:add_node(i, 0) end
+      -- a random tree (splits are likely) with a few extra edges, some one way
+      for i = 2, n do
+        local j = r(1, i - 1)
+        if r() < 0.8 then g:connect(i, j, 1) else g:add_edge(i, j, 1) end
+      end
+      for _ = 1, r(0, n // 4) do g:add_edge(r(1, n), r(1, n), 1) end
+      for step = 1, 40 do
+        local k = r(1, 10)
+        if k <= 6 then g:set_enabled(r(1, g:node_count()), false)
+        elseif k <= 8 then g:set_enabled(r(1, g:node_count()), true)
+        elseif k == 9 then g:add_edge(r(1, g:node_count()), r(1, g:node_count()), 1)
+        else g:add_node(0, 0) end
+        local nn = g:node_count()
+        local adj = {}
+        for i = 1, nn do adj[i] = {} end
+        for e = 1, g:edge_count() do
+          local a, b = g:edge(e)
+          adj[a][#adj[a] + 1] = b
+          adj[b][#adj[b] + 1] = a
+        end
+        local comp, reps = {}, {}
+        for s0 = 1, nn do
+          if g:is_enabled(s0) and not comp[s0] then
+            reps[#reps + 1] = s0
+            comp[s0] = #reps
+            local stack = { s0 }
+            while #stack > 0 do
+              local u = table.remove(stack)
+              for _, v in ipairs(adj[u]) do
+                if g:is_enabled(v) and not comp[v] then
+                  comp[v] = #reps
+                  stack[#stack + 1] = v
+                end
+              end
+            end
+          end
+        end
+        for v = 1, nn do
+          local rep = reps[comp[v] or 1]
+          if rep then
+            assert.equal(comp[v] ~= nil, g:connected(rep, v), ("seed %d step %d: %d-%d"):format(seed, step, rep, v))
+          end
+        end
+        for i = 1, #reps - 1 do
+          assert.is_false(g:connected(reps[i], reps[i + 1]), ("seed %d step %d"):format(seed, step))
+        end
+      end
+    end
+  end)
+
   it("memory() counts the sectors once they are built", function()
     local g = astar.grid(256, 256)
     local fresh = g:memory()

@@ -682,6 +682,44 @@ static int sec_would_disconnect(astar_topology *t, int32_t node, const int32_t *
     h.at[h.n] = q;
     h.moves[h.n++] = (unsigned char)lat_rule_moves(gr, open);
   }
+  /* the common case first: the cell's neighbours of its component still
+  ** joined among themselves (every move the block unmakes joins two of
+  ** them, or touches the cell): nothing but the cell itself separates */
+  {
+    int32_t mine = sec_glabel(gr, c, id), nb[LAT_MAXDIR];
+    int up[LAT_MAXDIR], nn = 0, a, e, joined = 1;
+    for (i = 1; i < h.n; i++)
+      if (sec_glabel(gr, c, lat_ext(gr, h.at[i])) == mine) {
+        nb[nn] = h.at[i];
+        up[nn] = nn;
+        nn++;
+      }
+    for (a = 0; a < nn; a++) {
+      unsigned mv = sec_moves(gr, &h, nb[a]);
+      int apar = lat_par_of(gr, nb[a]);
+      for (d = 0; mv != 0; d++, mv >>= 1)
+        for (e = 0; (mv & 1u) && e < nn; e++)
+          if (nb[a] + gr->off[apar][d] == nb[e]) {
+            int ra = a, rb = e;
+            while (up[ra] != ra) ra = up[ra];
+            while (up[rb] != rb) rb = up[rb];
+            if (ra != rb) up[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+          }
+    }
+    for (a = 1; a < nn && joined; a++) {
+      int r = a;
+      while (up[r] != r) r = up[r];
+      if (r != 0) joined = 0;
+    }
+    if (joined) { /* only the cell: apart from the points joined to it now */
+      int self = 0, other = 0;
+      for (j = 0; j < n; j++) {
+        if (ids[j] == id) self = 1;
+        else if (sec_glabel(gr, c, ids[j]) == mine) other = 1;
+      }
+      return self && other;
+    }
+  }
   h.s = sec_of(c, x, y);
   sec_rect(gr, c, h.s, &h.x0, &h.y0, &x1, &y1);
   h.sw = x1 - h.x0;
