@@ -279,7 +279,11 @@ int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32
   for (i = 0; i < n; i++)
     if (ids[i] < 0 || ids[i] >= count) return ASTAR_EINVAL;
   if (!ops->passable(t, ops->internal(t, node)) || n < 2) return 0;
-  if (ops->conn) return ops->conn->would_disconnect(t, node, ids, n);
+  /* a grid never edited has no sectors yet: building them while searches
+  ** read the grid (a finalizer during a batch) would write what they
+  ** read, so then the pass over the steps answers, writing nothing */
+  if (ops->conn && !(t->lock > 0 && t->comps.uniform))
+    return ops->conn->would_disconnect(t, node, ids, n);
   if ((rc = astar__comp_refresh(t)) != ASTAR_OK) return rc;
   return comp_would_disconnect(t, node, ids, n);
 }
