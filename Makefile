@@ -9,8 +9,10 @@
 #                   memory, os.exit under valgrind, the docs' C examples
 #   make demo       install what is missing, build, run the main example
 #   make bench      the benchmark tables (see "Performance" in doc/design.md),
-#                   the "many agents" table (bench/agents.lua), then the
-#                   RTS through the planner (bench/rts.lua)
+#                   the edits table (bench/edits.lua) against a base build
+#                   with EDITS_BASE=/tmp/base/build, the "many agents" table
+#                   (bench/agents.lua), then the RTS through the planner
+#                   (bench/rts.lua)
 #   make lint       luacheck (Lua), cppcheck (C) and the extra-warnings
 #                   build (-Werror); tools installed when missing
 #   make format-check  clang-format --dry-run on FORMAT_FILES (run by lint)
@@ -218,6 +220,7 @@ bench: deps
 	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
 	$(RUN_ENV) $(LUA) bench/fields.lua
 	$(RUN_ENV) $(LUA) bench/repair.lua
+	$(RUN_ENV) $(LUA) bench/edits.lua $(EDITS_BASE)
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/rts.lua
 

@@ -1,7 +1,8 @@
 -- Connectivity kept per sector (src/sectors.c) and would_disconnect: both
 -- against flood fills written here, over random edit sequences on grids
--- large enough to hold many sectors (a grid of side s has sectors of about
--- sqrt(s / 2) cells, so 20 to 70 cells make 4 x 4 to 8 x 8 sectors, and
+-- large enough to hold many sectors (a grid of longer side s has sectors
+-- of about sqrt(s) cells: 8 for 17 to 64, so 20 to 64 cells make 3 x 3 to
+-- 8 x 8 sectors, and
 -- every edit near a sector's border crosses one), for every diagonal rule,
 -- hex layouts and graphs.
 local astar = require("astar")
@@ -174,7 +175,7 @@ describe("connectivity by sectors", function()
     for seed = 1, 16 do
       local r = rng(seed * 7919)
       local rule = RULES[seed % 4 + 1]
-      local w, h = r(20, 70), r(20, 60)
+      local w, h = r(20, 64), r(20, 60)
       local g = astar.grid(w, h, { diagonal = rule })
       local b = {}
       local density = r() * 0.45
@@ -312,6 +313,62 @@ describe("connectivity by sectors", function()
         end
         assert.equal(want, g:would_disconnect(v, pts), ("seed %d node %d"):format(seed, v))
         assert.is_true(g:is_enabled(v) == (now[v] ~= nil))
+      end
+    end
+  end)
+
+  it("graph:connected stays exact over random disables, enables and additions", function()
+    for seed = 1, 12 do
+      local r = rng(seed * 977)
+      local g = astar.graph()
+      local n = r(30, 120)
+      for i = 1, n do g:add_node(i, 0) end
+      -- a random tree (splits are likely) with a few extra edges, some one way
+      for i = 2, n do
+        local j = r(1, i - 1)
+        if r() < 0.8 then g:connect(i, j, 1) else g:add_edge(i, j, 1) end
+      end
+      for _ = 1, r(0, n // 4) do g:add_edge(r(1, n), r(1, n), 1) end
+      for step = 1, 40 do
+        local k = r(1, 10)
+        if k <= 6 then g:set_enabled(r(1, g:node_count()), false)
+        elseif k <= 8 then g:set_enabled(r(1, g:node_count()), true)
+        elseif k == 9 then g:add_edge(r(1, g:node_count()), r(1, g:node_count()), 1)
+        else g:add_node(0, 0) end
+        local nn = g:node_count()
+        local adj = {}
+        for i = 1, nn do adj[i] = {} end
+        for e = 1, g:edge_count() do
+          local a, b = g:edge(e)
+          adj[a][#adj[a] + 1] = b
+          adj[b][#adj[b] + 1] = a
+        end
+        local comp, reps = {}, {}
+        for s0 = 1, nn do
+          if g:is_enabled(s0) and not comp[s0] then
+            reps[#reps + 1] = s0
+            comp[s0] = #reps
+            local stack = { s0 }
+            while #stack > 0 do
+              local u = table.remove(stack)
+              for _, v in ipairs(adj[u]) do
+                if g:is_enabled(v) and not comp[v] then
+                  comp[v] = #reps
+                  stack[#stack + 1] = v
+                end
+              end
+            end
+          end
+        end
+        for v = 1, nn do
+          local rep = reps[comp[v] or 1]
+          if rep then
+            assert.equal(comp[v] ~= nil, g:connected(rep, v), ("seed %d step %d: %d-%d"):format(seed, step, rep, v))
+          end
+        end
+        for i = 1, #reps - 1 do
+          assert.is_false(g:connected(reps[i], reps[i + 1]), ("seed %d step %d"):format(seed, step))
+        end
       end
     end
   end)

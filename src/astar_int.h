@@ -118,6 +118,14 @@ void astar__comp_kept(astar_topology *t);
 void astar__comp_node(astar_topology *t, int32_t v);
 /* A step between external nodes a and b exists now: their labels merge. */
 void astar__comp_union(astar_topology *t, int32_t a, int32_t b);
+/* Closing external node v without a relabel (graphs: graph.c's bounded
+** check).  After the mutation bumped the version: whether the labels were
+** current just before it; then, with the check's findings, each side that
+** split off the node's component gets a fresh label (ENOMEM drops the
+** labels), and astar__comp_closed makes them current with v impassable. */
+int astar__comp_was_current(const astar_topology *t);
+int32_t astar__comp_split(astar_topology *t, const int32_t *side, size_t n);
+void astar__comp_closed(astar_topology *t, int32_t v);
 void astar__comp_free(astar_topology *t);
 size_t astar__comp_bytes(const astar_topology *t);
 

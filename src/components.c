@@ -162,6 +162,24 @@ void astar__comp_node(astar_topology *t, int32_t v) {
   c->label[v] = comp_fresh(t);
 }
 
+int astar__comp_was_current(const astar_topology *t) {
+  const astar_comps *c = &t->comps;
+  return c->valid && !c->uniform && c->version + 1 == t->version && !t->ops->conn;
+}
+
+void astar__comp_closed(astar_topology *t, int32_t v) {
+  t->comps.label[v] = -1;
+  t->comps.version = t->version;
+}
+
+int32_t astar__comp_split(astar_topology *t, const int32_t *side, size_t n) {
+  int32_t l = comp_fresh(t);
+  size_t i;
+  if (l < 0) return ASTAR_ENOMEM;
+  for (i = 0; i < n; i++) t->comps.label[side[i]] = l;
+  return ASTAR_OK;
+}
+
 void astar__comp_union(astar_topology *t, int32_t a, int32_t b) {
   astar_comps *c = &t->comps;
   int32_t la, lb;
@@ -261,7 +279,11 @@ int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32
   for (i = 0; i < n; i++)
     if (ids[i] < 0 || ids[i] >= count) return ASTAR_EINVAL;
   if (!ops->passable(t, ops->internal(t, node)) || n < 2) return 0;
-  if (ops->conn) return ops->conn->would_disconnect(t, node, ids, n);
+  /* a grid never edited has no sectors yet: building them while searches
+  ** read the grid (a finalizer during a batch) would write what they
+  ** read, so then the pass over the steps answers, writing nothing */
+  if (ops->conn && !(t->lock > 0 && t->comps.uniform))
+    return ops->conn->would_disconnect(t, node, ids, n);
   if ((rc = astar__comp_refresh(t)) != ASTAR_OK) return rc;
   return comp_would_disconnect(t, node, ids, n);
 }

@@ -56,6 +56,11 @@ struct astar_graph {
   size_t rfirst_cap, redge_cap;
   int32_t *rfirst; /* nn + 1 offsets into redge */
   int32_t *redge;  /* edge ids grouped by destination */
+  /* the bounded check of a disabled node (graph_cut): a stamp per node
+  ** and the breadth-first queue (CUT_BUDGET) */
+  uint32_t *seen, stamp;
+  size_t seen_cap, cutq_cap;
+  int32_t *cutq;
 };
 
 #define GRAPH(t) ((astar_graph *)(t))
@@ -90,6 +95,8 @@ void astar_graph_free(astar_graph *g) {
   astar__release(f, ud, (void **)&g->adj, &g->adj_cap, sizeof(adj_rec));
   astar__release(f, ud, (void **)&g->rfirst, &g->rfirst_cap, sizeof(int32_t));
   astar__release(f, ud, (void **)&g->redge, &g->redge_cap, sizeof(int32_t));
+  astar__release(f, ud, (void **)&g->seen, &g->seen_cap, sizeof(uint32_t));
+  astar__release(f, ud, (void **)&g->cutq, &g->cutq_cap, sizeof(int32_t));
   astar__comp_free(&g->t);
   astar__mem(f, ud, g, sizeof *g, 0);
 }
@@ -181,6 +188,89 @@ int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost) {
   return ASTAR_OK;
 }
 
+static int graph_prepare(astar_topology *t, int reverse);
+
+/* How many nodes the check of a disabled node may visit, and how many
+** distinct neighbours it takes (more: the next question relabels). */
+#define CUT_BUDGET 4096
+#define CUT_NEIGHBOURS 32
+
+/* Visits one neighbour v of the search (skipping the disabled node, and
+** disabled or seen ones); 0 when the budget is spent. */
+static int cut_visit(astar_graph *g, int32_t node, int32_t v, int32_t *qn) {
+  if (v == node || !g->on[v] || g->seen[v] == g->stamp) return 1;
+  if (*qn == CUT_BUDGET) return 0;
+  g->seen[v] = g->stamp;
+  g->cutq[(*qn)++] = v;
+  return 1;
+}
+
+/*
+** After `node` was disabled, with the labels current just before: keeps
+** them current without a relabel when a bounded search can tell how the
+** node's component fell apart.  Its enabled neighbours (either way: weak
+** components) are searched from, one group at a time, breadth first over
+** both directions without the node: a search that meets every neighbour
+** still unplaced proves they stay together; one that runs out of nodes
+** first has found a side that split off (a fresh label for it).  A search
+** past CUT_BUDGET nodes (or a node of more than CUT_NEIGHBOURS
+** neighbours) gives up, and the next question relabels the graph as
+** before.  So the cost is paid here, bounded by the budget and the edges
+** of the nodes visited; the first check after nodes or edges were added
+** builds the two adjacencies (O(edges), what the next search would build).
+*/
+static void graph_cut(astar_graph *g, int32_t node) {
+  astar_topology *t = &g->t;
+  int32_t nb[CUT_NEIGHBOURS], k = 0, i, j;
+  if (!astar__comp_was_current(t) || graph_prepare(t, 1) != ASTAR_OK) return;
+  for (i = g->first[node]; i < g->first[node + 1] + (g->rfirst[node + 1] - g->rfirst[node]);
+       i++) {
+    int32_t v = i < g->first[node + 1]
+                    ? g->adj[i].to
+                    : g->edges[g->redge[g->rfirst[node] + i - g->first[node + 1]]].from;
+    if (v == node || !g->on[v]) continue;
+    for (j = 0; j < k && nb[j] != v; j++) continue;
+    if (j < k) continue;
+    if (k == CUT_NEIGHBOURS) return;
+    nb[k++] = v;
+  }
+  if (astar__grow(t->alloc, t->ud, (void **)&g->seen, &g->seen_cap, (size_t)g->nn,
+                  sizeof(uint32_t)) ||
+      astar__grow(t->alloc, t->ud, (void **)&g->cutq, &g->cutq_cap, CUT_BUDGET,
+                  sizeof(int32_t)))
+    return;
+  if (g->stamp == 0 || g->seen_cap < (size_t)g->nn) { /* fresh memory */
+    memset(g->seen, 0, g->seen_cap * sizeof(uint32_t));
+    g->stamp = 0;
+  }
+  while (k >= 2) { /* nb[0..k): the neighbours not placed yet */
+    int32_t qn = 0, head = 0, met = 1;
+    if (++g->stamp == 0) {
+      memset(g->seen, 0, g->seen_cap * sizeof(uint32_t));
+      g->stamp = 1;
+    }
+    g->seen[nb[0]] = g->stamp;
+    g->cutq[qn++] = nb[0];
+    while (head < qn && met < k) {
+      int32_t u = g->cutq[head++], e, before = qn;
+      for (e = g->first[u]; e < g->first[u + 1]; e++)
+        if (!cut_visit(g, node, g->adj[e].to, &qn)) return;
+      for (e = g->rfirst[u]; e < g->rfirst[u + 1]; e++)
+        if (!cut_visit(g, node, g->edges[g->redge[e]].from, &qn)) return;
+      for (; before < qn; before++)
+        for (j = 1; j < k; j++)
+          if (nb[j] == g->cutq[before]) met++;
+    }
+    if (met == k) break; /* all together */
+    /* a side of its own: everything the search saw */
+    if (astar__comp_split(t, g->cutq, (size_t)qn) != ASTAR_OK) return;
+    for (i = j = 0; i < k; i++)
+      if (g->seen[nb[i]] != g->stamp) nb[j++] = nb[i];
+    k = j;
+  }
+  astar__comp_closed(t, node);
+}
+
 int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
   if (g->t.lock > 0) return ASTAR_EBUSY;
   if (node < 0 || node >= g->nn) return ASTAR_EINVAL;
@@ -198,6 +288,8 @@ int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
     for (i = 0; i < g->ne; i++)
       if (g->edges[i].from == node || g->edges[i].to == node)
         astar__comp_union(&g->t, g->edges[i].from, g->edges[i].to);
+  } else {
+    graph_cut(g, node);
   }
   return ASTAR_OK;
 }
@@ -450,7 +542,8 @@ static int graph_default_heuristic(const astar_topology *t) {
 static size_t graph_bytes(const astar_topology *t) {
   const astar_graph *g = CGRAPH(t);
   return sizeof *g + g->ncap * sizeof(node_rec) + g->ocap + g->ecap * sizeof(edge_rec) +
-         (g->first_cap + g->rfirst_cap + g->redge_cap) * sizeof(int32_t) +
+         (g->first_cap + g->rfirst_cap + g->redge_cap + g->cutq_cap) * sizeof(int32_t) +
+         g->seen_cap * sizeof(uint32_t) +
          g->adj_cap * sizeof(adj_rec);
 }
 

@@ -22,7 +22,10 @@
 ** Where the cost is paid.  An edit (set_blocked) only marks: its sector
 ** for a new local labelling, and the borders whose crossing moves its
 ** change of the move masks can touch (the cell's and its neighbours'
-** crossing moves) -- O(1), no labelling.  The next question
+** crossing moves) -- O(1), no labelling.  Most edits do not even mark the
+** sector: when the cells around the edited one show that the sector's
+** components stay as they were (sec_local), the edit writes the cell's
+** label itself.  The next question
 ** (connected, a search's unreachable early-out, would_disconnect,
 ** astar_topology_components_refresh) brings the marked sectors up to
 ** date: each marked sector once (S * S cells), the borders next to a
@@ -161,36 +164,49 @@ static void sec_rect(const astar_grid *gr, const lat_sectors *c, int32_t s, int3
 
 /* Labels the components of sector s (into the hypothesis' scratch when it
 ** is the hypothesis' sector) by flood fill over the moves inside the
-** sector; returns how many. */
+** sector; returns how many.  Local coordinates throughout: the labels'
+** rows (stride ls), the padded rows of the masks (stride pw). */
 static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s) {
-  int32_t x0, y0, x1, y1, x, y, k = 0, m = (int32_t)sec_size(c) - 1;
+  int32_t x0, y0, x1, y1, x, y, k = 0, rw, rh, ls, pw = gr->pw, m = (int32_t)sec_size(c) - 1;
+  const unsigned char *blk, *mv0;
+  uint16_t *lab;
+  int hyp = h != NULL && s == h->s;
   sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
-  for (y = y0; y < y1; y++)
-    for (x = x0; x < x1; x++)
-      *sec_lab(c, h, gr, s, x, y) =
-          (uint16_t)(gr->blocked[LAT_CELL(gr, x, y)] ? LAB_NONE : LAB_TODO);
-  if (h != NULL) *sec_lab(c, h, gr, s, h->cell % gr->pw - 1, h->cell / gr->pw - 1) = LAB_NONE;
-  for (y = y0; y < y1; y++)
-    for (x = x0; x < x1; x++) {
+  rw = x1 - x0;
+  rh = y1 - y0;
+  lab = hyp ? h->scr : c->label + (size_t)y0 * (size_t)gr->w + (size_t)x0;
+  ls = hyp ? h->sw : gr->w;
+  blk = gr->blocked + LAT_CELL(gr, x0, y0);
+  mv0 = gr->moves + LAT_CELL(gr, x0, y0);
+  for (y = 0; y < rh; y++)
+    for (x = 0; x < rw; x++)
+      lab[y * ls + x] = (uint16_t)(blk[y * pw + x] ? LAB_NONE : LAB_TODO);
+  if (hyp) {
+    int32_t cy = h->cell / pw - 1 - y0, cx = h->cell % pw - 1 - x0;
+    lab[cy * ls + cx] = LAB_NONE;
+  }
+  for (y = 0; y < rh; y++)
+    for (x = 0; x < rw; x++) {
       int32_t top = 0;
-      uint16_t *l = sec_lab(c, h, gr, s, x, y);
-      if (*l != LAB_TODO) continue;
-      *l = (uint16_t)k;
-      c->stack[top++] = (y - y0) << c->shift | (x - x0);
+      if (lab[y * ls + x] != LAB_TODO) continue;
+      lab[y * ls + x] = (uint16_t)k;
+      c->stack[top++] = y << c->shift | x;
       while (top > 0) {
-        int32_t at = c->stack[--top], ux = x0 + (at & m), uy = y0 + (at >> c->shift);
-        int par = lat_par(gr, ux, uy), d;
-        unsigned mv = sec_moves(gr, h, LAT_CELL(gr, ux, uy));
+        int32_t at = c->stack[--top], ux = at & m, uy = at >> c->shift;
+        int par = lat_par(gr, x0 + ux, y0 + uy), d;
+        unsigned mv = h ? sec_moves(gr, h, LAT_CELL(gr, x0 + ux, y0 + uy)) : mv0[uy * pw + ux];
+        const signed char *ddx = gr->ddx[par], *ddy = gr->ddy[par];
         for (d = 0; mv != 0; d++, mv >>= 1) {
           int32_t vx, vy;
+          uint16_t *l;
           if (!(mv & 1u)) continue;
-          vx = ux + gr->ddx[par][d];
-          vy = uy + gr->ddy[par][d];
-          if (vx < x0 || vy < y0 || vx >= x1 || vy >= y1) continue;
-          l = sec_lab(c, h, gr, s, vx, vy);
+          vx = ux + ddx[d];
+          vy = uy + ddy[d];
+          if ((uint32_t)vx >= (uint32_t)rw || (uint32_t)vy >= (uint32_t)rh) continue;
+          l = &lab[vy * ls + vx];
           if (*l != LAB_TODO) continue;
           *l = (uint16_t)k;
-          c->stack[top++] = (vy - y0) << c->shift | (vx - x0);
+          c->stack[top++] = vy << c->shift | vx;
         }
       }
       k++;
@@ -260,9 +276,13 @@ static int sec_regraph(astar_grid *gr, lat_sectors *c) {
   for (v = 0; v < k; v++) c->glabel[v] = v;
   for (s = 0; s < c->n; s++)
     for (b = 0; b < B_COUNT; b++) {
-      int32_t t = sec_across(c, s, b), i, np = c->npairs[s * B_COUNT + b];
-      const sec_pair *p = sec_pairs(c, s, b);
-      for (i = 0; i < np; i++) uf_join(c->glabel, c->base[s] + p[i].a, c->base[t] + p[i].b);
+      int32_t np = c->npairs[s * B_COUNT + b], i, bs, bt;
+      const sec_pair *p;
+      if (np == 0) continue;
+      p = sec_pairs(c, s, b);
+      bs = c->base[s];
+      bt = c->base[sec_across(c, s, b)];
+      for (i = 0; i < np; i++) uf_join(c->glabel, bs + p[i].a, bt + p[i].b);
     }
   for (v = 0; v < k; v++) c->glabel[v] = c->glabel[c->glabel[v]]; /* parents are smaller */
   c->regraphs++;
@@ -373,14 +393,15 @@ void astar__sec_free(astar_grid *gr) {
   gr->sec = NULL;
 }
 
-/* The sector side for a grid: a power of two near the square root of its
-** longer side (an edit relabels S * S cells and the sector graph has
-** about w * h / S^2 nodes: the two balance there), 4 to 128 (local labels
+/* The sector side for a grid: the power of two whose square first
+** reaches its longer side (an edit relabels S * S cells and the sector
+** graph has about w * h / S^2 nodes: the two balance near there; 32 on
+** 512 x 512, 64 on 2048 x 2048: bench/edits.lua), 4 to 128 (local labels
 ** fit 16 bits). */
 static int sec_shift_for(const astar_grid *gr) {
   int32_t side = gr->w > gr->h ? gr->w : gr->h;
   int shift = 2;
-  while (shift < 7 && ((int64_t)1 << (2 * shift + 1)) < side) shift++;
+  while (shift < 7 && ((int64_t)1 << (2 * shift)) < side) shift++;
   return shift;
 }
 
@@ -453,6 +474,73 @@ static int sec_build(astar_grid *gr) {
 /* what the lattice and the components call                                   */
 /* ------------------------------------------------------------------------ */
 
+/*
+** The common edit without a relabel of its sector, when the sector's
+** labels are current: 1 when the change of (x, y) left the sector's
+** partition as it was but for the cell, which then has its label.  The
+** moves the change made or unmade inside the sector all join two cells
+** among (x, y) and its neighbours there (a diagonal step's side cells are
+** neighbours of both its ends), so:
+**   closing: the cell's neighbours of its component in the sector, still
+**            joined to one another by moves among themselves;
+**   opening: the cell's moves into the sector, all to one component.
+** O(neighbours^2); 0 (a relabel at the next question) otherwise.
+*/
+static int sec_local(astar_grid *gr, lat_sectors *c, int32_t x, int32_t y) {
+  int32_t s = sec_of(c, x, y), id = y * gr->w + x, p = LAT_CELL(gr, x, y);
+  int32_t nx[LAT_MAXDIR], ny[LAT_MAXDIR];
+  int par = lat_par(gr, x, y), d, i, j, n = 0, up[LAT_MAXDIR];
+  uint16_t mine = c->label[id];
+  if (!gr->blocked[p]) { /* opened: one component among its moves */
+    unsigned mv = gr->moves[p];
+    uint16_t l = LAB_NONE;
+    for (d = 0; mv != 0; d++, mv >>= 1) {
+      int32_t vx = x + gr->ddx[par][d], vy = y + gr->ddy[par][d];
+      uint16_t lv;
+      if (!(mv & 1u) || sec_of(c, vx, vy) != s) continue;
+      lv = c->label[vy * gr->w + vx];
+      if (l != LAB_NONE && lv != l) return 0;
+      l = lv;
+    }
+    if (l == LAB_NONE) return 0; /* a component of its own */
+    c->label[id] = l;
+    return 1;
+  }
+  /* closed: its component's cells around it, joined among themselves */
+  for (d = 0; d < gr->ndir; d++) {
+    int32_t vx = x + gr->ddx[par][d], vy = y + gr->ddy[par][d];
+    if (!LAT_INSIDE(gr, vx, vy) || sec_of(c, vx, vy) != s || gr->blocked[LAT_CELL(gr, vx, vy)] ||
+        c->label[vy * gr->w + vx] != mine)
+      continue;
+    nx[n] = vx;
+    ny[n] = vy;
+    up[n] = n;
+    n++;
+  }
+  for (i = 0; i < n; i++) {
+    int vpar = lat_par(gr, nx[i], ny[i]);
+    unsigned mv = gr->moves[LAT_CELL(gr, nx[i], ny[i])];
+    for (d = 0; mv != 0; d++, mv >>= 1) {
+      int32_t wx = nx[i] + gr->ddx[vpar][d], wy = ny[i] + gr->ddy[vpar][d];
+      if (!(mv & 1u)) continue;
+      for (j = 0; j < n; j++)
+        if (nx[j] == wx && ny[j] == wy) {
+          int a = i, b = j;
+          while (up[a] != a) a = up[a];
+          while (up[b] != b) b = up[b];
+          if (a != b) up[a > b ? a : b] = a < b ? a : b;
+        }
+    }
+  }
+  for (i = 1; i < n; i++) {
+    int a = i;
+    while (up[a] != a) a = up[a];
+    if (a != 0) return 0;
+  }
+  c->label[id] = (uint16_t)LAB_NONE;
+  return 1;
+}
+
 /* Cell (x, y) changed its blocked bit: the marks (see the header). */
 void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
   lat_sectors *c = gr->sec;
@@ -462,7 +550,8 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
     gr->t.comps.valid = gr->t.comps.uniform = 0;
     return;
   }
-  sec_dirty(c, sec_of(c, x, y), D_LOCAL);
+  if ((c->dirty[sec_of(c, x, y)] & D_LOCAL) || !sec_local(gr, c, x, y))
+    sec_dirty(c, sec_of(c, x, y), D_LOCAL);
   /* the moves that changed all join two cells among (x, y) and its
   ** neighbours: a border they cross is between two of those cells' sectors */
   cell[0][0] = x;
@@ -592,6 +681,44 @@ static int sec_would_disconnect(astar_topology *t, int32_t node, const int32_t *
     }
     h.at[h.n] = q;
     h.moves[h.n++] = (unsigned char)lat_rule_moves(gr, open);
+  }
+  /* the common case first: the cell's neighbours of its component still
+  ** joined among themselves (every move the block unmakes joins two of
+  ** them, or touches the cell): nothing but the cell itself separates */
+  {
+    int32_t mine = sec_glabel(gr, c, id), nb[LAT_MAXDIR];
+    int up[LAT_MAXDIR], nn = 0, a, e, joined = 1;
+    for (i = 1; i < h.n; i++)
+      if (sec_glabel(gr, c, lat_ext(gr, h.at[i])) == mine) {
+        nb[nn] = h.at[i];
+        up[nn] = nn;
+        nn++;
+      }
+    for (a = 0; a < nn; a++) {
+      unsigned mv = sec_moves(gr, &h, nb[a]);
+      int apar = lat_par_of(gr, nb[a]);
+      for (d = 0; mv != 0; d++, mv >>= 1)
+        for (e = 0; (mv & 1u) && e < nn; e++)
+          if (nb[a] + gr->off[apar][d] == nb[e]) {
+            int ra = a, rb = e;
+            while (up[ra] != ra) ra = up[ra];
+            while (up[rb] != rb) rb = up[rb];
+            if (ra != rb) up[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+          }
+    }
+    for (a = 1; a < nn && joined; a++) {
+      int r = a;
+      while (up[r] != r) r = up[r];
+      if (r != 0) joined = 0;
+    }
+    if (joined) { /* only the cell: apart from the points joined to it now */
+      int self = 0, other = 0;
+      for (j = 0; j < n; j++) {
+        if (ids[j] == id) self = 1;
+        else if (sec_glabel(gr, c, ids[j]) == mine) other = 1;
+      }
+      return self && other;
+    }
   }
   h.s = sec_of(c, x, y);
   sec_rect(gr, c, h.s, &h.x0, &h.y0, &x1, &y1);

@@ -768,6 +768,31 @@ static void test_pages_and_components(void) {
   CHECK(astar_topology_connected(t, -1, 0) == ASTAR_EINVAL);
   astar_search_free(s);
   astar_grid_free(gr);
+  {
+    /* a graph: a disabled node's bounded check keeps the labels current,
+    ** with the side that split off labelled apart (no relabel) */
+    astar_graph *g = astar_graph_new(NULL, NULL);
+    astar_topology *gt = astar_graph_topology(g);
+    int32_t id, e, k;
+    uint32_t full;
+    for (k = 0; k < 100; k++) CHECK(astar_graph_add_node(g, k, 0, 0, &id) == ASTAR_OK);
+    for (k = 0; k + 1 < 100; k++) CHECK(astar_graph_add_edge(g, k, k + 1, 1, 0, &e) == ASTAR_OK);
+    CHECK(astar_graph_add_edge(g, 0, 50, 1, 0, &e) == ASTAR_OK); /* a ring 0..50 */
+    CHECK(astar_topology_connected(gt, 0, 99) == 1);
+    full = gt->comps.relabels;
+    CHECK(astar_graph_set_enabled(g, 25, 0) == ASTAR_OK); /* the ring holds */
+    CHECK(astar_topology_components_current(gt));
+    CHECK(astar_topology_connected(gt, 24, 26) == 1 && astar_topology_connected(gt, 25, 26) == 0);
+    CHECK(astar_graph_set_enabled(g, 70, 0) == ASTAR_OK); /* splits 71..99 off */
+    CHECK(astar_topology_components_current(gt));
+    CHECK(astar_topology_connected(gt, 0, 69) == 1 && astar_topology_connected(gt, 0, 71) == 0);
+    CHECK(astar_topology_connected(gt, 71, 99) == 1);
+    CHECK(astar_graph_set_enabled(g, 10, 0) == ASTAR_OK); /* 11..24 split off */
+    CHECK(astar_topology_connected(gt, 11, 24) == 1 && astar_topology_connected(gt, 0, 24) == 0);
+    CHECK(astar_topology_connected(gt, 0, 69) == 1);
+    CHECK(gt->comps.relabels == full);
+    astar_graph_free(g);
+  }
 }
 
 int main(void) {

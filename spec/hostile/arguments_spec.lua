@@ -53,6 +53,14 @@ function K.sources(e)
   if next(e.v) == nil then return "sources must be a non-empty list" end
 end
 MISSING[K.sources] = true
+-- would_disconnect's list of cells or nodes (may be empty)
+function K.list(what)
+  return function(e)
+    if e.v == NONE or type(e.v) ~= "table" then
+      return ("table (a list of %s) expected, got %s"):format(what, e.t)
+    end
+  end
+end
 -- astar.batch's topology and list of requests
 function K.topo(e)
   if e.d == "astar.Grid" or e.d == "astar.Graph" or e.d == "astar.Hex" then return nil end
@@ -156,6 +164,7 @@ local GRAPH_SIGS = {
   query = { { NODE, 1 }, { NODE, 3 }, { K.opts, {} } },
   distances = { { K.sources, { 1 } }, { K.opts, {} } },
   connected = { { NODE, 1 }, { NODE, 3 } },
+  would_disconnect = { { NODE, 2 }, { K.list("nodes"), { 1, 3 } } },
   distances_query = { { K.sources, { 1 } }, { K.opts, {} } },
   nearest = { { K.finite("x"), 1 }, { K.finite("y"), 2 }, { K.finite("z", true), 3 } },
   version = {},
@@ -180,6 +189,7 @@ local function cell_sigs(what, since_max)
     line_of_sight = { { GX, 1 }, { GY, 1 }, { GX, 4 }, { GY, 3 }, { K.size, 2 } },
     clearance = { { GX, 2 }, { GY, 2 } },
     connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
+    would_disconnect = { { GX, 2 }, { GY, 2 }, { K.list("cells"), { { 1, 1 }, { 3, 3 } } } },
     visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
     to_string = { { K.path, {} } },
     find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
