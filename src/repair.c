@@ -160,7 +160,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   ** (an edit beside its start) gives up: resetting costs about half an
   ** expansion a cell, and the cells must be expanded again anyway */
   most = (size_t)(s->st.generated / 2) + 64;
-  r = s->q.size + 2;        /* the box (size + 1) and one more */
+  r = s->q.size + 2; /* the box (size + 1) and one more */
   /* 1. the cells whose route may use a changed step, and their subtrees */
   for (k = 0; k < nchanged; k++) {
     box(gr, changed[k], r, &x0, &y0, &x1, &y1);
