@@ -65,6 +65,17 @@ local function edit(wd)
   else g:set_tag(x, y, nil) end
 end
 
+-- Steps q (at most `most` expansions a time) with 1 to 3 edits between
+-- two steps, `rounds` times at most, then to the end.
+local function step_between_edits(wd, q, most, rounds)
+  local n = 0
+  while q:step(wd.r(1, most)) == "searching" and n < rounds do
+    n = n + 1
+    for _ = 1, wd.r(1, 3) do edit(wd) end
+  end
+  q:step()
+end
+
 local function open_cell(wd)
   for _ = 1, 200 do
     local x, y = wd.r(1, wd.w), wd.r(1, wd.h)
@@ -101,12 +112,7 @@ local function path_oracle(first, last)
       local q = wd.g:query(x1, y1, x2, y2, wd.o)
       local route = wd.g:find_path(x1, y1, x2, y2, wd.o)
       wd.hot = route and route.xy
-      local rounds = 0
-      while q:step(wd.r(1, 25)) == "searching" and rounds < 12 do
-        rounds = rounds + 1
-        for _ = 1, wd.r(1, 3) do edit(wd) end
-      end
-      q:step()
+      step_between_edits(wd, q, 25, 12)
       local p, why, stats = q:result()
       local st = p or stats
       repaired = repaired + (st.repairs or 0)
@@ -133,12 +139,7 @@ describe("repair: a query stepped between random edits", function()
       local sources = {}
       for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
       local q = wd.g:distances_query(sources, o)
-      local rounds = 0
-      while q:step(wd.r(1, 30)) == "searching" and rounds < 10 do
-        rounds = rounds + 1
-        for _ = 1, wd.r(1, 3) do edit(wd) end
-      end
-      q:step()
+      step_between_edits(wd, q, 30, 10)
       if tostring(q):find("repaired") then repaired = repaired + 1 end
       local f, fresh = q:result(), wd.g:distances(sources, o)
       for y = 1, wd.h do

@@ -101,15 +101,6 @@ static int reopen(astar_search *s, int32_t p) {
   return heap_push(s, &s->open, p, f, tie_key(s, h), 0);
 }
 
-/* Distance searches' estimate: zero. */
-static double zero_h(const astar_search *s, int32_t v, double x, double y) {
-  (void)s;
-  (void)v;
-  (void)x;
-  (void)y;
-  return 0.0;
-}
-
 /* The change's box, one wider (what step 1 resets): its bounds inside
 ** the grid. */
 static void box(const astar_grid *gr, int32_t c, int32_t r, int32_t *x0, int32_t *y0,
@@ -186,7 +177,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   for (k = 0; k < nsources; k++) {
     int32_t p = astar__lat_internal(s->topo, sources[k]);
     if (node_seen(s, p) || !stands(s, gr, p)) continue;
-    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, zero_h);
+    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, lat_zero_h);
     if (rc != ASTAR_OK) return rc;
   }
   for (head = 0; head < nr; head++) {
