@@ -23,17 +23,18 @@ local function world(seed)
   local hex = seed % 5 == 0
   local w, h = r(12, 30), r(12, 30)
   local g = hex and astar.hex(w, h) or astar.grid(w, h, { diagonal = RULES[seed % 4 + 1] })
-  for y = 1, h do
+  local uniform = seed % 7 == 3 -- now and then a uniform map and the default
+  for y = 1, h do                -- algorithm: jump point search, until costs appear
     for x = 1, w do
       local u = r()
       if u < 0.22 then g:set_blocked(x, y, true)
-      elseif u < 0.32 then g:set_cost(x, y, 1 + r(0, 4) / 2)
-      elseif u < 0.36 then g:set_tag(x, y, "sand") end
+      elseif u < 0.32 and not uniform then g:set_cost(x, y, 1 + r(0, 4) / 2)
+      elseif u < 0.36 and not uniform then g:set_tag(x, y, "sand") end
     end
   end
   local o = { size = 1 + seed % 3 }
-  if seed % 7 ~= 3 then o.algorithm = "astar" end -- now and then the default (jump points)
-  if seed % 2 == 0 then o.costs = { mud = false, sand = 2 } end -- mud appears later
+  if not uniform then o.algorithm = "astar" end
+  if seed % 2 == 0 and not uniform then o.costs = { mud = false, sand = 2 } end -- mud appears later
   local pen, forbid
   if seed % 6 == 1 then
     pen = astar.field(g)
@@ -62,6 +63,17 @@ local function edit(wd)
   elseif u < 0.92 and wd.pen then wd.pen:set(x, y, r(0, 3))
   elseif wd.forbid then wd.forbid:set(x, y, r() < 0.3 and 1 or 0)
   else g:set_tag(x, y, nil) end
+end
+
+-- Steps q (at most `most` expansions a time) with 1 to 3 edits between
+-- two steps, `rounds` times at most, then to the end.
+local function step_between_edits(wd, q, most, rounds)
+  local n = 0
+  while q:step(wd.r(1, most)) == "searching" and n < rounds do
+    n = n + 1
+    for _ = 1, wd.r(1, 3) do edit(wd) end
+  end
+  q:step()
 end
 
 local function open_cell(wd)
@@ -100,12 +112,7 @@ local function path_oracle(first, last)
       local q = wd.g:query(x1, y1, x2, y2, wd.o)
       local route = wd.g:find_path(x1, y1, x2, y2, wd.o)
       wd.hot = route and route.xy
-      local rounds = 0
-      while q:step(wd.r(1, 25)) == "searching" and rounds < 12 do
-        rounds = rounds + 1
-        for _ = 1, wd.r(1, 3) do edit(wd) end
-      end
-      q:step()
+      step_between_edits(wd, q, 25, 12)
       local p, why, stats = q:result()
       local st = p or stats
       repaired = repaired + (st.repairs or 0)
@@ -126,17 +133,13 @@ describe("repair: a query stepped between random edits", function()
     local repaired = 0
     for seed = 1, 60 do
       local wd = world(seed)
-      local o = { costs = wd.o.costs, penalty = wd.o.penalty, forbid = wd.o.forbid }
+      local o = { costs = wd.o.costs, penalty = wd.o.penalty, forbid = wd.o.forbid,
+        size = seed % 4 == 1 and 2 or nil }
       if seed % 3 == 0 then o.direction = "from_sources" end
       local sources = {}
       for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
       local q = wd.g:distances_query(sources, o)
-      local rounds = 0
-      while q:step(wd.r(1, 30)) == "searching" and rounds < 10 do
-        rounds = rounds + 1
-        for _ = 1, wd.r(1, 3) do edit(wd) end
-      end
-      q:step()
+      step_between_edits(wd, q, 30, 10)
       if tostring(q):find("repaired") then repaired = repaired + 1 end
       local f, fresh = q:result(), wd.g:distances(sources, o)
       for y = 1, wd.h do
@@ -206,6 +209,29 @@ describe("repair: issue 17's reproducers", function()
     assert.equal(want.cost, p.cost)
     assert.equal(want.expanded, p.expanded) -- nothing was searched again
     assert.equal(0, p.reopened)
+  end)
+
+  it("an edit beside the start of a big search begins it again: cheaper than resetting it all", function()
+    local g = astar.grid(100, 100)
+    local o = { algorithm = "astar", heuristic = "zero" }
+    local q = g:query(50, 50, 100, 100, o)
+    assert.equal("searching", q:step(5000))
+    for _, c in ipairs({ { 51, 50 }, { 49, 50 }, { 50, 51 }, { 50, 49 } }) do g:set_cost(c[1], c[2], 3) end
+    assert.equal("found", q:step())
+    local p = q:result()
+    assert.equal(1, p.restarts)
+    assert.is_nil(p.repairs)
+    o.on_change = nil
+    local fp = g:find_path(50, 50, 100, 100, o)
+    assert.equal(fp.cost, p.cost)
+    assert.equal(fp.expanded, p.expanded)
+    -- the same edit at the far end of the search is repaired
+    local q2 = g:query(50, 50, 100, 100, o)
+    assert.equal("searching", q2:step(5000))
+    g:set_cost(60, 60, 3)
+    assert.equal("found", q2:step())
+    assert.equal(1, q2:result().repairs)
+    assert.equal(g:find_path(50, 50, 100, 100, o).cost, q2:result().cost)
   end)
 
   it("a sized unit's query finishes although the map changes between every two steps", function()

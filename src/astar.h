@@ -629,7 +629,9 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
 ** repaired -- not a grid, jump point search, a cost or heuristic callback,
 ** the bisector heuristics or manhattan where it is not the default, weight
 ** above 1, stop other than "expand", max_expansions, a finite max_cost,
-** track_best, trace or visited -- or on a bad id: begin again then;
+** track_best, trace or visited -- when it would reset more than half of
+** the nodes the search generated (an edit beside its start: beginning again
+** costs less), or on a bad id: begin again then;
 ** ESTATE when the search is not running; ENOMEM (the search is then
 ** unusable until the next begin).
 */

@@ -507,15 +507,6 @@ static int near_cell(const astar_grid *gr, int32_t P, int par, int32_t u) {
   return 0;
 }
 
-/* Distance searches' estimate: their heuristic is always zero. */
-static double zero_h(const astar_search *s, int32_t v, double x, double y) {
-  (void)s;
-  (void)v;
-  (void)x;
-  (void)y;
-  return 0.0;
-}
-
 int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
                                 size_t nsources, int reverse, const astar_query *q,
                                 const double *dist, const signed char *link,
@@ -593,7 +584,7 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
     if (repair_reached(s, p) || gr->blocked[p] ||
         (s->shuts && filter_forbids(&s->q, sources[k], lat_tag(gr, p))))
       continue;
-    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, zero_h);
+    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, lat_zero_h);
     if (rc != ASTAR_OK) return s->status = rc;
   }
   for (k = 0; k < ndirty; k++) {

@@ -98,6 +98,21 @@ static int32_t path_size(lua_State *L) {
   return k;
 }
 
+/* path_valid's arguments (stack: 1 topology, 2 path, 3 from_index, 4
+** options; then 5 the search state and the option slots): the path's
+** nodes in the search state's b.nodes (*n of them), *from, the options. */
+static lsearch *path_valid_args(lua_State *L, lcall *C, ltopo *T, lopts *o, int32_t *n,
+                                int32_t *from) {
+  lsearch *S;
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a path)");
+  lua_settop(L, 4);
+  S = acquire_search(L, C, 1);
+  *n = read_path_nodes(L, C, T, &S->b);
+  *from = lua_isnil(L, 3) ? 1 : check_range(L, 3, "from_index", 1, *n);
+  parse_options(L, C, T, 1, 4, &S->b, o, 0, 0, FOR_PATH);
+  return S;
+}
+
 /*
 ** grid:path_valid(path [, from_index [, opts]]) -> true | false, index:
 ** whether a unit can still walk path.nodes from entry from_index (default
@@ -117,14 +132,8 @@ static int l_cells_path_valid(lua_State *L) {
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 0);
   int32_t n, i, from;
-  lsearch *S;
   lopts o;
-  if (!lua_istable(L, 2)) type_error(L, 2, "table (a path)");
-  lua_settop(L, 4);
-  S = acquire_search(L, C, 1);
-  n = read_path_nodes(L, C, T, &S->b);
-  from = lua_isnil(L, 3) ? 1 : check_range(L, 3, "from_index", 1, n);
-  parse_options(L, C, T, 1, 4, &S->b, &o, 0, 0, FOR_PATH);
+  lsearch *S = path_valid_args(L, C, T, &o, &n, &from);
   if (!given(&o, "size")) o.q.size = path_size(L);
   for (i = from - 1; i < n; i++) {
     int32_t prev = i > from - 1 ? S->b.nodes[i - 1] : -1, c = S->b.nodes[i], cell;
@@ -159,14 +168,8 @@ static int l_graph_path_valid(lua_State *L) {
   ltopo *T = hold_self(L, C, 0);
   astar_graph *g = GRAPH(T);
   int32_t n, i, from, ne = astar_graph_edge_count(g);
-  lsearch *S;
   lopts o;
-  if (!lua_istable(L, 2)) type_error(L, 2, "table (a path)");
-  lua_settop(L, 4);
-  S = acquire_search(L, C, 1);
-  n = read_path_nodes(L, C, T, &S->b);
-  from = lua_isnil(L, 3) ? 1 : check_range(L, 3, "from_index", 1, n);
-  parse_options(L, C, T, 1, 4, &S->b, &o, 0, 0, FOR_PATH);
+  lsearch *S = path_valid_args(L, C, T, &o, &n, &from);
   lua_getfield(L, 2, "edges");
   if (n > 1 && !lua_istable(L, -1))
     arg_error(L, 2, lua_pushfstring(L, "path.edges must be a list of edge ids, got %s", describe(L, -1)));

@@ -31,7 +31,10 @@
 **
 ** The cost is paid by the call: the cells in the boxes, the cells reset
 ** (each once) and their neighbours, and a heap operation for each cell put
-** back; the expansions that follow are the search's own.
+** back; the expansions that follow are the search's own.  A repair that
+** would reset more than half of the cells the search generated gives up
+** (EINVAL: begin again), so it never costs more than about a quarter of
+** the restart it replaces on top of it.
 */
 #include "lattice.h"
 
@@ -71,9 +74,11 @@ static int repairable(const astar_search *s) {
 
 /* Takes reached cell p off the open list (or the bypass slot) and out of
 ** the search (it loses its route), and queues it.  Its parent link stays:
-** its children are found by it. */
-static int reset(astar_search *s, int32_t p, size_t *n) {
+** its children are found by it.  EINVAL once more than `most` cells were
+** reset: beginning again is cheaper then. */
+static int reset(astar_search *s, int32_t p, size_t *n, size_t most) {
   astar_node *nd = node_at(s, p);
+  if (*n >= most) return ASTAR_EINVAL;
   if (nd->pos >= 0) heap_remove(s, &s->open, (size_t)nd->pos, 0);
   else if (nd->pos == POS_NEXT) s->next.node = -1;
   nd->stamp = 0; /* never a live generation */
@@ -96,15 +101,6 @@ static int reopen(astar_search *s, int32_t p) {
   return heap_push(s, &s->open, p, f, tie_key(s, h), 0);
 }
 
-/* Distance searches' estimate: zero. */
-static double zero_h(const astar_search *s, int32_t v, double x, double y) {
-  (void)s;
-  (void)v;
-  (void)x;
-  (void)y;
-  return 0.0;
-}
-
 /* The change's box, one wider (what step 1 resets): its bounds inside
 ** the grid. */
 static void box(const astar_grid *gr, int32_t c, int32_t r, int32_t *x0, int32_t *y0,
@@ -122,7 +118,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   astar_grid *gr;
   const astar_topo_ops *ops;
   int32_t n, r, x, y, x0, y0, x1, y1;
-  size_t k, head, nr = 0;
+  size_t k, head, nr = 0, most;
   int rc;
   if (nreset) *nreset = 0;
   if (s->status != ASTAR_SEARCHING || s->topo == NULL) return ASTAR_ESTATE;
@@ -151,7 +147,11 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     if ((rc = ops->units->begin(s)) != ASTAR_OK) return rc;
   }
   s->status = ASTAR_ESTATE; /* until the state is whole again */
-  r = s->q.size + 2;        /* the box (size + 1) and one more */
+  /* a repair that would reset more than half of what the search reached
+  ** (an edit beside its start) gives up: resetting costs about half an
+  ** expansion a cell, and the cells must be expanded again anyway */
+  most = (size_t)(s->st.generated / 2) + 64;
+  r = s->q.size + 2; /* the box (size + 1) and one more */
   /* 1. the cells whose route may use a changed step, and their subtrees */
   for (k = 0; k < nchanged; k++) {
     box(gr, changed[k], r, &x0, &y0, &x1, &y1);
@@ -161,7 +161,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
         if (!node_seen(s, p)) continue;
         /* a start or source keeps its g = 0 while it may be stood on */
         if (*parent_at(s, p) < 0 && (s->goal >= 0 || stands(s, gr, p))) continue;
-        if ((rc = reset(s, p, &nr)) != ASTAR_OK) return rc;
+        if ((rc = reset(s, p, &nr, most)) != ASTAR_OK) return rc;
       }
   }
   for (head = 0; head < nr; head++) {
@@ -169,7 +169,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     int par = lat_par_of(gr, v), d;
     for (d = 0; d < gr->ndir; d++) {
       int32_t u = v + gr->off[par][d];
-      if (node_seen(s, u) && tree_parent(s, u) == v && (rc = reset(s, u, &nr)) != ASTAR_OK)
+      if (node_seen(s, u) && tree_parent(s, u) == v && (rc = reset(s, u, &nr, most)) != ASTAR_OK)
         return rc;
     }
   }
@@ -177,7 +177,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   for (k = 0; k < nsources; k++) {
     int32_t p = astar__lat_internal(s->topo, sources[k]);
     if (node_seen(s, p) || !stands(s, gr, p)) continue;
-    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, zero_h);
+    rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, lat_zero_h);
     if (rc != ASTAR_OK) return rc;
   }
   for (head = 0; head < nr; head++) {

@@ -6,7 +6,6 @@ local astar = require("astar")
 local error_of = require("helpers").error_of
 local H = require("hostile.common")
 local VALUES, NONE, absent, is_num, is_int = H.VALUES, H.NONE, H.absent, H.is_num, H.is_int
-local unpack = H.unpack
 
 -- The type an error names: userdata by their class.
 local function tname(e) return e.ud and e.d or e.t end
