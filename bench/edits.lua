@@ -65,7 +65,6 @@ local function worker(path, tile, trials)
   local mw, mh = #rows[1], #rows
   local w, h = mw * tile, mh * tile
   local g = astar.grid(w, h, { diagonal = "no_corner_cutting" })
-  local blocked = {}
   for ty = 0, tile - 1 do
     for tx = 0, tile - 1 do
       for y = 1, mh do
@@ -75,7 +74,6 @@ local function worker(path, tile, trials)
           if ch ~= "." and ch ~= "G" and ch ~= "S" then
             local gx, gy = tx * mw + x, ty * mh + y
             g:set_blocked(gx, gy, true)
-            blocked[(gy - 1) * w + gx] = true
           end
         end
       end

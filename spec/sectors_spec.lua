@@ -42,7 +42,7 @@ end
 
 -- Hex steps: the grid's own neighbours (hex:neighbours, checked by the hex
 -- specs against the layouts), open ones only.
-local function hex_steps(g, w, h, b, extra)
+local function hex_steps(g, w, b, extra)
   local function open(x, y)
     local id = (y - 1) * w + x
     return not b[id] and id ~= extra
@@ -210,10 +210,10 @@ describe("connectivity by sectors", function()
       for round = 1, 10 do
         for _ = 1, r(3, 30) do random_edit(g, w, h, b, r) end
         local label = ("hex seed %d %s round %d"):format(seed, layouts[seed % 4 + 1], round)
-        local steps, open = hex_steps(g, w, h, b)
+        local steps, open = hex_steps(g, w, b)
         local comp, reps = flood_labels(w, h, steps, open)
         check_connected(g, w, h, comp, reps, label)
-        check_would(g, w, h, b, r, function(extra) return hex_steps(g, w, h, b, extra) end, label)
+        check_would(g, w, h, b, r, function(extra) return hex_steps(g, w, b, extra) end, label)
       end
     end
   end)

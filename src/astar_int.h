@@ -133,8 +133,8 @@ size_t astar__comp_bytes(const astar_topology *t);
 ** NULL: components.c's labels over each_step).  A grid keeps them per
 ** sector (sectors.c), so an edit costs its sector, never the map. */
 typedef struct astar_conn_ops {
-  int (*refresh)(astar_topology *t);         /* up to date now; ENOMEM */
-  int (*current)(const astar_topology *t);   /* no work pending */
+  int (*refresh)(astar_topology *t);                         /* up to date now; ENOMEM */
+  int (*current)(const astar_topology *t);                   /* no work pending */
   int (*connected)(astar_topology *t, int32_t a, int32_t b); /* checked ids */
   size_t (*bytes)(const astar_topology *t);
   void (*free)(astar_topology *t);

@@ -46,36 +46,41 @@
 #define LAB_NONE 0xffffu /* a blocked cell */
 #define LAB_TODO 0xfffeu /* an open cell not labelled yet (a relabel) */
 
-enum { B_E, B_S, B_SE, B_SW, B_COUNT }; /* the borders a sector owns */
+enum { B_E,
+       B_S,
+       B_SE,
+       B_SW,
+       B_COUNT }; /* the borders a sector owns */
 /* dirty bits: the local labels, then 2 << border, and "in the list" */
-enum { D_LOCAL = 1, D_LISTED = 0x80 };
+enum { D_LOCAL = 1,
+       D_LISTED = 0x80 };
 
 typedef struct sec_pair {
   uint16_t a, b; /* local components: a in the owner, b in the neighbour */
 } sec_pair;
 
 struct lat_sectors {
-  int shift;           /* S = 1 << shift */
-  int32_t sw, sh, n;   /* sectors across, down, in all */
-  int32_t pcap;        /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
-  uint16_t *label;     /* w * h local labels */
-  uint16_t *ncomp;     /* n: local components per sector */
-  int32_t *base;       /* n + 1: the sector's first node in the graph */
-  sec_pair *pairs;     /* n * pcap */
-  uint16_t *npairs;    /* n * B_COUNT */
+  int shift;         /* S = 1 << shift */
+  int32_t sw, sh, n; /* sectors across, down, in all */
+  int32_t pcap;      /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
+  uint16_t *label;   /* w * h local labels */
+  uint16_t *ncomp;   /* n: local components per sector */
+  int32_t *base;     /* n + 1: the sector's first node in the graph */
+  sec_pair *pairs;   /* n * pcap */
+  uint16_t *npairs;  /* n * B_COUNT */
   unsigned char *dirty;
   int32_t *dlist, ndirty; /* the dirty sectors, each once */
   int32_t *glabel;        /* per sector node: its component's root */
   size_t gcap;
-  int regraph_due;    /* the graph's relabel ran out of memory */
-  int32_t *uf;        /* would_disconnect's union-find */
+  int regraph_due; /* the graph's relabel ran out of memory */
+  int32_t *uf;     /* would_disconnect's union-find */
   size_t ucap;
-  int32_t *stack;     /* S * S: a relabel's flood */
-  uint16_t *old;      /* S * S: a sector's labels before its relabel, or
+  int32_t *stack;    /* S * S: a relabel's flood */
+  uint16_t *old;     /* S * S: a sector's labels before its relabel, or
                       ** a hypothesis' labels */
-  sec_pair *tmp;      /* 3S: a border's pairs before its rebuild */
-  uint32_t relabels;  /* sector relabels so far (tests) */
-  uint32_t regraphs;  /* sector graph relabels so far (tests) */
+  sec_pair *tmp;     /* 3S: a border's pairs before its rebuild */
+  uint32_t relabels; /* sector relabels so far (tests) */
+  uint32_t regraphs; /* sector graph relabels so far (tests) */
 };
 
 /* The hypothesis of would_disconnect: cell `cell` (padded) blocked, the
@@ -145,7 +150,9 @@ static void sec_mark_border(lat_sectors *c, int32_t a, int32_t b) {
     di = -di;
     dj = -dj;
   }
-  sec_dirty(c, a, 2u << (dj == 0 ? B_E : di == 0 ? B_S : di > 0 ? B_SE : B_SW));
+  sec_dirty(c, a, 2u << (dj == 0 ? B_E : di == 0 ? B_S
+                                     : di > 0    ? B_SE
+                                                 : B_SW));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -222,11 +229,13 @@ static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h
   if (t < 0) return 0;
   sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
   /* the cells facing t: the last column (E), the last row (S), a corner */
-  len = b == B_E ? y1 - y0 : b == B_S ? x1 - x0 : 1;
+  len = b == B_E ? y1 - y0 : b == B_S ? x1 - x0
+                                      : 1;
   for (i = 0; i < len; i++) {
     int par, d;
     unsigned mv;
-    x = b == B_E || b == B_SE ? x1 - 1 : b == B_S ? x0 + i : x0;
+    x = b == B_E || b == B_SE ? x1 - 1 : b == B_S ? x0 + i
+                                                  : x0;
     y = b == B_E ? y0 + i : y1 - 1;
     mv = sec_moves(gr, h, LAT_CELL(gr, x, y));
     par = lat_par(gr, x, y);
@@ -618,7 +627,6 @@ static uint32_t sec_count(const astar_topology *t, int which) {
   return which ? gr->sec->regraphs : gr->sec->relabels;
 }
 
-
 /* ------------------------------------------------------------------------ */
 /* would_disconnect                                                           */
 /* ------------------------------------------------------------------------ */
@@ -644,9 +652,9 @@ static int point_order(const void *a, const void *b) {
 ** graph joined into uf[] with the sector's nodes renumbered past the
 ** others.  O(S * S + the sector graph + n log n), never the map.
 */
-static int sec_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids,
+static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_t *ids,
                                 size_t n) {
-  astar_grid *gr = (astar_grid *)t;
+  astar_grid *gr = (astar_grid *)topo;
   int32_t x = node % gr->w, y = node / gr->w;
   lat_sectors *c;
   sec_hyp h;
@@ -762,7 +770,7 @@ static int sec_would_disconnect(astar_topology *t, int32_t node, const int32_t *
     uint16_t after = *sec_lab(c, &h, gr, es, ex, ey);
     pt[j].now = sec_glabel(gr, c, e);
     if (pt[j].now < 0) pt[j].now = -1 - (int32_t)j;
-    pt[j].after = e == id ? -1 /* every copy of the cell: one place, apart */
+    pt[j].after = e == id             ? -1 /* every copy of the cell: one place, apart */
                   : after == LAB_NONE ? -2 - (int32_t)j
                                       : uf_root(c->uf, (es == h.s ? sbase : c->base[es]) + after);
   }
