@@ -580,7 +580,9 @@ static int l_query_status(lua_State *L) {
 static int l_query_tostring(lua_State *L) {
   lquery *Q = check_query(L, 1);
   const char *state = query_state_name(Q);
-  const astar_stats *st = Q->b.s ? astar_search_stats(Q->b.s) : NULL;
+  const astar_stats *st = Q->opts.any_angle && Q->b.th ? astar_theta_stats(Q->b.th)
+                          : Q->b.s                     ? astar_search_stats(Q->b.s)
+                                                       : NULL;
   lua_pushfstring(L, "astar.Query (%s, %d expanded", state, st ? (int)st->expanded : 0);
   if (Q->repairs > 0) lua_pushfstring(L, ", %d repaired", (int)Q->repairs);
   else lua_pushliteral(L, "");
