@@ -183,6 +183,16 @@ describe("repair: issue 17's reproducers", function()
     end)
   end
 
+  it("a query made before a tag's first use, stepped only after it, forbids it", function()
+    local g = astar.grid(10, 10)
+    local q = g:query(1, 5, 10, 5, { costs = { mud = false } })
+    local d = g:distances_query({ { 1, 5 } }, { costs = { mud = false } })
+    for y = 1, 10 do g:set_tag(5, y, "mud") end
+    assert.equal("unreachable", q:step())
+    assert.equal("done", d:step())
+    assert.equal(math.huge, d:result():get(10, 5))
+  end)
+
   it("distances_query forbids a tag named after it began", function()
     local g = astar.grid(10, 10)
     local q = g:distances_query({ { 1, 5 } }, { costs = { mud = false } })

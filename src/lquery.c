@@ -472,8 +472,8 @@ static int l_query_step(lua_State *L) {
   /* failed unless the step returns: an error raised from here on (a
   ** callback's) leaves the search half done, and the query says so */
   Q->state = QS_FAILED;
+  if (!Q->begun || query_changed(Q)) query_refresh_tags(L, C, Q, 1); /* tags named since */
   if (Q->begun && query_changed(Q)) {
-    query_refresh_tags(L, C, Q, 1);
     if ((Q->dist || Q->opts.on_change == ON_CHANGE_REPAIR) && query_repair(L, C, Q)) {
       Q->repairs++;
     } else {
