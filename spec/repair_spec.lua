@@ -183,6 +183,16 @@ describe("repair: issue 17's reproducers", function()
     end)
   end
 
+  it("a query made before a tag's first use, stepped only after it, forbids it", function()
+    local g = astar.grid(10, 10)
+    local q = g:query(1, 5, 10, 5, { costs = { mud = false } })
+    local d = g:distances_query({ { 1, 5 } }, { costs = { mud = false } })
+    for y = 1, 10 do g:set_tag(5, y, "mud") end
+    assert.equal("unreachable", q:step())
+    assert.equal("done", d:step())
+    assert.equal(math.huge, d:result():get(10, 5))
+  end)
+
   it("distances_query forbids a tag named after it began", function()
     local g = astar.grid(10, 10)
     local q = g:distances_query({ { 1, 5 } }, { costs = { mud = false } })
@@ -274,5 +284,42 @@ describe("repair: issue 17's reproducers", function()
     assert.equal(g:find_path(1, 1, 20, 20, { penalty = pen }).cost, q:result().cost)
     pen:fill(1)               -- (3, 3) held 2: a change
     assert.is_true(d:stale())
+  end)
+end)
+
+describe("budgets in time", function()
+  local function expanded(q) return tonumber(tostring(q):match("(%d+) expanded")) end
+
+  it("read the clock every 32 expansions: a step past its time ends after one batch", function()
+    local g = astar.grid(300, 300)
+    for _, o in ipairs({ { algorithm = "astar" }, { any_angle = true }, { size = 2 } }) do
+      local q = g:query(1, 1, 299, 299, o) -- (a unit of size 2 fits there)
+      assert.equal("searching", q:step({ time = 1e-9 })) -- over before the first reading
+      assert.equal(32, expanded(q))
+      assert.equal("searching", q:step({ n = 10, time = 1e-9 }))
+      assert.equal(42, expanded(q))
+      assert.equal("searching", q:step({ n = 5, time = 1000 })) -- the count ends it first
+      assert.equal(47, expanded(q))
+      assert.equal("found", q:step({ time = 1000 }))
+      local fresh = g:find_path(1, 1, 299, 299, o)
+      assert.equal(fresh.cost, q:result().cost)
+      assert.equal(fresh.expanded, q:result().expanded)
+    end
+    local d = g:distances_query({ { 1, 1 } })
+    assert.equal("searching", d:step({ time = 1e-9 }))
+    assert.equal(32, expanded(d))
+    assert.equal("done", d:step({ time = 1000 }))
+    assert.equal(g:distances({ { 1, 1 } }):get(300, 300), d:result():get(300, 300))
+  end)
+
+  it("include the repair: a step after an edit repairs, then expands its batch", function()
+    local g = astar.grid(300, 300)
+    local q = g:query(1, 1, 300, 300, { algorithm = "astar" })
+    assert.equal("searching", q:step(100))
+    g:set_blocked(50, 52, true) -- beside the diagonal it has explored
+    assert.equal("searching", q:step({ time = 1e-9 }))
+    assert.equal("found", q:step({ time = 1000 }))
+    assert.equal(1, q:result().repairs)
+    assert.equal(g:find_path(1, 1, 300, 300).cost, q:result().cost)
   end)
 end)

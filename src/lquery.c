@@ -472,8 +472,8 @@ static int l_query_step(lua_State *L) {
   /* failed unless the step returns: an error raised from here on (a
   ** callback's) leaves the search half done, and the query says so */
   Q->state = QS_FAILED;
+  if (!Q->begun || query_changed(Q)) query_refresh_tags(L, C, Q, 1); /* tags named since */
   if (Q->begun && query_changed(Q)) {
-    query_refresh_tags(L, C, Q, 1);
     if ((Q->dist || Q->opts.on_change == ON_CHANGE_REPAIR) && query_repair(L, C, Q)) {
       Q->repairs++;
     } else {
@@ -580,7 +580,9 @@ static int l_query_status(lua_State *L) {
 static int l_query_tostring(lua_State *L) {
   lquery *Q = check_query(L, 1);
   const char *state = query_state_name(Q);
-  const astar_stats *st = Q->b.s ? astar_search_stats(Q->b.s) : NULL;
+  const astar_stats *st = Q->opts.any_angle && Q->b.th ? astar_theta_stats(Q->b.th)
+                          : Q->b.s                     ? astar_search_stats(Q->b.s)
+                                                       : NULL;
   lua_pushfstring(L, "astar.Query (%s, %d expanded", state, st ? (int)st->expanded : 0);
   if (Q->repairs > 0) lua_pushfstring(L, ", %d repaired", (int)Q->repairs);
   else lua_pushliteral(L, "");
