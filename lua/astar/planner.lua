@@ -168,6 +168,27 @@ local function new_query(self, r, level)
   return q
 end
 
+local function unindex(self, w)
+  local index = self.tiles
+  for _, t in ipairs(w.tiles) do
+    local set = index[t]
+    if set then
+      set[w.key] = nil
+      if next(set) == nil then index[t] = nil end
+    end
+  end
+  w.tiles = {}
+end
+
+local function unwatch(self, key)
+  local w = self.watched[key]
+  if w then
+    unindex(self, w)
+    self.watched[key] = nil
+  end
+end
+
+-- Forgets request r: its search freed, out of the queue, its path unwatched.
 local function drop(self, r)
   if r.query then r.query:cancel(); r.query = nil end
   if r.queued then
@@ -178,16 +199,7 @@ local function drop(self, r)
     r.queued = false
   end
   local w = self.watched[r.key]
-  if w and w.request == r then
-    for _, t in ipairs(w.tiles) do     -- (unwatch, below, for a watched path)
-      local set = self.tiles[t]
-      if set then
-        set[r.key] = nil
-        if next(set) == nil then self.tiles[t] = nil end
-      end
-    end
-    self.watched[r.key] = nil
-  end
+  if w and w.request == r then unwatch(self, r.key) end
   if self.by_key[r.key] == r then self.by_key[r.key] = nil end
 end
 
@@ -261,6 +273,7 @@ end
 
 --- planner:pending() -> the number of requests waiting or being searched.
 function Planner:pending()
+  if getmetatable(self) ~= Planner then argerror(1, "pending", "planner expected, got " .. describe(self)) end
   return #self.queue
 end
 
@@ -303,26 +316,6 @@ end
 -- a cell next to those (the corners a diagonal step needs).  A changed cell
 -- then names the few paths it can touch; only they are checked.
 local TILE = 16
-
-local function unindex(self, w)
-  local index = self.tiles
-  for _, t in ipairs(w.tiles) do
-    local set = index[t]
-    if set then
-      set[w.key] = nil
-      if next(set) == nil then index[t] = nil end
-    end
-  end
-  w.tiles = {}
-end
-
-local function unwatch(self, key)
-  local w = self.watched[key]
-  if w then
-    unindex(self, w)
-    self.watched[key] = nil
-  end
-end
 
 -- The keys of the watched paths that the cells changed since version `since`
 -- may have broken (a set), or nil when every watched path must be checked:
@@ -609,6 +602,7 @@ end
 -- time = { count, median, p99, max } (seconds per update) }.
 -- Medians and p99 are over the last 4096 values; max over all.
 function Planner:stats()
+  if getmetatable(self) ~= Planner then argerror(1, "stats", "planner expected, got " .. describe(self)) end
   local c = self.counts
   local watching = 0
   for _ in pairs(self.watched) do watching = watching + 1 end
