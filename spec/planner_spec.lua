@@ -315,6 +315,37 @@ describe("astar.planner on a map with versions", function()
     assert.equal(diag, o2[1].broken)
   end)
 
+  it("watches graphs (every path at each new version) and hex grids (their change log)", function()
+    local gr = astar.graph()
+    for i = 1, 10 do gr:add_node(i, 0) end
+    for i = 1, 9 do gr:connect(i, i + 1, 1) end
+    gr:add_node(5, 1)                                    -- node 11: a way round node 5
+    gr:connect(4, 11, 1.5); gr:connect(11, 6, 1.5)
+    local walker = { at = 1 }
+    local pg = astar.planner(gr, { locate = function(u) return u.at end })
+    pg:request(walker, 1, 10)
+    drain(pg, { expansions = 100 })
+    walker.at = 3
+    gr:set_enabled(5, false)
+    local out = pg:update({ expansions = 100 })
+    assert.equal("invalidated", out[1].reason)
+    assert.equal(5, out[1].broken)
+    assert.same({ 3, 4, 11, 6, 7, 8, 9, 10 }, out[2].path.nodes)
+    local hx = astar.hex(30, 30)
+    local u = { x = 1, y = 1 }
+    local ph = astar.planner(hx, { locate = function(w) return w.x, w.y end })
+    ph:request(u, { 1, 1 }, { 30, 1 })
+    local p = drain(ph, { expansions = 1000 })[1].path
+    local mid = p.xy[10]
+    hx:set_blocked(mid[1], mid[2], true)
+    hx:set_blocked(25, 28, true)                         -- far away: not looked at
+    out = ph:update({ expansions = 1000 })
+    assert.equal("invalidated", out[1].reason)
+    assert.equal(10, out[1].broken)
+    assert.equal(hx:find_path(1, 1, 30, 1).cost, out[2].path.cost)
+    assert.equal(1, ph:stats().checks)
+  end)
+
   it("lets a raising locate reach the caller, and checks again at the next update", function()
     local g = astar.grid(30, 9)
     local boom = true
