@@ -160,3 +160,33 @@ describe("astar.planner (callbacks that raise)", function()
     assert.equal(1, s.failed)
   end)
 end)
+
+describe("astar.planner (a locate that answers nonsense)", function()
+  local function setup(answer)
+    local g = astar.grid(30, 9)
+    local pl = astar.planner(g, { locate = function() return answer() end })
+    pl:request("u", { 1, 5 }, { 30, 5 })
+    pl:update({ expansions = 1000 })
+    g:set_blocked(15, 5, true)
+    return g, pl
+  end
+
+  it("checks the whole path and searches again from the order's start when locate says nothing usable", function()
+    for _, answer in ipairs({ function() return nil end, function() return "x", {} end,
+                              function() return 1.5, 2 end }) do
+      local _, pl = setup(answer)
+      local out = pl:update({ expansions = 1000 })
+      assert.equal("invalidated", out[1].reason)
+      assert.same({ 1, 5 }, out[2].path.xy[1])
+    end
+  end)
+
+  it("answers unreachable when locate puts the unit off the map", function()
+    local _, pl = setup(function() return 0, 99 end)
+    local out = pl:update({ expansions = 1000 })
+    assert.equal("invalidated", out[1].reason)
+    assert.equal("unreachable", out[2].reason)
+    assert.is_nil(pl:status("u"))
+    assert.equal(0, pl:pending())
+  end)
+end)
