@@ -312,6 +312,24 @@ describe("budgets in time", function()
     assert.equal(g:distances({ { 1, 1 } }):get(300, 300), d:result():get(300, 300))
   end)
 
+  it("a count budget is charged for the cells a repair reset", function()
+    local g = astar.grid(100, 100)
+    local o = { algorithm = "astar", heuristic = "zero" }
+    local q = g:query(50, 50, 100, 100, o)
+    assert.equal("searching", q:step(2000))
+    g:set_blocked(1, 1, true) -- nothing it reached: the step expands its 100
+    assert.equal("searching", q:step(100))
+    assert.equal(2100, expanded(q))
+    g:set_cost(58, 50, 3) -- reached: what lay behind it is reset and charged
+    assert.equal("searching", q:step(100))
+    local done = expanded(q) - 2100
+    assert.is_true(done >= 1 and done < 100, done .. " expanded")
+    assert.equal("found", q:step())
+    assert.equal(2, q:result().repairs)
+    o.on_change = nil
+    assert.equal(g:find_path(50, 50, 100, 100, o).cost, q:result().cost)
+  end)
+
   it("include the repair: a step after an edit repairs, then expands its batch", function()
     local g = astar.grid(300, 300)
     local q = g:query(1, 1, 300, 300, { algorithm = "astar" })
