@@ -341,3 +341,53 @@ describe("budgets in time", function()
     assert.equal(g:find_path(1, 1, 300, 300).cost, q:result().cost)
   end)
 end)
+
+describe("paths handed out know when they are stale (issue 17's reproducer)", function()
+  it("over 20 edits, the paths that break are among those passing by changes(since), and path_valid says where", function()
+    local r = rng(17)
+    for _, rule in ipairs(RULES) do
+      local g = astar.grid(40, 40, { diagonal = rule })
+      for _ = 1, 250 do g:set_blocked(r(1, 40), r(1, 40), true) end
+      local paths = {}
+      for _ = 1, 30 do
+        local x1, y1, x2, y2 = r(1, 40), r(1, 40), r(1, 40), r(1, 40)
+        local p = g:find_path(x1, y1, x2, y2)
+        if p then paths[#paths + 1] = p end
+      end
+      local since = g:version()
+      for _ = 1, 20 do g:set_blocked(r(1, 40), r(1, 40), true) end
+      local changed, now = g:changes(since)
+      assert.equal(g:version(), now)
+      local hit = {} -- the changed cells and their neighbours (a corner's side cells)
+      for _, id in ipairs(changed) do
+        local cx, cy = g:xy(id)
+        for dy = -1, 1 do
+          for dx = -1, 1 do
+            local x, y = cx + dx, cy + dy
+            if x >= 1 and y >= 1 and x <= 40 and y <= 40 then hit[g:id(x, y)] = true end
+          end
+        end
+      end
+      local broken = 0
+      for _, p in ipairs(paths) do
+        local crosses, first_blocked = false, nil
+        for i, id in ipairs(p.nodes) do
+          crosses = crosses or hit[id] or false
+          local x, y = g:xy(id)
+          if not first_blocked and g:is_blocked(x, y) then first_blocked = i end
+        end
+        local ok, at = g:path_valid(p)
+        if not ok then
+          broken = broken + 1
+          assert.is_true(crosses, "a broken path passes by a changed cell")
+          -- it breaks at the first blocked cell, or earlier at a corner
+          assert.is_true(first_blocked == nil or at <= first_blocked)
+          assert.is_true(first_blocked ~= nil or rule == "no_corner_cutting" or rule == "one_obstacle")
+        else
+          assert.is_nil(first_blocked)
+        end
+      end
+      assert.is_true(broken > 0, rule .. ": some paths broke")
+    end
+  end)
+end)
