@@ -312,6 +312,24 @@ describe("budgets in time", function()
     assert.equal(g:distances({ { 1, 1 } }):get(300, 300), d:result():get(300, 300))
   end)
 
+  it("a count budget is charged for the cells a repair reset", function()
+    local g = astar.grid(100, 100)
+    local o = { algorithm = "astar", heuristic = "zero" }
+    local q = g:query(50, 50, 100, 100, o)
+    assert.equal("searching", q:step(2000))
+    g:set_blocked(1, 1, true) -- nothing it reached: the step expands its 100
+    assert.equal("searching", q:step(100))
+    assert.equal(2100, expanded(q))
+    g:set_cost(58, 50, 3) -- reached: what lay behind it is reset and charged
+    assert.equal("searching", q:step(100))
+    local done = expanded(q) - 2100
+    assert.is_true(done >= 1 and done < 100, done .. " expanded")
+    assert.equal("found", q:step())
+    assert.equal(2, q:result().repairs)
+    o.on_change = nil
+    assert.equal(g:find_path(50, 50, 100, 100, o).cost, q:result().cost)
+  end)
+
   it("include the repair: a step after an edit repairs, then expands its batch", function()
     local g = astar.grid(300, 300)
     local q = g:query(1, 1, 300, 300, { algorithm = "astar" })
@@ -321,5 +339,55 @@ describe("budgets in time", function()
     assert.equal("found", q:step({ time = 1000 }))
     assert.equal(1, q:result().repairs)
     assert.equal(g:find_path(1, 1, 300, 300).cost, q:result().cost)
+  end)
+end)
+
+describe("paths handed out know when they are stale (issue 17's reproducer)", function()
+  it("over 20 edits, the paths that break are among those passing by changes(since), and path_valid says where", function()
+    local r = rng(17)
+    for _, rule in ipairs(RULES) do
+      local g = astar.grid(40, 40, { diagonal = rule })
+      for _ = 1, 250 do g:set_blocked(r(1, 40), r(1, 40), true) end
+      local paths = {}
+      for _ = 1, 30 do
+        local x1, y1, x2, y2 = r(1, 40), r(1, 40), r(1, 40), r(1, 40)
+        local p = g:find_path(x1, y1, x2, y2)
+        if p then paths[#paths + 1] = p end
+      end
+      local since = g:version()
+      for _ = 1, 20 do g:set_blocked(r(1, 40), r(1, 40), true) end
+      local changed, now = g:changes(since)
+      assert.equal(g:version(), now)
+      local hit = {} -- the changed cells and their neighbours (a corner's side cells)
+      for _, id in ipairs(changed) do
+        local cx, cy = g:xy(id)
+        for dy = -1, 1 do
+          for dx = -1, 1 do
+            local x, y = cx + dx, cy + dy
+            if x >= 1 and y >= 1 and x <= 40 and y <= 40 then hit[g:id(x, y)] = true end
+          end
+        end
+      end
+      local broken = 0
+      for _, p in ipairs(paths) do
+        local crosses, first_blocked = false, nil
+        for i, id in ipairs(p.nodes) do
+          crosses = crosses or hit[id] or false
+          local x, y = g:xy(id)
+          if not first_blocked and g:is_blocked(x, y) then first_blocked = i end
+        end
+        local ok, at = g:path_valid(p)
+        if not ok then
+          broken = broken + 1
+          assert.is_true(crosses, "a broken path passes by a changed cell")
+          -- it breaks at the first blocked cell, or earlier at a corner
+          assert.is_true(first_blocked == nil or at <= first_blocked)
+          assert.is_true(first_blocked ~= nil or rule == "no_corner_cutting" or rule == "one_obstacle")
+        else
+          assert.is_nil(first_blocked)
+        end
+      end
+      assert.is_true(broken > 0, rule .. ": some paths broke")
+    end
   end)
 end)

@@ -343,12 +343,13 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
 typedef struct qbudget {
   uint64_t n;
   double time;
+  double deadline; /* with a time: the clock's reading when the step ends */
 } qbudget;
 
 /* Reads step's argument 2: nothing (to the end), a count, or a table {
 ** n = count, time = seconds } with at least one of them. */
 static qbudget check_budget(lua_State *L) {
-  qbudget b = {0, 0};
+  qbudget b = {0, 0, 0};
   if (lua_isnoneornil(L, 2)) return b;
   if (!lua_istable(L, 2)) {
     b.n = check_count(L, 2, 2, "n", COUNT_MAX, COUNT_MAX_TEXT);
@@ -380,9 +381,9 @@ static qbudget check_budget(lua_State *L) {
 ** a change log (graphs), any-angle searches, a penalty or forbid field that
 ** changed (fields log no cells), a log that does not reach back, or a
 ** search the core cannot repair (astar_search_repair's EINVAL). */
-static int query_repair(lua_State *L, lcall *C, lquery *Q) {
+static int query_repair(lua_State *L, lcall *C, lquery *Q, size_t *reset) {
   ltopo *T = Q->T;
-  size_t n = 0, reset = 0;
+  size_t n = 0;
   int rc;
   if (T->grid == NULL || Q->opts.any_angle) return 0;
   if ((Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) ||
@@ -393,7 +394,7 @@ static int query_repair(lua_State *L, lcall *C, lquery *Q) {
   if (astar_grid_changes(T->grid, Q->version, Q->b.links, QUERY_CHANGES, &n) != ASTAR_OK)
     return 0;
   rc = astar_search_repair(Q->b.s, Q->b.links, n, &Q->opts.q, Q->dist ? Q->b.nodes : NULL,
-                           Q->dist ? Q->nsources : 0, &reset);
+                           Q->dist ? Q->nsources : 0, reset);
   if (rc == ASTAR_EINVAL) return 0;
   if (rc != ASTAR_OK) search_error(L, T, Q->b.s, rc);
   Q->version = astar_topology_version(T->t);
@@ -402,7 +403,6 @@ static int query_repair(lua_State *L, lcall *C, lquery *Q) {
 
 /* Runs the query's search within budget b; the status. */
 static int query_run(lua_State *L, lquery *Q, qbudget b) {
-  double deadline = b.time > 0 ? astar_monotonic() + b.time : 0;
   uint64_t left = b.n;
   int rc;
   for (;;) {
@@ -425,7 +425,7 @@ static int query_run(lua_State *L, lquery *Q, qbudget b) {
       if (done >= left) return rc;
       left -= done;
     }
-    if (astar_monotonic() >= deadline) return rc;
+    if (astar_monotonic() >= b.deadline) return rc;
   }
 }
 
@@ -442,6 +442,7 @@ static int l_query_step(lua_State *L) {
   qbudget budget = check_budget(L);
   ltopo *T = Q->T;
   int rc;
+  if (budget.time > 0) budget.deadline = astar_monotonic() + budget.time; /* repair included */
   if (Q->o.locks > 0) return luaL_error(L, "cannot step a query while it is stepping");
   if (Q->state == QS_FAILED)
     return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
@@ -474,7 +475,13 @@ static int l_query_step(lua_State *L) {
   Q->state = QS_FAILED;
   if (!Q->begun || query_changed(Q)) query_refresh_tags(L, C, Q, 1); /* tags named since */
   if (Q->begun && query_changed(Q)) {
-    if ((Q->dist || Q->opts.on_change == ON_CHANGE_REPAIR) && query_repair(L, C, Q)) {
+    size_t reset = 0;
+    if ((Q->dist || Q->opts.on_change == ON_CHANGE_REPAIR) && query_repair(L, C, Q, &reset)) {
+      /* the repair is this step's work too: a count budget is charged an
+      ** expansion for every two cells reset (a time budget's clock runs
+      ** from the step's start); one expansion is always left */
+      uint64_t charge = (uint64_t)reset / 2;
+      if (budget.n > 0) budget.n = budget.n > charge ? budget.n - charge : 1;
       Q->repairs++;
     } else {
       Q->begun = 0; /* the same query, on the new map */

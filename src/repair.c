@@ -39,7 +39,7 @@
 #include "lattice.h"
 
 /* The tree parent of reached padded cell p (-1 at a start or source). */
-static int32_t tree_parent(const astar_search *s, int32_t p) {
+static int32_t qr_parent(const astar_search *s, int32_t p) {
   int32_t d = *parent_at(s, p);
   if (d < 0) return -1;
   return s->reverse ? astar__lat_link_to(s->topo, p, d) : astar__lat_link_from(s->topo, p, d);
@@ -47,17 +47,17 @@ static int32_t tree_parent(const astar_search *s, int32_t p) {
 
 /* Whether the search's unit may stand at padded cell p (as search.c's
 ** open_for: passable and not forbidden, every cell of a sized unit). */
-static int stands(const astar_search *s, const astar_grid *gr, int32_t p) {
+static int qr_stands(const astar_search *s, const astar_grid *gr, int32_t p) {
   if (s->q.size > 1) return s->ops->units->holds(s, p);
   return !gr->blocked[p] &&
          !(s->shuts && filter_forbids(&s->q, lat_ext(gr, p), lat_tag(gr, p)));
 }
 
-/* The search's own kinds of repairable search: a grid, A* (no jump
+/* The kinds of search a repair serves: a grid, A* (no jump
 ** points), and the answer independent of the order of expansions
 ** (built-in admissible estimates, weight <= 1, stop = "expand", no
 ** budgets, no partial paths, nothing recorded, no callback). */
-static int repairable(const astar_search *s) {
+static int qr_repairable(const astar_search *s) {
   const astar_query *q = &s->q;
   int h = q->heuristic;
   if (!(astar_topology_abilities(s->topo) & ASTAR_CAN_CELLS) || s->jps) return 0;
@@ -76,7 +76,7 @@ static int repairable(const astar_search *s) {
 ** the search (it loses its route), and queues it.  Its parent link stays:
 ** its children are found by it.  EINVAL once more than `most` cells were
 ** reset: beginning again is cheaper then. */
-static int reset(astar_search *s, int32_t p, size_t *n, size_t most) {
+static int qr_reset(astar_search *s, int32_t p, size_t *n, size_t most) {
   astar_node *nd = node_at(s, p);
   if (*n >= most) return ASTAR_EINVAL;
   if (nd->pos >= 0) heap_remove(s, &s->open, (size_t)nd->pos, 0);
@@ -90,7 +90,7 @@ static int reset(astar_search *s, int32_t p, size_t *n, size_t most) {
 }
 
 /* Puts reached, closed cell p back on the open list at its g. */
-static int reopen(astar_search *s, int32_t p) {
+static int qr_reopen(astar_search *s, int32_t p) {
   astar_node *nd;
   double h, f;
   if (!node_seen(s, p) || (nd = node_at(s, p))->pos != POS_CLOSED) return ASTAR_OK;
@@ -103,8 +103,8 @@ static int reopen(astar_search *s, int32_t p) {
 
 /* The change's box, one wider (what step 1 resets): its bounds inside
 ** the grid. */
-static void box(const astar_grid *gr, int32_t c, int32_t r, int32_t *x0, int32_t *y0,
-                int32_t *x1, int32_t *y1) {
+static void qr_box(const astar_grid *gr, int32_t c, int32_t r, int32_t *x0, int32_t *y0,
+                   int32_t *x1, int32_t *y1) {
   int32_t cx = c % gr->w, cy = c / gr->w;
   *x0 = cx - r < 0 ? 0 : cx - r;
   *y0 = cy - r < 0 ? 0 : cy - r;
@@ -122,7 +122,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   int rc;
   if (nreset) *nreset = 0;
   if (s->status != ASTAR_SEARCHING || s->topo == NULL) return ASTAR_ESTATE;
-  if (!repairable(s)) return ASTAR_EINVAL;
+  if (!qr_repairable(s)) return ASTAR_EINVAL;
   gr = (astar_grid *)s->topo;
   ops = s->ops;
   n = gr->w * gr->h;
@@ -154,14 +154,14 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   r = s->q.size + 2; /* the box (size + 1) and one more */
   /* 1. the cells whose route may use a changed step, and their subtrees */
   for (k = 0; k < nchanged; k++) {
-    box(gr, changed[k], r, &x0, &y0, &x1, &y1);
+    qr_box(gr, changed[k], r, &x0, &y0, &x1, &y1);
     for (y = y0; y <= y1; y++)
       for (x = x0; x <= x1; x++) {
         int32_t p = LAT_CELL(gr, x, y);
         if (!node_seen(s, p)) continue;
         /* a start or source keeps its g = 0 while it may be stood on */
-        if (*parent_at(s, p) < 0 && (s->goal >= 0 || stands(s, gr, p))) continue;
-        if ((rc = reset(s, p, &nr, most)) != ASTAR_OK) return rc;
+        if (*parent_at(s, p) < 0 && (s->goal >= 0 || qr_stands(s, gr, p))) continue;
+        if ((rc = qr_reset(s, p, &nr, most)) != ASTAR_OK) return rc;
       }
   }
   for (head = 0; head < nr; head++) {
@@ -169,14 +169,14 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     int par = lat_par_of(gr, v), d;
     for (d = 0; d < gr->ndir; d++) {
       int32_t u = v + gr->off[par][d];
-      if (node_seen(s, u) && tree_parent(s, u) == v && (rc = reset(s, u, &nr, most)) != ASTAR_OK)
+      if (node_seen(s, u) && qr_parent(s, u) == v && (rc = qr_reset(s, u, &nr, most)) != ASTAR_OK)
         return rc;
     }
   }
   /* 2. what the search goes on from */
   for (k = 0; k < nsources; k++) {
     int32_t p = astar__lat_internal(s->topo, sources[k]);
-    if (node_seen(s, p) || !stands(s, gr, p)) continue;
+    if (node_seen(s, p) || !qr_stands(s, gr, p)) continue;
     rc = relax_impl(s, p, sources[k], -1, 0.0, 0.0, 0, 0, 0, lat_zero_h);
     if (rc != ASTAR_OK) return rc;
   }
@@ -184,13 +184,13 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     int32_t v = s->ids[head];
     int par = lat_par_of(gr, v), d;
     for (d = 0; d < gr->ndir; d++)
-      if ((rc = reopen(s, v + gr->off[par][d])) != ASTAR_OK) return rc;
+      if ((rc = qr_reopen(s, v + gr->off[par][d])) != ASTAR_OK) return rc;
   }
   for (k = 0; k < nchanged; k++) {
-    box(gr, changed[k], r, &x0, &y0, &x1, &y1);
+    qr_box(gr, changed[k], r, &x0, &y0, &x1, &y1);
     for (y = y0; y <= y1; y++)
       for (x = x0; x <= x1; x++)
-        if ((rc = reopen(s, LAT_CELL(gr, x, y))) != ASTAR_OK) return rc;
+        if ((rc = qr_reopen(s, LAT_CELL(gr, x, y))) != ASTAR_OK) return rc;
   }
   s->version = s->topo->version;
   s->status = ASTAR_SEARCHING;
@@ -198,7 +198,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   if (s->goal >= 0) {
     /* the ends, as begin checks them: a start or goal the unit can no
     ** longer stand on, or a goal cut off from the start, is no path */
-    if (!stands(s, gr, s->start) || !stands(s, gr, s->goal)) {
+    if (!qr_stands(s, gr, s->start) || !qr_stands(s, gr, s->goal)) {
       s->status = ASTAR_UNREACHABLE;
     } else if (s->start != s->goal) {
       rc = astar_topology_connected(s->topo, ops->external(s->topo, s->start), s->q.goal);
