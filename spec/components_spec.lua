@@ -68,7 +68,7 @@ describe("components", function()
     end
   end)
 
-  it("hex:connected matches a flood over hex:neighbours after random edits (generic labels)", function()
+  it("hex:connected matches a flood over hex:neighbours after random edits (labels by sector)", function()
     for seed = 1, 6 do
       local r = rng(seed)
       local w, h = r(3, 10), r(3, 9)

@@ -170,6 +170,38 @@ local function check_would(g, w, h, b, r, make_steps, label)
   end
 end
 
+-- A graph's weak components by flood fill over its enabled nodes, with
+-- node `skip` (or nil) counted as disabled: comp[node] (nil when
+-- disabled), and one representative node per label.
+local function graph_labels(g, skip)
+  local n = g:node_count()
+  local adj = {}
+  for i = 1, n do adj[i] = {} end
+  for e = 1, g:edge_count() do
+    local a, c = g:edge(e)
+    adj[a][#adj[a] + 1] = c
+    adj[c][#adj[c] + 1] = a
+  end
+  local comp, reps = {}, {}
+  for s = 1, n do
+    if g:is_enabled(s) and s ~= skip and not comp[s] then
+      reps[#reps + 1] = s
+      comp[s] = #reps
+      local stack = { s }
+      while #stack > 0 do
+        local u = table.remove(stack)
+        for _, v in ipairs(adj[u]) do
+          if g:is_enabled(v) and v ~= skip and not comp[v] then
+            comp[v] = #reps
+            stack[#stack + 1] = v
+          end
+        end
+      end
+    end
+  end
+  return comp, reps
+end
+
 describe("connectivity by sectors", function()
   it("grid:connected matches a flood fill over random edit sequences, every diagonal rule", function()
     for seed = 1, 16 do
@@ -267,39 +299,12 @@ describe("connectivity by sectors", function()
       for i = 1, n do g:add_node(i, 0) end
       for _ = 1, r(0, 2 * n) do g:add_edge(r(1, n), r(1, n), 1) end
       for _ = 1, r(0, 3) do g:set_enabled(r(1, n), false) end
-      local function labels(skip)
-        local adj = {}
-        for i = 1, n do adj[i] = {} end
-        for e = 1, g:edge_count() do
-          local a, c = g:edge(e)
-          adj[a][#adj[a] + 1] = c
-          adj[c][#adj[c] + 1] = a
-        end
-        local comp, k = {}, 0
-        for s = 1, n do
-          if g:is_enabled(s) and s ~= skip and not comp[s] then
-            k = k + 1
-            comp[s] = k
-            local stack = { s }
-            while #stack > 0 do
-              local u = table.remove(stack)
-              for _, v in ipairs(adj[u]) do
-                if g:is_enabled(v) and v ~= skip and not comp[v] then
-                  comp[v] = k
-                  stack[#stack + 1] = v
-                end
-              end
-            end
-          end
-        end
-        return comp
-      end
-      local now = labels(nil)
+      local now = graph_labels(g)
       for _ = 1, 10 do
         local v = r(1, n)
         local pts = {}
         for i = 1, r(0, 5) do pts[i] = r(1, n) end
-        local after = labels(v)
+        local after = graph_labels(g, v)
         local want = false
         if g:is_enabled(v) then
           for i = 1, #pts do
@@ -336,30 +341,7 @@ describe("connectivity by sectors", function()
         elseif k == 9 then g:add_edge(r(1, g:node_count()), r(1, g:node_count()), 1)
         else g:add_node(0, 0) end
         local nn = g:node_count()
-        local adj = {}
-        for i = 1, nn do adj[i] = {} end
-        for e = 1, g:edge_count() do
-          local a, b = g:edge(e)
-          adj[a][#adj[a] + 1] = b
-          adj[b][#adj[b] + 1] = a
-        end
-        local comp, reps = {}, {}
-        for s0 = 1, nn do
-          if g:is_enabled(s0) and not comp[s0] then
-            reps[#reps + 1] = s0
-            comp[s0] = #reps
-            local stack = { s0 }
-            while #stack > 0 do
-              local u = table.remove(stack)
-              for _, v in ipairs(adj[u]) do
-                if g:is_enabled(v) and not comp[v] then
-                  comp[v] = #reps
-                  stack[#stack + 1] = v
-                end
-              end
-            end
-          end
-        end
+        local comp, reps = graph_labels(g)
         for v = 1, nn do
           local rep = reps[comp[v] or 1]
           if rep then
