@@ -25,7 +25,8 @@
 **   lhex.c      astar.Hex: the hex shape's own (layout, picture, metric)
 **   ltext.c     grids from text
 **   lsmooth.c   smoothing, any-angle paths, the world frame's options
-**   lgoals.c    where units go: nearest open cells and nodes, spread
+**   lgoals.c    where units go: nearest open cells and nodes, spread, the
+**               nearest of several goals, flight, the way out of a wall
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
 ** lgraph.c, registered below; a new grid shape is a core shape file
@@ -72,6 +73,7 @@ static const lfunc topo_methods[] = {
     {"distances", l_distances, 1, NULL},
     {"connected", l_topo_connected, 1, NULL},
     {"distances_query", l_distances_query, 1, NULL},
+    {"find_nearest", l_find_nearest, 1, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -97,6 +99,7 @@ static const lfunc cell_methods[] = {
     {"world", l_cells_world, 0, NULL},
     {"nearest_open", l_cells_nearest_open, 0, NULL},
     {"spread", l_cells_spread, 1, NULL},
+    {"flee", l_cells_flee, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc cell_metamethods[] = {

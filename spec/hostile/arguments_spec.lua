@@ -53,6 +53,17 @@ function K.sources(e)
   if next(e.v) == nil then return "sources must be a non-empty list" end
 end
 MISSING[K.sources] = true
+-- find_nearest's goals, flee's threats
+function K.list(what)
+  local kind = function(e)
+    if e.v == NONE or type(e.v) ~= "table" then
+      return ("table (a list of %s) expected, got %s"):format(what, e.t)
+    end
+    if next(e.v) == nil then return what .. " must be a non-empty list" end
+  end
+  MISSING[kind] = true
+  return kind
+end
 -- astar.batch's topology and list of requests
 function K.topo(e)
   if e.d == "astar.Grid" or e.d == "astar.Graph" or e.d == "astar.Hex" then return nil end
@@ -146,6 +157,7 @@ local GRAPH_SIGS = {
   connected = { { NODE, 1 }, { NODE, 3 } },
   distances_query = { { K.sources, { 1 } }, { K.opts, {} } },
   nearest = { { K.finite("x"), 1 }, { K.finite("y"), 2 }, { K.finite("z", true), 3 } },
+  find_nearest = { { NODE, 1 }, { K.list("goals"), { 3 } }, { K.opts, {} } },
 }
 
 -- The methods every grid has (both classes register one set of them).
@@ -175,6 +187,8 @@ local function cell_sigs(what)
     world = {},
     nearest_open = { { GX, 2 }, { GY, 2 }, { K.size, 1 }, { K.bound("max_radius"), 3 } },
     spread = { { GX, 2 }, { GY, 2 }, { K.range("n", 1, 2147483647), 3 }, { K.size, 1 } },
+    find_nearest = { { GX, 1 }, { GY, 1 }, { K.list("goals"), { { GW, GH } } }, { K.opts, {} } },
+    flee = { { GX, 1 }, { GY, 1 }, { K.list("threats"), { { GW, GH } } }, { K.opts, {} } },
   }
 end
 
