@@ -87,6 +87,44 @@ describe("find_nearest", function()
     end)
   end
 
+  it("uniform grids (one jump point search per goal) and many goals (one Dijkstra search)", function()
+    local rng = lcg(23)
+    local found = 0
+    for t = 1, 40 do
+      local w, h = 24, 18
+      local g = astar.grid(w, h, { diagonal = t % 4 == 0 and "never" or "no_corner_cutting" })
+      for y = 1, h do
+        for x = 1, w do
+          if rng() < 0.25 then g:set_blocked(x, y, true) end
+        end
+      end
+      local sx, sy = math.floor(rng() * w) + 1, math.floor(rng() * h) + 1
+      local goals = {}
+      for i = 1, (t % 2 == 0) and 20 or math.floor(rng() * 6) + 1 do
+        goals[i] = { math.floor(rng() * w) + 1, math.floor(rng() * h) + 1 }
+      end
+      local best = math.huge
+      for _, q in ipairs(goals) do
+        local p = g:find_path(sx, sy, q[1], q[2], { algorithm = "astar" })
+        if p then best = math.min(best, p.cost) end
+      end
+      local budget = t % 5 == 0 and 6 or nil
+      local p, why = g:find_nearest(sx, sy, goals, { max_cost = budget })
+      if best == math.huge or (budget and best > budget) then
+        assert.is_nil(p)
+        assert.equal(budget and "max_cost" or "unreachable", why)
+      else
+        assert.is_true(near(p.cost, best), ("%g vs %g"):format(p.cost, best))
+        local q = goals[p.goal]
+        assert.same({ q[1], q[2] }, p.xy[#p.xy])
+        assert.same({ sx, sy }, p.xy[1])
+        assert.is_true(contiguous(g, p))
+        found = found + 1
+      end
+    end
+    assert.is_true(found > 20, found)
+  end)
+
   it("graphs: the minimum over single searches", function()
     local rng = lcg(77)
     for _ = 1, 30 do

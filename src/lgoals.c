@@ -286,6 +286,92 @@ static int push_no_goal(lua_State *L, ltopo *T, lsbuf *b, const lopts *o) {
   return 3;
 }
 
+/* Sets path.goal (the path on top) to the index of the first entry of the
+** goals at garg naming `goal`; returns 1 (the path). */
+static int nearest_goal_index(lua_State *L, ltopo *T, int garg, size_t n, int32_t goal) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    int32_t g;
+    lua_rawgeti(L, garg, (int)i + 1);
+    g = T->cls->list_node(L, T, garg, lua_gettop(L), "goals", i);
+    lua_pop(L, 1);
+    if (g == goal) break;
+  }
+  lua_pushinteger(L, (lua_Integer)i + 1);
+  lua_setfield(L, -2, "goal");
+  return 1;
+}
+
+/* Up to this many goals, a query jump point search serves runs one search
+** per goal instead of one Dijkstra search (see nearest_by_searches). */
+#define NEAREST_SEARCHES_MAX 16
+
+/* A goal and the least cost a path to it can have. */
+typedef struct goal_bound {
+  double bound;
+  int32_t goal;
+} goal_bound;
+
+static int cmp_bound(const void *a, const void *b) {
+  const goal_bound *x = (const goal_bound *)a, *y = (const goal_bound *)b;
+  if (x->bound != y->bound) return x->bound < y->bound ? -1 : 1;
+  return cmp_id(&x->goal, &y->goal);
+}
+
+/*
+** find_nearest on a grid query jump point search serves (uniform costs:
+** every path costs at least the octile / Manhattan distance between its
+** ends): one jump point search per goal, nearest bound first, each bounded
+** by max_cost = the best cost so far, stopping once a bound reaches it.
+** Returns the goal of the cheapest path (-1: none) and leaves the search
+** state holding that path (the best goal's search is run again when a
+** later one replaced it); *expanded: the expansions of all of them.
+*/
+static int32_t nearest_by_searches(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o,
+                                   int32_t start, size_t n, uint64_t *expanded) {
+  astar_grid *gr = T->grid;
+  int32_t w = astar_grid_width(gr), best = -1, last = -1;
+  double user_max = o->q.max_cost, best_cost = HUGE_VAL;
+  goal_bound *gb;
+  size_t i;
+  int rc;
+  /* the bounds, in the smoothing scratch (two doubles a goal hold one
+  ** goal_bound: a double and an int32_t) */
+  b->work = (double *)sbuf_grow(L, C->M, b->work, &b->work_cap, 2 * n, sizeof(double));
+  gb = (goal_bound *)(void *)b->work;
+  for (i = 0; i < n; i++) {
+    gb[i].goal = b->nodes[i];
+    gb[i].bound = cell_metric(gr, METRIC_STEPS, start % w, start / w, b->nodes[i] % w,
+                              b->nodes[i] / w);
+  }
+  qsort(gb, n, sizeof(goal_bound), cmp_bound);
+  *expanded = 0;
+  o->q.record_visited = 0;
+  for (i = 0; i < n; i++) {
+    if (gb[i].bound > user_max || (best >= 0 && gb[i].bound >= best_cost)) break;
+    o->q.start = start;
+    o->q.goal = gb[i].goal;
+    o->q.max_cost = best >= 0 ? best_cost : user_max;
+    if ((rc = astar_search_begin(b->s, T->t, &o->q)) != ASTAR_OK ||
+        (rc = astar_search_step(b->s, 0)) < 0)
+      return search_error(L, T, b->s, rc), -1;
+    *expanded += astar_search_stats(b->s)->expanded;
+    last = gb[i].goal;
+    if (rc == ASTAR_FOUND && (best < 0 || astar_search_g(b->s, gb[i].goal) < best_cost)) {
+      best = gb[i].goal;
+      best_cost = astar_search_g(b->s, best);
+    }
+  }
+  o->q.max_cost = user_max;
+  if (best >= 0 && best != last) { /* the search state holds another goal's */
+    o->q.goal = best;
+    if ((rc = astar_search_begin(b->s, T->t, &o->q)) != ASTAR_OK ||
+        (rc = astar_search_step(b->s, 0)) < 0)
+      return search_error(L, T, b->s, rc), -1;
+  }
+  return best;
+}
+
 /*
 ** graph:find_nearest(start, goals [, opts]) / grid:find_nearest(x, y,
 ** goals [, opts]) -> path (path.goal: the index in goals of the goal it
@@ -302,7 +388,7 @@ static int l_find_nearest(lua_State *L) {
   ltopo *T = hold_self(L, C, 1);
   int na = T->cls->node_args, garg = 2 + na, optarg = garg + 1, rc;
   int32_t start = T->cls->check_node(L, T, 2), goal = -1;
-  size_t n, seen = 0, nv, i;
+  size_t n, seen = 0, nv;
   const int32_t *vis;
   lsearch *S;
   lopts o;
@@ -312,6 +398,15 @@ static int l_find_nearest(lua_State *L) {
   S = acquire_search(L, C, 1);
   n = read_cells(L, C, T, garg, &S->b, "goals", 1);
   parse_goal_options(L, C, T, optarg, &S->b, &o, start);
+  if (T->grid != NULL && n <= NEAREST_SEARCHES_MAX && lua_isnil(L, o.slot + SLOT_COST) &&
+      astar_jps_refusal(T->t, &o.q) == NULL) {
+    uint64_t expanded;
+    goal = nearest_by_searches(L, C, T, &S->b, &o, start, n, &expanded);
+    if (goal < 0) return push_no_goal(L, T, &S->b, &o);
+    push_path(L, C, T, &S->b, &o, goal);
+    set_int(L, "expanded", (double)expanded);
+    return nearest_goal_index(L, T, garg, n, goal);
+  }
   o.q.record_visited = 1;
   bridge_attach(&b, L, T, &o);
   rc = astar_search_begin_distances(S->b.s, T->t, &start, 1, 0, &o.q);
@@ -326,16 +421,7 @@ static int l_find_nearest(lua_State *L) {
   if (rc < 0) return search_error(L, T, S->b.s, rc);
   if (goal < 0) return push_no_goal(L, T, &S->b, &o);
   push_path(L, C, T, &S->b, &o, goal);
-  for (i = 0; i < n; i++) { /* the first entry naming that goal */
-    int32_t g;
-    lua_rawgeti(L, garg, (int)i + 1);
-    g = T->cls->list_node(L, T, garg, lua_gettop(L), "goals", i);
-    lua_pop(L, 1);
-    if (g == goal) break;
-  }
-  lua_pushinteger(L, (lua_Integer)i + 1);
-  lua_setfield(L, -2, "goal");
-  return 1;
+  return nearest_goal_index(L, T, garg, n, goal);
 }
 
 /* ------------------------------------------------------------------------ */
