@@ -80,6 +80,21 @@ local function timed(fn)
   return p, why, (os.clock() - t0) * 1e6
 end
 
+--- The lecture's heuristic for a player at (px, py): octile plus a
+-- surcharge where the player would see the monster, inadmissible on purpose
+-- so that visible cells look farther than they are.
+function M.stealthy(grid, px, py)
+  local K = astar.DIAGONAL - 1
+  return function(x, y, tx, ty)
+    local dx, dy = x - tx, y - ty
+    if dx < 0 then dx = -dx end
+    if dy < 0 then dy = -dy end
+    local h = dx < dy and K * dx + dy or K * dy + dx
+    if grid:line_of_sight(x, y, px, py) then h = h + DANGER end
+    return h
+  end
+end
+
 --- Runs the plain search and the three danger-aware ones; returns
 -- { grid =, seen =, results = { { name =, path =, seen_cells =, us = } ... } }.
 function M.run()
@@ -87,25 +102,12 @@ function M.run()
   local px, py = PLAYER[1], PLAYER[2]
   local seen = grid:visible_from(px, py)          -- 1 where the player sees
   local sx, sy, gx, gy = MONSTER[1], MONSTER[2], GOAL[1], GOAL[2]
-  local K = astar.DIAGONAL - 1
 
   local ways = {
     { "plain octile", {} },
-    { "1. Lua heuristic + line_of_sight", {
-      -- octile plus a surcharge where the player would see the monster:
-      -- inadmissible on purpose, so visible cells look farther than they are.
-      -- A* asks it about every cell it reaches; jump point search (the
-      -- default on this uniform grid) would ask only at jump points
-      algorithm = "astar",
-      heuristic = function(x, y, tx, ty)
-        local dx, dy = x - tx, y - ty
-        if dx < 0 then dx = -dx end
-        if dy < 0 then dy = -dy end
-        local h = dx < dy and K * dx + dy or K * dy + dx
-        if grid:line_of_sight(x, y, px, py) then h = h + DANGER end
-        return h
-      end,
-    } },
+    -- A* asks the heuristic about every cell it reaches; jump point search
+    -- (the default on this uniform grid) would ask only at jump points
+    { "1. Lua heuristic + line_of_sight", { algorithm = "astar", heuristic = M.stealthy(grid, px, py) } },
     { "2. Lua cost callback", {
       cost = function(_, _, x2, y2, c)
         if seen:get(x2, y2) ~= 0 then return c * DANGER end
@@ -233,15 +235,7 @@ end
 -- The approaches: name, options (given the grid, the player and the field of
 -- what the player sees), and what it changes.
 local function approaches(grid, px, py, seen)
-  local K = astar.DIAGONAL - 1
-  local function stealthy(x, y, tx, ty)
-    local dx, dy = x - tx, y - ty
-    if dx < 0 then dx = -dx end
-    if dy < 0 then dy = -dy end
-    local h = dx < dy and K * dx + dy or K * dy + dx
-    if grid:line_of_sight(x, y, px, py) then h = h + DANGER end
-    return h
-  end
+  local stealthy = M.stealthy(grid, px, py)
   return {
     { "plain (A*, octile)", { algorithm = "astar" } },
     { "Lua heuristic, stop = \"expand\"", { algorithm = "astar", heuristic = stealthy } },

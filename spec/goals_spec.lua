@@ -4,13 +4,7 @@
 local astar = require("astar")
 local D = astar.DIAGONAL
 
-local function lcg(seed)
-  local s = seed
-  return function()
-    s = (s * 1103515245 + 12345) % 2147483648
-    return s / 2147483648
-  end
-end
+local lcg = require("helpers").lcg
 
 local function near(a, b) return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a)) end
 

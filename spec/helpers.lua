@@ -2,6 +2,16 @@
 -- Lua adds for the caller's position, so specs can compare them exactly.
 local helpers = {}
 
+--- lcg(seed) -> a deterministic generator of numbers in [0, 1): the same
+-- sequence on every Lua (floating-point arithmetic only).
+function helpers.lcg(seed)
+  local s = seed
+  return function()
+    s = (s * 1103515245 + 12345) % 2147483648
+    return s / 2147483648
+  end
+end
+
 --- Calls fn(...) and returns its error message with the position stripped;
 -- fails the spec if fn does not raise.
 function helpers.error_of(fn, ...)

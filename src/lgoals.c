@@ -154,12 +154,12 @@ static int l_cells_spread(lua_State *L) {
   /* stack: 1 grid, 2 x, 3 y, 4 n, 5 size, then the search state */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
-  int32_t goal = check_xy(L, T, 2, NULL, NULL), w = astar_grid_width(T->grid);
+  int32_t goal = check_xy(L, T, 2, NULL, NULL);
   int32_t n = check_range(L, 4, "n", 1, INT32_MAX);
   lsearch *S;
   astar_query q;
   const int32_t *vis;
-  size_t nv, i;
+  size_t nv;
   int rc;
   astar_query_init(&q, goal, goal);
   q.size = check_size(L, 5);
@@ -170,16 +170,7 @@ static int l_cells_spread(lua_State *L) {
   if (rc == ASTAR_OK) rc = astar_search_step(S->b.s, (uint64_t)n);
   if (rc < 0) return search_error(L, T, S->b.s, rc);
   vis = astar_search_visited(S->b.s, &nv);
-  if (nv > (size_t)n) nv = (size_t)n;
-  lua_createtable(L, (int)nv, 0);
-  for (i = 0; i < nv; i++) {
-    lua_createtable(L, 2, 0);
-    lua_pushinteger(L, vis[i] % w + 1);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, vis[i] / w + 1);
-    lua_rawseti(L, -2, 2);
-    lua_rawseti(L, -2, (int)i + 1);
-  }
+  push_points(L, T, vis, NULL, (int32_t)(nv > (size_t)n ? (size_t)n : nv));
   return 1;
 }
 
@@ -509,39 +500,46 @@ static int32_t escape_exit(lua_State *L, ltopo *T, const lopts *o, int32_t start
 ** (each step the neighbour nearest `exit`), priced by step length (1, or
 ** astar.DIAGONAL for a diagonal; 1 a hex step) whatever the cells' costs:
 ** nodes, cost, length, and points when the path has them; path.escape is
-** the number of steps of the leg. */
-static void escape_prepend(lua_State *L, ltopo *T, int32_t start, int32_t exit) {
+** the number of steps of the leg.  The leg's cells go to b->links (the
+** path's links are used by then). */
+static void escape_prepend(lua_State *L, lcall *C, ltopo *T, lsbuf *b, int32_t start,
+                           int32_t exit) {
   astar_grid *gr = T->grid;
   int32_t w = astar_grid_width(gr), cur = start, nb[16], k, j, len = 0, old, i;
-  int metric = METRIC_STEPS, pidx = lua_gettop(L), has_points;
+  int pidx = lua_gettop(L);
   double leg = 0;
-  lua_newtable(L); /* the leg's cells */
   while (cur != exit) {
     int32_t cx = cur % w, cy = cur / w, bx = -1, by = -1;
     double bd = HUGE_VAL, d;
     k = astar_grid_neighbours(gr, cx, cy, nb);
     for (j = 0; j < k; j++) {
-      d = cell_metric(gr, metric, nb[2 * j], nb[2 * j + 1], exit % w, exit / w);
+      d = cell_metric(gr, METRIC_STEPS, nb[2 * j], nb[2 * j + 1], exit % w, exit / w);
       if (bx < 0 || d < bd - DIST_TOL(bd)) {
         bd = d;
         bx = nb[2 * j];
         by = nb[2 * j + 1];
       }
     }
-    lua_pushinteger(L, (lua_Integer)cur + 1);
-    lua_rawseti(L, -2, ++len);
-    leg += cell_metric(gr, metric, cx, cy, bx, by);
+    b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len + 1,
+                                    sizeof(int32_t));
+    b->links[len++] = cur;
+    leg += cell_metric(gr, METRIC_STEPS, cx, cy, bx, by);
     cur = by * w + bx;
   }
   /* nodes: the leg, then the path's */
   lua_getfield(L, pidx, "nodes");
   old = (int32_t)compat_rawlen(L, -1);
-  for (i = 1; i <= old; i++) {
-    lua_rawgeti(L, -1, i);
-    lua_rawseti(L, -3, len + i);
+  lua_createtable(L, len + old, 0);
+  for (i = 0; i < len; i++) {
+    lua_pushinteger(L, (lua_Integer)b->links[i] + 1);
+    lua_rawseti(L, -2, i + 1);
   }
-  lua_pop(L, 1);
+  for (i = 1; i <= old; i++) {
+    lua_rawgeti(L, -2, i);
+    lua_rawseti(L, -2, len + i);
+  }
   lua_setfield(L, pidx, "nodes");
+  lua_pop(L, 1);
   lua_getfield(L, pidx, "cost");
   lua_pushnumber(L, leg + lua_tonumber(L, -1));
   lua_setfield(L, pidx, "cost");
@@ -551,24 +549,11 @@ static void escape_prepend(lua_State *L, ltopo *T, int32_t start, int32_t exit) 
   lua_pop(L, 2);
   lua_pushinteger(L, len);
   lua_setfield(L, pidx, "escape");
+  /* points: the leg's cells, then the path's */
   lua_getfield(L, pidx, "points");
-  has_points = lua_istable(L, -1);
-  if (has_points) {
-    lua_newtable(L);
-    for (i = 0, cur = start; i < len; i++) { /* the leg's cells as points */
-      int32_t c;
-      lua_getfield(L, pidx, "nodes");
-      lua_rawgeti(L, -1, i + 1);
-      c = (int32_t)lua_tointeger(L, -1) - 1;
-      lua_pop(L, 2);
-      lua_createtable(L, 2, 0);
-      lua_pushinteger(L, c % w + 1);
-      lua_rawseti(L, -2, 1);
-      lua_pushinteger(L, c / w + 1);
-      lua_rawseti(L, -2, 2);
-      lua_rawseti(L, -2, i + 1);
-    }
-    old = (int32_t)compat_rawlen(L, -2);
+  if (lua_istable(L, -1)) {
+    old = (int32_t)compat_rawlen(L, -1);
+    push_points(L, T, b->links, NULL, len);
     for (i = 1; i <= old; i++) {
       lua_rawgeti(L, -2, i);
       lua_rawseti(L, -2, len + i);

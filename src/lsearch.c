@@ -100,7 +100,8 @@ static void bridge_attach(bridge *b, lua_State *L, ltopo *T, lopts *o) {
 /* start_blocked = "escape" (lgoals.c): where the search begins, and the
 ** leg from the start put in front of the path found */
 static int32_t escape_exit(lua_State *L, ltopo *T, const lopts *o, int32_t start);
-static void escape_prepend(lua_State *L, ltopo *T, int32_t start, int32_t exit);
+static void escape_prepend(lua_State *L, lcall *C, ltopo *T, lsbuf *b, int32_t start,
+                           int32_t exit);
 
 /* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
 ** [, opts]) -> path | nil, reason, stats */
@@ -128,7 +129,7 @@ static int l_find_path(lua_State *L) {
       return search_error(L, T, S->b.s, rc);
     rc = push_outcome(L, C, T, &S->b, &o, rc);
   }
-  if (from != start && rc == 1) escape_prepend(L, T, start, from);
+  if (from != start && rc == 1) escape_prepend(L, C, T, &S->b, start, from);
   return rc;
 }
 
