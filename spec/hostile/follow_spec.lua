@@ -234,3 +234,28 @@ describe("hostile lists of goals and threats", function()
     H.graph_ok(g)
   end)
 end)
+
+describe("hostile callbacks in find_nearest and flee", function()
+  it("a cost callback that raises: the error reaches the caller, the grid stays usable", function()
+    local g = H.new_grid()
+    local boom = setmetatable({}, { __tostring = function() return "boom" end })
+    local cost = function() error(boom) end
+    local ok, err = pcall(g.find_nearest, g, 1, 1, { { 5, 4 } }, { cost = cost })
+    assert.is_false(ok)
+    assert.equal(boom, err)
+    ok, err = pcall(g.flee, g, 1, 1, { { 5, 4 } }, { cost = cost })
+    assert.is_false(ok)
+    assert.equal(boom, err)
+    g:set_blocked(2, 2, true)                     -- not locked any more
+    H.grid_ok(g)
+    local plus1 = { cost = function(_, _, _, _, c) return c + 1 end }
+    assert.equal(g:find_path(1, 1, 5, 4, plus1).cost, g:find_nearest(1, 1, { { 5, 4 } }, plus1).cost)
+  end)
+
+  it("a callback that returns a bad value says so", function()
+    local g = H.new_grid()
+    assert.equal("cost callback returned nil for the step from (1, 1) to (2, 1) (expected a finite number >= 0 or false)",
+      error_of(g.find_nearest, g, 1, 1, { { 5, 4 } }, { cost = function() end }))
+    H.grid_ok(g)
+  end)
+end)
