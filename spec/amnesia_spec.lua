@@ -90,7 +90,7 @@ describe("the stealth approaches, over the demo's trials", function()
     assert.equal(0, opt.longer)
     for _, name in ipairs(heuristic) do
       -- the routes it picks differ from the plain ones only among equally short routes here
-      assert.equal(plain.length, by[name].length)
+      assert.is_true(math.abs(plain.length - by[name].length) < 1e-9) -- sums of the same steps, in another order
       assert.is_true(by[name].seen > by["penalty field"].seen)
     end
   end)

