@@ -421,10 +421,10 @@ static int l_find_nearest(lua_State *L) {
 
 /*
 ** grid:flee(x, y, threats [, opts]) -> path (path.threat_distance) | nil,
-** reason, stats.  Two distance searches: from the threats over the grid's
-** own costs (one-cell steps: how far a threat walks to each cell), and from
-** the unit under the query's options, bounded by max_cost (the length
-** budget).  The destination is the cell the unit reaches within the budget
+** reason, stats.  Two distance searches: from the unit under the query's
+** options, bounded by max_cost (the length budget), then from the threats
+** over the grid's own costs (one-cell steps: how far a threat walks to
+** each cell), stopped once it has settled every cell the unit reaches.  The destination is the cell the unit reaches within the budget
 ** whose threat distance is largest (math.huge: no threat reaches it); ties:
 ** the one the unit reaches cheapest (settled first).  The path is the
 ** unit's cheapest route there.
@@ -438,7 +438,7 @@ static int l_cells_flee(lua_State *L) {
   double bestd = -1;
   lsearch *S, *D;
   astar_query tq;
-  size_t n, nv, i;
+  size_t n, nv, i, seen = 0, settled = 0;
   const int32_t *vis;
   lopts o;
   bridge b;
@@ -449,15 +449,27 @@ static int l_cells_flee(lua_State *L) {
   D = search_new(L, C);        /* 7: the threats' */
   n = read_cells(L, C, T, 4, &D->b, "threats", 0);
   parse_goal_options(L, C, T, 5, &S->b, &o, start);
-  astar_query_init(&tq, 0, 0);
-  rc = astar_search_begin_distances(D->b.s, T->t, D->b.nodes, n, 0, &tq);
-  if (rc == ASTAR_OK) rc = astar_search_step(D->b.s, 0);
-  if (rc < 0) return search_error(L, T, D->b.s, rc);
   o.q.record_visited = 1;
   bridge_attach(&b, L, T, &o);
   rc = astar_search_begin_distances(S->b.s, T->t, &start, 1, 0, &o.q);
   if (rc == ASTAR_OK) rc = astar_search_step(S->b.s, 0);
   if (rc < 0) return search_error(L, T, S->b.s, rc);
+  (void)astar_search_visited(S->b.s, &nv); /* the unit's region: nv cells */
+  /* the threats' search, stopped once it has settled every cell of the
+  ** region (their costs are final then) */
+  astar_query_init(&tq, 0, 0);
+  tq.record_visited = 1;
+  rc = astar_search_begin_distances(D->b.s, T->t, D->b.nodes, n, 0, &tq);
+  while (rc >= 0 && settled < nv) {
+    size_t nt;
+    rc = astar_search_step(D->b.s, 1024);
+    if (rc < 0) break;
+    vis = astar_search_visited(D->b.s, &nt);
+    for (; seen < nt; seen++)
+      if (astar_search_g(S->b.s, vis[seen]) >= 0) settled++;
+    if (rc != ASTAR_SEARCHING) break;
+  }
+  if (rc < 0) return search_error(L, T, D->b.s, rc);
   vis = astar_search_visited(S->b.s, &nv);
   for (i = 0; i < nv; i++) {
     double g = astar_search_g(D->b.s, vis[i]);
