@@ -53,3 +53,58 @@ describe("the Amnesia monster demo", function()
       ("sight only: seen on %d cells"):format(r.sight_only.seen_cells))
   end)
 end)
+
+-- The README's stealth table: what each approach changes, measured over a
+-- fixed set of trials (examples/amnesia_monster.lua's trials()), and the
+-- README's rows equal to what this run measures.
+describe("the stealth approaches, over the demo's trials", function()
+  local rows = demo.trials()
+  local by = {}
+  for _, r in ipairs(rows) do by[r.name] = r end
+  local plain = rows[1]
+  local heuristic = { 'Lua heuristic, stop = "expand"', 'Lua heuristic, stop = "first_hit"',
+                      'Lua heuristic, stop = "optimal"' }
+
+  it("runs 40 trials of every approach", function()
+    assert.equal(6, #rows)
+    for _, r in ipairs(rows) do assert.equal(40, r.trials) end
+  end)
+
+  it("the cost callback and the penalty field give the same paths", function()
+    local cb, pf = by["Lua cost callback"], by["penalty field"]
+    assert.same(cb.routes, pf.routes)
+    assert.same(cb.costs, pf.costs)
+  end)
+
+  it("costs change the route: longer paths, fewer cells in sight", function()
+    local pf = by["penalty field"]
+    assert.is_true(pf.longer > 0 and pf.changed > 0)
+    assert.is_true(pf.seen < plain.seen and pf.length > plain.length)
+  end)
+
+  it("a heuristic only changes the order: with stop = \"optimal\" every path costs the plain one", function()
+    local opt = by['Lua heuristic, stop = "optimal"']
+    for i, c in ipairs(opt.costs) do
+      assert.is_true(math.abs(c - plain.costs[i]) <= 1e-9 * c, ("trial %d: %g vs %g"):format(i, c, plain.costs[i]))
+    end
+    assert.equal(0, opt.longer)
+    for _, name in ipairs(heuristic) do
+      -- the routes it picks differ from the plain ones only among equally short routes here
+      assert.is_true(math.abs(plain.length - by[name].length) < 1e-9) -- sums of the same steps, in another order
+      assert.is_true(by[name].seen > by["penalty field"].seen)
+    end
+  end)
+
+  it("the README's stealth table is what this measures", function()
+    local f = assert(io.open("README.md", "rb"))
+    local text = f:read("*a")
+    f:close()
+    local got = {}
+    for line in text:gmatch("[^\n]+") do
+      for _, r in ipairs(rows) do
+        if line:sub(1, #r.name + 4) == "| " .. r.name .. " |" then got[#got + 1] = line end
+      end
+    end
+    assert.same(demo.table_rows(rows), got)
+  end)
+end)

@@ -55,14 +55,7 @@ local function random_grid(rng, w, h, density, opts)
   return g
 end
 
--- a small deterministic generator (the same on every Lua)
-local function lcg(seed)
-  local s = seed
-  return function()
-    s = (s * 1103515245 + 12345) % 2147483648
-    return s / 2147483648
-  end
-end
+local lcg = require("helpers").lcg
 
 describe("path:point_at, project, world_length", function()
   it("walk a cell path in world units (cell_size and origin)", function()

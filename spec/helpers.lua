@@ -2,6 +2,17 @@
 -- Lua adds for the caller's position, so specs can compare them exactly.
 local helpers = {}
 
+--- lcg(seed) -> a deterministic generator of numbers in (0, 1): the same
+-- sequence on every Lua (Park and Miller's minimal standard generator: every
+-- product stays below 2^53, exact in floats and integers alike).
+function helpers.lcg(seed)
+  local s = seed % 2147483646 + 1
+  return function()
+    s = (s * 16807) % 2147483647
+    return s / 2147483647
+  end
+end
+
 --- Calls fn(...) and returns its error message with the position stripped;
 -- fails the spec if fn does not raise.
 function helpers.error_of(fn, ...)

@@ -2,13 +2,7 @@
 -- cell and node.
 local astar = require("astar")
 
-local function lcg(seed)
-  local s = seed
-  return function()
-    s = (s * 1103515245 + 12345) % 2147483648
-    return s / 2147483648
-  end
-end
+local lcg = require("helpers").lcg
 
 -- The distance between cell centres as the reference defines it: square
 -- grids in cells, hex grids in centre spacings (to_world with cell_size 1

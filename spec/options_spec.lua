@@ -88,6 +88,8 @@ local path_samples = with_samples({
   algorithm = function() return { algorithm = "jps" }, { algorithm = "astar" } end,
   smooth = function() return { smooth = true }, {}, { 1, 1, W, H } end,
   any_angle = function() return { any_angle = true }, {}, { 1, 1, W, H } end,
+  -- (4, 2) is blocked: with "escape" the path leaves it for (4, 1)
+  start_blocked = function() return { start_blocked = "escape" }, {}, { 4, 2, W, H } end,
 })
 
 -- o with the other entries of t added.

@@ -25,7 +25,8 @@
 **   lhex.c      astar.Hex: the hex shape's own (layout, picture, metric)
 **   ltext.c     grids from text
 **   lsmooth.c   smoothing, any-angle paths, the world frame's options
-**   lgoals.c    where units go: nearest open cells and nodes, spread
+**   lgoals.c    where units go: nearest open cells and nodes, spread, the
+**               nearest of several goals, flight, the way out of a wall
 **   lstale.c    versions, the change log, whether a path still holds
 **
 ** A new topology is a core file (src/<kind>.c) and a class file like
@@ -76,6 +77,7 @@ static const lfunc topo_methods[] = {
     {"would_disconnect", l_topo_would_disconnect, 1, NULL},
     {"distances_query", l_distances_query, 1, NULL},
     {"version", l_topo_version, 0, NULL},
+    {"find_nearest", l_find_nearest, 1, NULL},
     {"close", l_topo_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -103,6 +105,7 @@ static const lfunc cell_methods[] = {
     {"spread", l_cells_spread, 1, NULL},
     {"changes", l_cells_changes, 0, NULL},
     {"path_valid", l_cells_path_valid, 1, NULL},
+    {"flee", l_cells_flee, 1, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc cell_metamethods[] = {

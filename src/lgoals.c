@@ -154,12 +154,12 @@ static int l_cells_spread(lua_State *L) {
   /* stack: 1 grid, 2 x, 3 y, 4 n, 5 size, then the search state */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
-  int32_t goal = check_xy(L, T, 2, NULL, NULL), w = astar_grid_width(T->grid);
+  int32_t goal = check_xy(L, T, 2, NULL, NULL);
   int32_t n = check_range(L, 4, "n", 1, INT32_MAX);
   lsearch *S;
   astar_query q;
   const int32_t *vis;
-  size_t nv, i;
+  size_t nv;
   int rc;
   astar_query_init(&q, goal, goal);
   q.size = check_size(L, 5);
@@ -170,16 +170,7 @@ static int l_cells_spread(lua_State *L) {
   if (rc == ASTAR_OK) rc = astar_search_step(S->b.s, (uint64_t)n);
   if (rc < 0) return search_error(L, T, S->b.s, rc);
   vis = astar_search_visited(S->b.s, &nv);
-  if (nv > (size_t)n) nv = (size_t)n;
-  lua_createtable(L, (int)nv, 0);
-  for (i = 0; i < nv; i++) {
-    lua_createtable(L, 2, 0);
-    lua_pushinteger(L, vis[i] % w + 1);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, vis[i] / w + 1);
-    lua_rawseti(L, -2, 2);
-    lua_rawseti(L, -2, (int)i + 1);
-  }
+  push_points(L, T, vis, NULL, (int32_t)(nv > (size_t)n ? (size_t)n : nv));
   return 1;
 }
 
@@ -237,4 +228,349 @@ static int l_methods(lua_State *L) {
   lua_remove(L, -2);
   lua_remove(L, -2);
   return 4;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the nearest of several goals                                               */
+/* ------------------------------------------------------------------------ */
+
+static int cmp_id(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Reads the list of cells (what: "goals", "threats") at arg into b->nodes,
+** sorted when asked; returns how many.  Raw reads: no Lua code runs. */
+static size_t read_cells(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b, const char *what,
+                         int sort) {
+  size_t i, count;
+  if (!lua_istable(L, arg))
+    type_error(L, arg, lua_pushfstring(L, "table (a list of %s)", what));
+  count = compat_rawlen(L, arg);
+  if (count == 0) arg_error(L, arg, lua_pushfstring(L, "%s must be a non-empty list", what));
+  b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, count, sizeof(int32_t));
+  for (i = 0; i < count; i++) {
+    lua_rawgeti(L, arg, (int)i + 1);
+    b->nodes[i] = T->cls->list_node(L, T, arg, lua_gettop(L), what, i);
+    lua_pop(L, 1);
+  }
+  if (sort) qsort(b->nodes, count, sizeof(int32_t), cmp_id);
+  return count;
+}
+
+/* The options of a search that is a distance search underneath (the
+** distances options but direction). */
+static void parse_goal_options(lua_State *L, lcall *C, ltopo *T, int optarg, lsbuf *b, lopts *o,
+                               int32_t start) {
+  parse_options(L, C, T, 1, optarg, b, o, start, start, FOR_DIST);
+  if (given(o, "direction"))
+    arg_error(L, optarg, lua_pushfstring(L, "option \"direction\" does not apply to %s", fname_of(L)));
+}
+
+/* The fail of a distance search that found no goal: "max_cost" when a
+** budget was given, "unreachable" otherwise; then the statistics. */
+static int push_no_goal(lua_State *L, ltopo *T, lsbuf *b, const lopts *o) {
+  lua_pushnil(L);
+  lua_pushstring(L, o->q.max_cost < HUGE_VAL ? "max_cost" : "unreachable");
+  lua_createtable(L, 0, 3);
+  push_stats(L, T, b->s, o);
+  return 3;
+}
+
+/* Sets path.goal (the path on top) to the index of the first entry of the
+** goals at garg naming `goal`; returns 1 (the path). */
+static int nearest_goal_index(lua_State *L, ltopo *T, int garg, size_t n, int32_t goal) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    int32_t g;
+    lua_rawgeti(L, garg, (int)i + 1);
+    g = T->cls->list_node(L, T, garg, lua_gettop(L), "goals", i);
+    lua_pop(L, 1);
+    if (g == goal) break;
+  }
+  lua_pushinteger(L, (lua_Integer)i + 1);
+  lua_setfield(L, -2, "goal");
+  return 1;
+}
+
+/* Up to this many goals, a query jump point search serves runs one search
+** per goal instead of one Dijkstra search (see nearest_by_searches). */
+#define NEAREST_SEARCHES_MAX 16
+
+/* A goal and the least cost a path to it can have. */
+typedef struct goal_bound {
+  double bound;
+  int32_t goal;
+} goal_bound;
+
+static int cmp_bound(const void *a, const void *b) {
+  const goal_bound *x = (const goal_bound *)a, *y = (const goal_bound *)b;
+  if (x->bound != y->bound) return x->bound < y->bound ? -1 : 1;
+  return cmp_id(&x->goal, &y->goal);
+}
+
+/*
+** find_nearest on a grid query jump point search serves (uniform costs:
+** every path costs at least the octile / Manhattan distance between its
+** ends): one jump point search per goal, nearest bound first, each bounded
+** by max_cost = the best cost so far, stopping once a bound reaches it.
+** Returns the goal of the cheapest path (-1: none) and leaves the search
+** state holding that path (the best goal's search is run again when a
+** later one replaced it); *expanded: the expansions of all of them.
+*/
+static int32_t nearest_by_searches(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o,
+                                   int32_t start, size_t n, uint64_t *expanded) {
+  astar_grid *gr = T->grid;
+  int32_t w = astar_grid_width(gr), best = -1, last = -1;
+  double user_max = o->q.max_cost, best_cost = HUGE_VAL;
+  goal_bound *gb;
+  size_t i;
+  int rc;
+  /* the bounds, in the smoothing scratch (two doubles a goal hold one
+  ** goal_bound: a double and an int32_t) */
+  b->work = (double *)sbuf_grow(L, C->M, b->work, &b->work_cap, 2 * n, sizeof(double));
+  gb = (goal_bound *)(void *)b->work;
+  for (i = 0; i < n; i++) {
+    gb[i].goal = b->nodes[i];
+    gb[i].bound = cell_metric(gr, METRIC_STEPS, start % w, start / w, b->nodes[i] % w,
+                              b->nodes[i] / w);
+  }
+  qsort(gb, n, sizeof(goal_bound), cmp_bound);
+  *expanded = 0;
+  o->q.record_visited = 0;
+  for (i = 0; i < n; i++) {
+    if (gb[i].bound > user_max || (best >= 0 && gb[i].bound >= best_cost)) break;
+    o->q.start = start;
+    o->q.goal = gb[i].goal;
+    o->q.max_cost = best >= 0 ? best_cost : user_max;
+    if ((rc = astar_search_begin(b->s, T->t, &o->q)) != ASTAR_OK ||
+        (rc = astar_search_step(b->s, 0)) < 0)
+      return search_error(L, T, b->s, rc), -1;
+    *expanded += astar_search_stats(b->s)->expanded;
+    last = gb[i].goal;
+    if (rc == ASTAR_FOUND && (best < 0 || astar_search_g(b->s, gb[i].goal) < best_cost)) {
+      best = gb[i].goal;
+      best_cost = astar_search_g(b->s, best);
+    }
+  }
+  o->q.max_cost = user_max;
+  if (best >= 0 && best != last) { /* the search state holds another goal's */
+    o->q.goal = best;
+    if ((rc = astar_search_begin(b->s, T->t, &o->q)) != ASTAR_OK ||
+        (rc = astar_search_step(b->s, 0)) < 0)
+      return search_error(L, T, b->s, rc), -1;
+  }
+  return best;
+}
+
+/*
+** graph:find_nearest(start, goals [, opts]) / grid:find_nearest(x, y,
+** goals [, opts]) -> path (path.goal: the index in goals of the goal it
+** ends at) | nil, reason, stats.  A Dijkstra search from the start (a
+** forward distance search: the query's costs, filter, size and max_cost)
+** that stops when it settles the first goal: the cheapest path to any of
+** them, however many.  Goals are sorted once; each expansion is looked up
+** by bisection.
+*/
+static int l_find_nearest(lua_State *L) {
+  /* stack: 1 topology, its node arguments, the goals, the options, then
+  ** the search state and the option slots */
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 1);
+  int na = T->cls->node_args, garg = 2 + na, optarg = garg + 1, rc;
+  int32_t start = T->cls->check_node(L, T, 2), goal = -1;
+  size_t n, seen = 0, nv;
+  const int32_t *vis;
+  lsearch *S;
+  lopts o;
+  bridge b;
+  if (!lua_istable(L, garg)) type_error(L, garg, "table (a list of goals)");
+  lua_settop(L, optarg);
+  S = acquire_search(L, C, 1);
+  n = read_cells(L, C, T, garg, &S->b, "goals", 1);
+  parse_goal_options(L, C, T, optarg, &S->b, &o, start);
+  if (T->grid != NULL && n <= NEAREST_SEARCHES_MAX && lua_isnil(L, o.slot + SLOT_COST) &&
+      astar_jps_refusal(T->t, &o.q) == NULL) {
+    uint64_t expanded;
+    goal = nearest_by_searches(L, C, T, &S->b, &o, start, n, &expanded);
+    if (goal < 0) return push_no_goal(L, T, &S->b, &o);
+    push_path(L, C, T, &S->b, &o, goal);
+    set_int(L, "expanded", (double)expanded);
+    return nearest_goal_index(L, T, garg, n, goal);
+  }
+  o.q.record_visited = 1;
+  bridge_attach(&b, L, T, &o);
+  rc = astar_search_begin_distances(S->b.s, T->t, &start, 1, 0, &o.q);
+  while (rc >= 0 && goal < 0) {
+    rc = astar_search_step(S->b.s, 256);
+    if (rc < 0) break;
+    vis = astar_search_visited(S->b.s, &nv);
+    for (; seen < nv && goal < 0; seen++)
+      if (bsearch(&vis[seen], S->b.nodes, n, sizeof(int32_t), cmp_id)) goal = vis[seen];
+    if (rc != ASTAR_SEARCHING) break;
+  }
+  if (rc < 0) return search_error(L, T, S->b.s, rc);
+  if (goal < 0) return push_no_goal(L, T, &S->b, &o);
+  push_path(L, C, T, &S->b, &o, goal);
+  return nearest_goal_index(L, T, garg, n, goal);
+}
+
+/* ------------------------------------------------------------------------ */
+/* flee                                                                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+** grid:flee(x, y, threats [, opts]) -> path (path.threat_distance) | nil,
+** reason, stats.  Two distance searches: from the unit under the query's
+** options, bounded by max_cost (the length budget), then from the threats
+** over the grid's own costs (one-cell steps: how far a threat walks to
+** each cell), stopped once it has settled every cell the unit reaches.  The destination is the cell the unit reaches within the budget
+** whose threat distance is largest (math.huge: no threat reaches it); ties:
+** the one the unit reaches cheapest (settled first).  The path is the
+** unit's cheapest route there.
+*/
+static int l_cells_flee(lua_State *L) {
+  /* stack: 1 grid, 2 x, 3 y, 4 threats, 5 options, then the search states
+  ** and the option slots */
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 1);
+  int32_t start = check_xy(L, T, 2, NULL, NULL), best = -1;
+  double bestd = -1;
+  lsearch *S, *D;
+  astar_query tq;
+  size_t n, nv, i, seen = 0, settled = 0;
+  const int32_t *vis;
+  lopts o;
+  bridge b;
+  int rc;
+  if (!lua_istable(L, 4)) type_error(L, 4, "table (a list of threats)");
+  lua_settop(L, 5);
+  S = acquire_search(L, C, 1); /* 6: the unit's */
+  D = search_new(L, C);        /* 7: the threats' */
+  n = read_cells(L, C, T, 4, &D->b, "threats", 0);
+  parse_goal_options(L, C, T, 5, &S->b, &o, start);
+  o.q.record_visited = 1;
+  bridge_attach(&b, L, T, &o);
+  rc = astar_search_begin_distances(S->b.s, T->t, &start, 1, 0, &o.q);
+  if (rc == ASTAR_OK) rc = astar_search_step(S->b.s, 0);
+  if (rc < 0) return search_error(L, T, S->b.s, rc);
+  (void)astar_search_visited(S->b.s, &nv); /* the unit's region: nv cells */
+  /* the threats' search, stopped once it has settled every cell of the
+  ** region (their costs are final then) */
+  astar_query_init(&tq, 0, 0);
+  tq.record_visited = 1;
+  rc = astar_search_begin_distances(D->b.s, T->t, D->b.nodes, n, 0, &tq);
+  while (rc >= 0 && settled < nv) {
+    size_t nt;
+    rc = astar_search_step(D->b.s, 1024);
+    if (rc < 0) break;
+    vis = astar_search_visited(D->b.s, &nt);
+    for (; seen < nt; seen++)
+      if (astar_search_g(S->b.s, vis[seen]) >= 0) settled++;
+    if (rc != ASTAR_SEARCHING) break;
+  }
+  if (rc < 0) return search_error(L, T, D->b.s, rc);
+  vis = astar_search_visited(S->b.s, &nv);
+  for (i = 0; i < nv; i++) {
+    double g = astar_search_g(D->b.s, vis[i]);
+    if (g < 0) g = HUGE_VAL; /* no threat reaches it */
+    if (g > bestd) {
+      bestd = g;
+      best = vis[i];
+    }
+  }
+  if (best < 0) return push_no_goal(L, T, &S->b, &o);
+  push_path(L, C, T, &S->b, &o, best);
+  lua_pushnumber(L, bestd);
+  lua_setfield(L, -2, "threat_distance");
+  return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* a start the unit cannot stand on: the way out                              */
+/* ------------------------------------------------------------------------ */
+
+/* With start_blocked = "escape": the cell a find_path from `start` begins
+** its search at.  `start` itself when the unit may stand there under the
+** query (or the topology is a graph); otherwise the nearest cell where it
+** may, by the lattice's step lengths on open ground (octile; Manhattan for
+** rule never; hex steps), ties the smaller id; `start` when there is none
+** (the search then says unreachable). */
+static int32_t escape_exit(lua_State *L, ltopo *T, const lopts *o, int32_t start) {
+  int32_t w, best;
+  double d;
+  if (!o->escape || T->grid == NULL) return start;
+  w = astar_grid_width(T->grid);
+  if (o->q.size > 1) check_status(L, astar_grid_clearance(T->grid, start % w, start / w));
+  if (cell_fits(T->grid, &o->q, 1, start % w, start / w)) return start;
+  best = ring_nearest(T->grid, &o->q, 1, METRIC_STEPS, start % w, start / w, HUGE_VAL, &d);
+  return best < 0 ? start : best;
+}
+
+/* Puts the escape leg in front of the path on top (found from `exit`):
+** the cells from `start` to `exit` by a shortest route of the lattice
+** (each step the neighbour nearest `exit`), priced by step length (1, or
+** astar.DIAGONAL for a diagonal; 1 a hex step) whatever the cells' costs:
+** nodes, cost, length, and points when the path has them; path.escape is
+** the number of steps of the leg.  The leg's cells go to b->links (the
+** path's links are used by then). */
+static void escape_prepend(lua_State *L, lcall *C, ltopo *T, lsbuf *b, int32_t start,
+                           int32_t exit) {
+  astar_grid *gr = T->grid;
+  int32_t w = astar_grid_width(gr), cur = start, nb[16], k, j, len = 0, old, i;
+  int pidx = lua_gettop(L);
+  double leg = 0;
+  while (cur != exit) {
+    int32_t cx = cur % w, cy = cur / w, bx = -1, by = -1;
+    double bd = HUGE_VAL, d;
+    k = astar_grid_neighbours(gr, cx, cy, nb);
+    for (j = 0; j < k; j++) {
+      d = cell_metric(gr, METRIC_STEPS, nb[2 * j], nb[2 * j + 1], exit % w, exit / w);
+      if (bx < 0 || d < bd - DIST_TOL(bd)) {
+        bd = d;
+        bx = nb[2 * j];
+        by = nb[2 * j + 1];
+      }
+    }
+    b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len + 1,
+                                    sizeof(int32_t));
+    b->links[len++] = cur;
+    leg += cell_metric(gr, METRIC_STEPS, cx, cy, bx, by);
+    cur = by * w + bx;
+  }
+  /* nodes: the leg, then the path's */
+  lua_getfield(L, pidx, "nodes");
+  old = (int32_t)compat_rawlen(L, -1);
+  lua_createtable(L, len + old, 0);
+  for (i = 0; i < len; i++) {
+    lua_pushinteger(L, (lua_Integer)b->links[i] + 1);
+    lua_rawseti(L, -2, i + 1);
+  }
+  for (i = 1; i <= old; i++) {
+    lua_rawgeti(L, -2, i);
+    lua_rawseti(L, -2, len + i);
+  }
+  lua_setfield(L, pidx, "nodes");
+  lua_pop(L, 1);
+  lua_getfield(L, pidx, "cost");
+  lua_pushnumber(L, leg + lua_tonumber(L, -1));
+  lua_setfield(L, pidx, "cost");
+  lua_getfield(L, pidx, "length");
+  lua_pushnumber(L, leg + lua_tonumber(L, -1));
+  lua_setfield(L, pidx, "length");
+  lua_pop(L, 2);
+  lua_pushinteger(L, len);
+  lua_setfield(L, pidx, "escape");
+  /* points: the leg's cells, then the path's */
+  lua_getfield(L, pidx, "points");
+  if (lua_istable(L, -1)) {
+    old = (int32_t)compat_rawlen(L, -1);
+    push_points(L, T, b->links, NULL, len);
+    for (i = 1; i <= old; i++) {
+      lua_rawgeti(L, -2, i);
+      lua_rawseti(L, -2, len + i);
+    }
+    lua_setfield(L, pidx, "points");
+  }
+  lua_pop(L, 1);
 }

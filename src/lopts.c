@@ -61,6 +61,7 @@ typedef struct lopts {
   unsigned given;           /* bit i: options[i] was set */
   int reverse;              /* distances: 1 = cost to the sources */
   int on_change;            /* queries: ON_CHANGE_* */
+  int escape;               /* find_path: start_blocked = "escape" (lgoals.c) */
   lfield *penalty, *forbid; /* the fields the query reads, if any */
 } lopts;
 
@@ -68,7 +69,8 @@ typedef struct lopts {
 ** FOR_QUERY for a time-sliced query (which takes every path option too). */
 enum { FOR_PATH = 1,
        FOR_DIST = 2,
-       FOR_QUERY = 4 };
+       FOR_QUERY = 4,
+       FOR_FIND = 8 /* find_path itself (start_blocked: not queries, not batches) */ };
 
 /* The parser's context. */
 typedef struct lparse {
@@ -299,6 +301,14 @@ static void opt_direction(lua_State *L, lparse *P, int v) {
                                COUNT_OF(direction_names), "");
 }
 
+/* start_blocked: "fail" (the default: a start the unit cannot stand on is
+** unreachable) or "escape" (find_path leaves it by the nearest way out:
+** lgoals.c). */
+static void opt_start_blocked(lua_State *L, lparse *P, int v) {
+  static const char *const names[] = {"fail", "escape"};
+  P->o->escape = check_choice(L, P->arg, v, "start_blocked", names, 2, "");
+}
+
 /* ------------------------------------------------------------------------ */
 /* the table                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -327,6 +337,7 @@ static const lopt options[] = {
     {"smooth", FOR_PATH, 1, opt_smooth},
     {"any_angle", FOR_PATH, 1, opt_any_angle},
     {"on_change", FOR_QUERY, 0, opt_on_change},
+    {"start_blocked", FOR_PATH, 1, opt_start_blocked},
 };
 #define FIELD_OPTIONS 2 /* penalty and forbid, first in the table */
 
@@ -421,6 +432,7 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   o->given = 0;
   o->reverse = 1;
   o->on_change = ON_CHANGE_REPAIR;
+  o->escape = 0;
   o->penalty = o->forbid = NULL;
   luaL_checkstack(L, OPT_SLOTS + 8, "too many arguments");
   for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);
@@ -468,6 +480,8 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     }
   }
   check_combinations(L, &P);
+  if (o->escape && !(kind & FOR_FIND))
+    arg_error(L, arg, "option \"start_blocked\" is only for find_path");
   if ((kind & FOR_PATH) && o->q.heuristic == ASTAR_H_DEFAULT) default_heuristic(L, &P);
   o->q.record_trace = o->trace;
   o->q.record_visited = o->visited;

@@ -97,6 +97,12 @@ static void bridge_attach(bridge *b, lua_State *L, ltopo *T, lopts *o) {
 /* find_path                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* start_blocked = "escape" (lgoals.c): where the search begins, and the
+** leg from the start put in front of the path found */
+static int32_t escape_exit(lua_State *L, ltopo *T, const lopts *o, int32_t start);
+static void escape_prepend(lua_State *L, lcall *C, ltopo *T, lsbuf *b, int32_t start,
+                           int32_t exit);
+
 /* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
 ** [, opts]) -> path | nil, reason, stats */
 static int l_find_path(lua_State *L) {
@@ -109,15 +115,22 @@ static int l_find_path(lua_State *L) {
   lsearch *S;
   lopts o;
   bridge b;
+  int32_t from;
   lua_settop(L, optarg);
   S = acquire_search(L, C, 1);
-  parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal, FOR_PATH);
-  if (o.any_angle) return theta_find_path(L, C, T, &S->b, &o);
-  bridge_attach(&b, L, T, &o);
-  if ((rc = astar_search_begin(S->b.s, T->t, &o.q)) != ASTAR_OK ||
-      (rc = astar_search_step(S->b.s, 0)) < 0)
-    return search_error(L, T, S->b.s, rc);
-  return push_outcome(L, C, T, &S->b, &o, rc);
+  parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal, FOR_PATH | FOR_FIND);
+  from = o.q.start = escape_exit(L, T, &o, start);
+  if (o.any_angle) {
+    rc = theta_find_path(L, C, T, &S->b, &o);
+  } else {
+    bridge_attach(&b, L, T, &o);
+    if ((rc = astar_search_begin(S->b.s, T->t, &o.q)) != ASTAR_OK ||
+        (rc = astar_search_step(S->b.s, 0)) < 0)
+      return search_error(L, T, S->b.s, rc);
+    rc = push_outcome(L, C, T, &S->b, &o, rc);
+  }
+  if (from != start && rc == 1) escape_prepend(L, C, T, &S->b, start, from);
+  return rc;
 }
 
 /* ------------------------------------------------------------------------ */

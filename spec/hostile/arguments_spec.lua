@@ -61,6 +61,17 @@ function K.list(what)
     end
   end
 end
+-- find_nearest's goals, flee's threats
+function K.nonempty_list(what)
+  local kind = function(e)
+    if e.v == NONE or type(e.v) ~= "table" then
+      return ("table (a list of %s) expected, got %s"):format(what, e.t)
+    end
+    if next(e.v) == nil then return what .. " must be a non-empty list" end
+  end
+  MISSING[kind] = true
+  return kind
+end
 -- astar.batch's topology and list of requests
 function K.topo(e)
   if e.d == "astar.Grid" or e.d == "astar.Graph" or e.d == "astar.Hex" then return nil end
@@ -170,6 +181,7 @@ local GRAPH_SIGS = {
   version = {},
   path_valid = { { K.valid_path("node"), { nodes = { 1 } } },
     { K.optional(K.range("from_index", 1, 1)), 1 }, { K.opts, {} } },
+  find_nearest = { { NODE, 1 }, { K.nonempty_list("goals"), { 3 } }, { K.opts, {} } },
 }
 
 -- The methods every grid has (both classes register one set of them).
@@ -204,6 +216,8 @@ local function cell_sigs(what, since_max)
     changes = { { K.range("since", 0, since_max), 0 }, { K.optional(K.range("max", 1, 4096)), 10 } },
     path_valid = { { K.valid_path("cell"), { nodes = { 1 } } },
       { K.optional(K.range("from_index", 1, 1)), 1 }, { K.opts, {} } },
+    find_nearest = { { GX, 1 }, { GY, 1 }, { K.nonempty_list("goals"), { { GW, GH } } }, { K.opts, {} } },
+    flee = { { GX, 1 }, { GY, 1 }, { K.nonempty_list("threats"), { { GW, GH } } }, { K.opts, {} } },
   }
 end
 

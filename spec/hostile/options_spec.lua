@@ -157,8 +157,15 @@ local function option_cases(grid)
     add({ "size", 2.0 })
     -- a field of another grid of the same size is accepted
     add({ "penalty", astar.field(astar.grid(gw, gh), 0) })
+    local SB_MUST = 'start_blocked must be "fail" or "escape", got '
+    for _, e in ipairs({ { 1, "1" }, { true, "true" }, { "Escape", '"Escape"' }, { "", '""' }, { {}, "table" },
+      { NAN, "nan" }, { U_GRID, "astar.Grid" }, { print, "function" } }) do
+      add({ "start_blocked", e[1], SB_MUST .. e[2] })
+    end
+    add({ "start_blocked", "fail" })
+    add({ "start_blocked", "escape" })
   else
-    for _, k in ipairs({ "penalty", "forbid", "penalty_scale", "size" }) do
+    for _, k in ipairs({ "penalty", "forbid", "penalty_scale", "size", "start_blocked" }) do
       cases[#cases + 1] = { k, 1, ('option "%s" is only for grids'):format(k) }
       cases[#cases + 1] = { k, U_FIELD, ('option "%s" is only for grids'):format(k) }
     end
