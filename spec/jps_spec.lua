@@ -360,6 +360,51 @@ describe("jps: the engine's features", function()
     end
   end)
 
+  it("the goal-visible shortcut: one expansion when the goal is in sight, every cell listed", function()
+    -- walls off the way make jump points that a full expansion would find
+    local g = astar.grid(100, 100)
+    for x = 1, 100, 6 do g:set_blocked(x, 70, true) end
+    for y = 1, 100, 6 do g:set_blocked(90, y, true) end
+    local a = g:find_path(3, 4, 63, 34, { algorithm = "astar" })
+    local j = assert(g:find_path(3, 4, 63, 34, { trace = true }))
+    assert.equal(a.cost, j.cost)
+    assert.equal(30 * DIAG + 30, j.cost)
+    check_walk(g, j, 3, 4, 63, 34)
+    -- the start, then the goal: no other jump point was scanned for
+    assert.equal(2, j.expanded)
+    assert.equal(2, j.generated)
+    -- a straight run, and a run whose straight leg a wall closes
+    assert.equal(2, g:find_path(50, 5, 50, 90).expanded)
+    g:set_blocked(50, 34, true)
+    local around = assert(g:find_path(3, 4, 63, 34))
+    assert.equal(g:find_path(3, 4, 63, 34, { algorithm = "astar" }).cost, around.cost)
+    check_walk(g, around, 3, 4, 63, 34)
+    assert(around.expanded > 2)
+    -- a Lua heuristic that is the octile distance takes the shortcut too;
+    -- one that is lower (euclidean, zero) cannot, and still finds the cost
+    local octile = function(x, y, gx, gy)
+      local dx, dy = math.abs(x - gx), math.abs(y - gy)
+      return math.max(dx, dy) + (DIAG - 1) * math.min(dx, dy)
+    end
+    local open = astar.grid(100, 100)
+    local l = assert(open:find_path(3, 4, 63, 34, { heuristic = octile }))
+    assert.equal(2, l.expanded)
+    assert.equal(j.cost, l.cost)
+    for _, h in ipairs({ "euclidean", "zero", function() return 0 end }) do
+      local e = assert(open:find_path(3, 4, 63, 34, { heuristic = h }))
+      assert.equal(j.cost, e.cost)
+      check_walk(open, e, 3, 4, 63, 34)
+    end
+    -- a goal whose estimate of itself is not 0: the shortcut still answers
+    -- optimally (the other scans run)
+    local odd = function(x, y, gx, gy) return (x == gx and y == gy) and 1 or octile(x, y, gx, gy) end
+    assert.equal(j.cost, open:find_path(3, 4, 63, 34, { heuristic = odd }).cost)
+    -- stop modes and max_cost meet the shortcut
+    assert.equal(j.cost, open:find_path(3, 4, 63, 34, { stop = "optimal" }).cost)
+    assert.equal(j.cost, open:find_path(3, 4, 63, 34, { stop = "first_hit" }).cost)
+    assert.equal("max_cost", select(2, open:find_path(3, 4, 63, 34, { max_cost = j.cost - 1 })))
+  end)
+
   it("tie_break fifo and a grid search after close of another query", function()
     local g = maze()
     local a = g:find_path(40, 1, 1, 40, { algorithm = "astar" })

@@ -107,9 +107,10 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
   }
 }
 
-/* The search's view of one query: the grid, the goal in padded
+/* The search's view of one expansion: the grid, the goal in padded
 ** coordinates (-1 when no goal may be found: partial searches toward a
-** blocked cell), and the relaxation to use. */
+** blocked cell), and the successors waiting to be relaxed with their
+** coordinates (found by the scans, so no row is computed from an id). */
 #define JBUF 32
 
 typedef struct jctx {
@@ -117,8 +118,8 @@ typedef struct jctx {
   const astar_grid *gr;
   int32_t gx, gy;
   int plain;
-  int n; /* successors waiting in q[], g[] */
-  int32_t q[JBUF];
+  int n; /* successors waiting in q[], x[], y[], g[] */
+  int32_t q[JBUF], x[JBUF], y[JBUF];
   double g[JBUF];
 } jctx;
 
@@ -134,35 +135,33 @@ ASTAR_INLINE void jctx_init(jctx *J, astar_search *s, const astar_grid *gr, int 
 }
 
 /*
-** The straight run from padded cell (x, y) in cardinal direction d: the
-** number of steps to the first jump point, or to the goal when it comes
+** A straight run along line m (a row's or a column's bit set; a and b its
+** neighbour lines, words long) from position pos, toward higher positions
+** (up) or lower ones: the number of steps to the first jump point, or to
+** the goal when it lies on the line (at position goal, else -1) and comes
 ** first; 0 when the run ends in a wall before either.
 */
-ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
-  const astar_grid *gr = J->gr;
-  const uint64_t *m, *a, *b;
-  int32_t pos, j, k, gd = 0;
+ASTAR_INLINE int32_t jump_line(const uint64_t *m, size_t words, int32_t pos, int32_t goal,
+                               int up) {
+  int32_t j, k, gd;
   int dead;
-  if (d < 2) {
-    size_t rw = (size_t)gr->rw;
-    m = gr->rows + (size_t)y * rw;
-    a = m - rw;
-    b = m + rw;
-    pos = x;
-    if (J->gy == y) gd = d == 0 ? J->gx - x : x - J->gx;
-    j = d == 0 ? scan_up(m, a, b, x, &dead) : scan_down(m, a, b, rw, x, &dead);
-  } else {
-    size_t cw = (size_t)gr->cw;
-    m = gr->cols + (size_t)x * cw;
-    a = m - cw;
-    b = m + cw;
-    pos = y;
-    if (J->gx == x) gd = d == 2 ? J->gy - y : y - J->gy;
-    j = d == 2 ? scan_up(m, a, b, y, &dead) : scan_down(m, a, b, cw, y, &dead);
-  }
-  k = j > pos ? j - pos : pos - j;
+  j = up ? scan_up(m, m - words, m + words, pos, &dead)
+         : scan_down(m, m - words, m + words, words, pos, &dead);
+  k = up ? j - pos : pos - j;
+  gd = goal < 0 ? 0 : up ? goal - pos : pos - goal;
   if (gd > 0 && gd <= k - dead) return gd; /* the goal first */
   return dead ? 0 : k;
+}
+
+/* The straight run from padded cell (x, y) in cardinal direction d (see
+** jump_line). */
+ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
+  const astar_grid *gr = J->gr;
+  if (d < 2)
+    return jump_line(gr->rows + (size_t)y * (size_t)gr->rw, (size_t)gr->rw, x,
+                     J->gy == y ? J->gx : -1, d == 0);
+  return jump_line(gr->cols + (size_t)x * (size_t)gr->cw, (size_t)gr->cw, y,
+                   J->gx == x ? J->gy : -1, d == 2);
 }
 
 /*
@@ -173,26 +172,26 @@ ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
 */
 ASTAR_INLINE int flush(jctx *J, int32_t p) {
   astar_search *s = J->s;
-  const astar_grid *gr = J->gr;
+  int32_t w = J->gr->w;
   int i, rc;
   for (i = 0; i < J->n; i++) {
-    int32_t q = J->q[i], qy = lat_row(gr, q), qx = q - qy * gr->pw;
-    int32_t ext = J->plain ? 0 : (qy - 1) * gr->w + (qx - 1);
-    rc = relax_impl(s, q, ext, p, J->g[i], 0, qx - 1, qy - 1, J->plain, lat_h_plane);
+    int32_t qx = J->x[i] - 1, qy = J->y[i] - 1, ext = J->plain ? 0 : qy * w + qx;
+    rc = relax_impl(s, J->q[i], ext, p, J->g[i], 0, qx, qy, J->plain, lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   J->n = 0;
   return ASTAR_OK;
 }
 
-/* Offers cell q (reached from the expanded cell p) at cost g. */
-ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, double g, int plain) {
-  (void)plain;
+/* Offers cell q = (x, y) (reached from the expanded cell p) at cost g. */
+ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, double g) {
 #if defined(__GNUC__)
   if (J->s->pages[q >> ASTAR_PAGE_BITS] != NULL) /* a page not yet touched: nothing */
     __builtin_prefetch(node_at(J->s, q), 1);
 #endif
   J->q[J->n] = q;
+  J->x[J->n] = x;
+  J->y[J->n] = y;
   J->g[J->n++] = g;
   return J->n == JBUF ? flush(J, p) : ASTAR_OK;
 }
@@ -204,6 +203,75 @@ ASTAR_INLINE int arrival(int32_t px, int32_t py, int32_t x, int32_t y) {
   if (ax > ay) return x > px ? 0 : 1;
   if (ay > ax) return y > py ? 2 : 3;
   return y > py ? (x > px ? 4 : 6) : (x > px ? 5 : 7);
+}
+
+/* Whether bits lo..hi (lo <= hi) of line m are all set: the cells between
+** are open. */
+ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
+  size_t k = (size_t)lo >> 6, last = (size_t)hi >> 6;
+  uint64_t first = ~(uint64_t)0 << (lo & 63);
+  uint64_t end = (hi & 63) == 63 ? ~(uint64_t)0 : ((uint64_t)1 << ((hi & 63) + 1)) - 1;
+  for (; k <= last; k++, first = ~(uint64_t)0) {
+    uint64_t need = first & (k == last ? end : ~(uint64_t)0);
+    if ((m[k] & need) != need) return 0;
+  }
+  return 1;
+}
+
+/*
+** The goal-visible shortcut (warthog's "jump_target"): when the goal lies in
+** a direction the expansion of p = (px, py) scans (mask m) and the run
+** toward it -- diagonal first, then straight, the jumps' own shape -- is
+** unobstructed, that run's cost is the octile distance.  When p's estimate
+** is that distance too (the built-in octile, or any estimate that is), the
+** goal's f is p's f, the smallest open, so the goal is reached optimally
+** through p and p's other scans cannot matter: the caller offers the goal
+** alone.  Returns the run's cost, or -1.
+*/
+ASTAR_INLINE double goal_run(const jctx *J, int32_t p, int32_t px, int32_t py, unsigned m) {
+  const astar_grid *gr = J->gr;
+  int32_t dx = J->gx - px, dy = J->gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, i, c = p, x, y;
+  int d;
+  if (J->gx < 0 || (ax | ay) == 0) return -1;
+  if (nd > 0) {
+    int32_t step;
+    d = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
+    if (!(m >> d & 1u)) return -1;
+    step = gr->off[0][d];
+    for (i = 0; i < nd; i++, c += step)
+      if (!(gr->moves[c] >> d & 1u)) return -1;
+  } else {
+    d = ax ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
+    if (!(m >> d & 1u)) return -1;
+  }
+  if (ns > 0) {
+    x = px + (dx > 0 ? nd : -nd);
+    y = py + (dy > 0 ? nd : -nd);
+    if (ax > ay) { /* along the goal's row */
+      const uint64_t *row = gr->rows + (size_t)y * (size_t)gr->rw;
+      if (!(dx > 0 ? line_open(row, x + 1, J->gx) : line_open(row, J->gx, x - 1))) return -1;
+    } else {
+      const uint64_t *col = gr->cols + (size_t)x * (size_t)gr->cw;
+      if (!(dy > 0 ? line_open(col, y + 1, J->gy) : line_open(col, J->gy, y - 1))) return -1;
+    }
+  }
+  return nd * ASTAR_GRID_DIAG + ns;
+}
+
+/* Whether the shortcut's run of cost `run` from p = (px, py), reached at
+** cost g, decides the search: p's estimate is at least the run's cost and
+** the goal's is 0 (then the goal's f is at most p's, the smallest).  The
+** built-in octile is exactly the run's cost; other estimates are compared
+** (a callback's from its cache, the goal's asked once by relaxing it). */
+ASTAR_INLINE int goal_decides(jctx *J, int32_t p, int32_t px, int32_t py, double run) {
+  astar_search *s = J->s;
+  double hp;
+  if (s->q.heuristic == ASTAR_H_OCTILE) return 1;
+  hp = s->q.heuristic == ASTAR_H_CALLBACK ? *hc_at(s, p) : lat_h_plane(s, p, px - 1, py - 1);
+  if (!(hp >= run - 1e-9 * run)) return 0;
+  if (s->q.heuristic != ASTAR_H_CALLBACK) return lat_h_plane(s, s->goal, J->gx - 1, J->gy - 1) == 0;
+  return 1; /* the callback's h(goal) is checked once the goal is relaxed */
 }
 
 /* ------------------------------------------------------------------------ */
@@ -248,48 +316,81 @@ ASTAR_INLINE unsigned dirs8(const astar_grid *gr, int32_t p, int d) {
   }
 }
 
+/*
+** The diagonal run from p = (px, py), reached at cost g, in direction d
+** (a constant at each call: the compiler unrolls one loop per diagonal).
+** It steps cell by cell, its row and column bit sets following, and scans
+** both straight directions from each cell whose move mask allows the first
+** step (a blocked neighbour ends the run at once); what they find is
+** offered directly.
+*/
+ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d) {
+  const astar_grid *gr = J->gr;
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
+  const ptrdiff_t rw = gr->rw, cw = gr->cw;
+  const uint64_t *row = gr->rows + py * rw, *col = gr->cols + px * cw;
+  const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v];
+  int32_t c = p, x = px, y = py, i = 0;
+  unsigned mv;
+  int rc;
+  do {
+    double gc;
+    int32_t k;
+    c += step;
+    x += sx;
+    y += sy;
+    row += sy * rw;
+    col += sx * cw;
+    gc = g + ++i * ASTAR_GRID_DIAG;
+    if (c == goal) return offer(J, p, c, x, y, gc);
+    mv = gr->moves[c];
+    if (mv >> h & 1u) {
+      k = jump_line(row, (size_t)rw, x, J->gy == y ? J->gx : -1, h == 0);
+      if (k && (rc = offer(J, p, c + k * hs, x + k * sx, y, gc + k)) != ASTAR_OK) return rc;
+    }
+    if (mv >> v & 1u) {
+      k = jump_line(col, (size_t)cw, y, J->gx == x ? J->gy : -1, v == 2);
+      if (k && (rc = offer(J, p, c + k * vs, x, y + k * sy, gc + k)) != ASTAR_OK) return rc;
+    }
+  } while (mv >> d & 1u);
+  return ASTAR_OK;
+}
+
 ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = lat_row(gr, p), px = p - py * pw, par = node_parent(s, p);
-  double g = node_g(s, p);
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p);
+  double g = node_g(s, p), run;
   unsigned m;
   int d, rc;
   jctx_init(&J, s, gr, plain);
   if (par < 0) {
     m = 0xffu;
   } else {
-    int32_t qy = lat_row(gr, par);
+    int32_t qy = par / pw;
     m = dirs8(gr, p, arrival(par - qy * pw, qy, px, py));
   }
   m &= gr->moves[p];
+  if ((run = goal_run(&J, p, px, py, m)) >= 0 && goal_decides(&J, p, px, py, run)) {
+    if ((rc = offer(&J, p, s->goal, J.gx, J.gy, g + run)) != ASTAR_OK ||
+        (rc = flush(&J, p)) != ASTAR_OK)
+      return rc;
+    if (s->q.heuristic != ASTAR_H_CALLBACK || (node_seen(s, s->goal) && *hc_at(s, s->goal) == 0))
+      return ASTAR_OK;
+  }
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
     k = jump_straight(&J, px, py, d);
-    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], g + k, plain)) != ASTAR_OK) return rc;
+    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+                         g + k)) != ASTAR_OK)
+      return rc;
   }
-  for (d = 4; d < 8; d++) {
-    int32_t c = p, x = px, y = py, i = 0;
-    int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
-    if (!(m >> d & 1u)) continue;
-    do {
-      double gc;
-      int32_t k;
-      c += gr->off[0][d];
-      x += jdx[d];
-      y += jdy[d];
-      gc = g + ++i * ASTAR_GRID_DIAG;
-      if (c == s->goal) {
-        if ((rc = offer(&J, p, c, gc, plain)) != ASTAR_OK) return rc;
-        break;
-      }
-      k = jump_straight(&J, x, y, h);
-      if (k && (rc = offer(&J, p, c + k * gr->off[0][h], gc + k, plain)) != ASTAR_OK) return rc;
-      k = jump_straight(&J, x, y, v);
-      if (k && (rc = offer(&J, p, c + k * gr->off[0][v], gc + k, plain)) != ASTAR_OK) return rc;
-    } while (gr->moves[c] >> d & 1u);
-  }
+  if ((m >> 4 & 1u) && (rc = diag_run(&J, p, px, py, g, 4)) != ASTAR_OK) return rc;
+  if ((m >> 5 & 1u) && (rc = diag_run(&J, p, px, py, g, 5)) != ASTAR_OK) return rc;
+  if ((m >> 6 & 1u) && (rc = diag_run(&J, p, px, py, g, 6)) != ASTAR_OK) return rc;
+  if ((m >> 7 & 1u) && (rc = diag_run(&J, p, px, py, g, 7)) != ASTAR_OK) return rc;
   return flush(&J, p);
 }
 
@@ -351,7 +452,7 @@ ASTAR_INLINE unsigned dirs4(const astar_grid *gr, int32_t p, int d) {
 ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = lat_row(gr, p), px = p - py * pw, par = node_parent(s, p);
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p);
   double g = node_g(s, p);
   unsigned m;
   int d, rc;
@@ -359,7 +460,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   if (par < 0) {
     m = 0x0fu;
   } else {
-    int32_t qy = lat_row(gr, par);
+    int32_t qy = par / pw;
     m = dirs4(gr, p, arrival(par - qy * pw, qy, px, py));
   }
   m &= gr->moves[p];
@@ -367,7 +468,9 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
     k = d < 2 ? jump_straight(&J, px, py, d) : jump_vertical4(&J, p, px, py, d);
-    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], g + k, plain)) != ASTAR_OK) return rc;
+    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+                         g + k)) != ASTAR_OK)
+      return rc;
   }
   return flush(&J, p);
 }
