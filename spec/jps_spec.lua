@@ -405,6 +405,39 @@ describe("jps: the engine's features", function()
     assert.equal("max_cost", select(2, open:find_path(3, 4, 63, 34, { max_cost = j.cost - 1 })))
   end)
 
+  it("bounded scans on a large open grid: cut runs go on as nodes, answers stay A*'s", function()
+    -- wider than JPS_BOUNDED (768 cells): runs longer than 256 cells are cut
+    -- where their f passes the bound, and the cell where they stop is a node
+    local r = rng(7)
+    local g = astar.grid(1100, 900)
+    for _ = 1, 1500 do
+      local x, y, len = r(1, 1100), r(1, 900), r(1, 40)
+      for i = 0, len - 1 do
+        if r() < 0.5 then g:set_blocked(math.min(1100, x + i), y, true)
+        else g:set_blocked(x, math.min(900, y + i), true) end
+      end
+    end
+    for case = 1, 24 do
+      local sx, sy = open_cell(r, g)
+      local span = case % 3 == 0 and 800 or case % 3 == 1 and 300 or 60
+      local gx = math.max(1, math.min(1100, sx + r(-span, span)))
+      local gy = math.max(1, math.min(900, sy + r(-span, span)))
+      if not g:is_blocked(gx, gy) then
+        local a = g:find_path(sx, sy, gx, gy, { algorithm = "astar" })
+        local j = g:find_path(sx, sy, gx, gy, { algorithm = "jps" })
+        assert.equal(a and a.cost, j and j.cost)
+        if j then check_walk(g, j, sx, sy, gx, gy) end
+      end
+    end
+    -- an empty map: a short query around a wall costs a few expansions, not
+    -- scans across the map (bench/open.lua times it)
+    local open = astar.grid(2000, 2000)
+    for y = 1005, 1025 do open:set_blocked(1015, y, true) end
+    local p = assert(open:find_path(1000, 1000, 1060, 1030))
+    assert.equal(open:find_path(1000, 1000, 1060, 1030, { algorithm = "astar" }).cost, p.cost)
+    check_walk(open, p, 1000, 1000, 1060, 1030)
+  end)
+
   it("tie_break fifo and a grid search after close of another query", function()
     local g = maze()
     local a = g:find_path(40, 1, 1, 40, { algorithm = "astar" })

@@ -107,18 +107,77 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
   }
 }
 
+/* scan_up for bounded scans: no position past lim is reported; a run still
+** open there is cut at lim (*dead 2: the cells up to lim are open and none
+** stops the run). */
+ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
+                             int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t pa = k ? a[k - 1] >> 63 : 0, pb = k ? b[k - 1] >> 63 : 0;
+  uint64_t first = (i & 63) == 63 ? 0 : ~(uint64_t)0 << ((i & 63) + 1);
+  for (;; k++, first = ~(uint64_t)0) {
+    uint64_t aw = a[k], bw = b[k], open = m[k];
+    uint64_t stop = ((aw & ~((aw << 1) | pa)) | (bw & ~((bw << 1) | pb)) | ~open) & first;
+    if (stop) {
+      int32_t j = (int32_t)(k << 6) + low_bit(stop);
+      if (j > lim) break;
+      *dead = !(open >> (j & 63) & 1);
+      return j;
+    }
+    if ((int32_t)(k << 6) + 63 >= lim) break;
+    pa = aw >> 63;
+    pb = bw >> 63;
+  }
+  *dead = 2;
+  return lim;
+}
+
+/* scan_down for bounded scans: none below lim. */
+ASTAR_INLINE int32_t scan_down_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
+                               size_t words, int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t na = k + 1 < words ? a[k + 1] << 63 : 0, nb = k + 1 < words ? b[k + 1] << 63 : 0;
+  uint64_t first = ((uint64_t)1 << (i & 63)) - 1;
+  for (;; k--, first = ~(uint64_t)0) {
+    uint64_t aw = a[k], bw = b[k], open = m[k];
+    uint64_t stop = ((aw & ~((aw >> 1) | na)) | (bw & ~((bw >> 1) | nb)) | ~open) & first;
+    if (stop) {
+      int32_t j = (int32_t)(k << 6) + high_bit(stop);
+      if (j < lim) break;
+      *dead = !(open >> (j & 63) & 1);
+      return j;
+    }
+    if ((int32_t)(k << 6) <= lim) break;
+    na = aw << 63;
+    nb = bw << 63;
+  }
+  *dead = 2;
+  return lim;
+}
+
 /* The search's view of one expansion: the grid, the goal in padded
 ** coordinates (-1 when no goal may be found: partial searches toward a
 ** blocked cell), and the successors waiting to be relaxed with their
 ** coordinates (found by the scans, so no row is computed from an id). */
 #define JBUF 32
 
+/* Scans are bounded (doc/design.md, "Jump point search"): a run may go on
+** while its cells' f = g + octile stays within JPS_SLACK of the expanded
+** cell's; past that it is cut, and the cell where it was cut becomes a
+** node of its own (expanded when, if ever, its f is the smallest) that
+** goes on with the run.  Cuts are checked only where a straight scan
+** passes JPS_WINDOW cells, and on diagonal runs every JPS_WINDOW steps, so
+** the runs of most maps never pay for it. */
+#define JPS_SLACK 64.0
+#define JPS_WINDOW 256
+
 typedef struct jctx {
   astar_search *s;
   const astar_grid *gr;
   int32_t gx, gy;
   int plain;
-  int n; /* successors waiting in q[], x[], y[], g[] */
+  double fb;   /* the f bound of this expansion's scans */
+  int n;     /* successors waiting in q[], x[], y[], g[] */
   int32_t q[JBUF], x[JBUF], y[JBUF];
   double g[JBUF];
 } jctx;
@@ -131,37 +190,109 @@ ASTAR_INLINE void jctx_init(jctx *J, astar_search *s, const astar_grid *gr, int 
   J->gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
   J->gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
   J->plain = plain;
+
+  J->fb = HUGE_VAL;
   J->n = 0;
+}
+
+/* The octile distance of a dx, dy apart (the grid's own diagonal). */
+ASTAR_INLINE double octile(int32_t dx, int32_t dy) {
+  double ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  return ax < ay ? (ASTAR_GRID_DIAG - 1) * ax + ay : (ASTAR_GRID_DIAG - 1) * ay + ax;
+}
+
+/*
+** How far a straight run may go within the bound: from a cell reached at
+** cost g, u cells short of the goal along the run (negative: past it) and
+** dd across, the largest t with g + t + octile(u - t, dd) <= fb.  That sum
+** grows with t, piecewise linearly: flat while the run closes in on the
+** goal's line faster than it nears the goal across, then by 1 - k, 1 + k
+** and 2 per step (k = ASTAR_GRID_DIAG - 1).
+*/
+ASTAR_INLINE int32_t run_limit(double fb, double g, int32_t u, int32_t dd) {
+  const double k = ASTAR_GRID_DIAG - 1;
+  double r = fb - g, t0 = 0, f0, t1;
+  if (dd < 0) dd = -dd;
+  if (!(r < 1e9)) return INT32_MAX / 2;
+  f0 = octile(u, dd);
+  if (f0 > r) return 0;
+  if (u > dd) { /* flat until u - t = dd */
+    t0 = u - dd;
+    f0 = t0 + (1 + k) * dd;
+  }
+  if (u > 0 && t0 < u) { /* slope 1 - k until the goal's line */
+    t1 = t0 + (r - f0) * (1 / (1 - k));
+    if (t1 < u) return (int32_t)t1;
+    f0 += (u - t0) * (1 - k);
+    t0 = u;
+  }
+  if (t0 < u + dd) { /* slope 1 + k until dd past it */
+    t1 = t0 + (r - f0) * (1 / (1 + k));
+    if (t1 < u + dd) return (int32_t)t1;
+    f0 += (u + dd - t0) * (1 + k);
+    t0 = u + dd;
+  }
+  t1 = t0 + (r - f0) * 0.5;
+  return t1 < INT32_MAX / 2 ? (int32_t)t1 : INT32_MAX / 2;
 }
 
 /*
 ** A straight run along line m (a row's or a column's bit set; a and b its
-** neighbour lines, words long) from position pos, toward higher positions
-** (up) or lower ones: the number of steps to the first jump point, or to
-** the goal when it lies on the line (at position goal, else -1) and comes
-** first; 0 when the run ends in a wall before either.
+** neighbour lines, words long) from position pos (reached at cost g),
+** toward higher positions (up) or lower ones: the number of steps to the
+** first jump point, or to the goal when it lies on the line (at position
+** goal, else -1) and comes first; 0 when the run ends in a wall before
+** either; -1 - s when the bound cut it s steps on (u, dd: the goal's
+** distance along the run and across, for run_limit).
 */
-ASTAR_INLINE int32_t jump_line(const uint64_t *m, size_t words, int32_t pos, int32_t goal,
-                               int up) {
-  int32_t j, k, gd;
+/* The part of a bounded scan past its first JPS_WINDOW cells, from edge:
+** how far the bound lets it go (run_limit), then on to there.  Seldom
+** reached, so out of line. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int32_t scan_rest(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
+                         int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
+  const uint64_t *a = m - words, *b = m + words;
+  int32_t t = run_limit(J->fb, g, u, dd), lim;
+  if (t <= JPS_WINDOW) return edge; /* *dead is still 2: cut at the edge */
+  lim = up ? (t > INT32_MAX / 2 - pos ? INT32_MAX : pos + t) : pos - t;
+  return up ? scan_up_lim(m, a, b, edge, dead, lim) : scan_down_lim(m, a, b, words, edge, dead, lim);
+}
+
+ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
+                               int32_t goal, int up, double g, int32_t u, int32_t dd,
+                               int bounded) {
+  int32_t j, k, gd, edge;
   int dead;
-  j = up ? scan_up(m, m - words, m + words, pos, &dead)
-         : scan_down(m, m - words, m + words, words, pos, &dead);
+  const uint64_t *a = m - words, *b = m + words;
+  if (bounded) {
+    edge = up ? pos + JPS_WINDOW : pos - JPS_WINDOW;
+    j = up ? scan_up_lim(m, a, b, pos, &dead, edge) : scan_down_lim(m, a, b, words, pos, &dead, edge);
+    if (ASTAR_UNLIKELY(dead == 2)) /* a long run: bounded */
+      j = scan_rest(J, m, words, pos, edge, up, g, u, dd, &dead);
+  } else {
+    j = up ? scan_up(m, a, b, pos, &dead) : scan_down(m, a, b, words, pos, &dead);
+  }
   k = up ? j - pos : pos - j;
   gd = goal < 0 ? 0 : up ? goal - pos : pos - goal;
-  if (gd > 0 && gd <= k - dead) return gd; /* the goal first */
+  if (gd > 0 && gd <= k - (dead == 1)) return gd; /* the goal first */
+  if (bounded && dead == 2) return -k - 1; /* cut: -1 - steps */
   return dead ? 0 : k;
 }
 
-/* The straight run from padded cell (x, y) in cardinal direction d (see
-** jump_line). */
-ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
+/* The straight run from padded cell (x, y), reached at cost g, in cardinal
+** direction d (see jump_line). */
+ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d, double g,
+                                   int bounded) {
   const astar_grid *gr = J->gr;
   if (d < 2)
-    return jump_line(gr->rows + (size_t)y * (size_t)gr->rw, (size_t)gr->rw, x,
-                     J->gy == y ? J->gx : -1, d == 0);
-  return jump_line(gr->cols + (size_t)x * (size_t)gr->cw, (size_t)gr->cw, y,
-                   J->gx == x ? J->gy : -1, d == 2);
+    return jump_line(J, gr->rows + (size_t)y * (size_t)gr->rw, (size_t)gr->rw, x,
+                     J->gy == y ? J->gx : -1, d == 0, g, d == 0 ? J->gx - x : x - J->gx,
+                     J->gy - y, bounded);
+  return jump_line(J, gr->cols + (size_t)x * (size_t)gr->cw, (size_t)gr->cw, y,
+                   J->gx == x ? J->gy : -1, d == 2, g, d == 2 ? J->gy - y : y - J->gy,
+                   J->gx - x, bounded);
 }
 
 /*
@@ -183,6 +314,15 @@ ASTAR_INLINE int flush(jctx *J, int32_t p) {
   return ASTAR_OK;
 }
 
+/* flush() where the buffer fills up: seldom, so out of line (the scans
+** that offer are inlined many times over; relax_impl is not, with it). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int flush_full(jctx *J, int32_t p) {
+  return J->plain ? flush(J, p) : flush(J, p);
+}
+
 /* Offers cell q = (x, y) (reached from the expanded cell p) at cost g. */
 ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, double g) {
 #if defined(__GNUC__)
@@ -193,7 +333,7 @@ ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, doub
   J->x[J->n] = x;
   J->y[J->n] = y;
   J->g[J->n++] = g;
-  return J->n == JBUF ? flush(J, p) : ASTAR_OK;
+  return J->n == JBUF ? flush_full(J, p) : ASTAR_OK;
 }
 
 /* The direction of the last step from padded cell (px, py) into (x, y)
@@ -322,9 +462,12 @@ ASTAR_INLINE unsigned dirs8(const astar_grid *gr, int32_t p, int d) {
 ** It steps cell by cell, its row and column bit sets following, and scans
 ** both straight directions from each cell whose move mask allows the first
 ** step (a blocked neighbour ends the run at once); what they find is
-** offered directly.
+** offered directly.  Where the bound cuts one of them, the diagonal cell
+** itself is offered and the run ends: that node redoes its scans, under
+** its own bound, when it is expanded.
 */
-ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d) {
+ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d,
+                          int bounded) {
   const astar_grid *gr = J->gr;
   const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
@@ -336,7 +479,7 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   int rc;
   do {
     double gc;
-    int32_t k;
+    int32_t kh = 0, kv = 0;
     c += step;
     x += sx;
     y += sy;
@@ -344,20 +487,23 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     col += sx * cw;
     gc = g + ++i * ASTAR_GRID_DIAG;
     if (c == goal) return offer(J, p, c, x, y, gc);
+    if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(J->gx - x, J->gy - y) > J->fb)
+      return offer(J, p, c, x, y, gc); /* cut: c goes on */
     mv = gr->moves[c];
-    if (mv >> h & 1u) {
-      k = jump_line(row, (size_t)rw, x, J->gy == y ? J->gx : -1, h == 0);
-      if (k && (rc = offer(J, p, c + k * hs, x + k * sx, y, gc + k)) != ASTAR_OK) return rc;
-    }
-    if (mv >> v & 1u) {
-      k = jump_line(col, (size_t)cw, y, J->gx == x ? J->gy : -1, v == 2);
-      if (k && (rc = offer(J, p, c + k * vs, x, y + k * sy, gc + k)) != ASTAR_OK) return rc;
-    }
+    if (mv >> h & 1u)
+      kh = jump_line(J, row, (size_t)rw, x, J->gy == y ? J->gx : -1, h == 0, gc,
+                     sx * (J->gx - x), J->gy - y, bounded);
+    if (mv >> v & 1u)
+      kv = jump_line(J, col, (size_t)cw, y, J->gx == x ? J->gy : -1, v == 2, gc,
+                     sy * (J->gy - y), J->gx - x, bounded);
+    if (bounded && (kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
+    if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
+    if (kv && (rc = offer(J, p, c + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK) return rc;
   } while (mv >> d & 1u);
   return ASTAR_OK;
 }
 
-ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
+ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p);
@@ -365,6 +511,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
   unsigned m;
   int d, rc;
   jctx_init(&J, s, gr, plain);
+  bounded = bounded && J.gx >= 0;
   if (par < 0) {
     m = 0xffu;
   } else {
@@ -379,18 +526,23 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
     if (s->q.heuristic != ASTAR_H_CALLBACK || (node_seen(s, s->goal) && *hc_at(s, s->goal) == 0))
       return ASTAR_OK;
   }
+  if (bounded) {
+    double span = octile((int32_t)(s->gx - s->sx), (int32_t)(s->gy - s->sy));
+    J.fb = g + octile(J.gx - px, J.gy - py) + (span > JPS_SLACK ? span : JPS_SLACK);
+  }
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
-    k = jump_straight(&J, px, py, d);
+    k = jump_straight(&J, px, py, d, g, bounded);
+    if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
     if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
                          g + k)) != ASTAR_OK)
       return rc;
   }
-  if ((m >> 4 & 1u) && (rc = diag_run(&J, p, px, py, g, 4)) != ASTAR_OK) return rc;
-  if ((m >> 5 & 1u) && (rc = diag_run(&J, p, px, py, g, 5)) != ASTAR_OK) return rc;
-  if ((m >> 6 & 1u) && (rc = diag_run(&J, p, px, py, g, 6)) != ASTAR_OK) return rc;
-  if ((m >> 7 & 1u) && (rc = diag_run(&J, p, px, py, g, 7)) != ASTAR_OK) return rc;
+  if ((m >> 4 & 1u) && (rc = diag_run(&J, p, px, py, g, 4, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 5 & 1u) && (rc = diag_run(&J, p, px, py, g, 5, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 6 & 1u) && (rc = diag_run(&J, p, px, py, g, 6, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 7 & 1u) && (rc = diag_run(&J, p, px, py, g, 7, bounded)) != ASTAR_OK) return rc;
   return flush(&J, p);
 }
 
@@ -408,7 +560,7 @@ ASTAR_INLINE int turn4(const jctx *J, int32_t c, int32_t x, int32_t y) {
   if ((!b[c - pw] && (b[c - pw - 1] || b[c - pw + 1])) ||
       (!b[c + pw] && (b[c + pw - 1] || b[c + pw + 1])))
     return 1;
-  return (!b[c + 1] && jump_straight(J, x, y, 0)) || (!b[c - 1] && jump_straight(J, x, y, 1));
+  return (!b[c + 1] && jump_straight(J, x, y, 0, 0, 0)) || (!b[c - 1] && jump_straight(J, x, y, 1, 0, 0));
 }
 
 /* The vertical run from (x, y) in direction d (2 S, 3 N): steps to the first
@@ -467,7 +619,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
-    k = d < 2 ? jump_straight(&J, px, py, d) : jump_vertical4(&J, p, px, py, d);
+    k = d < 2 ? jump_straight(&J, px, py, d, g, 0) : jump_vertical4(&J, p, px, py, d);
     if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
                          g + k)) != ASTAR_OK)
       return rc;
@@ -479,16 +631,36 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 /* the loops and the topology operations                                      */
 /* ------------------------------------------------------------------------ */
 
+/* Scans are bounded on grids wider or higher than JPS_BOUNDED cells (the
+** Moving AI maps are all below: there a run crosses a few words at most). */
+#define JPS_BOUNDED (3 * JPS_WINDOW)
+
+ASTAR_INLINE int jps_bounded(const astar_search *s) {
+  const astar_grid *gr = CGRID(s->topo);
+  return gr->w > JPS_BOUNDED || gr->h > JPS_BOUNDED;
+}
+
+/* One loop per mode (engine.h: search_loop): general or plain, bounded
+** scans or not; the 4-connected expansion never bounds. */
 static int expand_jps(astar_search *s, int32_t p) {
-  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 0) : expand8(s, p, 0);
+  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 0) : expand8(s, p, 0, 0);
 }
-
+static int expand_jps_bounded(astar_search *s, int32_t p) { return expand8(s, p, 0, 1); }
 ASTAR_INLINE int expand_jps_plain(astar_search *s, int32_t p) {
-  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 1) : expand8(s, p, 1);
+  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 1) : expand8(s, p, 1, 0);
+}
+ASTAR_INLINE int expand_jps_plain_bounded(astar_search *s, int32_t p) {
+  return expand8(s, p, 1, 1);
 }
 
-static int run_jps(astar_search *s, uint64_t n) { return search_loop(s, n, expand_jps); }
+static int run_jps(astar_search *s, uint64_t n) {
+  if (CGRID(s->topo)->rule != ASTAR_DIAG_NEVER && jps_bounded(s))
+    return search_loop(s, n, expand_jps_bounded);
+  return search_loop(s, n, expand_jps);
+}
 static int run_jps_plain(astar_search *s, uint64_t n) {
+  if (CGRID(s->topo)->rule != ASTAR_DIAG_NEVER && jps_bounded(s))
+    return search_loop(s, n, expand_jps_plain_bounded);
   return search_loop(s, n, expand_jps_plain);
 }
 
