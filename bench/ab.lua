@@ -3,6 +3,9 @@
 --
 --   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic | astar | modes]
 --
+-- A side may carry module_bench.lua arguments of its own after a comma:
+-- `bench/ab.lua build,algorithm=astar build` is this build's default
+-- against its own A*, alternating in the same run.
 -- Each directory holds an astar/core.so (for instance a worktree's build/
 -- of the commit before a change, and this tree's build/).  For every map
 -- family of ../shared/maps (bench/plan.lua, as bench/run.lua) it runs
@@ -77,9 +80,14 @@ local plan, families = PLAN.rows, PLAN.families
 
 -- One map's rows on one side: the total CPU seconds and each query's time
 -- (microseconds, module_bench.lua's times_us), appended to `times`.
-local function seconds(dir, map, stride, times)
+-- A side is a directory, optionally followed by module_bench arguments of
+-- its own after a comma ("build,algorithm=astar": the same build's A*, for
+-- same-run ratios against it).
+local function seconds(side, map, stride, times)
+  local dir, own = side:match("^([^,]*),?(.*)$")
+  local extra = EXTRA .. (own ~= "" and " " .. own:gsub(",", " ") or "")
   local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='%s/?.so;;' %s bench/module_bench.lua "
-    .. "%s/%s.map %s/%s.map.scen %d%s 2>&1"):format(dir, LUA, MAPS, map, MAPS, map, stride, EXTRA)
+    .. "%s/%s.map %s/%s.map.scen %d%s 2>&1"):format(dir, LUA, MAPS, map, MAPS, map, stride, extra)
   local p = assert(io.popen(cmd))
   local out = p:read("*a")
   p:close()
