@@ -216,6 +216,7 @@ bench: deps
 	-@$(MAKE) --no-print-directory build/bench/boost_astar
 	$(RUN_ENV) $(LUA) bench/run.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/heuristics.lua $(BENCH_RUNS)
+	$(RUN_ENV) $(LUA) bench/open.lua
 	-@$(MAKE) --no-print-directory build/bench/boost_graph
 	@if [ -x build/bench/boost_graph ]; then ./build/bench/boost_graph 707 $(GRAPH_QUERIES); fi
 	$(RUN_ENV) $(LUA) bench/fields.lua

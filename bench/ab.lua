@@ -3,13 +3,17 @@
 --
 --   lua5.4 bench/ab.lua <cpath-dir-A> <cpath-dir-B> [runs] [lua-heuristic | astar | modes]
 --
+-- A side may carry module_bench.lua arguments of its own after a comma:
+-- `bench/ab.lua build,algorithm=astar build` is this build's default
+-- against its own A*, alternating in the same run.
 -- Each directory holds an astar/core.so (for instance a worktree's build/
 -- of the commit before a change, and this tree's build/).  For every map
 -- family of ../shared/maps (bench/plan.lua, as bench/run.lua) it runs
 -- bench/module_bench.lua with A, then B, `runs` times (default 5), each in
 -- its own process, and prints per family the median CPU seconds (os.clock)
--- of each side and the median of the per-run ratios B / A: below 1, B is
--- faster.  Every answer is checked against the scenario optimum as in
+-- of each side and the median of the per-run ratios B / A (below 1, B is
+-- faster), then the same for the median query (every query of the family
+-- in one run, module_bench.lua's times_us: microsecond resolution).  Every answer is checked against the scenario optimum as in
 -- module_bench.lua.
 --
 -- With "astar", the families run algorithm = "astar" (A*'s fast path, not
@@ -74,36 +78,49 @@ end
 local PLAN = dofile("bench/plan.lua")
 local plan, families = PLAN.rows, PLAN.families
 
-local function seconds(dir, map, stride)
+-- One map's rows on one side: the total CPU seconds and each query's time
+-- (microseconds, module_bench.lua's times_us), appended to `times`.
+-- A side is a directory, optionally followed by module_bench arguments of
+-- its own after a comma ("build,algorithm=astar": the same build's A*, for
+-- same-run ratios against it).
+local function seconds(side, map, stride, times)
+  local dir, own = side:match("^([^,]*),?(.*)$")
+  local extra = EXTRA .. (own ~= "" and " " .. own:gsub(",", " ") or "")
   local cmd = ("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='%s/?.so;;' %s bench/module_bench.lua "
-    .. "%s/%s.map %s/%s.map.scen %d%s 2>&1"):format(dir, LUA, MAPS, map, MAPS, map, stride, EXTRA)
+    .. "%s/%s.map %s/%s.map.scen %d%s 2>&1"):format(dir, LUA, MAPS, map, MAPS, map, stride, extra)
   local p = assert(io.popen(cmd))
   local out = p:read("*a")
   p:close()
   local s, bad = out:match("seconds=(%S+)"), out:match("mismatches=(%d+)")
   if not s or bad ~= "0" then error("benchmark failed: " .. cmd .. "\n" .. out) end
+  for t in (out:match("times_us=(%S+)") or ""):gmatch("[^,]+") do times[#times + 1] = tonumber(t) end
   return tonumber(s)
 end
 
-
 print(("A = %s, B = %s, %d runs%s"):format(A, B, RUNS, EXTRA))
-print("| family | A median s | B median s | B / A (median of runs) |")
-print("|---|---:|---:|---:|")
+print("| family | A total s | B total s | B / A total | A median us | B median us | B / A median |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+local ONLY = os.getenv("FAMILIES") -- e.g. FAMILIES=game,street: only those
 for _, fam in ipairs(families) do
-  local as, bs, ratios = {}, {}, {}
+  if ONLY and not (("," .. ONLY .. ","):find("," .. fam .. ",", 1, true)) then goto next_family end
+  local as, bs, ratios, ams, bms, mratios = {}, {}, {}, {}, {}, {}
   for r = 1, RUNS do
-    local a, b = 0, 0
+    local a, b, at, bt = 0, 0, {}, {}
     for _, row in ipairs(plan) do
       if row[1] == fam then
         -- alternate which side goes first, so neither always runs warm
         if r % 2 == 1 then
-          a = a + seconds(A, row[2], row[3]); b = b + seconds(B, row[2], row[3])
+          a = a + seconds(A, row[2], row[3], at); b = b + seconds(B, row[2], row[3], bt)
         else
-          b = b + seconds(B, row[2], row[3]); a = a + seconds(A, row[2], row[3])
+          b = b + seconds(B, row[2], row[3], bt); a = a + seconds(A, row[2], row[3], at)
         end
       end
     end
     as[r], bs[r], ratios[r] = a, b, b / a
+    ams[r], bms[r] = median(at), median(bt)
+    mratios[r] = bms[r] / ams[r]
   end
-  print(("| %s | %.3f | %.3f | %.3f |"):format(fam, median(as), median(bs), median(ratios)))
+  print(("| %s | %.3f | %.3f | %.3f | %.1f | %.1f | %.3f |"):format(fam, median(as), median(bs),
+    median(ratios), median(ams), median(bms), median(mratios)))
+  ::next_family::
 end

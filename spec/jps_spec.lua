@@ -360,6 +360,84 @@ describe("jps: the engine's features", function()
     end
   end)
 
+  it("the goal-visible shortcut: one expansion when the goal is in sight, every cell listed", function()
+    -- walls off the way make jump points that a full expansion would find
+    local g = astar.grid(100, 100)
+    for x = 1, 100, 6 do g:set_blocked(x, 70, true) end
+    for y = 1, 100, 6 do g:set_blocked(90, y, true) end
+    local a = g:find_path(3, 4, 63, 34, { algorithm = "astar" })
+    local j = assert(g:find_path(3, 4, 63, 34, { trace = true }))
+    assert.equal(a.cost, j.cost)
+    assert.equal(30 * DIAG + 30, j.cost)
+    check_walk(g, j, 3, 4, 63, 34)
+    -- the start, then the goal: no other jump point was scanned for
+    assert.equal(2, j.expanded)
+    assert.equal(2, j.generated)
+    -- a straight run, and a run whose straight leg a wall closes
+    assert.equal(2, g:find_path(50, 5, 50, 90).expanded)
+    g:set_blocked(50, 34, true)
+    local around = assert(g:find_path(3, 4, 63, 34))
+    assert.equal(g:find_path(3, 4, 63, 34, { algorithm = "astar" }).cost, around.cost)
+    check_walk(g, around, 3, 4, 63, 34)
+    assert(around.expanded > 2)
+    -- a Lua heuristic that is the octile distance takes the shortcut too;
+    -- one that is lower (euclidean, zero) cannot, and still finds the cost
+    local octile = function(x, y, gx, gy)
+      local dx, dy = math.abs(x - gx), math.abs(y - gy)
+      return math.max(dx, dy) + (DIAG - 1) * math.min(dx, dy)
+    end
+    local open = astar.grid(100, 100)
+    local l = assert(open:find_path(3, 4, 63, 34, { heuristic = octile }))
+    assert.equal(2, l.expanded)
+    assert.equal(j.cost, l.cost)
+    for _, h in ipairs({ "euclidean", "zero", function() return 0 end }) do
+      local e = assert(open:find_path(3, 4, 63, 34, { heuristic = h }))
+      assert.equal(j.cost, e.cost)
+      check_walk(open, e, 3, 4, 63, 34)
+    end
+    -- a goal whose estimate of itself is not 0: the shortcut still answers
+    -- optimally (the other scans run)
+    local odd = function(x, y, gx, gy) return (x == gx and y == gy) and 1 or octile(x, y, gx, gy) end
+    assert.equal(j.cost, open:find_path(3, 4, 63, 34, { heuristic = odd }).cost)
+    -- stop modes and max_cost meet the shortcut
+    assert.equal(j.cost, open:find_path(3, 4, 63, 34, { stop = "optimal" }).cost)
+    assert.equal(j.cost, open:find_path(3, 4, 63, 34, { stop = "first_hit" }).cost)
+    assert.equal("max_cost", select(2, open:find_path(3, 4, 63, 34, { max_cost = j.cost - 1 })))
+  end)
+
+  it("bounded scans on a large open grid: cut runs go on as nodes, answers stay A*'s", function()
+    -- wider than JPS_BOUNDED (768 cells): runs longer than 256 cells are cut
+    -- where their f passes the bound, and the cell where they stop is a node
+    local r = rng(7)
+    local g = astar.grid(1100, 900)
+    for _ = 1, 1500 do
+      local x, y, len = r(1, 1100), r(1, 900), r(1, 40)
+      for i = 0, len - 1 do
+        if r() < 0.5 then g:set_blocked(math.min(1100, x + i), y, true)
+        else g:set_blocked(x, math.min(900, y + i), true) end
+      end
+    end
+    for case = 1, 24 do
+      local sx, sy = open_cell(r, g)
+      local span = case % 3 == 0 and 800 or case % 3 == 1 and 300 or 60
+      local gx = math.max(1, math.min(1100, sx + r(-span, span)))
+      local gy = math.max(1, math.min(900, sy + r(-span, span)))
+      if not g:is_blocked(gx, gy) then
+        local a = g:find_path(sx, sy, gx, gy, { algorithm = "astar" })
+        local j = g:find_path(sx, sy, gx, gy, { algorithm = "jps" })
+        assert.equal(a and a.cost, j and j.cost)
+        if j then check_walk(g, j, sx, sy, gx, gy) end
+      end
+    end
+    -- an empty map: a short query around a wall costs a few expansions, not
+    -- scans across the map (bench/open.lua times it)
+    local open = astar.grid(2000, 2000)
+    for y = 1005, 1025 do open:set_blocked(1015, y, true) end
+    local p = assert(open:find_path(1000, 1000, 1060, 1030))
+    assert.equal(open:find_path(1000, 1000, 1060, 1030, { algorithm = "astar" }).cost, p.cost)
+    check_walk(open, p, 1000, 1000, 1060, 1030)
+  end)
+
   it("tie_break fifo and a grid search after close of another query", function()
     local g = maze()
     local a = g:find_path(40, 1, 1, 40, { algorithm = "astar" })

@@ -107,18 +107,78 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
   }
 }
 
-/* The search's view of one query: the grid, the goal in padded
+/* scan_up for bounded scans: no position past lim is reported; a run still
+** open there is cut at lim (*dead 2: the cells up to lim are open and none
+** stops the run). */
+ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
+                             int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t pa = k ? a[k - 1] >> 63 : 0, pb = k ? b[k - 1] >> 63 : 0;
+  uint64_t first = (i & 63) == 63 ? 0 : ~(uint64_t)0 << ((i & 63) + 1);
+  for (;; k++, first = ~(uint64_t)0) {
+    uint64_t aw = a[k], bw = b[k], open = m[k];
+    uint64_t stop = ((aw & ~((aw << 1) | pa)) | (bw & ~((bw << 1) | pb)) | ~open) & first;
+    if (stop) {
+      int32_t j = (int32_t)(k << 6) + low_bit(stop);
+      if (j > lim) break;
+      *dead = !(open >> (j & 63) & 1);
+      return j;
+    }
+    if ((int32_t)(k << 6) + 63 >= lim) break;
+    pa = aw >> 63;
+    pb = bw >> 63;
+  }
+  *dead = 2;
+  return lim;
+}
+
+/* scan_down for bounded scans: none below lim. */
+ASTAR_INLINE int32_t scan_down_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
+                               size_t words, int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t na = k + 1 < words ? a[k + 1] << 63 : 0, nb = k + 1 < words ? b[k + 1] << 63 : 0;
+  uint64_t first = ((uint64_t)1 << (i & 63)) - 1;
+  for (;; k--, first = ~(uint64_t)0) {
+    uint64_t aw = a[k], bw = b[k], open = m[k];
+    uint64_t stop = ((aw & ~((aw >> 1) | na)) | (bw & ~((bw >> 1) | nb)) | ~open) & first;
+    if (stop) {
+      int32_t j = (int32_t)(k << 6) + high_bit(stop);
+      if (j < lim) break;
+      *dead = !(open >> (j & 63) & 1);
+      return j;
+    }
+    if ((int32_t)(k << 6) <= lim) break;
+    na = aw << 63;
+    nb = bw << 63;
+  }
+  *dead = 2;
+  return lim;
+}
+
+/* The search's view of one expansion: the grid, the goal in padded
 ** coordinates (-1 when no goal may be found: partial searches toward a
-** blocked cell), and the relaxation to use. */
+** blocked cell), and the successors waiting to be relaxed with their
+** coordinates (found by the scans, so no row is computed from an id). */
 #define JBUF 32
+
+/* Scans are bounded (doc/design.md, "Jump point search"): a run may go on
+** while its cells' f = g + octile stays within JPS_SLACK of the expanded
+** cell's; past that it is cut, and the cell where it was cut becomes a
+** node of its own (expanded when, if ever, its f is the smallest) that
+** goes on with the run.  Cuts are checked only where a straight scan
+** passes JPS_WINDOW cells, and on diagonal runs every JPS_WINDOW steps, so
+** the runs of most maps never pay for it. */
+#define JPS_SLACK 64.0
+#define JPS_WINDOW 256
 
 typedef struct jctx {
   astar_search *s;
   const astar_grid *gr;
   int32_t gx, gy;
   int plain;
-  int n; /* successors waiting in q[], g[] */
-  int32_t q[JBUF];
+  double fb;   /* the f bound of this expansion's scans */
+  int n;     /* successors waiting in q[], x[], y[], g[] */
+  int32_t q[JBUF], x[JBUF], y[JBUF];
   double g[JBUF];
 } jctx;
 
@@ -130,39 +190,109 @@ ASTAR_INLINE void jctx_init(jctx *J, astar_search *s, const astar_grid *gr, int 
   J->gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1;
   J->gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
   J->plain = plain;
+
+  J->fb = HUGE_VAL;
   J->n = 0;
 }
 
+/* The octile distance of a dx, dy apart (the grid's own diagonal). */
+ASTAR_INLINE double octile(int32_t dx, int32_t dy) {
+  double ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  return ax < ay ? (ASTAR_GRID_DIAG - 1) * ax + ay : (ASTAR_GRID_DIAG - 1) * ay + ax;
+}
+
 /*
-** The straight run from padded cell (x, y) in cardinal direction d: the
-** number of steps to the first jump point, or to the goal when it comes
-** first; 0 when the run ends in a wall before either.
+** How far a straight run may go within the bound: from a cell reached at
+** cost g, u cells short of the goal along the run (negative: past it) and
+** dd across, the largest t with g + t + octile(u - t, dd) <= fb.  That sum
+** grows with t, piecewise linearly: flat while the run closes in on the
+** goal's line faster than it nears the goal across, then by 1 - k, 1 + k
+** and 2 per step (k = ASTAR_GRID_DIAG - 1).
 */
-ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
-  const astar_grid *gr = J->gr;
-  const uint64_t *m, *a, *b;
-  int32_t pos, j, k, gd = 0;
-  int dead;
-  if (d < 2) {
-    size_t rw = (size_t)gr->rw;
-    m = gr->rows + (size_t)y * rw;
-    a = m - rw;
-    b = m + rw;
-    pos = x;
-    if (J->gy == y) gd = d == 0 ? J->gx - x : x - J->gx;
-    j = d == 0 ? scan_up(m, a, b, x, &dead) : scan_down(m, a, b, rw, x, &dead);
-  } else {
-    size_t cw = (size_t)gr->cw;
-    m = gr->cols + (size_t)x * cw;
-    a = m - cw;
-    b = m + cw;
-    pos = y;
-    if (J->gx == x) gd = d == 2 ? J->gy - y : y - J->gy;
-    j = d == 2 ? scan_up(m, a, b, y, &dead) : scan_down(m, a, b, cw, y, &dead);
+ASTAR_INLINE int32_t run_limit(double fb, double g, int32_t u, int32_t dd) {
+  const double k = ASTAR_GRID_DIAG - 1;
+  double r = fb - g, t0 = 0, f0, t1;
+  if (dd < 0) dd = -dd;
+  if (!(r < 1e9)) return INT32_MAX / 2;
+  f0 = octile(u, dd);
+  if (f0 > r) return 0;
+  if (u > dd) { /* flat until u - t = dd */
+    t0 = u - dd;
+    f0 = t0 + (1 + k) * dd;
   }
-  k = j > pos ? j - pos : pos - j;
-  if (gd > 0 && gd <= k - dead) return gd; /* the goal first */
+  if (u > 0 && t0 < u) { /* slope 1 - k until the goal's line */
+    t1 = t0 + (r - f0) * (1 / (1 - k));
+    if (t1 < u) return (int32_t)t1;
+    f0 += (u - t0) * (1 - k);
+    t0 = u;
+  }
+  if (t0 < u + dd) { /* slope 1 + k until dd past it */
+    t1 = t0 + (r - f0) * (1 / (1 + k));
+    if (t1 < u + dd) return (int32_t)t1;
+    f0 += (u + dd - t0) * (1 + k);
+    t0 = u + dd;
+  }
+  t1 = t0 + (r - f0) * 0.5;
+  return t1 < INT32_MAX / 2 ? (int32_t)t1 : INT32_MAX / 2;
+}
+
+/*
+** A straight run along line m (a row's or a column's bit set; a and b its
+** neighbour lines, words long) from position pos (reached at cost g),
+** toward higher positions (up) or lower ones: the number of steps to the
+** first jump point, or to the goal when it lies on the line (at position
+** goal, else -1) and comes first; 0 when the run ends in a wall before
+** either; -1 - s when the bound cut it s steps on (u, dd: the goal's
+** distance along the run and across, for run_limit).
+*/
+/* The part of a bounded scan past its first JPS_WINDOW cells, from edge:
+** how far the bound lets it go (run_limit), then on to there.  Seldom
+** reached, so out of line. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int32_t scan_rest(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
+                         int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
+  const uint64_t *a = m - words, *b = m + words;
+  int32_t t = run_limit(J->fb, g, u, dd), lim;
+  if (t <= JPS_WINDOW) return edge; /* *dead is still 2: cut at the edge */
+  lim = up ? (t > INT32_MAX / 2 - pos ? INT32_MAX : pos + t) : pos - t;
+  return up ? scan_up_lim(m, a, b, edge, dead, lim) : scan_down_lim(m, a, b, words, edge, dead, lim);
+}
+
+ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
+                               int32_t goal, int up, double g, int32_t u, int32_t dd,
+                               int bounded) {
+  int32_t j, k, gd, edge;
+  int dead;
+  const uint64_t *a = m - words, *b = m + words;
+  if (bounded) {
+    edge = up ? pos + JPS_WINDOW : pos - JPS_WINDOW;
+    j = up ? scan_up_lim(m, a, b, pos, &dead, edge) : scan_down_lim(m, a, b, words, pos, &dead, edge);
+    if (ASTAR_UNLIKELY(dead == 2)) /* a long run: bounded */
+      j = scan_rest(J, m, words, pos, edge, up, g, u, dd, &dead);
+  } else {
+    j = up ? scan_up(m, a, b, pos, &dead) : scan_down(m, a, b, words, pos, &dead);
+  }
+  k = up ? j - pos : pos - j;
+  gd = goal < 0 ? 0 : up ? goal - pos : pos - goal;
+  if (gd > 0 && gd <= k - (dead == 1)) return gd; /* the goal first */
+  if (bounded && dead == 2) return -k - 1; /* cut: -1 - steps */
   return dead ? 0 : k;
+}
+
+/* The straight run from padded cell (x, y), reached at cost g, in cardinal
+** direction d (see jump_line). */
+ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d, double g,
+                                   int bounded) {
+  const astar_grid *gr = J->gr;
+  if (d < 2)
+    return jump_line(J, gr->rows + (size_t)y * (size_t)gr->rw, (size_t)gr->rw, x,
+                     J->gy == y ? J->gx : -1, d == 0, g, d == 0 ? J->gx - x : x - J->gx,
+                     J->gy - y, bounded);
+  return jump_line(J, gr->cols + (size_t)x * (size_t)gr->cw, (size_t)gr->cw, y,
+                   J->gx == x ? J->gy : -1, d == 2, g, d == 2 ? J->gy - y : y - J->gy,
+                   J->gx - x, bounded);
 }
 
 /*
@@ -173,28 +303,37 @@ ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d) {
 */
 ASTAR_INLINE int flush(jctx *J, int32_t p) {
   astar_search *s = J->s;
-  const astar_grid *gr = J->gr;
+  int32_t w = J->gr->w;
   int i, rc;
   for (i = 0; i < J->n; i++) {
-    int32_t q = J->q[i], qy = lat_row(gr, q), qx = q - qy * gr->pw;
-    int32_t ext = J->plain ? 0 : (qy - 1) * gr->w + (qx - 1);
-    rc = relax_impl(s, q, ext, p, J->g[i], 0, qx - 1, qy - 1, J->plain, lat_h_plane);
+    int32_t qx = J->x[i] - 1, qy = J->y[i] - 1, ext = J->plain ? 0 : qy * w + qx;
+    rc = relax_impl(s, J->q[i], ext, p, J->g[i], 0, qx, qy, J->plain, lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   J->n = 0;
   return ASTAR_OK;
 }
 
-/* Offers cell q (reached from the expanded cell p) at cost g. */
-ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, double g, int plain) {
-  (void)plain;
+/* flush() where the buffer fills up: seldom, so out of line (the scans
+** that offer are inlined many times over; relax_impl is not, with it). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int flush_full(jctx *J, int32_t p) {
+  return J->plain ? flush(J, p) : flush(J, p);
+}
+
+/* Offers cell q = (x, y) (reached from the expanded cell p) at cost g. */
+ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, double g) {
 #if defined(__GNUC__)
   if (J->s->pages[q >> ASTAR_PAGE_BITS] != NULL) /* a page not yet touched: nothing */
     __builtin_prefetch(node_at(J->s, q), 1);
 #endif
   J->q[J->n] = q;
+  J->x[J->n] = x;
+  J->y[J->n] = y;
   J->g[J->n++] = g;
-  return J->n == JBUF ? flush(J, p) : ASTAR_OK;
+  return J->n == JBUF ? flush_full(J, p) : ASTAR_OK;
 }
 
 /* The direction of the last step from padded cell (px, py) into (x, y)
@@ -204,6 +343,75 @@ ASTAR_INLINE int arrival(int32_t px, int32_t py, int32_t x, int32_t y) {
   if (ax > ay) return x > px ? 0 : 1;
   if (ay > ax) return y > py ? 2 : 3;
   return y > py ? (x > px ? 4 : 6) : (x > px ? 5 : 7);
+}
+
+/* Whether bits lo..hi (lo <= hi) of line m are all set: the cells between
+** are open. */
+ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
+  size_t k = (size_t)lo >> 6, last = (size_t)hi >> 6;
+  uint64_t first = ~(uint64_t)0 << (lo & 63);
+  uint64_t end = (hi & 63) == 63 ? ~(uint64_t)0 : ((uint64_t)1 << ((hi & 63) + 1)) - 1;
+  for (; k <= last; k++, first = ~(uint64_t)0) {
+    uint64_t need = first & (k == last ? end : ~(uint64_t)0);
+    if ((m[k] & need) != need) return 0;
+  }
+  return 1;
+}
+
+/*
+** The goal-visible shortcut (warthog's "jump_target"): when the goal lies in
+** a direction the expansion of p = (px, py) scans (mask m) and the run
+** toward it -- diagonal first, then straight, the jumps' own shape -- is
+** unobstructed, that run's cost is the octile distance.  When p's estimate
+** is that distance too (the built-in octile, or any estimate that is), the
+** goal's f is p's f, the smallest open, so the goal is reached optimally
+** through p and p's other scans cannot matter: the caller offers the goal
+** alone.  Returns the run's cost, or -1.
+*/
+ASTAR_INLINE double goal_run(const jctx *J, int32_t p, int32_t px, int32_t py, unsigned m) {
+  const astar_grid *gr = J->gr;
+  int32_t dx = J->gx - px, dy = J->gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, i, c = p, x, y;
+  int d;
+  if (J->gx < 0 || (ax | ay) == 0) return -1;
+  if (nd > 0) {
+    int32_t step;
+    d = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
+    if (!(m >> d & 1u)) return -1;
+    step = gr->off[0][d];
+    for (i = 0; i < nd; i++, c += step)
+      if (!(gr->moves[c] >> d & 1u)) return -1;
+  } else {
+    d = ax ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
+    if (!(m >> d & 1u)) return -1;
+  }
+  if (ns > 0) {
+    x = px + (dx > 0 ? nd : -nd);
+    y = py + (dy > 0 ? nd : -nd);
+    if (ax > ay) { /* along the goal's row */
+      const uint64_t *row = gr->rows + (size_t)y * (size_t)gr->rw;
+      if (!(dx > 0 ? line_open(row, x + 1, J->gx) : line_open(row, J->gx, x - 1))) return -1;
+    } else {
+      const uint64_t *col = gr->cols + (size_t)x * (size_t)gr->cw;
+      if (!(dy > 0 ? line_open(col, y + 1, J->gy) : line_open(col, J->gy, y - 1))) return -1;
+    }
+  }
+  return nd * ASTAR_GRID_DIAG + ns;
+}
+
+/* Whether the shortcut's run of cost `run` from p = (px, py), reached at
+** cost g, decides the search: p's estimate is at least the run's cost and
+** the goal's is 0 (then the goal's f is at most p's, the smallest).  The
+** built-in octile is exactly the run's cost; other estimates are compared
+** (a callback's from its cache, the goal's asked once by relaxing it). */
+ASTAR_INLINE int goal_decides(jctx *J, int32_t p, int32_t px, int32_t py, double run) {
+  astar_search *s = J->s;
+  double hp;
+  if (s->q.heuristic == ASTAR_H_OCTILE) return 1;
+  hp = s->q.heuristic == ASTAR_H_CALLBACK ? *hc_at(s, p) : lat_h_plane(s, p, px - 1, py - 1);
+  if (!(hp >= run - 1e-9 * run)) return 0;
+  if (s->q.heuristic != ASTAR_H_CALLBACK) return lat_h_plane(s, s->goal, J->gx - 1, J->gy - 1) == 0;
+  return 1; /* the callback's h(goal) is checked once the goal is relaxed */
 }
 
 /* ------------------------------------------------------------------------ */
@@ -248,48 +456,93 @@ ASTAR_INLINE unsigned dirs8(const astar_grid *gr, int32_t p, int d) {
   }
 }
 
-ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain) {
+/*
+** The diagonal run from p = (px, py), reached at cost g, in direction d
+** (a constant at each call: the compiler unrolls one loop per diagonal).
+** It steps cell by cell, its row and column bit sets following, and scans
+** both straight directions from each cell whose move mask allows the first
+** step (a blocked neighbour ends the run at once); what they find is
+** offered directly.  Where the bound cuts one of them, the diagonal cell
+** itself is offered and the run ends: that node redoes its scans, under
+** its own bound, when it is expanded.
+*/
+ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d,
+                          int bounded) {
+  const astar_grid *gr = J->gr;
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
+  const ptrdiff_t rw = gr->rw, cw = gr->cw;
+  const uint64_t *row = gr->rows + py * rw, *col = gr->cols + px * cw;
+  const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v];
+  int32_t c = p, x = px, y = py, i = 0;
+  unsigned mv;
+  int rc;
+  do {
+    double gc;
+    int32_t kh = 0, kv = 0;
+    c += step;
+    x += sx;
+    y += sy;
+    row += sy * rw;
+    col += sx * cw;
+    gc = g + ++i * ASTAR_GRID_DIAG;
+    if (c == goal) return offer(J, p, c, x, y, gc);
+    if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(J->gx - x, J->gy - y) > J->fb)
+      return offer(J, p, c, x, y, gc); /* cut: c goes on */
+    mv = gr->moves[c];
+    if (mv >> h & 1u)
+      kh = jump_line(J, row, (size_t)rw, x, J->gy == y ? J->gx : -1, h == 0, gc,
+                     sx * (J->gx - x), J->gy - y, bounded);
+    if (mv >> v & 1u)
+      kv = jump_line(J, col, (size_t)cw, y, J->gx == x ? J->gy : -1, v == 2, gc,
+                     sy * (J->gy - y), J->gx - x, bounded);
+    if (bounded && (kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
+    if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
+    if (kv && (rc = offer(J, p, c + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK) return rc;
+  } while (mv >> d & 1u);
+  return ASTAR_OK;
+}
+
+ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = lat_row(gr, p), px = p - py * pw, par = node_parent(s, p);
-  double g = node_g(s, p);
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p);
+  double g = node_g(s, p), run;
   unsigned m;
   int d, rc;
   jctx_init(&J, s, gr, plain);
+  bounded = bounded && J.gx >= 0;
   if (par < 0) {
     m = 0xffu;
   } else {
-    int32_t qy = lat_row(gr, par);
+    int32_t qy = par / pw;
     m = dirs8(gr, p, arrival(par - qy * pw, qy, px, py));
   }
   m &= gr->moves[p];
+  if ((run = goal_run(&J, p, px, py, m)) >= 0 && goal_decides(&J, p, px, py, run)) {
+    if ((rc = offer(&J, p, s->goal, J.gx, J.gy, g + run)) != ASTAR_OK ||
+        (rc = flush(&J, p)) != ASTAR_OK)
+      return rc;
+    if (s->q.heuristic != ASTAR_H_CALLBACK || (node_seen(s, s->goal) && *hc_at(s, s->goal) == 0))
+      return ASTAR_OK;
+  }
+  if (bounded) {
+    double span = octile((int32_t)(s->gx - s->sx), (int32_t)(s->gy - s->sy));
+    J.fb = g + octile(J.gx - px, J.gy - py) + (span > JPS_SLACK ? span : JPS_SLACK);
+  }
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
-    k = jump_straight(&J, px, py, d);
-    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], g + k, plain)) != ASTAR_OK) return rc;
+    k = jump_straight(&J, px, py, d, g, bounded);
+    if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
+    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+                         g + k)) != ASTAR_OK)
+      return rc;
   }
-  for (d = 4; d < 8; d++) {
-    int32_t c = p, x = px, y = py, i = 0;
-    int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
-    if (!(m >> d & 1u)) continue;
-    do {
-      double gc;
-      int32_t k;
-      c += gr->off[0][d];
-      x += jdx[d];
-      y += jdy[d];
-      gc = g + ++i * ASTAR_GRID_DIAG;
-      if (c == s->goal) {
-        if ((rc = offer(&J, p, c, gc, plain)) != ASTAR_OK) return rc;
-        break;
-      }
-      k = jump_straight(&J, x, y, h);
-      if (k && (rc = offer(&J, p, c + k * gr->off[0][h], gc + k, plain)) != ASTAR_OK) return rc;
-      k = jump_straight(&J, x, y, v);
-      if (k && (rc = offer(&J, p, c + k * gr->off[0][v], gc + k, plain)) != ASTAR_OK) return rc;
-    } while (gr->moves[c] >> d & 1u);
-  }
+  if ((m >> 4 & 1u) && (rc = diag_run(&J, p, px, py, g, 4, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 5 & 1u) && (rc = diag_run(&J, p, px, py, g, 5, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 6 & 1u) && (rc = diag_run(&J, p, px, py, g, 6, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 7 & 1u) && (rc = diag_run(&J, p, px, py, g, 7, bounded)) != ASTAR_OK) return rc;
   return flush(&J, p);
 }
 
@@ -307,7 +560,7 @@ ASTAR_INLINE int turn4(const jctx *J, int32_t c, int32_t x, int32_t y) {
   if ((!b[c - pw] && (b[c - pw - 1] || b[c - pw + 1])) ||
       (!b[c + pw] && (b[c + pw - 1] || b[c + pw + 1])))
     return 1;
-  return (!b[c + 1] && jump_straight(J, x, y, 0)) || (!b[c - 1] && jump_straight(J, x, y, 1));
+  return (!b[c + 1] && jump_straight(J, x, y, 0, 0, 0)) || (!b[c - 1] && jump_straight(J, x, y, 1, 0, 0));
 }
 
 /* The vertical run from (x, y) in direction d (2 S, 3 N): steps to the first
@@ -351,7 +604,7 @@ ASTAR_INLINE unsigned dirs4(const astar_grid *gr, int32_t p, int d) {
 ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = lat_row(gr, p), px = p - py * pw, par = node_parent(s, p);
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p);
   double g = node_g(s, p);
   unsigned m;
   int d, rc;
@@ -359,15 +612,17 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
   if (par < 0) {
     m = 0x0fu;
   } else {
-    int32_t qy = lat_row(gr, par);
+    int32_t qy = par / pw;
     m = dirs4(gr, p, arrival(par - qy * pw, qy, px, py));
   }
   m &= gr->moves[p];
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u)) continue;
-    k = d < 2 ? jump_straight(&J, px, py, d) : jump_vertical4(&J, p, px, py, d);
-    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], g + k, plain)) != ASTAR_OK) return rc;
+    k = d < 2 ? jump_straight(&J, px, py, d, g, 0) : jump_vertical4(&J, p, px, py, d);
+    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+                         g + k)) != ASTAR_OK)
+      return rc;
   }
   return flush(&J, p);
 }
@@ -376,16 +631,36 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 /* the loops and the topology operations                                      */
 /* ------------------------------------------------------------------------ */
 
+/* Scans are bounded on grids wider or higher than JPS_BOUNDED cells (the
+** Moving AI maps are all below: there a run crosses a few words at most). */
+#define JPS_BOUNDED (3 * JPS_WINDOW)
+
+ASTAR_INLINE int jps_bounded(const astar_search *s) {
+  const astar_grid *gr = CGRID(s->topo);
+  return gr->w > JPS_BOUNDED || gr->h > JPS_BOUNDED;
+}
+
+/* One loop per mode (engine.h: search_loop): general or plain, bounded
+** scans or not; the 4-connected expansion never bounds. */
 static int expand_jps(astar_search *s, int32_t p) {
-  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 0) : expand8(s, p, 0);
+  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 0) : expand8(s, p, 0, 0);
 }
-
+static int expand_jps_bounded(astar_search *s, int32_t p) { return expand8(s, p, 0, 1); }
 ASTAR_INLINE int expand_jps_plain(astar_search *s, int32_t p) {
-  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 1) : expand8(s, p, 1);
+  return CGRID(s->topo)->rule == ASTAR_DIAG_NEVER ? expand4(s, p, 1) : expand8(s, p, 1, 0);
+}
+ASTAR_INLINE int expand_jps_plain_bounded(astar_search *s, int32_t p) {
+  return expand8(s, p, 1, 1);
 }
 
-static int run_jps(astar_search *s, uint64_t n) { return search_loop(s, n, expand_jps); }
+static int run_jps(astar_search *s, uint64_t n) {
+  if (CGRID(s->topo)->rule != ASTAR_DIAG_NEVER && jps_bounded(s))
+    return search_loop(s, n, expand_jps_bounded);
+  return search_loop(s, n, expand_jps);
+}
 static int run_jps_plain(astar_search *s, uint64_t n) {
+  if (CGRID(s->topo)->rule != ASTAR_DIAG_NEVER && jps_bounded(s))
+    return search_loop(s, n, expand_jps_plain_bounded);
   return search_loop(s, n, expand_jps_plain);
 }
 
