@@ -321,3 +321,81 @@ describe("any_angle", function()
     end
   end)
 end)
+
+describe("any_angle, smooth, find_path, connected and line_of_sight agree", function()
+  local rules = { "never", "no_corner_cutting", "one_obstacle", "always" }
+
+  local function sees(g, points, size)
+    for i = 2, #points do
+      local a, b = points[i - 1], points[i]
+      if not g:line_of_sight(a[1], a[2], b[1], b[2], size) then return false, i end
+    end
+    return true
+  end
+
+  it("on an \"always\" grid, squeeze between two diagonal walls like find_path", function()
+    local g = astar.grid_from_string("#.\n.#", nil, { diagonal = "always" })
+    assert.is_table(g:find_path(1, 2, 2, 1))
+    assert.is_true(g:connected(1, 2, 2, 1))
+    assert.is_true(g:line_of_sight(1, 2, 2, 1))
+    local p = assert(g:find_path(1, 2, 2, 1, { any_angle = true }))
+    assert.same({ { 1, 2 }, { 2, 1 } }, p.points)
+    assert.is_true(close(sqrt(2), p.cost))
+    local s = assert(g:find_path(1, 2, 2, 1, { smooth = true }))
+    assert.same({ { 1, 2 }, { 2, 1 } }, s.points)
+    -- the other rules keep the wall shut, for every one of the five
+    for _, rule in ipairs({ "never", "no_corner_cutting", "one_obstacle" }) do
+      local h = astar.grid_from_string("#.\n.#", nil, { diagonal = rule })
+      assert.is_nil(h:find_path(1, 2, 2, 1))
+      assert.is_false(h:connected(1, 2, 2, 1))
+      assert.is_false(h:line_of_sight(1, 2, 2, 1))
+      local none, why = h:find_path(1, 2, 2, 1, { any_angle = true })
+      assert.is_nil(none)
+      assert.equal("unreachable", why)
+    end
+    -- a line through a diagonal wall's every corner: seen only on "always"
+    local wall = "...#\n..#.\n.#..\n#..."
+    assert.is_true(astar.grid_from_string(wall, nil, { diagonal = "always" }):line_of_sight(1, 1, 4, 4))
+    assert.is_false(astar.grid_from_string(wall, nil, { diagonal = "one_obstacle" }):line_of_sight(1, 1, 4, 4))
+  end)
+
+  it("reach the same cells, with points in line of sight, on random grids under every rule", function()
+    local checked, reached = 0, 0
+    for seed = 1, 40 do
+      local r = rng(500 + seed)
+      for _, rule in ipairs(rules) do
+        local g = astar.grid(9, 7, { diagonal = rule })
+        local density = 0.2 + 0.25 * r()
+        for y = 1, 7 do
+          for x = 1, 9 do
+            if r() < density then g:set_blocked(x, y, true) end
+          end
+        end
+        for _, size in ipairs({ 1, 2 }) do
+          for _ = 1, 6 do
+            local sx, sy, gx, gy = r(1, 9), r(1, 7), r(1, 9), r(1, 7)
+            local opts = size > 1 and { size = size } or nil
+            local cell = g:find_path(sx, sy, gx, gy, opts)
+            local any = g:find_path(sx, sy, gx, gy, { any_angle = true, size = size })
+            local what = ("seed %d, %s, size %d, (%d, %d) to (%d, %d)"):format(seed, rule, size,
+              sx, sy, gx, gy)
+            assert.equal(cell ~= nil, any ~= nil, what)
+            if size == 1 then assert.equal(cell ~= nil, g:connected(sx, sy, gx, gy), what) end
+            if cell then
+              reached = reached + 1
+              local smooth = assert(g:find_path(sx, sy, gx, gy, { smooth = true, size = size }))
+              local ok, i = sees(g, any.points, size)
+              assert.is_true(ok, what .. ": any_angle point " .. tostring(i))
+              ok, i = sees(g, smooth.points, size)
+              assert.is_true(ok, what .. ": smooth point " .. tostring(i))
+              -- never longer than the cell path
+              assert.is_true(any.length <= cell.cost + 1e-9, what)
+            end
+            checked = checked + 1
+          end
+        end
+      end
+    end
+    assert.is_true(checked == 40 * 4 * 2 * 6 and reached > 300, ("%d reached"):format(reached))
+  end)
+end)

@@ -18,7 +18,9 @@
 ** is infinite (no passage) when it enters an impassable cell or squeezes
 ** through a corner: on grids whose diagonal rule is "never" or
 ** "no_corner_cutting" both cells beside a corner it passes must be
-** passable, on the others at least one (the line_of_sight rule).  Uniform
+** passable, on "one_obstacle" grids at least one, and on "always" grids
+** none (a diagonal step there squeezes between two diagonal walls: the
+** line_of_sight rule of each).  Uniform
 ** costs make a segment's cost its length.
 **
 ** The walker reports cells through a callback, so a unit that occupies
@@ -137,6 +139,7 @@ typedef struct seg_ctx {
   const astar_grid *gr;
   const astar_query *q;
   int strict;        /* both corner cells must be passable */
+  int squeeze;       /* "always": a corner never stops a segment */
   int fast;          /* every rate is 1 or infinite: no walk */
   int corners, shut; /* corner cells seen at this corner, impassable */
   int passes;        /* the last segment priced has a passage */
@@ -156,7 +159,7 @@ static int seg_visit(void *ctx, int32_t x, int32_t y, double len, int corner) {
     c->corners++;
     if (k != 0) c->shut++; /* a bad rate at zero length costs nothing */
     if (c->corners == 2) {
-      if (c->shut == 2 || (c->strict && c->shut > 0)) return 1;
+      if ((c->shut == 2 && !c->squeeze) || (c->strict && c->shut > 0)) return 1;
       c->corners = c->shut = 0;
     }
     return 0;
@@ -179,6 +182,7 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
   c->gr = gr;
   c->q = q;
   c->strict = diag == ASTAR_DIAG_NEVER || diag == ASTAR_DIAG_NO_CORNER_CUTTING;
+  c->squeeze = diag == ASTAR_DIAG_ALWAYS;
   c->bad_cell = -1;
   topo = astar_grid_topology((astar_grid *)gr);
   c->fast = (q == NULL || (!q->penalty && !q->tag_factor && q->size <= 1)) &&

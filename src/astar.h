@@ -294,7 +294,9 @@ int astar_grid_neighbours(const astar_grid *gr, int32_t x, int32_t y, int32_t *x
 ** end cells themselves must be open.
 **   - square: exact integer walk; a line through a grid corner is blocked
 **     when both cells beside it at that corner are blocked (squeezing
-**     between two diagonal walls); touching one blocked corner is fine;
+**     between two diagonal walls), except on grids whose diagonal rule is
+**     "always", where a step squeezes so and a line may too; touching one
+**     blocked corner is fine;
 **   - hex: the guide's line drawing (the hex distance n, and for i = 0..n
 **     the cell holding the point i/n of the way); where that point lies on
 **     the edge between two cells it counts as blocked only when both are.
