@@ -831,8 +831,10 @@ const int32_t *astar_theta_visited(const astar_theta *t, size_t *n);
 int32_t astar_theta_bad(const astar_theta *t, double *value);
 /* The turning points start..to (cell ids) into points (NULL: count only),
 ** [out] cost (the path's cost) and length (the sum of its segments; only
-** when points is given).  Returns the count, 0 when `to` was not reached. */
-int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
+** when points is given).  Returns the count, 0 when `to` was not reached,
+** ENOMEM (the fast mode pulls the path taut on the first call for `to`
+** and keeps the points for the next). */
+int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
 
