@@ -715,8 +715,9 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 ** turns are cells of its search tree, while the best turn is often a cell
 ** beside one (points are cell centres, a lattice), and two turns may have
 ** to move together.  So each interior point i gets a window: the cells
-** within r of it (THETA_REFINE after Theta*, FAST_REFINE in the fast mode,
-** whose points are already settled); a dynamic program picks one cell per
+** within r of it (THETA_REFINE after Theta*; FAST_REFINE in the fast mode,
+** whose points are already settled, and only beside obstacles and between
+** segments up to FAST_NEAR long); a dynamic program picks one cell per
 ** window, or
 ** skips up to THETA_SKIP windows in a row, minimising the sum of segment costs
 ** (the current points are among the choices, so the cost never rises).
@@ -726,21 +727,46 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 */
 #define THETA_REFINE 2
 #define FAST_REFINE 1
+#define FAST_NEAR 32
 #define THETA_SKIP 2
-/* The cell of choice j in layer i of refine's program: the window's cells
-** around pts[i], -1 off the grid; layers 0 and n - 1 hold only the ends
-** (as the window's middle choice). */
-static int32_t choice(const int32_t *pts, int32_t n, int32_t w, int32_t h, int32_t r,
-                      int32_t i, int32_t j) {
-  int32_t side = 2 * r + 1, x, y;
-  if (i == 0 || i == n - 1) return j == side * side / 2 ? pts[i] : -1;
-  x = pts[i] % w + j % side - r;
-  y = pts[i] / w + j / side - r;
-  return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
+static int32_t cheb(int32_t a, int32_t b, int32_t w) {
+  int32_t ddx = a % w - b % w, ddy = a / w - b / w;
+  if (ddx < 0) ddx = -ddx;
+  if (ddy < 0) ddy = -ddy;
+  return ddx > ddy ? ddx : ddy;
 }
 
-static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r) {
+/* The cell of choice j in layer i of refine's program: the window's cells
+** around pts[i], -1 off the grid (and, when walled and pts[i] is beside a
+** blocked cell, the cells beside none); layers 0 and n - 1 hold only the
+** ends (as the window's middle choice). */
+static int32_t choice(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                      int32_t w, int32_t h, int32_t r, int32_t i, int32_t j) {
+  int32_t side = 2 * r + 1, x, y;
+  if (i == 0 || i == n - 1) return j == side * side / 2 ? pts[i] : -1;
+  /* the fast mode: a turn at a segment longer than FAST_NEAR keeps its
+  ** place (a move by a cell changes a long segment's length least, and
+  ** each choice costs long walks: most of the fast mode's time on open
+  ** maps) */
+  if (walled && j != side * side / 2 &&
+      (cheb(pts[i - 1], pts[i], w) > FAST_NEAR || cheb(pts[i], pts[i + 1], w) > FAST_NEAR))
+    return -1;
+  x = pts[i] % w + j % side - r;
+  y = pts[i] / w + j / side - r;
+  if (x < 0 || y < 0 || x >= w || y >= h) return -1;
+  /* the fast mode: a turn beside an obstacle stays beside one (taut.c) */
+  if (walled && j != side * side / 2 && !astar__grid_walled(gr, x, y) &&
+      astar__grid_walled(gr, pts[i] % w, pts[i] / w))
+    return -1;
+  return y * w + x;
+}
+
+static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, int walled) {
   int32_t w = astar_grid_width(t->gr), h = astar_grid_height(t->gr), pass;
+  struct {
+    double lb;
+    int32_t u, at;
+  } cand[(THETA_SKIP + 1) * (2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1)];
   const int32_t win = (2 * r + 1) * (2 * r + 1);
   size_t cells = (size_t)n * (size_t)win;
   double *best;
@@ -752,7 +778,7 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r) 
   out = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)n * sizeof(int32_t));
   seg_init(&c, t->gr, &t->q);
   for (pass = 0; best && from && out && pass < 4; pass++) {
-    int32_t i, j, m, k, k0;
+    int32_t i, j, m, k, nc;
     double before = 0, s;
     for (i = 1; i < n; i++) {
       if (seg_cost(&c, pts[i - 1] % w, pts[i - 1] / w, pts[i] % w, pts[i] / w, &s) != ASTAR_OK)
@@ -762,36 +788,47 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r) 
     for (j = 0; j < win; j++) best[j] = j == win / 2 ? 0 : HUGE_VAL;
     for (i = 1; i < n; i++)
       for (j = 0; j < win; j++) {
-        int32_t v = choice(pts, n, w, h, r, i, j), p;
+        int32_t v = choice(t->gr, walled, pts, n, w, h, r, i, j), p;
         best[(size_t)(i * win + j)] = HUGE_VAL;
         from[(size_t)(i * win + j)] = -1;
         if (v < 0 || astar_grid_blocked(t->gr, v % w, v / w)) continue;
+        /* the choices of the (up to THETA_SKIP + 1) layers before, in the
+        ** order of a lower bound of what they offer, b + minrate * |uv|;
+        ** segments are walked in that order until the next bound cannot
+        ** beat the best found (with uniform costs the first passable one
+        ** is the best: only the failing ones before it cost a walk) */
+        nc = 0;
         for (p = i - 1; p >= 0 && p >= i - 1 - THETA_SKIP; p--)
-          for (k0 = 0; k0 < win; k0++) {
-            /* the window's middle (the current point) first: it sets the
-            ** bar that the lower bound b + minrate * |uv| must pass before
-            ** a segment is walked */
-            int32_t k = (k0 + win / 2) % win, u = choice(pts, n, w, h, r, p, k);
-            double b = best[(size_t)(p * win + k)], ex, ey;
-            if (u < 0 || b == HUGE_VAL || b >= best[(size_t)(i * win + j)]) continue;
+          for (k = 0; k < win; k++) {
+            int32_t u = choice(t->gr, walled, pts, n, w, h, r, p, k), q;
+            double b = best[(size_t)(p * win + k)], ex, ey, lb;
+            if (u < 0 || b == HUGE_VAL) continue;
             ex = (double)(u % w - v % w);
             ey = (double)(u / w - v / w);
-            if (b + t->minrate * sqrt(ex * ex + ey * ey) >= best[(size_t)(i * win + j)])
-              continue;
-            if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
-              continue;
-            if (b + s < best[(size_t)(i * win + j)]) {
-              best[(size_t)(i * win + j)] = b + s;
-              from[(size_t)(i * win + j)] = p * win + k;
-            }
+            lb = b + t->minrate * sqrt(ex * ex + ey * ey);
+            for (q = nc; q > 0 && cand[q - 1].lb > lb; q--) cand[q] = cand[q - 1];
+            cand[q].lb = lb;
+            cand[q].u = u;
+            cand[q].at = p * win + k;
+            nc++;
           }
+        for (k = 0; k < nc && cand[k].lb < best[(size_t)(i * win + j)]; k++) {
+          int32_t u = cand[k].u;
+          double b = best[(size_t)cand[k].at];
+          if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
+            continue;
+          if (b + s < best[(size_t)(i * win + j)]) {
+            best[(size_t)(i * win + j)] = b + s;
+            from[(size_t)(i * win + j)] = cand[k].at;
+          }
+        }
       }
     if (!(best[(size_t)(n - 1) * win + win / 2] < before * (1 - 1e-12))) break;
     /* the choices read back from the goal (every layer's choice comes
     ** from an earlier layer, so this ends at the start) */
     m = 0;
     for (k = (n - 1) * win + win / 2;; k = from[k]) {
-      out[m++] = choice(pts, n, w, h, r, k / win, k % win);
+      out[m++] = choice(t->gr, walled, pts, n, w, h, r, k / win, k % win);
       if (k == win / 2) break;
     }
     for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
@@ -812,7 +849,7 @@ static int32_t fast_points(astar_theta *t, const seg_ctx *c, int32_t to) {
     return ASTAR_ENOMEM;
   astar_search_path(t->inner, to, t->pts, NULL, NULL);
   t->npts = astar__grid_taut(t->gr, t->q.forbid, c->strict, t->pts, n);
-  t->npts = refine(t, t->pts, t->npts, FAST_REFINE);
+  t->npts = refine(t, t->pts, t->npts, FAST_REFINE, 1);
   t->pts_to = to;
   return t->npts;
 }
@@ -843,7 +880,7 @@ int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *
       points[i] = points[n - 1 - i];
       points[n - 1 - i] = k;
     }
-    n = refine(t, points, n, THETA_REFINE);
+    n = refine(t, points, n, THETA_REFINE, 0);
   }
   for (i = 1; i < n; i++) {
     double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;

@@ -99,6 +99,14 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
   return 1;
 }
 
+int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y) {
+  const unsigned char *b = gr->blocked;
+  int32_t p = LAT_CELL(gr, x, y), pw = gr->pw;
+  /* the padding round the grid reads as blocked: a wall too */
+  return b[p - pw - 1] | b[p - pw] | b[p - pw + 1] | b[p - 1] | b[p] | b[p + 1] | b[p + pw - 1] |
+         b[p + pw] | b[p + pw + 1];
+}
+
 /*
 ** sight() for a k x k unit (k > 1, clearance built): every cell of the unit
 ** walks the same cells relative to its own start, so the cells the unit

@@ -77,7 +77,10 @@ static int32_t pull(const taut *t, int32_t *cells, int32_t n) {
 ** neighbours see each other is dropped; otherwise it moves to the cell
 ** within TAUT_R that gives the shortest detour between its neighbours with
 ** passage on both sides (candidates tried shortest first, the first with
-** passage wins).  Returns the new count; *moved is set when anything
+** passage wins).  A turn beside an obstacle moves only to cells beside one
+** (a path turns round obstacles, and each candidate costs two segment walks:
+** most of this file's time on open maps); a turn in the open, where the
+** pull left it, may move anywhere, towards the obstacle it turns round.  Returns the new count; *moved is set when anything
 ** changed.
 */
 static int32_t settle(const taut *t, int32_t *pts, int32_t m, int *moved) {
@@ -86,6 +89,7 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, int *moved) {
     int32_t a = pts[i - 1], b = pts[i + 1], p = pts[i], px = p % t->w, py = p / t->w;
     int32_t cand[(2 * TAUT_R + 1) * (2 * TAUT_R + 1)], nc = 0, k, ox, oy;
     double len[(2 * TAUT_R + 1) * (2 * TAUT_R + 1)], cur;
+    int walled = astar__grid_walled(t->gr, px, py);
     if (sees(t, a, b)) {
       for (k = i; k < m - 1; k++) pts[k] = pts[k + 1];
       m--;
@@ -98,7 +102,9 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, int *moved) {
       for (ox = -TAUT_R; ox <= TAUT_R; ox++) {
         int32_t qx = px + ox, qy = py + oy, q = qy * t->w + qx, j;
         double d;
-        if ((ox == 0 && oy == 0) || qx < 0 || qy < 0 || qx >= t->w || qy >= t->h) continue;
+        if ((ox == 0 && oy == 0) || qx < 0 || qy < 0 || qx >= t->w || qy >= t->h ||
+            (walled && !astar__grid_walled(t->gr, qx, qy)))
+          continue;
         d = dist(t, a, q) + dist(t, q, b);
         if (!(d < cur * (1 - 1e-12))) continue;
         for (j = nc; j > 0 && len[j - 1] > d; j--) { /* insertion: shortest first */
@@ -110,7 +116,9 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, int *moved) {
         nc++;
       }
     for (k = 0; k < nc; k++)
-      if (sees(t, a, cand[k]) && sees(t, cand[k], b)) {
+      /* walked from the candidate out: a segment that fails mostly fails
+      ** at the obstacle the turn is beside, at its start */
+      if (sees(t, cand[k], a) && sees(t, cand[k], b)) {
         pts[i] = cand[k];
         *moved = 1;
         break;
