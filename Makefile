@@ -211,6 +211,11 @@ build/bench/core_bench: bench/core_bench.c $(DEPS)
 	@mkdir -p build/bench
 	$(CC) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SRC) $(LIBS)
 
+# The any-angle optimum (visibility graph) for bench/anyangle.lua.
+build/bench/vis_oracle: bench/vis_oracle.c $(DEPS)
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS) -Isrc -o $@ bench/vis_oracle.c $(CORE_SRC) $(LIBS)
+
 bench: deps
 	@$(MAKE) --no-print-directory $(CORE_SO) build/bench/core_bench
 	-@$(MAKE) --no-print-directory build/bench/boost_astar
@@ -224,6 +229,8 @@ bench: deps
 	$(RUN_ENV) $(LUA) bench/edits.lua $(EDITS_BASE)
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/rts.lua
+	@$(MAKE) --no-print-directory build/bench/vis_oracle
+	$(RUN_ENV) $(LUA) bench/anyangle.lua
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.

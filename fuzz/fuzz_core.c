@@ -911,7 +911,8 @@ enum { SEG_PASS, SEG_SHUT, SEG_BAD };
 /* The segment oracle: SEG_PASS and *cost, SEG_SHUT (no passage), or
 ** SEG_BAD (*bad: the unit position whose rate is bad, *cost that rate).
 ** strict: both cells beside a corner must be passable (rules never and
-** no_corner_cutting), else one; los: line of sight (blocked cells only). */
+** no_corner_cutting), else one (none on "always" grids); los: line of
+** sight (blocked cells only). */
 ORACLE
 static int seg_oracle(const world *W, const astar_query *q, int32_t x0, int32_t y0, int32_t x1,
                       int32_t y1, int strict, int los, double *cost, int32_t *bad) {
@@ -924,7 +925,8 @@ static int seg_oracle(const world *W, const astar_query *q, int32_t x0, int32_t 
       double r2 = 0;
       int shut = (unit_rate(W, q, ev[i].x, ev[i].y, los, &r) != 0) +
                  (unit_rate(W, q, ev[i].x2, ev[i].y2, los, &r2) != 0);
-      if (shut == 2 || (strict && shut > 0)) return SEG_SHUT;
+      /* "always" grids squeeze between two diagonal walls, lines too */
+      if ((shut == 2 && W->rule != ASTAR_DIAG_ALWAYS) || (strict && shut > 0)) return SEG_SHUT;
       continue;
     }
     k = unit_rate(W, q, ev[i].x, ev[i].y, los, &r);

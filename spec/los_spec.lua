@@ -38,6 +38,11 @@ describe("line_of_sight by hand", function()
     assert.is_false(g:line_of_sight(1, 1, 4, 4))
     assert.is_false(g:line_of_sight(2, 2, 3, 3))
     assert.is_false(g:line_of_sight(1, 2, 3, 4))
+    -- except where a step may squeeze so (diagonal = "always"): find_path
+    -- goes through, and so does the line
+    g = astar.grid_from_string("...#\n..#.\n.#..\n#...", nil, { diagonal = "always" })
+    assert.is_true(g:line_of_sight(1, 1, 4, 4))
+    assert.is_true(g:line_of_sight(3, 1, 4, 2))
   end)
 
   it("may touch one blocked corner", function()
@@ -126,8 +131,10 @@ local function enters(ax, ay, dx, dy, cx, cy)
 end
 
 -- blocked(x, y) -> boolean; returns the answer and whether a corner decided
--- or could have decided it (for coverage counts).
-local function oracle(blocked, x1, y1, x2, y2)
+-- or could have decided it (for coverage counts).  squeeze: the grid's
+-- diagonal rule is "always", where a step squeezes between two diagonal
+-- walls and so does a line (both blocked does not stop it).
+local function oracle(blocked, x1, y1, x2, y2, squeeze)
   if blocked(x1, y1) or blocked(x2, y2) then return false end
   local ax, ay = 2 * x1 - 1, 2 * y1 - 1
   local dx, dy = 2 * (x2 - x1), 2 * (y2 - y1)
@@ -150,7 +157,7 @@ local function oracle(blocked, x1, y1, x2, y2)
           end
           local b1, b2 = blocked(s1[1], s1[2]), blocked(s2[1], s2[2])
           if b1 or b2 then corner = true end
-          if b1 and b2 then return false, true end
+          if b1 and b2 and not squeeze then return false, true end
         end
       end
     end
@@ -162,7 +169,7 @@ local function random_grid(seed)
   local world = worlds.random_grid(seed, { width = { 1, 13 }, height = { 1, 13 }, rule = "drawn", density = 0.45 })
   local w, b = world.w, world.blocked
   local function blocked(x, y) return b[(y - 1) * w + x] end
-  return world.g, world.w, world.h, blocked, world.r
+  return world.g, world.w, world.h, blocked, world.r, world.rule
 end
 
 -- A random pair, often on a diagonal or another line through grid corners.
@@ -197,10 +204,10 @@ describe("line_of_sight against an exact oracle", function()
   it("agrees on thousands of random pairs, and is symmetric", function()
     local pairs_, seen, unseen, corners = 0, 0, 0, 0
     for seed = 1, 60 do
-      local g, w, h, blocked, r = random_grid(seed)
+      local g, w, h, blocked, r, rule = random_grid(seed)
       for _ = 1, 80 do
         local x1, y1, x2, y2 = random_pair(r, w, h)
-        local want, corner = oracle(blocked, x1, y1, x2, y2)
+        local want, corner = oracle(blocked, x1, y1, x2, y2, rule == "always")
         local got = g:line_of_sight(x1, y1, x2, y2)
         local label = ("seed %d: (%d,%d) -> (%d,%d)"):format(seed, x1, y1, x2, y2)
         assert.equal(want, got, label)

@@ -18,7 +18,9 @@
 ** is infinite (no passage) when it enters an impassable cell or squeezes
 ** through a corner: on grids whose diagonal rule is "never" or
 ** "no_corner_cutting" both cells beside a corner it passes must be
-** passable, on the others at least one (the line_of_sight rule).  Uniform
+** passable, on "one_obstacle" grids at least one, and on "always" grids
+** none (a diagonal step there squeezes between two diagonal walls: the
+** line_of_sight rule of each).  Uniform
 ** costs make a segment's cost its length.
 **
 ** The walker reports cells through a callback, so a unit that occupies
@@ -137,6 +139,7 @@ typedef struct seg_ctx {
   const astar_grid *gr;
   const astar_query *q;
   int strict;        /* both corner cells must be passable */
+  int squeeze;       /* "always": a corner never stops a segment */
   int fast;          /* every rate is 1 or infinite: no walk */
   int corners, shut; /* corner cells seen at this corner, impassable */
   int passes;        /* the last segment priced has a passage */
@@ -156,7 +159,7 @@ static int seg_visit(void *ctx, int32_t x, int32_t y, double len, int corner) {
     c->corners++;
     if (k != 0) c->shut++; /* a bad rate at zero length costs nothing */
     if (c->corners == 2) {
-      if (c->shut == 2 || (c->strict && c->shut > 0)) return 1;
+      if ((c->shut == 2 && !c->squeeze) || (c->strict && c->shut > 0)) return 1;
       c->corners = c->shut = 0;
     }
     return 0;
@@ -179,6 +182,7 @@ static void seg_init(seg_ctx *c, const astar_grid *gr, const astar_query *q) {
   c->gr = gr;
   c->q = q;
   c->strict = diag == ASTAR_DIAG_NEVER || diag == ASTAR_DIAG_NO_CORNER_CUTTING;
+  c->squeeze = diag == ASTAR_DIAG_ALWAYS;
   c->bad_cell = -1;
   topo = astar_grid_topology((astar_grid *)gr);
   c->fast = (q == NULL || (!q->penalty && !q->tag_factor && q->size <= 1)) &&
@@ -325,6 +329,15 @@ struct astar_theta {
   double best_h;
   int status, pruned;
   int uniform; /* every passable cell's rate is 1 */
+  /* The fast mode (uniform costs, one cell, weight 1, no max_cost): the
+  ** grid's own search (jump point search where it serves) finds the cell
+  ** path, then astar__grid_taut pulls it taut.  pts holds the last points
+  ** made (npts of them, for cell pts_to) so that counting and then writing
+  ** them pulls once. */
+  int fast;
+  astar_search *inner;
+  int32_t *pts, npts, pts_to;
+  size_t pts_cap;
   astar_stats st;
   int32_t bad_cell;
   double bad_value;
@@ -384,13 +397,16 @@ static void theta_arrays(astar_theta *t, size_t cap, int free_only) {
 void astar_theta_free(astar_theta *t) {
   if (t == NULL) return;
   theta_arrays(t, 0, 1);
+  astar_search_free(t->inner);
+  astar__mem(t->alloc, t->ud, t->pts, t->pts_cap * sizeof(int32_t), 0);
   astar__mem(t->alloc, t->ud, t->visited, t->visited_cap * sizeof(int32_t), 0);
   astar__mem(t->alloc, t->ud, t, sizeof *t, 0);
 }
 
 size_t astar_theta_bytes(const astar_theta *t) {
   return sizeof *t + t->cap * (3 * sizeof(double) + 3 * sizeof(int32_t) + sizeof(uint32_t)) +
-         t->visited_cap * sizeof(int32_t);
+         t->visited_cap * sizeof(int32_t) + t->pts_cap * sizeof(int32_t) +
+         (t->inner ? astar_search_bytes(t->inner) : 0);
 }
 
 /* heap ordered by f, then larger g first */
@@ -456,6 +472,32 @@ static void theta_open(astar_theta *t, int32_t v, double g, int32_t parent) {
   }
 }
 
+/* The fast mode's begin: the grid's own search under the query's filter
+** (forbid) and budgets, with the grid's default heuristic and algorithm
+** (so jump point search where it serves, A* on the other rules). */
+static int fast_begin(astar_theta *t, const astar_grid *gr, const astar_query *q) {
+  astar_query iq;
+  int rc;
+  if (t->inner == NULL && (t->inner = astar_search_new(t->alloc, t->ud)) == NULL)
+    return ASTAR_ENOMEM;
+  astar_query_init(&iq, q->start, q->goal);
+  iq.forbid = q->forbid;
+  iq.max_expansions = q->max_expansions;
+  iq.record_visited = q->record_visited;
+  iq.track_best = q->track_best;
+  rc = astar_search_begin(t->inner, astar_grid_topology((astar_grid *)gr), &iq);
+  if (rc != ASTAR_OK) return rc;
+  t->q = *q;
+  t->gr = gr;
+  t->start = q->start;
+  t->goal = q->goal;
+  t->bad_cell = -1;
+  t->minrate = 1.0;
+  memset(&t->st, 0, sizeof t->st);
+  t->status = ASTAR_SEARCHING;
+  return ASTAR_OK;
+}
+
 int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q) {
   int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), n = w * h, x, y;
   double minrate = HUGE_VAL, r = 0;
@@ -467,6 +509,12 @@ int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
   if (q->start < 0 || q->start >= n || q->goal < 0 || q->goal >= n || !(q->weight >= 0) ||
       !isfinite(q->weight) || q->cost_fn != NULL || q->size < 1 || q->size > ASTAR_MAX_UNIT)
     return ASTAR_EINVAL;
+  topo = astar_grid_topology((astar_grid *)gr);
+  uniform = !q->penalty && !q->tag_factor && topo->ops->plain(topo);
+  t->fast = uniform && q->size == 1 && q->weight == 1.0 && q->max_cost == HUGE_VAL;
+  t->npts = 0;
+  t->pts_to = -1;
+  if (t->fast) return fast_begin(t, gr, q);
   if (t->cap < (size_t)n) {
     theta_arrays(t, (size_t)n, 0);
     if (t->cap < (size_t)n) return ASTAR_ENOMEM;
@@ -489,8 +537,6 @@ int astar_theta_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
   memset(&t->st, 0, sizeof t->st);
   /* the smallest rate: 1 without modifiers or a cost layer (cost 1 is
   ** what a grid without one has everywhere) */
-  topo = astar_grid_topology((astar_grid *)gr);
-  uniform = !q->penalty && !q->tag_factor && topo->ops->plain(topo);
   t->uniform = uniform;
   if (uniform) {
     minrate = 1.0;
@@ -549,6 +595,11 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
   } cand[THETA_ANCESTORS + 1];
   memset(cand, 0, sizeof cand);
   if (t->status != ASTAR_SEARCHING) return t->status;
+  if (t->fast) {
+    int rc = astar_search_step(t->inner, max_steps);
+    t->st = *astar_search_stats(t->inner);
+    return t->status = rc;
+  }
   w = astar_grid_width(gr);
   hh = astar_grid_height(gr);
   if (astar_topology_version(astar_grid_topology((astar_grid *)gr)) != t->version)
@@ -644,9 +695,12 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
 
 int astar_theta_status(const astar_theta *t) { return t->status; }
 const astar_stats *astar_theta_stats(const astar_theta *t) { return &t->st; }
-int32_t astar_theta_best(const astar_theta *t) { return t->best; }
+int32_t astar_theta_best(const astar_theta *t) {
+  return t->fast ? astar_search_best(t->inner) : t->best;
+}
 
 const int32_t *astar_theta_visited(const astar_theta *t, size_t *n) {
+  if (t->fast) return astar_search_visited(t->inner, n);
   *n = t->nvisited;
   return t->visited;
 }
@@ -661,31 +715,60 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 ** turns are cells of its search tree, while the best turn is often a cell
 ** beside one (points are cell centres, a lattice), and two turns may have
 ** to move together.  So each interior point i gets a window: the cells
-** within THETA_REFINE of it; a dynamic program picks one cell per window, or
+** within r of it (THETA_REFINE after Theta*; FAST_REFINE in the fast mode,
+** whose points are already settled, and only beside obstacles and between
+** segments up to FAST_NEAR long); a dynamic program picks one cell per
+** window, or
 ** skips up to THETA_SKIP windows in a row, minimising the sum of segment costs
 ** (the current points are among the choices, so the cost never rises).
 ** Passes repeat, re-centred, while they improve (at most 4).  Scratch:
-** n * THETA_WIN doubles and int32s from the search's allocator; out of memory,
+** n * (2r + 1)^2 doubles and int32s from the search's allocator; out of memory,
 ** the points stay as they are.  Returns the new count.
 */
 #define THETA_REFINE 2
-#define THETA_WIN ((2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1))
+#define FAST_REFINE 1
+#define FAST_NEAR 32
 #define THETA_SKIP 2
-/* The cell of choice j in layer i of refine's program: the window's cells
-** around pts[i], -1 off the grid; layers 0 and n - 1 hold only the ends
-** (as the window's middle choice). */
-static int32_t choice(const int32_t *pts, int32_t n, int32_t w, int32_t h, int32_t i,
-                      int32_t j) {
-  int32_t side = 2 * THETA_REFINE + 1, x, y;
-  if (i == 0 || i == n - 1) return j == THETA_WIN / 2 ? pts[i] : -1;
-  x = pts[i] % w + j % side - THETA_REFINE;
-  y = pts[i] / w + j / side - THETA_REFINE;
-  return x < 0 || y < 0 || x >= w || y >= h ? -1 : y * w + x;
+static int32_t cheb(int32_t a, int32_t b, int32_t w) {
+  int32_t ddx = a % w - b % w, ddy = a / w - b / w;
+  if (ddx < 0) ddx = -ddx;
+  if (ddy < 0) ddy = -ddy;
+  return ddx > ddy ? ddx : ddy;
 }
 
-static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n) {
+/* The cell of choice j in layer i of refine's program: the window's cells
+** around pts[i], -1 off the grid (and, when walled and pts[i] is beside a
+** blocked cell, the cells beside none); layers 0 and n - 1 hold only the
+** ends (as the window's middle choice). */
+static int32_t choice(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                      int32_t w, int32_t h, int32_t r, int32_t i, int32_t j) {
+  int32_t side = 2 * r + 1, x, y;
+  if (i == 0 || i == n - 1) return j == side * side / 2 ? pts[i] : -1;
+  /* the fast mode: a turn at a segment longer than FAST_NEAR keeps its
+  ** place (a move by a cell changes a long segment's length least, and
+  ** each choice costs long walks: most of the fast mode's time on open
+  ** maps) */
+  if (walled && j != side * side / 2 &&
+      (cheb(pts[i - 1], pts[i], w) > FAST_NEAR || cheb(pts[i], pts[i + 1], w) > FAST_NEAR))
+    return -1;
+  x = pts[i] % w + j % side - r;
+  y = pts[i] / w + j / side - r;
+  if (x < 0 || y < 0 || x >= w || y >= h) return -1;
+  /* the fast mode: a turn beside an obstacle stays beside one (taut.c) */
+  if (walled && j != side * side / 2 && !astar__grid_walled(gr, x, y) &&
+      astar__grid_walled(gr, pts[i] % w, pts[i] / w))
+    return -1;
+  return y * w + x;
+}
+
+static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, int walled) {
   int32_t w = astar_grid_width(t->gr), h = astar_grid_height(t->gr), pass;
-  size_t cells = (size_t)n * THETA_WIN;
+  struct {
+    double lb;
+    int32_t u, at;
+  } cand[(THETA_SKIP + 1) * (2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1)];
+  const int32_t win = (2 * r + 1) * (2 * r + 1);
+  size_t cells = (size_t)n * (size_t)win;
   double *best;
   int32_t *from, *out;
   seg_ctx c;
@@ -695,70 +778,110 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n) {
   out = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)n * sizeof(int32_t));
   seg_init(&c, t->gr, &t->q);
   for (pass = 0; best && from && out && pass < 4; pass++) {
-    int32_t i, j, m, k;
+    int32_t i, j, m, k, nc;
     double before = 0, s;
     for (i = 1; i < n; i++) {
       if (seg_cost(&c, pts[i - 1] % w, pts[i - 1] / w, pts[i] % w, pts[i] / w, &s) != ASTAR_OK)
         s = HUGE_VAL;
       before += s;
     }
-    for (j = 0; j < THETA_WIN; j++) best[j] = j == THETA_WIN / 2 ? 0 : HUGE_VAL;
+    for (j = 0; j < win; j++) best[j] = j == win / 2 ? 0 : HUGE_VAL;
     for (i = 1; i < n; i++)
-      for (j = 0; j < THETA_WIN; j++) {
-        int32_t v = choice(pts, n, w, h, i, j), p;
-        best[(size_t)(i * THETA_WIN + j)] = HUGE_VAL;
-        from[(size_t)(i * THETA_WIN + j)] = -1;
-        if (v < 0) continue;
+      for (j = 0; j < win; j++) {
+        int32_t v = choice(t->gr, walled, pts, n, w, h, r, i, j), p;
+        best[(size_t)(i * win + j)] = HUGE_VAL;
+        from[(size_t)(i * win + j)] = -1;
+        if (v < 0 || astar_grid_blocked(t->gr, v % w, v / w)) continue;
+        /* the choices of the (up to THETA_SKIP + 1) layers before, in the
+        ** order of a lower bound of what they offer, b + minrate * |uv|;
+        ** segments are walked in that order until the next bound cannot
+        ** beat the best found (with uniform costs the first passable one
+        ** is the best: only the failing ones before it cost a walk) */
+        nc = 0;
         for (p = i - 1; p >= 0 && p >= i - 1 - THETA_SKIP; p--)
-          for (k = 0; k < THETA_WIN; k++) {
-            int32_t u = choice(pts, n, w, h, p, k);
-            double b = best[(size_t)(p * THETA_WIN + k)];
-            if (u < 0 || b == HUGE_VAL || b >= best[(size_t)(i * THETA_WIN + j)]) continue;
-            if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
-              continue;
-            if (b + s < best[(size_t)(i * THETA_WIN + j)]) {
-              best[(size_t)(i * THETA_WIN + j)] = b + s;
-              from[(size_t)(i * THETA_WIN + j)] = p * THETA_WIN + k;
-            }
+          for (k = 0; k < win; k++) {
+            int32_t u = choice(t->gr, walled, pts, n, w, h, r, p, k), q;
+            double b = best[(size_t)(p * win + k)], ex, ey, lb;
+            if (u < 0 || b == HUGE_VAL) continue;
+            ex = (double)(u % w - v % w);
+            ey = (double)(u / w - v / w);
+            lb = b + t->minrate * sqrt(ex * ex + ey * ey);
+            for (q = nc; q > 0 && cand[q - 1].lb > lb; q--) cand[q] = cand[q - 1];
+            cand[q].lb = lb;
+            cand[q].u = u;
+            cand[q].at = p * win + k;
+            nc++;
           }
+        for (k = 0; k < nc && cand[k].lb < best[(size_t)(i * win + j)]; k++) {
+          int32_t u = cand[k].u;
+          double b = best[(size_t)cand[k].at];
+          if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
+            continue;
+          if (b + s < best[(size_t)(i * win + j)]) {
+            best[(size_t)(i * win + j)] = b + s;
+            from[(size_t)(i * win + j)] = cand[k].at;
+          }
+        }
       }
-    if (!(best[(size_t)(n - 1) * THETA_WIN + THETA_WIN / 2] < before * (1 - 1e-12))) break;
+    if (!(best[(size_t)(n - 1) * win + win / 2] < before * (1 - 1e-12))) break;
     /* the choices read back from the goal (every layer's choice comes
     ** from an earlier layer, so this ends at the start) */
     m = 0;
-    for (k = (n - 1) * THETA_WIN + THETA_WIN / 2;; k = from[k]) {
-      out[m++] = choice(pts, n, w, h, k / THETA_WIN, k % THETA_WIN);
-      if (k == THETA_WIN / 2) break;
+    for (k = (n - 1) * win + win / 2;; k = from[k]) {
+      out[m++] = choice(t->gr, walled, pts, n, w, h, r, k / win, k % win);
+      if (k == win / 2) break;
     }
     for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
     n = m; /* fewer or as many: the scratch still fits */
   }
   astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
   astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
-  astar__mem(t->alloc, t->ud, out, out ? cells / THETA_WIN * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, out, out ? cells / win * sizeof(int32_t) : 0, 0);
   return n;
 }
 
-int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
+/* The fast mode's points to `to`: the inner search's cell path, pulled
+** taut, kept in t->pts (a count of 0 when `to` was not reached, ENOMEM). */
+static int32_t fast_points(astar_theta *t, const seg_ctx *c, int32_t to) {
+  int32_t n = astar_search_path_length(t->inner, to);
+  if (n <= 0) return 0;
+  if (astar__grow(t->alloc, t->ud, (void **)&t->pts, &t->pts_cap, (size_t)n, sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  astar_search_path(t->inner, to, t->pts, NULL, NULL);
+  t->npts = astar__grid_taut(t->gr, t->q.forbid, c->strict, t->pts, n);
+  t->npts = refine(t, t->pts, t->npts, FAST_REFINE, 1);
+  t->pts_to = to;
+  return t->npts;
+}
+
+int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length) {
   int32_t n = 0, v, i, w;
   double len = 0, sum = 0;
   seg_ctx c;
-  if (t->gr == NULL || to < 0 || (size_t)to >= t->cap || t->stamp[to] != t->gen) return 0;
+  if (t->gr == NULL) return 0;
   w = astar_grid_width(t->gr);
-  for (v = to;; v = t->parent[v]) {
-    if (points) points[n] = v;
-    n++;
-    if (v == t->start) break;
-  }
-  if (points == NULL) return n;
-  for (i = 0; i < n / 2; i++) { /* start first */
-    int32_t k = points[i];
-    points[i] = points[n - 1 - i];
-    points[n - 1 - i] = k;
-  }
-  n = refine(t, points, n);
   seg_init(&c, t->gr, &t->q);
+  if (t->fast) {
+    if (t->pts_to != to && (n = fast_points(t, &c, to)) <= 0) return n;
+    n = t->npts;
+    if (points == NULL) return n;
+    memcpy(points, t->pts, (size_t)n * sizeof(int32_t));
+  } else {
+    if (to < 0 || (size_t)to >= t->cap || t->stamp[to] != t->gen) return 0;
+    for (v = to;; v = t->parent[v]) {
+      if (points) points[n] = v;
+      n++;
+      if (v == t->start) break;
+    }
+    if (points == NULL) return n;
+    for (i = 0; i < n / 2; i++) { /* start first */
+      int32_t k = points[i];
+      points[i] = points[n - 1 - i];
+      points[n - 1 - i] = k;
+    }
+    n = refine(t, points, n, THETA_REFINE, 0);
+  }
   for (i = 1; i < n; i++) {
     double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;
     len += sqrt(ax * ax + ay * ay);

@@ -311,7 +311,9 @@ int astar_grid_neighbours(const astar_grid *gr, int32_t x, int32_t y, int32_t *x
 ** end cells themselves must be open.
 **   - square: exact integer walk; a line through a grid corner is blocked
 **     when both cells beside it at that corner are blocked (squeezing
-**     between two diagonal walls); touching one blocked corner is fine;
+**     between two diagonal walls), except on grids whose diagonal rule is
+**     "always", where a step squeezes so and a line may too; touching one
+**     blocked corner is fine;
 **   - hex: the guide's line drawing (the hex distance n, and for i = 0..n
 **     the cell holding the point i/n of the way); where that point lies on
 **     the edge between two cells it counts as blocked only when both are.
@@ -875,8 +877,10 @@ const int32_t *astar_theta_visited(const astar_theta *t, size_t *n);
 int32_t astar_theta_bad(const astar_theta *t, double *value);
 /* The turning points start..to (cell ids) into points (NULL: count only),
 ** [out] cost (the path's cost) and length (the sum of its segments; only
-** when points is given).  Returns the count, 0 when `to` was not reached. */
-int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
+** when points is given).  Returns the count, 0 when `to` was not reached,
+** ENOMEM (the fast mode pulls the path taut on the first call for `to`
+** and keeps the points for the next). */
+int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
 

@@ -16,7 +16,9 @@
 **   hex.c         hex grids: the four layouts, hex metric, hex line of
 **                 sight, clearance of hexagonal units
 **   jps.c         jump point search on square grids
-**   anyangle.c    segments over square grids: smoothing, Theta*
+**   anyangle.c    segments over square grids: smoothing, Theta*, and the
+**                 fast any-angle mode (the grid's search, pulled taut)
+**   taut.c        a cell path pulled taut (the fast mode's turning points)
 **   heuristics.c  precomputed tables (landmarks, clusters) and the audit
 **   components.c  connected components of any topology
 **
@@ -260,6 +262,15 @@ unsigned astar__grid_rule_moves(const astar_grid *gr, unsigned open);
 ** sight rule.  The cells must be inside the (square) grid. */
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict);
+/* 1 when a cell of the square grid's 3 x 3 block round (x, y) is blocked
+** (grid.c; the cells a taut path turns at). */
+int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y);
+/* Pulls the cell path cells[0..n-1] of a square grid taut (taut.c): writes
+** its turning points over cells[0..] (the ends stay) and returns their
+** count; consecutive points pass astar__grid_pass(forbid, strict), and the
+** points' length is at most the cell path's. */
+int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict, int32_t *cells,
+                         int32_t n);
 
 /* search ------------------------------------------------------------------ */
 

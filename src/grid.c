@@ -29,7 +29,9 @@ static const lat_shape square;
 ** reproducible).  After i steps in x and j in y the segment's next boundary
 ** crossing is vertical when (2i + 1) * ny < (2j + 1) * nx, horizontal when
 ** greater, and a grid corner when equal: there the two cells beside the
-** corner must not both be blocked.
+** corner must not both be blocked -- except on "always" grids, where a
+** step squeezes between two diagonal walls and so may a line (the line of
+** sight then agrees with find_path, connected and the any-angle paths).
 */
 static int square_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
                         int32_t y1) {
@@ -43,7 +45,7 @@ static int square_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1
   while (i < nx || j < ny) {
     int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
     if (d == 0) {
-      if (b[p + stepx] && b[p + stepy]) return 0;
+      if (b[p + stepx] && b[p + stepy] && gr->rule != ASTAR_DIAG_ALWAYS) return 0;
       p += stepx + stepy;
       i++;
       j++;
@@ -61,7 +63,8 @@ static int square_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1
 
 /* The segment test of anyangle.c for uniform costs: sight() with forbidden
 ** cells (forbid, indexed by cell id; may be NULL) counted as blocked and,
-** when strict, a corner passed only with both cells beside it open. */
+** when strict, a corner passed only with both cells beside it open (on
+** "always" grids, as in sight(), a corner never stops it). */
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict) {
   const unsigned char *b = gr->blocked;
@@ -76,7 +79,7 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
     int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
     if (d == 0) {
       int a = SHUT(p + stepx, u + sx), c = SHUT(p + stepy, u + sy * w);
-      if (strict ? (a || c) : (a && c)) return 0;
+      if (strict ? (a || c) : (a && c && gr->rule != ASTAR_DIAG_ALWAYS)) return 0;
       p += stepx + stepy;
       u += sx + sy * w;
       i++;
@@ -94,6 +97,14 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
   }
 #undef SHUT
   return 1;
+}
+
+int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y) {
+  const unsigned char *b = gr->blocked;
+  int32_t p = LAT_CELL(gr, x, y), pw = gr->pw;
+  /* the padding round the grid reads as blocked: a wall too */
+  return b[p - pw - 1] | b[p - pw] | b[p - pw + 1] | b[p - 1] | b[p] | b[p + 1] | b[p + pw - 1] |
+         b[p + pw] | b[p + pw + 1];
 }
 
 /*
@@ -117,7 +128,7 @@ static int square_sight_unit(const astar_grid *gr, int32_t x0, int32_t y0, int32
   while (i < nx || j < ny) {
     int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
     if (d == 0) {
-      if (c[p + stepx] < k && c[p + stepy] < k) {
+      if (c[p + stepx] < k && c[p + stepy] < k && gr->rule != ASTAR_DIAG_ALWAYS) {
         int32_t a, e;
         for (e = 0; e < k; e++)
           for (a = 0; a < k; a++) {

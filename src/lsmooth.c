@@ -137,6 +137,7 @@ static void push_theta_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lo
   size_t bound = 1;
   double cost, length;
   cell_list l;
+  if (n < 0) status_error(L, n);
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)n, sizeof(int32_t));
   n = astar_theta_points(th, to, b->links, &cost, &length); /* refined: fewer */
   for (i = 1; i < n; i++) {

@@ -24,7 +24,7 @@
 #                  rockspecs' libraries: -lm is "m", -pthread is "pthread")
 
 CORE_SRC = src/util.c src/graph.c src/lattice.c src/grid.c src/jps.c src/hex.c src/search.c \
-           src/heuristics.c src/anyangle.c src/thread.c src/components.c \
+           src/heuristics.c src/anyangle.c src/taut.c src/thread.c src/components.c \
            src/sectors.c src/repair.c
 
 BINDING = src/lastar.c
