@@ -31,6 +31,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Symbols (doc/reference.md, "Symbols and linkage").  Every external name
+** of the core starts with astar_ (this header) or astar__ (the internal
+** headers), every macro with ASTAR_.  Compiled as the core (its own files
+** define ASTAR_CORE_BUILD), the functions are hidden where the compiler
+** can hide them (GCC and Clang, ELF and Mach-O): they link between the
+** files of the program or shared object they are built into, but are not
+** exported from it, so the Lua module exports luaopen_astar_core alone and
+** an engine that compiles the core in exports nothing of it.  To build the
+** core as a shared library of its own, compile it with -DASTAR_VISIBLE. */
+#if defined(ASTAR_CORE_BUILD) && !defined(ASTAR_VISIBLE) && \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define ASTAR_HIDDEN_API 1
+#pragma GCC visibility push(hidden)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The version of the core, one place for the whole project (the Lua module,
 ** the rockspecs and the CHANGELOG must agree: `make release-check`). */
 #define ASTAR_VERSION_MAJOR 0
@@ -833,5 +852,13 @@ int32_t astar_theta_bad(const astar_theta *t, double *value);
 int32_t astar_theta_points(const astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef ASTAR_HIDDEN_API
+#pragma GCC visibility pop
+#endif
 
 #endif

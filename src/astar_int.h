@@ -29,7 +29,24 @@
 #ifndef ASTAR_INT_H
 #define ASTAR_INT_H
 
+/* the core's own build: astar.h hides the public functions (see there) */
+#ifndef ASTAR_CORE_BUILD
+#define ASTAR_CORE_BUILD 1
+#endif
 #include "astar.h"
+
+/* The internal functions (astar__*) are hidden in every build: wrap their
+** declarations, after the header's #includes (a system function declared
+** hidden would not link). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define ASTAR_INTERNAL_BEGIN _Pragma("GCC visibility push(hidden)")
+#define ASTAR_INTERNAL_END _Pragma("GCC visibility pop")
+#else
+#define ASTAR_INTERNAL_BEGIN
+#define ASTAR_INTERNAL_END
+#endif
+
+ASTAR_INTERNAL_BEGIN
 
 #if defined(__GNUC__)
 #define ASTAR_INLINE static inline __attribute__((always_inline))
@@ -359,5 +376,7 @@ struct astar_search {
   int pruned; /* max_cost cut something off */
   astar_error_info err;
 };
+
+ASTAR_INTERNAL_END
 
 #endif

@@ -194,9 +194,12 @@ static void new_plain_class(lua_State *L, lstate *M, const char *name, const lfu
 
 /* The module's one exported symbol.  A Windows DLL exports only what is
 ** marked (MSVC; MinGW exports everything when nothing is); elsewhere the
-** default visibility is enough. */
-#if defined(_WIN32)
+** core's functions are hidden (astar.h, "Symbols") and this one is marked
+** visible, so that it stays exported under -fvisibility=hidden too. */
+#if defined(_WIN32) || defined(__CYGWIN__)
 #define ASTAR_LUAOPEN __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define ASTAR_LUAOPEN __attribute__((visibility("default")))
 #else
 #define ASTAR_LUAOPEN
 #endif

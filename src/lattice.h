@@ -30,6 +30,8 @@
 
 #include "engine.h"
 
+ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
+
 #define LAT_MAXDIR 8
 
 typedef struct lat_shape lat_shape;
@@ -455,5 +457,7 @@ extern const astar_unit_ops astar__lat_units;
 
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;
+
+ASTAR_INTERNAL_END
 
 #endif

@@ -68,9 +68,9 @@ function sources.read(path)
   local text = read_file(path)
   if not text then return nil, path .. ": cannot be read" end
   local vars, lineno, pending, first = {}, 0, nil, nil
-  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+  for raw in (text .. "\n"):gmatch("([^\n]*)\n") do
     lineno = lineno + 1
-    line = line:gsub("#.*$", "")
+    local line = raw:gsub("#.*$", "")
     local continued = line:match("\\%s*$")
     if continued then line = line:gsub("\\%s*$", " ") end
     if pending then pending = pending .. " " .. line else pending, first = line, lineno end
