@@ -42,6 +42,14 @@ astar.grid = core.grid
 --- astar.grid_from_string(text [, legend [, grid options]]) -> grid.
 astar.grid_from_string = core.grid_from_string
 
+--- astar.grid_from_table(rows [, legend [, grid options]]) -> grid, and
+-- astar.hex_from_table: a map as Lua games hold it, rows[y][x] (0 open and
+-- 1 blocked unless the legend says otherwise; lua/astar/tables.lua).
+-- grid:to_table() is the way back.
+local tables = require("astar.tables")
+astar.grid_from_table = tables.grid_from_table(function(...) return astar.grid(...) end)
+astar.hex_from_table = tables.hex_from_table(function(...) return astar.hex(...) end)
+
 --- astar.hex(width, height [, { layout =, cell_size =, origin = }]) -> a new
 -- open hex grid (offset coordinates; layout "odd_r", "even_r", "odd_q" or
 -- "even_q").
@@ -58,8 +66,12 @@ local waypoints = require("astar.waypoints")
 astar.waypoints = waypoints.waypoints
 --- astar.labyrinth(width, height [, opts]) -> graph (the labyrinths of the A.I. for Video Games lecture).
 astar.labyrinth = waypoints.labyrinth
---- astar.svg(grid_or_graph [, opts]) -> SVG text.
-astar.svg = require("astar.svg").svg
+--- astar.svg(grid_or_graph [, opts]) -> SVG text.  lua/astar/svg.lua is
+-- loaded on the first call, not with every require("astar") (a tail call:
+-- its errors still point at the caller).
+function astar.svg(...)
+  return require("astar.svg").svg(...)
+end
 
 --- Precomputed heuristics, evaluated in C (doc/reference.md: astar.landmarks, astar.cluster_heuristic).
 astar.cluster_heuristic = core.cluster_heuristic

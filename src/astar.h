@@ -359,6 +359,17 @@ int astar_grid_track_changes(astar_grid *gr, size_t cap);
 int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells,
                        size_t cap, size_t *n);
 
+/*
+** Edits as one change: the set_blocked, set_cost and set_tag calls between
+** astar_grid_edits_begin and astar_grid_edits_end that change something
+** make one new version together (a query or field sees one change) and
+** each logs its cell (astar_grid_changes: repeats possible).  Each call
+** does exactly what it does alone otherwise.  Pairs nest; no search may
+** begin in between (searches lock the grid; edits are refused then).
+*/
+void astar_grid_edits_begin(astar_grid *gr);
+void astar_grid_edits_end(astar_grid *gr);
+
 /* Hex geometry.  The number of steps between two cells on an open hex
 ** grid; -1 when a cell is out of range or gr is a square grid. */
 int32_t astar_hex_distance(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,

@@ -131,6 +131,11 @@ int astar__comp_refresh(astar_topology *t);
 /* After a mutation that only added steps bumped the version: labels current
 ** before it stay current (then report the new steps with the two below). */
 void astar__comp_kept(astar_topology *t);
+/* A mutation that shares the version before it (a batch's later edits,
+** astar_grid_edits_begin): the labels fall behind as a bump would leave
+** them, so that astar__comp_kept after it keeps them current only for a
+** change that merely added steps. */
+void astar__comp_touch(astar_topology *t);
 /* External node v was opened (or added): a label of its own. */
 void astar__comp_node(astar_topology *t, int32_t v);
 /* A step between external nodes a and b exists now: their labels merge. */

@@ -76,7 +76,10 @@ static const lfunc topo_methods[] = {
 /* What every grid of cells has, written once (lcells.c). */
 static const lfunc cell_methods[] = {
     {"set_blocked", l_cells_set_blocked, 0, NULL},
+    {"set_blocked_rect", l_cells_set_blocked_rect, 0, NULL},
+    {"set_blocked_cells", l_cells_set_blocked_cells, 0, NULL},
     {"is_blocked", l_cells_is_blocked, 0, NULL},
+    {"to_table", l_cells_to_table, 1, NULL},
     {"set_cost", l_cells_set_cost, 0, NULL},
     {"get_cost", l_cells_get_cost, 0, NULL},
     {"set_tag", l_cells_set_tag, 0, cells_set_tag_named},

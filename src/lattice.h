@@ -82,6 +82,10 @@ struct astar_grid {
     int32_t cell;
   } * log;
   size_t log_cap, log_n; /* log_n: changes written since tracking began */
+  /* edits as one change (astar_grid_edits_begin/_end): the depth of the
+  ** batch, and whether it has made its version yet */
+  int edits;
+  int edits_versioned;
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the

@@ -69,7 +69,7 @@ static lfield *check_field(lua_State *L, int idx) {
 /* A field method that changes values: not while a search reads them. */
 static lfield *check_field_mutable(lua_State *L, int idx) {
   lfield *F = check_field(L, idx);
-  if (F->o.locks > 0) luaL_error(L, "cannot call '%s': field is being searched", fname_of(L));
+  if (F->o.locks > 0) raise_error(L, "cannot call '%s': field is being searched", fname_of(L));
   return F;
 }
 
@@ -219,9 +219,9 @@ static int l_field_size(lua_State *L) {
 static int l_field_next_step(lua_State *L) {
   lfield *F = check_field(L, 1);
   int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL), next;
-  if (!F->distances) return luaL_error(L, "next_step needs a field made by grid:distances");
+  if (!F->distances) return raise_error(L, "next_step needs a field made by grid:distances");
   if (field_stale(F))
-    return luaL_error(L, "field is stale (the grid changed since it was computed); "
+    return raise_error(L, "field is stale (the grid changed since it was computed); "
                          "call field:update()");
   next = field_next(F)[c];
   if (next < 0) return 0;

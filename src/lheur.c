@@ -62,9 +62,9 @@ static lheur *heur_new(lua_State *L, ltopo *T, int tidx) {
 
 /* Raises the error of a failed table build (fname: "landmarks", ...). */
 static int build_error(lua_State *L, int rc, const char *fname, const char *what) {
-  if (rc == ASTAR_EINVAL) return luaL_error(L, "%s: the %s has no open node", fname, what);
+  if (rc == ASTAR_EINVAL) return raise_error(L, "%s: the %s has no open node", fname, what);
   if (rc == ASTAR_EOVERFLOW)
-    return luaL_error(L, "%s: the cost of a path in the %s overflows (costs too large)", fname,
+    return raise_error(L, "%s: the cost of a path in the %s overflows (costs too large)", fname,
                       what);
   return status_error(L, rc);
 }

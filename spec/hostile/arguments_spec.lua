@@ -108,6 +108,9 @@ function K.smooth_path(e) -- grid:smooth's path: a table with nodes
   if e.v == NONE or type(e.v) ~= "table" then return "table (a path) expected, got " .. e.t end
   if e.v.nodes == nil then return "path.nodes must be a list of cell ids, got nil" end
 end
+function K.cell_list(e) -- set_blocked_cells' list of {x, y}
+  if e.v == NONE or type(e.v) ~= "table" then return "table (a list of cells) expected, got " .. e.t end
+end
 function K.text(e) -- grid_from_string's map text
   if e.v == NONE or type(e.v) ~= "string" then return "string expected, got " .. e.t end
   if e.v == "" then return "no rows in the map" end
@@ -143,6 +146,8 @@ local GRAPH_SIGS = {
 local function cell_sigs(what)
   return {
     set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
+    set_blocked_rect = { { GX, 3 }, { GY, 2 }, { GX, 3 }, { GY, 3 }, { K.bool, false } },
+    set_blocked_cells = { { K.cell_list, { { 3, 2 } } }, { K.bool, false } },
     is_blocked = { { GX, 2 }, { GY, 2 } },
     set_cost = { { GX, 2 }, { GY, 2 }, { K.cost("cost"), 1 } },
     get_cost = { { GX, 2 }, { GY, 2 } },
@@ -158,6 +163,7 @@ local function cell_sigs(what)
     connected = { { GX, 1 }, { GY, 1 }, { GX, 5 }, { GY, 4 } },
     visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
     to_string = { { K.path, {} } },
+    to_table = {},
     find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
     query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
     distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
