@@ -125,9 +125,12 @@ static const lfunc field_methods[] = {
     {"next_step", l_field_next_step, 0, NULL},
     {"stale", l_field_stale, 0, NULL},
     {"update", l_field_update, 1, NULL},
+    {"close", l_field_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL}, {NULL, NULL, 0, NULL}};
+static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL},
+                                          {"__close", l_field_close, 0, NULL},
+                                          {NULL, NULL, 0, NULL}};
 
 static const lfunc query_methods[] = {
     {"step", l_query_step, 1, NULL},
@@ -142,10 +145,12 @@ static const lfunc query_metamethods[] = {
     {"__tostring", l_query_tostring, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-static const lfunc heur_methods[] = {{"value", l_heur_value, 0, NULL}, {NULL, NULL, 0, NULL}};
+static const lfunc heur_methods[] = {
+    {"value", l_heur_value, 0, NULL}, {"close", l_heur_close, 0, NULL}, {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_metamethods[] = {
     {"__gc", l_heur_gc, 0, NULL},
+    {"__close", l_heur_close, 0, NULL},
     {"__tostring", l_heur_tostring, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -219,6 +224,8 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   new_plain_class(L, M, QUERY_MT, query_metamethods, query_methods);
   new_plain_class(L, M, HEUR_MT, heur_metamethods, heur_methods);
   luaL_newmetatable(L, GRID_PATH_MT);
+  lua_pushstring(L, GRID_PATH_MT); /* as new_class does: 5.1 and 5.2 set no __name */
+  lua_setfield(L, -2, "__name");
   lua_pushcfunction(L, grid_path_index);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
