@@ -21,7 +21,7 @@
 #   make dist-check compiles dist/ with gcc and clang (-std=c99 -pedantic
 #                   -Werror), as the Lua module and as the core alone, and
 #                   cross-compiles both for Windows with MinGW-w64
-#   make LUA=lua5.3 / lua5.1 / luajit / lua5.5   the same for another
+#   make LUA=lua5.3 / lua5.2 / lua5.1 / luajit / lua5.5   the same for another
 #                   interpreter (lua5.5: built from ../shared/lua-5.5.0
 #                   into build/lua55 first, see below)
 #
@@ -47,10 +47,12 @@ endif
 # per-interpreter headers and Debian packages
 LUA_INC_lua5.4 = /usr/include/lua5.4
 LUA_INC_lua5.3 = /usr/include/lua5.3
+LUA_INC_lua5.2 = /usr/include/lua5.2
 LUA_INC_lua5.1 = /usr/include/lua5.1
 LUA_INC_luajit = /usr/include/luajit-2.1
 LUA_DEV_lua5.4 = liblua5.4-dev
 LUA_DEV_lua5.3 = liblua5.3-dev
+LUA_DEV_lua5.2 = liblua5.2-dev
 LUA_DEV_lua5.1 = liblua5.1-0-dev
 LUA_DEV_luajit = libluajit-5.1-dev
 LUA_INC ?= $(LUA_INC_$(LUA))
@@ -383,7 +385,8 @@ WARN_CFLAGS = -std=c99 -O2 -Werror -Wall -Wextra -Wpedantic -Wshadow -Wstrict-pr
               -Wpointer-arith -Wwrite-strings -Wundef -Wredundant-decls -Wnested-externs \
               -Wconversion -Wsign-conversion -Wformat=2 -Wvla
 warnings:
-	@for inc in $(LUA_INC_lua5.4) $(LUA_INC_lua5.3) $(LUA_INC_lua5.1) $(LUA_INC_luajit); do \
+	@for inc in $(LUA_INC_lua5.4) $(LUA_INC_lua5.3) $(LUA_INC_lua5.2) $(LUA_INC_lua5.1) $(LUA_INC_luajit) \
+	    $(if $(wildcard build/lua55/include/lua.h),build/lua55/include); do \
 	  [ -f $$inc/lua.h ] || { echo "warnings: no $$inc/lua.h, that Lua skipped"; continue; }; \
 	  echo "$(CC) <extra warnings> -Werror -I$$inc -c $(BINDING)"; \
 	  $(CC) $(WARN_CFLAGS) -fPIC -Isrc -I$$inc -c $(BINDING) -o /dev/null || exit 1; \

@@ -65,7 +65,7 @@ static void *compat_testudata(lua_State *L, int idx, const char *name) {
 ** in bytes, as a size_t (a vararg: passing an int there is undefined);
 ** 5.4 and earlier take kilobytes, as an int. */
 #if LUA_VERSION_NUM >= 505
-#define compat_gcstep(L, kb) lua_gc((L), LUA_GCSTEP, (size_t)(kb) * 1024u)
+#define compat_gcstep(L, kb) lua_gc((L), LUA_GCSTEP, (size_t)(kb)*1024u)
 #else
 #define compat_gcstep(L, kb) lua_gc((L), LUA_GCSTEP, (int)(kb))
 #endif

@@ -44,9 +44,9 @@
 
 ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 
-/* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
-enum { POS_CLOSED = -1,
-       POS_NEXT = -2 };
+    /* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
+    enum { POS_CLOSED = -1,
+           POS_NEXT = -2 };
 
 /* A closed node is reopened only for an improvement larger than this
 ** relative amount.  Without it, two routes of equal length whose float sums

@@ -34,7 +34,7 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 
 #define LAT_MAXDIR 8
 
-typedef struct lat_shape lat_shape;
+    typedef struct lat_shape lat_shape;
 
 struct astar_grid {
   astar_topology t; /* first: the topology view of the grid */

@@ -183,7 +183,7 @@ static int grid_path_index(lua_State *L) {
   dw = lua_tonumber(L, -2);
   if (lua_type(L, -2) != LUA_TNUMBER || dw != floor(dw) || dw < 1 || dw > ASTAR_GRID_MAX_SIDE)
     return raise_error(L, "cannot build path.xy: path.width must be an integer in 1..%d, got %s",
-                      ASTAR_GRID_MAX_SIDE, describe(L, -2));
+                       ASTAR_GRID_MAX_SIDE, describe(L, -2));
   w = (lua_Integer)dw;
   n = (lua_Integer)compat_rawlen(L, -1);
   lua_createtable(L, n > INT32_MAX ? 0 : (int)n, 0);
@@ -194,7 +194,7 @@ static int grid_path_index(lua_State *L) {
     dc = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || dc != floor(dc) || dc < 1 || dc > 1073741824.0)
       return raise_error(L, "cannot build path.xy: path.nodes[%d] must be a cell id, got %s",
-                        (int)i, describe(L, -1));
+                         (int)i, describe(L, -1));
     c = (lua_Integer)dc - 1;
     lua_pop(L, 1);
     lua_createtable(L, 2, 0);

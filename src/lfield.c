@@ -233,7 +233,7 @@ static int l_field_next_step(lua_State *L) {
   if (!F->distances) return raise_error(L, "next_step needs a field made by grid:distances");
   if (field_stale(F))
     return raise_error(L, "field is stale (the grid changed since it was computed); "
-                         "call field:update()");
+                          "call field:update()");
   next = field_next(F)[c];
   if (next < 0) return 0;
   lua_pushinteger(L, next % F->w + 1);

@@ -73,7 +73,7 @@ static int build_error(lua_State *L, int rc, const char *fname, const char *what
   if (rc == ASTAR_EINVAL) return raise_error(L, "%s: the %s has no open node", fname, what);
   if (rc == ASTAR_EOVERFLOW)
     return raise_error(L, "%s: the cost of a path in the %s overflows (costs too large)", fname,
-                      what);
+                       what);
   return status_error(L, rc);
 }
 

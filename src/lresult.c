@@ -168,14 +168,14 @@ static int search_error_info(lua_State *L, ltopo *T, const astar_error_info *e, 
     const char *subject = T->cls->cost_subject(L, T, e->from, e->node, e->link);
     const char *value = describe_number(L, e->value);
     return raise_error(L, "%s would cost %s (%s)", subject, value,
-                      cost_rule(L, e->cause, T->cls->step_word));
+                       cost_rule(L, e->cause, T->cls->step_word));
   }
   if (rc == ASTAR_EOVERFLOW)
     return raise_error(L, "the cost of reaching %s overflows (costs too large)",
-                      T->cls->node_name(L, T, e->node));
+                       T->cls->node_name(L, T, e->node));
   if (rc == ASTAR_ECHANGED)
     return raise_error(L, "the %s changed since this query began (start a new query)",
-                      T->cls->what);
+                       T->cls->what);
   return status_error(L, rc);
 }
 

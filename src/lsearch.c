@@ -40,7 +40,7 @@ static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
     const char *got = describe(L, -1);
     return raise_error(L, "heuristic returned %s for %s (expected a finite number >= 0)", got,
-                      b->T->cls->node_name(L, b->T, node));
+                       b->T->cls->node_name(L, b->T, node));
   }
   lua_pop(L, 1);
   *h = v;
@@ -64,8 +64,8 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double
     if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
       const char *got = describe(L, -1);
       return raise_error(L,
-                        "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
-                        b->T->cls->step_name(L, b->T, from, to, link));
+                         "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
+                         b->T->cls->step_name(L, b->T, from, to, link));
     }
     *out = v;
   }

@@ -17,8 +17,8 @@ static int rate_error(lua_State *L, ltopo *T, int32_t cell, double value) {
   int32_t w = astar_grid_width(T->grid);
   const char *v = describe_number(L, value);
   return raise_error(L, "cell (%d, %d) would cost %s per unit of length (penalty * "
-                       "penalty_scale and tag factors must keep costs finite and >= 0)",
-                    (int)(cell % w + 1), (int)(cell / w + 1), v);
+                        "penalty_scale and tag factors must keep costs finite and >= 0)",
+                     (int)(cell % w + 1), (int)(cell / w + 1), v);
 }
 
 /* Pushes the list of points {x, y} for the cells cells[keep[i]] (keep NULL:
