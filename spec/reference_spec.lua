@@ -130,8 +130,8 @@ describe("doc/reference.md", function()
     local describe_module = require("astar.describe")
     for _, h in ipairs(headings) do
       local bare = h:gsub("%b()", "")
-      for name in bare:gmatch("[^,]+") do
-        name = name:match("^%s*(.-)%s*$")
+      for part in bare:gmatch("[^,]+") do
+        local name = part:match("^%s*(.-)%s*$")
         count = count + 1
         local object, method = name:match("^([%a_]+):([%a_][%w_]*)$")
         local exists
