@@ -268,14 +268,14 @@ static int l_cells_set_blocked_cells(lua_State *L) {
   check_mutable(L, T);
   n = compat_rawlen(L, 2);
   for (i = 0; i < n; i++) { /* the check: every entry a cell inside the grid */
-    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    lua_rawgeti(L, 2, (int)i + 1);
     (void)cells_list_node(L, T, 2, lua_gettop(L), "cells", i);
     lua_pop(L, 1);
   }
   astar_grid_edits_begin(T->grid);
   for (i = 0; i < n; i++) {
     int32_t id;
-    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    lua_rawgeti(L, 2, (int)i + 1);
     id = cells_list_node(L, T, 2, lua_gettop(L), "cells", i);
     lua_pop(L, 1);
     (void)astar_grid_set_blocked(T->grid, id % w, id / w, b);
