@@ -181,6 +181,25 @@ describe("the development rockspec", function()
   end)
 end)
 
+describe("the single-file build (tools/amalgamate.lua)", function()
+  it("carries the licence in dist/astar.c and dist/astar.h, and the header is extern \"C\"", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    local ok, out = run(("mkdir -p %s && %s tools/amalgamate.lua %s src/sources.mk"):format(
+      quote(dir), quote(lua_binary()), quote(dir)))
+    assert(ok, out)
+    local c, h = helpers.slurp(dir .. "/astar.c"), helpers.slurp(dir .. "/astar.h")
+    run("rm -rf " .. quote(dir))
+    local first = helpers.slurp("LICENSE"):match("^[^\n]+\n\n([^\n]+)") -- the copyright line
+    for _, text in ipairs({ c, h }) do
+      assert.is_truthy(text:find("** MIT License", 1, true))
+      assert.is_truthy(text:find("** " .. first, 1, true))
+      assert.is_truthy(text:find("** THE SOFTWARE IS PROVIDED \"AS IS\"", 1, true))
+      assert.is_truthy(text:find('#ifdef __cplusplus\nextern "C" {', 1, true))
+    end
+  end)
+end)
+
 describe("the README", function()
   it("says which Luas are tested: 5.1, 5.2, 5.3, 5.4, 5.5 and LuaJIT", function()
     local readme = helpers.slurp("README.md")
