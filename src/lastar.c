@@ -5,7 +5,7 @@
 ** compiled as one unit (as luv does), so its helpers stay static and the
 ** build lists one source; each file is included in dependency order:
 **
-**   compat.h    the Lua 5.1 - 5.4 / LuaJIT differences, behind one name each
+**   compat.h    the Lua 5.1 - 5.5 / LuaJIT differences, behind one name each
 **   lobject.c   the module state, accounted memory, object lifetimes (holds,
 **               locks, deferred close) and protected calls
 **   largs.c     argument checks and error messages

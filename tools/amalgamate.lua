@@ -25,7 +25,7 @@ its header); without it, it is the `astar.core` Lua module:
 
   cc -std=c99 -O2 -fPIC -shared -I/usr/include/lua5.4 dist/astar.c -o astar/core.so
 
-Portable on purpose (Lua 5.1 - 5.4, LuaJIT): no string.format("%q") of
+Portable on purpose (Lua 5.1 - 5.5, LuaJIT): no string.format("%q") of
 paths, no goto.
 ]]
 

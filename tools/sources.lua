@@ -18,7 +18,7 @@ checks every copy of it that cannot read it.
 Users: tools/amalgamate.lua (make dist), .ci/release_check.lua (make
 release-check), spec/sources_spec.lua, spec/vendor_spec.lua,
 spec/readme_spec.lua and spec/dist_spec.lua.  Paths are relative to the
-repository root, where all of them run.  Portable (Lua 5.1 - 5.4, LuaJIT):
+repository root, where all of them run.  Portable (Lua 5.1 - 5.5, LuaJIT):
 make dist runs it with the interpreter it builds for.
 ]]
 
