@@ -87,11 +87,12 @@ local function read_legend(fname, legend)
   return entries, default
 end
 
--- The checked map: width, height and the entry of every cell, row after row.
-local function read_rows(fname, rows, legend)
+-- The checked map: width, height and the entry of every cell, row after row
+-- (nargs: how many arguments the caller gave, to tell no value from nil).
+local function read_rows(fname, nargs, rows, legend)
   if type(rows) ~= "table" or rawget(rows, 1) == nil then
     arg_error(fname, 1, ("rows must be a non-empty list of rows, got %s"):format(
-      type(rows) == "table" and "an empty table" or describe(rows)))
+      nargs == 0 and "no value" or type(rows) == "table" and "an empty table" or describe(rows)))
   end
   local entries, default = read_legend(fname, legend)
   local height, width = #rows, nil
@@ -123,8 +124,8 @@ end
 
 -- Builds a grid (make = astar.grid or astar.hex) from rows; errors point at
 -- the caller of the public function (level 3 from here).
-local function from_table(fname, make, rows, legend, opts)
-  local ok, width, height, cells = pcall(read_rows, fname, rows, legend)
+local function from_table(fname, make, nargs, rows, legend, opts)
+  local ok, width, height, cells = pcall(read_rows, fname, nargs, rows, legend)
   if not ok then
     if type(width) == "table" and width[BAD] then error(width[BAD], 3) end
     error(width, 0)
@@ -153,15 +154,17 @@ end
 
 --- astar.grid_from_table(rows [, legend [, opts]]) -> grid (opts as for astar.grid).
 function M.grid_from_table(grid_new)
-  return function(rows, legend, opts)
-    return from_table("grid_from_table", grid_new, rows, legend, opts)
+  return function(...)
+    local rows, legend, opts = ...
+    return from_table("grid_from_table", grid_new, select("#", ...), rows, legend, opts)
   end
 end
 
 --- astar.hex_from_table(rows [, legend [, opts]]) -> hex grid (opts as for astar.hex).
 function M.hex_from_table(hex_new)
-  return function(rows, legend, opts)
-    return from_table("hex_from_table", hex_new, rows, legend, opts)
+  return function(...)
+    local rows, legend, opts = ...
+    return from_table("hex_from_table", hex_new, select("#", ...), rows, legend, opts)
   end
 end
 

@@ -111,6 +111,14 @@ end
 function K.cell_list(e) -- set_blocked_cells' list of {x, y}
   if e.v == NONE or type(e.v) ~= "table" then return "table (a list of cells) expected, got " .. e.t end
 end
+function K.rows(e) -- grid_from_table's rows
+  local got = e.v == NONE and "no value" or (type(e.v) == "table" and "an empty table" or e.d)
+  return "rows must be a non-empty list of rows, got " .. got
+end
+function K.legend(e) -- grid_from_table's legend: a table or nothing
+  if absent(e) or type(e.v) == "table" then return nil end
+  return "legend must be a table, got " .. e.d
+end
 function K.text(e) -- grid_from_string's map text
   if e.v == NONE or type(e.v) ~= "string" then return "string expected, got " .. e.t end
   if e.v == "" then return "no rows in the map" end
@@ -199,6 +207,8 @@ for k, v in pairs(FIELD_SIGS) do DFIELD_SIGS[k] = v end
 local MODULE_SIGS = {
   grid = { { K.range("width", 1, 65535), 3 }, { K.range("height", 1, 65535), 3 }, { K.opts, {} } },
   grid_from_string = { { K.text, ".." }, { K.opts, {} }, { K.opts, {} } },
+  grid_from_table = { { K.rows, { { 0, 1 } } }, { K.legend, {} }, { K.opts, {} } },
+  hex_from_table = { { K.rows, { { 0, 1 } } }, { K.legend, {} }, { K.opts, {} } },
   hex = { { K.range("width", 1, 65535), 3 }, { K.range("height", 1, 65535), 3 }, { K.opts, {} } },
   field = { { K.cells, U_GRID }, { K.finite("value", true), 1 } },
   batch = { { K.topo, U_GRID }, { K.requests, {} }, { K.opts, {} } },
