@@ -22,7 +22,7 @@ Moving AI benchmark maps; waypoint graphs and SVG pictures.
    license = "MIT",
    labels = { "pathfinding", "astar", "graph", "grid", "gamedev", "ai" },
 }
--- the Lua versions it is tested on: 5.1, 5.2 (not in CI), 5.3, 5.4, 5.5 and
+-- the Lua versions it is tested on (.ci/run): 5.1, 5.2, 5.3, 5.4, 5.5 and
 -- LuaJIT (README.md, Install)
 dependencies = {
    "lua >= 5.1, < 5.6",
