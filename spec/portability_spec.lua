@@ -8,14 +8,7 @@ local astar = require("astar")
 local describe_type = require("astar.describe").type
 local helpers = require("helpers")
 
-local run, quote = helpers.run, helpers.quote
-
--- The interpreter running this spec (busted --lua=...): arg[-1] when set.
-local function lua_binary()
-  local i, bin = -1, nil
-  while arg and arg[i] do bin, i = arg[i], i - 1 end
-  return bin or "lua5.4"
-end
+local run, quote, lua_binary = helpers.run, helpers.quote, helpers.lua_binary
 
 describe("the C module's symbols", function()
   it("exports luaopen_astar_core alone (the core's functions are hidden)", function()
