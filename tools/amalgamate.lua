@@ -2,7 +2,8 @@
 --[[
 tools/amalgamate.lua -- writes the single-file build (SQLite-style):
 
-  dist/astar.h   the public C header (src/astar.h), unchanged
+  dist/astar.h   the public C header (src/astar.h), unchanged after the
+                 licence (LICENSE as a comment, in astar.c too)
   dist/astar.c   the core sources and the Lua binding in one translation unit
 
     lua tools/amalgamate.lua OUTDIR [src/sources.mk]
