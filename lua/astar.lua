@@ -67,10 +67,16 @@ astar.waypoints = waypoints.waypoints
 --- astar.labyrinth(width, height [, opts]) -> graph (the labyrinths of the A.I. for Video Games lecture).
 astar.labyrinth = waypoints.labyrinth
 --- astar.svg(grid_or_graph [, opts]) -> SVG text.  lua/astar/svg.lua is
--- loaded on the first call, not with every require("astar") (a tail call:
--- its errors still point at the caller).
+-- loaded on the first call, not with every require("astar").  Its argument
+-- errors (error(msg, 2)) reach this caller's caller with its position: run
+-- under pcall they come without one (level 2 is pcall), and are raised
+-- again from here at level 2; errors that carry a position keep it.  (A
+-- tail call would do on 5.2+, but 5.1 and LuaJIT lose the frame in one.)
 function astar.svg(...)
-  return require("astar.svg").svg(...)
+  local ok, text = pcall(require("astar.svg").svg, ...)
+  if ok then return text end
+  if type(text) == "string" and not text:find("^[^\n]-:%d+: ") then error(text, 2) end
+  error(text, 0)
 end
 
 --- Precomputed heuristics, evaluated in C (doc/reference.md: astar.landmarks, astar.cluster_heuristic).

@@ -16,7 +16,13 @@ describe("the C module's symbols", function()
       pending("skipped: no nm (Debian: binutils)")
       return
     end
-    local path = assert(package.searchpath("astar.core", package.cpath), "astar.core not on package.cpath")
+    local path -- package.searchpath("astar.core", package.cpath), which 5.1 lacks
+    for template in package.cpath:gmatch("[^;]+") do
+      local candidate = template:gsub("%?", "astar/core")
+      local f = io.open(candidate, "rb")
+      if f then f:close(); path = path or candidate end
+    end
+    assert(path, "astar.core not on package.cpath")
     local ok, out = run("nm -D --defined-only " .. quote(path))
     assert(ok, out)
     local exported = {}
@@ -56,14 +62,16 @@ describe("errors carry the caller's position", function()
     local graph = astar.graph()
     graph:add_node(0, 0)
     local here = debug.getinfo(1, "S").short_src
+    -- (no tail calls: LuaJIT and 5.1 drop the caller's frame in one)
     local cases = {
-      { function() return g:find_path(1, 1, 4, 4, { huristic = "octile" }) end,
+      { function() local r = g:find_path(1, 1, 4, 4, { huristic = "octile" }); return r end,
         "bad argument #5 to 'find_path' (unknown option \"huristic\")" },
-      { function() return g:query(1, 1, 4, 4, { stop = "never" }) end, "bad argument #5 to 'query'" },
-      { function() return graph:find_path(1, 1, { weight = -1 }) end, "bad argument #3 to 'find_path'" },
-      { function() return g:distances({ { 1, 1 } }, { direction = "up" }) end, "bad argument #2 to 'distances'" },
-      { function() return astar.grid(0, 1) end, "bad argument #1 to 'grid'" },
-      { function() return g:set_blocked(9, 1, true) end, "bad argument #1 to 'set_blocked'" },
+      { function() local r = g:query(1, 1, 4, 4, { stop = "never" }); return r end, "bad argument #5 to 'query'" },
+      { function() local r = graph:find_path(1, 1, { weight = -1 }); return r end, "bad argument #3 to 'find_path'" },
+      { function() local r = g:distances({ { 1, 1 } }, { direction = "up" }); return r end,
+        "bad argument #2 to 'distances'" },
+      { function() local r = astar.grid(0, 1); return r end, "bad argument #1 to 'grid'" },
+      { function() local r = g:set_blocked(9, 1, true); return r end, "bad argument #1 to 'set_blocked'" },
     }
     for _, c in ipairs(cases) do
       local line = debug.getinfo(c[1], "S").linedefined
@@ -196,9 +204,6 @@ end)
 describe("the README", function()
   it("says which Luas are tested: 5.1, 5.2, 5.3, 5.4, 5.5 and LuaJIT", function()
     local readme = helpers.slurp("README.md")
-    for _, v in ipairs({ "5.1", "5.2", "5.3", "5.4", "5.5", "LuaJIT" }) do
-      assert.is_truthy(readme:find(v, 1, true), v)
-    end
-    assert.is_truthy(readme:find("Lua 5.2", 1, true))
+    assert.is_truthy(readme:find("**Tested Luas:** Lua 5.1, 5.2, 5.3, 5.4, 5.5 and LuaJIT", 1, true))
   end)
 end)

@@ -156,7 +156,8 @@ end
 function M.grid_from_table(grid_new)
   return function(...)
     local rows, legend, opts = ...
-    return from_table("grid_from_table", grid_new, select("#", ...), rows, legend, opts)
+    local grid = from_table("grid_from_table", grid_new, select("#", ...), rows, legend, opts)
+    return grid -- not a tail call: from_table's errors count this frame (level 3)
   end
 end
 
@@ -164,7 +165,8 @@ end
 function M.hex_from_table(hex_new)
   return function(...)
     local rows, legend, opts = ...
-    return from_table("hex_from_table", hex_new, select("#", ...), rows, legend, opts)
+    local grid = from_table("hex_from_table", hex_new, select("#", ...), rows, legend, opts)
+    return grid
   end
 end
 
