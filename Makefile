@@ -24,7 +24,9 @@
 #   make dist-check compiles dist/ with gcc and clang (-std=c99 -pedantic
 #                   -Werror), as the Lua module and as the core alone, and
 #                   cross-compiles both for Windows with MinGW-w64
-#   make LUA=lua5.3 / lua5.1 / luajit   the same for another interpreter
+#   make LUA=lua5.3 / lua5.2 / lua5.1 / luajit / lua5.5   the same for another
+#                   interpreter (lua5.5: built from ../shared/lua-5.5.0
+#                   into build/lua55 first, see below)
 #
 # Dependencies are Debian packages; `make deps` installs the missing ones
 # (apt-get, as root).
@@ -48,14 +50,67 @@ endif
 # per-interpreter headers and Debian packages
 LUA_INC_lua5.4 = /usr/include/lua5.4
 LUA_INC_lua5.3 = /usr/include/lua5.3
+LUA_INC_lua5.2 = /usr/include/lua5.2
 LUA_INC_lua5.1 = /usr/include/lua5.1
 LUA_INC_luajit = /usr/include/luajit-2.1
 LUA_DEV_lua5.4 = liblua5.4-dev
 LUA_DEV_lua5.3 = liblua5.3-dev
+LUA_DEV_lua5.2 = liblua5.2-dev
 LUA_DEV_lua5.1 = liblua5.1-0-dev
 LUA_DEV_luajit = libluajit-5.1-dev
 LUA_INC ?= $(LUA_INC_$(LUA))
 LUA_DEV = $(LUA_DEV_$(LUA))
+
+# Lua 5.5: Debian packages Lua up to 5.4 only, so `make ... LUA=lua5.5`
+# builds it from LUA55_SRC (read-only: ../shared/lua-5.5.0, whose
+# PROVENANCE.md gives the command) into build/lua55, first thing:
+#   bin/lua5.5  the interpreter (onelua.c; -Wl,-E exports the API to C
+#               modules), with a default path that adds Debian's 5.4 Lua
+#               directories (busted, luassert, penlight ... are pure Lua)
+#               and a C path of build/lua55/lib only (5.4's C modules cannot
+#               load into 5.5)
+#   include/    the public headers, which the module is compiled against
+#   lib/        lfs.so, term/core.so, system/core.so: the C parts busted
+#               needs, from spec/lua55/host.c
+#   share/      the few Debian test-tool files (penlight's) that assign to
+#               a for loop's variable, which 5.5 refuses, ported by
+#               spec/lua55/port.lua (first on the path)
+# and puts bin/ first on PATH, so busted --lua=lua5.5 and the specs that
+# start a fresh interpreter (arg[-1]) find it.
+.DEFAULT_GOAL := all
+LUA55_SRC ?= ../shared/lua-5.5.0
+LUA55_DIR = $(CURDIR)/build/lua55
+LUA55_HEADERS = lua.h luaconf.h lualib.h lauxlib.h
+LUA_INC_lua5.5 = build/lua55/include
+LUA_PREREQ_lua5.5 = build/lua55/bin/lua5.5 build/lua55/lib/lfs.so build/lua55/share/.ported
+ifeq ($(LUA),lua5.5)
+export PATH := $(LUA55_DIR)/bin:$(PATH)
+endif
+LUA55_PATH = $(LUA55_DIR)/share/?.lua;$(LUA55_DIR)/share/?/init.lua;/usr/local/share/lua/5.5/?.lua;/usr/local/share/lua/5.5/?/init.lua;$(DEBIAN_LUA54_PATH);./?.lua;./?/init.lua
+DEBIAN_LUA54_PATH = /usr/share/lua/5.4/?.lua;/usr/share/lua/5.4/?/init.lua
+LUA55_CPATH = $(LUA55_DIR)/lib/?.so;./?.so
+
+build/lua55/bin/lua5.5: $(LUA55_SRC)/onelua.c
+	@mkdir -p build/lua55/bin build/lua55/include
+	cp $(addprefix $(LUA55_SRC)/,$(LUA55_HEADERS)) build/lua55/include/
+	$(CC) -std=c99 -O2 -DLUA_USE_LINUX -DLUA_PATH_DEFAULT='"$(LUA55_PATH)"' \
+	  -DLUA_CPATH_DEFAULT='"$(LUA55_CPATH)"' -Wl,-E -o $@ $(LUA55_SRC)/onelua.c -lm -ldl
+
+build/lua55/lib/lfs.so: spec/lua55/host.c build/lua55/bin/lua5.5
+	@mkdir -p build/lua55/lib/term build/lua55/lib/system
+	$(CC) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Ibuild/lua55/include -o $@ spec/lua55/host.c
+	cp $@ build/lua55/lib/term/core.so
+	cp $@ build/lua55/lib/system/core.so
+
+LUA54_SHARE = /usr/share/lua/5.4
+build/lua55/share/.ported: spec/lua55/port.lua build/lua55/bin/lua5.5
+	@mkdir -p build/lua55/share
+	@if [ -d $(LUA54_SHARE)/busted ]; then \
+	  build/lua55/bin/lua5.5 spec/lua55/port.lua build/lua55/share $(LUA54_SHARE) busted luassert say pl cliargs; \
+	else echo "no busted in $(LUA54_SHARE) (Debian: lua-busted): nothing to port"; fi
+	@touch $@
+
+lua55: $(LUA_PREREQ_lua5.5)
 
 CORE_SO = build/astar/core.so
 STAMP = build/.built-for-$(LUA)
@@ -64,7 +119,7 @@ BUSTED = busted --lua=$(LUA)
 # a line per spec file as it starts, a mark per test (spec/progress.lua)
 BUSTED_OUT = -o spec/progress.lua
 
-.PHONY: all deps test test-system demo bench clean c-test lint tsan release-check dist dist-check \
+.PHONY: lua55 all deps test test-system demo bench clean c-test lint tsan release-check dist dist-check \
         warnings format-check
 
 all: $(CORE_SO)
@@ -76,7 +131,7 @@ $(STAMP):
 	@rm -f build/.built-for-*
 	@touch $@
 
-$(CORE_SO): $(DEPS) $(STAMP)
+$(CORE_SO): $(DEPS) $(STAMP) | $(LUA_PREREQ_$(LUA))
 	@mkdir -p build/astar
 	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) $(LIBS)
 
@@ -86,7 +141,7 @@ build/luajit/astar/core.so: $(DEPS)
 	@mkdir -p build/luajit/astar
 	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) $(LIBS)
 
-deps:
+deps: $(LUA_PREREQ_$(LUA))
 	@missing=""; \
 	command -v $(LUA) >/dev/null 2>&1 || missing="$$missing $(LUA)"; \
 	[ -f $(LUA_INC)/lua.h ] || missing="$$missing $(LUA_DEV)"; \
@@ -162,10 +217,17 @@ $(DIST_DIR)/astar.c: tools/amalgamate.lua tools/sources.lua $(DEPS)
 # (installed when missing) compiles both for Windows.  The Windows module is
 # an object file (no Lua DLL to link against here: compiling is what proves
 # nothing POSIX-only is in the source); the Windows core alone links into a
-# DLL, which proves it needs nothing beyond the C runtime.  Last, a path
-# through the module built from dist/ (gcc) on $(LUA).
+# DLL, which proves it needs nothing beyond the C runtime.  A C++ program
+# (spec/c/cxx_check.cpp) links against the core compiled as C, the module
+# built by gcc exports luaopen_astar_core alone (nm -D) and every external
+# symbol of the core alone starts with astar_ (nm -g).  Last, a
+# path through the module built from dist/ (gcc) on $(LUA).
 MINGW_CC ?= x86_64-w64-mingw32-gcc
 DIST_CFLAGS = -std=c99 -pedantic -Werror -Wall -Wextra -O2
+# C++ engines: dist/astar.c compiled as C ($(CC)), spec/c/cxx_check.cpp as
+# C++ against dist/astar.h, linked with $(CXX) and run
+CXX = g++
+CXX_CHECK_FLAGS = -std=c++98 -pedantic -Werror -Wall -Wextra -O2
 dist-check: dist
 	@command -v $(MINGW_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-mingw-w64-x86-64)
 	@mkdir -p build/dist/astar build/dist/win64
@@ -176,6 +238,18 @@ dist-check: dist
 	  echo "$$cc $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/$$cc-core.o"; \
 	  $$cc $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/$$cc-core.o || exit 1; \
 	done
+	$(CC) $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/cxx-core.o
+	$(CXX) $(CXX_CHECK_FLAGS) -I$(DIST_DIR) -c spec/c/cxx_check.cpp -o build/dist/cxx_check.o
+	$(CXX) -o build/dist/cxx_check build/dist/cxx_check.o build/dist/cxx-core.o $(LIBS)
+	./build/dist/cxx_check
+	@exports=$$(nm -D --defined-only build/dist/gcc-core.so | awk '$$2 ~ /^[A-Z]$$/ && $$2 != "A" {print $$3}'); \
+	if [ "$$exports" != "luaopen_astar_core" ]; then \
+	  echo "dist-check: the module built from dist/ exports more than luaopen_astar_core:"; echo "$$exports"; exit 1; \
+	else echo "dist-check: the module built from dist/ exports luaopen_astar_core alone (nm -D)"; fi
+	@syms=$$(nm -g --defined-only build/dist/gcc-core.o | awk '{print $$3}'); \
+	bad=$$(echo "$$syms" | grep -v '^astar_'); \
+	if [ -n "$$bad" ]; then echo "dist-check: external symbols of the core without the astar_ prefix:"; echo "$$bad"; exit 1; \
+	else echo "dist-check: the $$(echo "$$syms" | wc -l) external symbols of the core alone all start with astar_ (nm -g)"; fi
 	$(MINGW_CC) $(DIST_CFLAGS) -DASTAR_NO_LUA -shared $(DIST_DIR)/astar.c -o build/dist/win64/astar.dll
 	$(MINGW_CC) $(DIST_CFLAGS) -I$(LUA_INC) -c $(DIST_DIR)/astar.c -o build/dist/win64/astar_core.o
 	@cp build/dist/gcc-core.so build/dist/astar/core.so
@@ -325,7 +399,8 @@ WARN_CFLAGS = -std=c99 -O2 -Werror -Wall -Wextra -Wpedantic -Wshadow -Wstrict-pr
               -Wpointer-arith -Wwrite-strings -Wundef -Wredundant-decls -Wnested-externs \
               -Wconversion -Wsign-conversion -Wformat=2 -Wvla
 warnings:
-	@for inc in $(LUA_INC_lua5.4) $(LUA_INC_lua5.3) $(LUA_INC_lua5.1) $(LUA_INC_luajit); do \
+	@for inc in $(LUA_INC_lua5.4) $(LUA_INC_lua5.3) $(LUA_INC_lua5.2) $(LUA_INC_lua5.1) $(LUA_INC_luajit) \
+	    $(if $(wildcard build/lua55/include/lua.h),build/lua55/include); do \
 	  [ -f $$inc/lua.h ] || { echo "warnings: no $$inc/lua.h, that Lua skipped"; continue; }; \
 	  echo "$(CC) <extra warnings> -Werror -I$$inc -c $(BINDING)"; \
 	  $(CC) $(WARN_CFLAGS) -fPIC -Isrc -I$$inc -c $(BINDING) -o /dev/null || exit 1; \

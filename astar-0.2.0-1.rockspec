@@ -9,7 +9,7 @@ description = {
    summary = "A* pathfinding with a C core: graphs, grids, Lua heuristics, per-query costs",
    detailed = [[
 astar finds shortest paths on directed weighted multigraphs and on grids for
-Lua 5.1, 5.3, 5.4 and LuaJIT, with the solver in C99 (no Lua dependency, one
+Lua 5.1 to 5.5 and LuaJIT, with the solver in C99 (no Lua dependency, one
 public header, embeddable in a C engine).  Built-in, Lua or precomputed
 (landmark, cluster) heuristics; three stop policies, one of them optimal for
 any heuristic; per-query cost modifiers (tag factors, cost callbacks, danger
@@ -23,8 +23,19 @@ Moving AI benchmark maps; waypoint graphs and SVG pictures.
    license = "MIT",
    labels = { "pathfinding", "astar", "graph", "grid", "gamedev", "ai" },
 }
+-- the Lua versions it is tested on (.ci/run): 5.1, 5.2, 5.3, 5.4, 5.5 and
+-- LuaJIT (README.md, Install)
 dependencies = {
-   "lua >= 5.1",
+   "lua >= 5.1, < 5.6",
+}
+-- `luarocks test`: the everyday busted specs (the #system ones need the
+-- repository's tools: make test-system)
+test_dependencies = {
+   "busted",
+}
+test = {
+   type = "busted",
+   flags = { "--exclude-tags=system" },
 }
 build = {
    type = "builtin",
@@ -34,6 +45,7 @@ build = {
       ["astar.describe"] = "lua/astar/describe.lua",
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
+      ["astar.tables"] = "lua/astar/tables.lua",
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/lattice.c", "src/grid.c", "src/jps.c",
                      "src/hex.c", "src/search.c", "src/heuristics.c", "src/anyangle.c",
@@ -47,5 +59,7 @@ build = {
    platforms = {
       unix = { modules = { ["astar.core"] = { libraries = { "m", "pthread" } } } },
    },
-   copy_directories = { "doc" },
+   -- doc/, and types/: the LuaLS / EmmyLua annotations (types/astar.lua,
+   -- a ---@meta file: point the editor's workspace.library at it)
+   copy_directories = { "doc", "types" },
 }

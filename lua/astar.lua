@@ -42,6 +42,14 @@ astar.grid = core.grid
 --- astar.grid_from_string(text [, legend [, grid options]]) -> grid.
 astar.grid_from_string = core.grid_from_string
 
+--- astar.grid_from_table(rows [, legend [, grid options]]) -> grid, and
+-- astar.hex_from_table: a map as Lua games hold it, rows[y][x] (0 open and
+-- 1 blocked unless the legend says otherwise; lua/astar/tables.lua).
+-- grid:to_table() is the way back.
+local tables = require("astar.tables")
+astar.grid_from_table = tables.grid_from_table(function(...) return astar.grid(...) end)
+astar.hex_from_table = tables.hex_from_table(function(...) return astar.hex(...) end)
+
 --- astar.hex(width, height [, { layout =, cell_size =, origin = }]) -> a new
 -- open hex grid (offset coordinates; layout "odd_r", "even_r", "odd_q" or
 -- "even_q").
@@ -58,8 +66,18 @@ local waypoints = require("astar.waypoints")
 astar.waypoints = waypoints.waypoints
 --- astar.labyrinth(width, height [, opts]) -> graph (the labyrinths of the A.I. for Video Games lecture).
 astar.labyrinth = waypoints.labyrinth
---- astar.svg(grid_or_graph [, opts]) -> SVG text.
-astar.svg = require("astar.svg").svg
+--- astar.svg(grid_or_graph [, opts]) -> SVG text.  lua/astar/svg.lua is
+-- loaded on the first call, not with every require("astar").  Its argument
+-- errors (error(msg, 2)) reach this caller's caller with its position: run
+-- under pcall they come without one (level 2 is pcall), and are raised
+-- again from here at level 2; errors that carry a position keep it.  (A
+-- tail call would do on 5.2+, but 5.1 and LuaJIT lose the frame in one.)
+function astar.svg(...)
+  local ok, text = pcall(require("astar.svg").svg, ...)
+  if ok then return text end
+  if type(text) == "string" and not text:find("^[^\n]-:%d+: ") then error(text, 2) end
+  error(text, 0)
+end
 
 --- astar.planner(topology [, opts]) -> planner: many path requests served
 -- oldest first on a per-frame budget, delivered paths watched for the

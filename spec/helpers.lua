@@ -46,6 +46,14 @@ function helpers.run(cmd)
   return code == 0, (out:gsub("exit=%d+%s*$", ""))
 end
 
+--- lua_binary() -> the interpreter running this spec (busted --lua=...):
+-- arg[-1] and below when set, else "lua5.4".
+function helpers.lua_binary()
+  local i, bin = -1, nil
+  while arg and arg[i] do bin, i = arg[i], i - 1 end
+  return bin or "lua5.4"
+end
+
 --- slurp(path): the whole file.
 function helpers.slurp(path)
   local f = assert(io.open(path, "rb"))

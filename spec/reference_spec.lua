@@ -120,6 +120,52 @@ describe("doc/reference.md", function()
     assert_none_missing(missing, "methods")
   end)
 
+  -- The other direction: every name a heading documents exists.  A heading
+  -- names one entry or several ("grid:xy(id), hex:xy(id)"); the arguments
+  -- in parentheses are dropped, the names are split at the commas.
+  it("documents nothing that does not exist (every name in a heading is real)", function()
+    local objects = { grid = "astar.Grid", hex = "astar.Hex", graph = "astar.Graph", field = "astar.Field",
+      query = "astar.Query", heuristic = "astar.Heuristic" }
+    local found, ghosts, count = classes(), {}, 0
+    local describe_module = require("astar.describe")
+    for _, h in ipairs(headings) do
+      local bare = h:gsub("%b()", "")
+      for part in bare:gmatch("[^,]+") do
+        local name = part:match("^%s*(.-)%s*$")
+        count = count + 1
+        local object, method = name:match("^([%a_]+):([%a_][%w_]*)$")
+        local exists
+        if object then
+          local class = objects[object]
+          exists = class ~= nil and found[class] ~= nil and found[class][method] ~= nil
+        elseif name:match("^astar%.maps%.") then
+          exists = astar.maps[name:match("^astar%.maps%.(.*)$")] ~= nil
+        elseif name:match("^astar%.") then
+          exists = astar[name:match("^astar%.(.*)$")] ~= nil
+        elseif name:match("^describe%.") then
+          exists = describe_module[name:match("^describe%.(.*)$")] ~= nil
+        end
+        if not exists then ghosts[#ghosts + 1] = name end
+      end
+    end
+    table.sort(ghosts)
+    assert.is_true(count >= 100)
+    assert(#ghosts == 0, "doc/reference.md has entries for names the module does not have: "
+      .. table.concat(ghosts, ", "))
+  end)
+
+  it("has no heading twice", function()
+    local seen, twice = {}, {}
+    for line in text:gmatch("[^\n]+") do
+      local h = line:match("^(##+%s.*)$")
+      if h then
+        if seen[h] then twice[#twice + 1] = h end
+        seen[h] = true
+      end
+    end
+    assert(#twice == 0, "doc/reference.md repeats these headings: " .. table.concat(twice, " | "))
+  end)
+
   it("finds the classes of the objects the module makes", function()
     local grid = astar.grid(2, 2)
     local found = classes()

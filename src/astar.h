@@ -31,6 +31,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Symbols (doc/reference.md, "Symbols and linkage").  Every external name
+** of the core starts with astar_ (this header) or astar__ (the internal
+** headers), every macro with ASTAR_.  Compiled as the core (its own files
+** define ASTAR_CORE_BUILD), the functions are hidden where the compiler
+** can hide them (GCC and Clang, ELF and Mach-O): they link between the
+** files of the program or shared object they are built into, but are not
+** exported from it, so the Lua module exports luaopen_astar_core alone and
+** an engine that compiles the core in exports nothing of it.  To build the
+** core as a shared library of its own, compile it with -DASTAR_VISIBLE. */
+#if defined(ASTAR_CORE_BUILD) && !defined(ASTAR_VISIBLE) && \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define ASTAR_HIDDEN_API 1
+#pragma GCC visibility push(hidden)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The version of the core, one place for the whole project (the Lua module,
 ** the rockspecs and the CHANGELOG must agree: `make release-check`). */
 #define ASTAR_VERSION_MAJOR 0
@@ -358,6 +377,17 @@ int astar_grid_track_changes(astar_grid *gr, size_t cap);
 ** recomputation is safe.  [out] n: 0 when nothing changed. */
 int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells,
                        size_t cap, size_t *n);
+
+/*
+** Edits as one change: the set_blocked, set_cost and set_tag calls between
+** astar_grid_edits_begin and astar_grid_edits_end that change something
+** make one new version together (a query or field sees one change) and
+** each logs its cell (astar_grid_changes: repeats possible).  Each call
+** does exactly what it does alone otherwise.  Pairs nest; no search may
+** begin in between (searches lock the grid; edits are refused then).
+*/
+void astar_grid_edits_begin(astar_grid *gr);
+void astar_grid_edits_end(astar_grid *gr);
 
 /* Hex geometry.  The number of steps between two cells on an open hex
 ** grid; -1 when a cell is out of range or gr is a square grid. */
@@ -883,5 +913,13 @@ int32_t astar_theta_bad(const astar_theta *t, double *value);
 int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *cost,
                            double *length);
 size_t astar_theta_bytes(const astar_theta *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef ASTAR_HIDDEN_API
+#pragma GCC visibility pop
+#endif
 
 #endif

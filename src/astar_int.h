@@ -31,7 +31,24 @@
 #ifndef ASTAR_INT_H
 #define ASTAR_INT_H
 
+/* the core's own build: astar.h hides the public functions (see there) */
+#ifndef ASTAR_CORE_BUILD
+#define ASTAR_CORE_BUILD 1
+#endif
 #include "astar.h"
+
+/* The internal functions (astar__*) are hidden in every build: wrap their
+** declarations, after the header's #includes (a system function declared
+** hidden would not link). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define ASTAR_INTERNAL_BEGIN _Pragma("GCC visibility push(hidden)")
+#define ASTAR_INTERNAL_END _Pragma("GCC visibility pop")
+#else
+#define ASTAR_INTERNAL_BEGIN
+#define ASTAR_INTERNAL_END
+#endif
+
+ASTAR_INTERNAL_BEGIN
 
 #if defined(__GNUC__)
 #define ASTAR_INLINE static inline __attribute__((always_inline))
@@ -116,6 +133,11 @@ int astar__comp_refresh(astar_topology *t);
 /* After a mutation that only added steps bumped the version: labels current
 ** before it stay current (then report the new steps with the two below). */
 void astar__comp_kept(astar_topology *t);
+/* A mutation that shares the version before it (a batch's later edits,
+** astar_grid_edits_begin): the labels fall behind as a bump would leave
+** them, so that astar__comp_kept after it keeps them current only for a
+** change that merely added steps. */
+void astar__comp_touch(astar_topology *t);
 /* External node v was opened (or added): a label of its own. */
 void astar__comp_node(astar_topology *t, int32_t v);
 /* A step between external nodes a and b exists now: their labels merge. */
@@ -394,5 +416,7 @@ struct astar_search {
   int pruned; /* max_cost cut something off */
   astar_error_info err;
 };
+
+ASTAR_INTERNAL_END
 
 #endif

@@ -61,6 +61,15 @@ static void *compat_testudata(lua_State *L, int idx, const char *name) {
 #define compat_gc_running(L) 1
 #endif
 
+/* A collector step worth `kb` kilobytes of allocation: 5.5 takes the step
+** in bytes, as a size_t (a vararg: passing an int there is undefined);
+** 5.4 and earlier take kilobytes, as an int. */
+#if LUA_VERSION_NUM >= 505
+#define compat_gcstep(L, kb) lua_gc((L), LUA_GCSTEP, (size_t)(kb)*1024u)
+#else
+#define compat_gcstep(L, kb) lua_gc((L), LUA_GCSTEP, (int)(kb))
+#endif
+
 /* lua_pushstring returns the interned string from 5.2 on; 5.1's returns
 ** nothing. */
 #if LUA_VERSION_NUM >= 502

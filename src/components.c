@@ -121,6 +121,11 @@ void astar__comp_kept(astar_topology *t) {
   if (c->valid && c->version + 1 == t->version) c->version = t->version;
 }
 
+void astar__comp_touch(astar_topology *t) {
+  astar_comps *c = &t->comps;
+  if (c->valid && c->version == t->version) c->version = t->version - 1;
+}
+
 /* A fresh label (one more set in the union-find); -1 when out of memory,
 ** which drops the labels (the next question relabels). */
 static int32_t comp_fresh(astar_topology *t) {

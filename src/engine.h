@@ -42,9 +42,11 @@
 #include "astar_int.h"
 #include "filter.h"
 
-/* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
-enum { POS_CLOSED = -1,
-       POS_NEXT = -2 };
+ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
+
+    /* astar_node.pos when not in the heap: closed (or new), or in the bypass slot. */
+    enum { POS_CLOSED = -1,
+           POS_NEXT = -2 };
 
 /* A closed node is reopened only for an improvement larger than this
 ** relative amount.  Without it, two routes of equal length whose float sums
@@ -533,5 +535,7 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
     if ((rc = expand(s, top.node)) != ASTAR_OK) return s->status = rc;
   }
 }
+
+ASTAR_INTERNAL_END
 
 #endif

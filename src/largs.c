@@ -24,6 +24,22 @@
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 
+/* Raises a message at the position of the Lua code that called the
+** module's function, as luaL_error does for a plain C function: a protected
+** body (UV_BODY true) runs under its entry's pcall, so that code is one
+** level further up.  Every error of the binding's functions goes through
+** here (option-name errors included), so each carries its "file:line:". */
+static int raise_error(lua_State *L, const char *fmt, ...) {
+  va_list ap;
+  int level = lua_type(L, lua_upvalueindex(UV_BODY)) == LUA_TBOOLEAN ? 2 : 1;
+  luaL_where(L, level);
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
 static int arg_error(lua_State *L, int arg, const char *msg) {
   lua_Debug ar;
   const char *fname = lua_tostring(L, lua_upvalueindex(UV_NAME));
@@ -38,7 +54,7 @@ static int arg_error(lua_State *L, int arg, const char *msg) {
       colon = ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0;
     if (colon) arg--;
   }
-  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
+  return raise_error(L, "bad argument #%d to '%s' (%s)", arg, fname, msg);
 }
 
 /* The running function's name, for messages that are not about one
@@ -54,7 +70,7 @@ static const char *fname_of(lua_State *L) {
 ** anything else is named by the running function and the status. */
 static int status_error(lua_State *L, int rc) {
   if (rc == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
-  return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
+  return raise_error(L, "%s: %s", fname_of(L), astar_status_name(rc));
 }
 
 /* rc when the core call succeeded (any status >= 0); raises otherwise. */

@@ -5,7 +5,7 @@
 ** compiled as one unit (as luv does), so its helpers stay static and the
 ** build lists one source; each file is included in dependency order:
 **
-**   compat.h    the Lua 5.1 - 5.4 / LuaJIT differences, behind one name each
+**   compat.h    the Lua 5.1 - 5.5 / LuaJIT differences, behind one name each
 **   lobject.c   the module state, accounted memory, object lifetimes (holds,
 **               locks, deferred close) and protected calls
 **   largs.c     argument checks and error messages
@@ -84,7 +84,10 @@ static const lfunc topo_methods[] = {
 /* What every grid of cells has, written once (lcells.c). */
 static const lfunc cell_methods[] = {
     {"set_blocked", l_cells_set_blocked, 0, NULL},
+    {"set_blocked_rect", l_cells_set_blocked_rect, 0, NULL},
+    {"set_blocked_cells", l_cells_set_blocked_cells, 0, NULL},
     {"is_blocked", l_cells_is_blocked, 0, NULL},
+    {"to_table", l_cells_to_table, 1, NULL},
     {"set_cost", l_cells_set_cost, 0, NULL},
     {"get_cost", l_cells_get_cost, 0, NULL},
     {"set_tag", l_cells_set_tag, 0, cells_set_tag_named},
@@ -135,9 +138,12 @@ static const lfunc field_methods[] = {
     {"next_step", l_field_next_step, 0, NULL},
     {"stale", l_field_stale, 0, NULL},
     {"update", l_field_update, 1, NULL},
+    {"close", l_field_close, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL}, {NULL, NULL, 0, NULL}};
+static const lfunc field_metamethods[] = {{"__tostring", l_field_tostring, 0, NULL},
+                                          {"__close", l_field_close, 0, NULL},
+                                          {NULL, NULL, 0, NULL}};
 
 static const lfunc query_methods[] = {
     {"step", l_query_step, 1, NULL},
@@ -153,10 +159,12 @@ static const lfunc query_metamethods[] = {
     {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_methods[] = {
-    {"value", l_heur_value, 0, NULL}, {"stale", l_heur_stale, 0, NULL}, {NULL, NULL, 0, NULL}};
+    {"value", l_heur_value, 0, NULL}, {"stale", l_heur_stale, 0, NULL},
+    {"close", l_heur_close, 0, NULL},  {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_metamethods[] = {
     {"__gc", l_heur_gc, 0, NULL},
+    {"__close", l_heur_close, 0, NULL},
     {"__tostring", l_heur_tostring, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -209,9 +217,12 @@ static void new_plain_class(lua_State *L, lstate *M, const char *name, const lfu
 
 /* The module's one exported symbol.  A Windows DLL exports only what is
 ** marked (MSVC; MinGW exports everything when nothing is); elsewhere the
-** default visibility is enough. */
-#if defined(_WIN32)
+** core's functions are hidden (astar.h, "Symbols") and this one is marked
+** visible, so that it stays exported under -fvisibility=hidden too. */
+#if defined(_WIN32) || defined(__CYGWIN__)
 #define ASTAR_LUAOPEN __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define ASTAR_LUAOPEN __attribute__((visibility("default")))
 #else
 #define ASTAR_LUAOPEN
 #endif
@@ -228,6 +239,8 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   new_plain_class(L, M, QUERY_MT, query_metamethods, query_methods);
   new_plain_class(L, M, HEUR_MT, heur_metamethods, heur_methods);
   luaL_newmetatable(L, GRID_PATH_MT);
+  lua_pushstring(L, GRID_PATH_MT); /* as new_class does: 5.1 and 5.2 set no __name */
+  lua_setfield(L, -2, "__name");
   lua_newtable(L); /* the path methods (l_methods) */
   lua_pushcclosure(L, grid_path_index, 1);
   lua_setfield(L, -2, "__index");

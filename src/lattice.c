@@ -171,9 +171,19 @@ int32_t astar_grid_height(const astar_grid *gr) { return gr->h; }
 /* edits                                                                      */
 /* ------------------------------------------------------------------------ */
 
-/* A change to cell (x, y): a new version, and a line in the log. */
+/* A change to cell (x, y): a new version, and a line in the log.  Inside a
+** batch (astar_grid_edits_begin) only the first change makes a version and
+** the later ones share it, each with its own line in the log.  A later one
+** still leaves the component labels behind (astar__comp_touch), exactly as
+** a version of its own would: the edit path that follows keeps them
+** current (astar__comp_kept) only if it merely added steps. */
 static void note_change(astar_grid *gr, int32_t x, int32_t y) {
-  gr->t.version++;
+  if (gr->edits > 0 && gr->edits_versioned) {
+    astar__comp_touch(&gr->t);
+  } else {
+    gr->t.version++;
+    gr->edits_versioned = gr->edits > 0;
+  }
   if (gr->log_cap > 0) {
     struct lat_change *e = &gr->log[gr->log_n++ % gr->log_cap];
     e->version = gr->t.version;
@@ -196,19 +206,40 @@ int astar_grid_track_changes(astar_grid *gr, size_t cap) {
 int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, size_t cap,
                        size_t *n) {
   uint32_t want = gr->t.version - since; /* versions (since, now]: modulo 2^32 */
+  uint32_t at = gr->t.version;           /* the version the walk is in */
   size_t kept = gr->log_n < gr->log_cap ? gr->log_n : gr->log_cap, i, found = 0;
+  int seen = 0; /* a line of version `at` was met */
   *n = 0;
   if (want == 0) return ASTAR_OK;
-  if (want > kept || want > cap) return ASTAR_EOVERFLOW;
-  /* the newest `want` entries must be exactly the versions since+1..now (a
-  ** version made while the log was off, or before it, leaves a gap) */
-  for (i = 0; i < want; i++) {
+  if (want > kept) return ASTAR_EOVERFLOW; /* every version has a line at least */
+  /* Newest first, the lines of versions now, now - 1, ... since + 1, each
+  ** with one line or more (a batch's cells share its version); a version
+  ** with none (made while the log was off, or before it) is a gap. */
+  for (i = 0; i < kept; i++) {
     const struct lat_change *e = &gr->log[(gr->log_n - 1 - i) % gr->log_cap];
-    if (e->version != gr->t.version - (uint32_t)i) return ASTAR_EOVERFLOW;
+    if (gr->t.version - e->version >= want) break; /* since or older: all read */
+    if (e->version != at) {
+      if (!seen || e->version != at - 1) return ASTAR_EOVERFLOW;
+      at--;
+    }
+    seen = 1;
+    if (found == cap) return ASTAR_EOVERFLOW;
     cells[found++] = e->cell;
   }
+  if (!seen || at != since + 1) return ASTAR_EOVERFLOW;
+  /* the ring read to its end after dropping lines: version since + 1 may
+  ** have had more */
+  if (i == kept && gr->log_n > gr->log_cap) return ASTAR_EOVERFLOW;
   *n = found;
   return ASTAR_OK;
+}
+
+void astar_grid_edits_begin(astar_grid *gr) {
+  if (gr->edits++ == 0) gr->edits_versioned = 0;
+}
+
+void astar_grid_edits_end(astar_grid *gr) {
+  if (gr->edits > 0 && --gr->edits == 0) gr->edits_versioned = 0;
 }
 
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {

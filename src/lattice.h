@@ -30,6 +30,8 @@
 
 #include "engine.h"
 
+ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
+
 #define LAT_MAXDIR 8
 
 typedef struct lat_shape lat_shape;
@@ -83,6 +85,10 @@ struct astar_grid {
   size_t log_cap, log_n; /* log_n: changes written since tracking began */
   lat_sectors *sec;      /* the components by sector (sectors.c), NULL
                          ** until a question needs them */
+  /* edits as one change (astar_grid_edits_begin/_end): the depth of the
+  ** batch, and whether it has made its version yet */
+  int edits;
+  int edits_versioned;
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the
@@ -474,5 +480,7 @@ void astar__sec_free(astar_grid *gr);
 
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;
+
+ASTAR_INTERNAL_END
 
 #endif

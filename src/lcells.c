@@ -226,8 +226,8 @@ static int grid_path_index(lua_State *L) {
   if (lua_isnil(L, -2) || !lua_istable(L, -1)) return 0;
   dw = lua_tonumber(L, -2);
   if (lua_type(L, -2) != LUA_TNUMBER || dw != floor(dw) || dw < 1 || dw > ASTAR_GRID_MAX_SIDE)
-    return luaL_error(L, "cannot build path.xy: path.width must be an integer in 1..%d, got %s",
-                      ASTAR_GRID_MAX_SIDE, describe(L, -2));
+    return raise_error(L, "cannot build path.xy: path.width must be an integer in 1..%d, got %s",
+                       ASTAR_GRID_MAX_SIDE, describe(L, -2));
   w = (lua_Integer)dw;
   n = (lua_Integer)compat_rawlen(L, -1);
   lua_createtable(L, n > INT32_MAX ? 0 : (int)n, 0);
@@ -237,8 +237,8 @@ static int grid_path_index(lua_State *L) {
     lua_rawgeti(L, -2, (int)i);
     dc = lua_tonumber(L, -1);
     if (lua_type(L, -1) != LUA_TNUMBER || dc != floor(dc) || dc < 1 || dc > 1073741824.0)
-      return luaL_error(L, "cannot build path.xy: path.nodes[%d] must be a cell id, got %s",
-                        (int)i, describe(L, -1));
+      return raise_error(L, "cannot build path.xy: path.nodes[%d] must be a cell id, got %s",
+                         (int)i, describe(L, -1));
     c = (lua_Integer)dc - 1;
     lua_pop(L, 1);
     lua_createtable(L, 2, 0);
@@ -269,6 +269,62 @@ static int l_cells_set_blocked(lua_State *L) {
   b = check_bool(L, 4);
   check_mutable(L, T);
   check_status(L, astar_grid_set_blocked(T->grid, x, y, b));
+  account(L, T->o.M);
+  return 0;
+}
+
+/* Bulk edits: every cell is checked first (an error changes nothing), then
+** each goes through the core's one-cell edit (astar_grid_set_blocked, so
+** whatever keeps itself current on edits sees each cell) inside one batch
+** (astar_grid_edits_begin): the grid makes one new version, and logs every
+** cell that changed.  Nothing here allocates or runs Lua between the check
+** and the edits, so the list read twice (raw) is the same list. */
+
+/* grid:set_blocked_rect(x1, y1, x2, y2, blocked): the cells of the
+** rectangle with those corners (either order). */
+static int l_cells_set_blocked_rect(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t x1, y1, x2, y2, x, y, t;
+  int b;
+  check_xy(L, T, 2, &x1, &y1);
+  check_xy(L, T, 4, &x2, &y2);
+  b = check_bool(L, 6);
+  check_mutable(L, T);
+  if (x2 < x1) t = x1, x1 = x2, x2 = t;
+  if (y2 < y1) t = y1, y1 = y2, y2 = t;
+  astar_grid_edits_begin(T->grid);
+  for (y = y1; y <= y2; y++)
+    for (x = x1; x <= x2; x++) (void)astar_grid_set_blocked(T->grid, x, y, b);
+  astar_grid_edits_end(T->grid);
+  account(L, T->o.M);
+  return 0;
+}
+
+/* grid:set_blocked_cells(cells, blocked): a list of {x, y} (read raw;
+** repeats allowed). */
+static int l_cells_set_blocked_cells(lua_State *L) {
+  ltopo *T = check_self(L);
+  int32_t w = astar_grid_width(T->grid);
+  size_t i, n;
+  int b;
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of cells)");
+  b = check_bool(L, 3);
+  check_mutable(L, T);
+  n = compat_rawlen(L, 2);
+  for (i = 0; i < n; i++) { /* the check: every entry a cell inside the grid */
+    lua_rawgeti(L, 2, (int)i + 1);
+    (void)cells_list_node(L, T, 2, lua_gettop(L), "cells", i);
+    lua_pop(L, 1);
+  }
+  astar_grid_edits_begin(T->grid);
+  for (i = 0; i < n; i++) {
+    int32_t id;
+    lua_rawgeti(L, 2, (int)i + 1);
+    id = cells_list_node(L, T, 2, lua_gettop(L), "cells", i);
+    lua_pop(L, 1);
+    (void)astar_grid_set_blocked(T->grid, id % w, id / w, b);
+  }
+  astar_grid_edits_end(T->grid);
   account(L, T->o.M);
   return 0;
 }
@@ -450,6 +506,26 @@ static int l_cells_visible_from(lua_State *L) {
   T->cls->shape(T, &w, &h);
   F = field_new(L, 1, w, h, 0, 0);
   check_status(L, astar_grid_visible_from(T->grid, x, y, radius, F->v));
+  return 1;
+}
+
+/* grid:to_table() -> rows: rows[y][x] is 1 on a blocked cell, 0 on an open
+** one (astar.grid_from_table's default legend, so it makes the same
+** passability again; costs and tags are not in it).  Protected: each new
+** row may run finalizers, and the call holds the grid (a close waits). */
+static int l_cells_to_table(lua_State *L) {
+  lcall *C = call_frame(L);
+  ltopo *T = hold_self(L, C, 0);
+  int32_t w = astar_grid_width(T->grid), h = astar_grid_height(T->grid), x, y;
+  lua_createtable(L, (int)h, 0);
+  for (y = 0; y < h; y++) {
+    lua_createtable(L, (int)w, 0);
+    for (x = 0; x < w; x++) {
+      lua_pushinteger(L, astar_grid_blocked(T->grid, x, y));
+      lua_rawseti(L, -2, (int)x + 1);
+    }
+    lua_rawseti(L, -2, (int)y + 1);
+  }
   return 1;
 }
 

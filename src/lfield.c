@@ -63,13 +63,24 @@ static void field_fill_distances(lfield *F, ltopo *T, const astar_search *s) {
 static void field_release(lobj *o) { (void)o; }
 
 static lfield *check_field(lua_State *L, int idx) {
-  return (lfield *)check_ud(L, idx, FIELD_MT);
+  lfield *F = (lfield *)check_ud(L, idx, FIELD_MT);
+  if (F->o.closed) closed_error(L, "field");
+  return F;
+}
+
+/* field:close() and __close (local f <close> = astar.field(g)): a field has
+** no C memory of its own, so closing only ends its use: from then on, for
+** everyone, "attempt to use a closed field" (a search reading it finishes
+** first: obj_close waits for its holders).  Idempotent. */
+static int l_field_close(lua_State *L) {
+  obj_close(&((lfield *)check_ud(L, 1, FIELD_MT))->o);
+  return 0;
 }
 
 /* A field method that changes values: not while a search reads them. */
 static lfield *check_field_mutable(lua_State *L, int idx) {
   lfield *F = check_field(L, idx);
-  if (F->o.locks > 0) luaL_error(L, "cannot call '%s': field is being searched", fname_of(L));
+  if (F->o.locks > 0) raise_error(L, "cannot call '%s': field is being searched", fname_of(L));
   return F;
 }
 
@@ -226,10 +237,10 @@ static int l_field_size(lua_State *L) {
 static int l_field_next_step(lua_State *L) {
   lfield *F = check_field(L, 1);
   int32_t c = check_coords(L, 2, F->w, F->h, NULL, NULL), next;
-  if (!F->distances) return luaL_error(L, "next_step needs a field made by grid:distances");
+  if (!F->distances) return raise_error(L, "next_step needs a field made by grid:distances");
   if (field_stale(F))
-    return luaL_error(L, "field is stale (the grid changed since it was computed); "
-                         "call field:update()");
+    return raise_error(L, "field is stale (the grid changed since it was computed); "
+                          "call field:update()");
   next = field_next(F)[c];
   if (next < 0) return 0;
   lua_pushinteger(L, next % F->w + 1);
@@ -245,8 +256,10 @@ static int l_field_stale(lua_State *L) {
   return 1;
 }
 
+/* __tostring works on a closed field too (it says so). */
 static int l_field_tostring(lua_State *L) {
-  lfield *F = check_field(L, 1);
-  lua_pushfstring(L, "astar.Field (%dx%d)", (int)F->w, (int)F->h);
+  lfield *F = (lfield *)check_ud(L, 1, FIELD_MT);
+  if (F->o.closed) lua_pushliteral(L, "astar.Field (closed)");
+  else lua_pushfstring(L, "astar.Field (%dx%d)", (int)F->w, (int)F->h);
   return 1;
 }

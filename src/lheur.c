@@ -48,6 +48,14 @@ static int l_heur_gc(lua_State *L) {
   return 0;
 }
 
+/* heuristic:close() and __close: frees the table now (a search using it
+** finishes first); later use raises "attempt to use a closed heuristic".
+** Idempotent. */
+static int l_heur_close(lua_State *L) {
+  obj_close(&((lheur *)check_ud(L, 1, HEUR_MT))->o);
+  return 0;
+}
+
 /* Pushes an empty heuristic object for the topology at tidx. */
 static lheur *heur_new(lua_State *L, ltopo *T, int tidx) {
   lheur *H = (lheur *)compat_newud(L, sizeof(lheur));
@@ -62,10 +70,10 @@ static lheur *heur_new(lua_State *L, ltopo *T, int tidx) {
 
 /* Raises the error of a failed table build (fname: "landmarks", ...). */
 static int build_error(lua_State *L, int rc, const char *fname, const char *what) {
-  if (rc == ASTAR_EINVAL) return luaL_error(L, "%s: the %s has no open node", fname, what);
+  if (rc == ASTAR_EINVAL) return raise_error(L, "%s: the %s has no open node", fname, what);
   if (rc == ASTAR_EOVERFLOW)
-    return luaL_error(L, "%s: the cost of a path in the %s overflows (costs too large)", fname,
-                      what);
+    return raise_error(L, "%s: the cost of a path in the %s overflows (costs too large)", fname,
+                       what);
   return status_error(L, rc);
 }
 
@@ -167,6 +175,7 @@ static int l_cluster_heuristic(lua_State *L) {
 ** now (a changed topology could make its tables overestimate). */
 static lheur *check_heur_for(lua_State *L, int hidx, ltopo *T, int arg) {
   lheur *H = (lheur *)lua_touserdata(L, hidx);
+  if (H->o.closed) closed_error(L, "heuristic");
   if (H->T != T) arg_error(L, arg, "heuristic was built for another graph or grid");
   if (H->tab == NULL || !astar_table_serves(H->tab, T->t))
     arg_error(L, arg, "heuristic was built before the last change to this graph or grid "
@@ -180,6 +189,7 @@ static int l_heur_value(lua_State *L) {
   ltopo *T = H->T;
   int32_t a, b;
   double h;
+  if (H->o.closed) closed_error(L, "heuristic");
   if (T->o.closed) closed_error(L, T->cls->what);
   if (H->tab == NULL || !astar_table_serves(H->tab, T->t))
     return arg_error(L, 1, "heuristic was built before the last change to this graph or grid "
@@ -194,6 +204,10 @@ static int l_heur_value(lua_State *L) {
 static int l_heur_tostring(lua_State *L) {
   lheur *H = (lheur *)check_ud(L, 1, HEUR_MT);
   int landmarks = H->tab && astar_table_kind(H->tab) == ASTAR_TABLE_LANDMARKS;
+  if (H->o.closed) {
+    lua_pushliteral(L, "astar.Heuristic (closed)");
+    return 1;
+  }
   lua_pushfstring(L, "astar.Heuristic (%s, %d %s)", landmarks ? "landmarks" : "cluster table",
                   H->tab ? (int)astar_table_size(H->tab) : 0,
                   landmarks ? "landmarks" : "clusters");

@@ -122,7 +122,7 @@ static void account(lua_State *L, lstate *M) {
   size_t kb = M->debt / 1024;
   if (M->debt < ACCOUNT_MIN || !compat_gc_running(L)) return;
   if (kb > INT_MAX) kb = INT_MAX;
-  if (lua_gc(L, LUA_GCSTEP, (int)kb) == -1) return;
+  if (compat_gcstep(L, kb) == -1) return;
   M->debt = 0;
   if (M->bytes > 2 * M->base + FULL_MIN) {
     lua_gc(L, LUA_GCCOLLECT, 0);

@@ -216,6 +216,7 @@ static lfield *field_option(lua_State *L, lparse *P, int v, const char *name) {
     arg_error(L, P->arg, lua_pushfstring(L, "%s must be an astar.Field, got %s", name, describe(L, v)));
     return NULL; /* not reached: arg_error raises */
   }
+  if (F->o.closed) closed_error(L, "field");
   P->T->cls->shape(P->T, &w, &h);
   if (F->w != w || F->h != h)
     arg_error(L, P->arg, lua_pushfstring(L, "%s field is %dx%d but the %s is %dx%d", name, (int)F->w, (int)F->h, P->T->cls->what, (int)w, (int)h));

@@ -443,9 +443,9 @@ static int l_query_step(lua_State *L) {
   ltopo *T = Q->T;
   int rc;
   if (budget.time > 0) budget.deadline = astar_monotonic() + budget.time; /* repair included */
-  if (Q->o.locks > 0) return luaL_error(L, "cannot step a query while it is stepping");
+  if (Q->o.locks > 0) return raise_error(L, "cannot step a query while it is stepping");
   if (Q->state == QS_FAILED)
-    return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
+    return raise_error(L, "this query failed (an error was raised while it ran): start a new one");
   query_sync(Q);
   if (Q->state != QS_RUNNING) {
     lua_pushstring(L, query_state_name(Q));
@@ -496,7 +496,7 @@ static int l_query_step(lua_State *L) {
       /* "jps", and the map gained what rules it out since the query began */
       const char *why = astar_jps_refusal(T->t, &Q->opts.q);
       if (rc == ASTAR_EINVAL && Q->opts.q.algorithm == ASTAR_ALGO_JPS && why)
-        return luaL_error(L, "algorithm \"jps\" does not apply to this query any more (%s)", why);
+        return raise_error(L, "algorithm \"jps\" does not apply to this query any more (%s)", why);
       return search_error(L, T, Q->b.s, rc);
     }
     Q->begun = 1;
@@ -528,7 +528,7 @@ static int l_query_result(lua_State *L) {
   hold(L, C, &Q->o, 0);
   if (!stepping) {
     if (Q->state == QS_FAILED)
-      return luaL_error(L, "this query failed (an error was raised while it ran): start a new one");
+      return raise_error(L, "this query failed (an error was raised while it ran): start a new one");
     query_sync(Q);
     if (Q->state == QS_CANCELLED) {
       lua_pushnil(L);

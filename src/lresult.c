@@ -177,15 +177,15 @@ static int search_error_info(lua_State *L, ltopo *T, const astar_error_info *e, 
   if (rc == ASTAR_ECOST) {
     const char *subject = T->cls->cost_subject(L, T, e->from, e->node, e->link);
     const char *value = describe_number(L, e->value);
-    return luaL_error(L, "%s would cost %s (%s)", subject, value,
-                      cost_rule(L, e->cause, T->cls->step_word));
+    return raise_error(L, "%s would cost %s (%s)", subject, value,
+                       cost_rule(L, e->cause, T->cls->step_word));
   }
   if (rc == ASTAR_EOVERFLOW)
-    return luaL_error(L, "the cost of reaching %s overflows (costs too large)",
-                      T->cls->node_name(L, T, e->node));
+    return raise_error(L, "the cost of reaching %s overflows (costs too large)",
+                       T->cls->node_name(L, T, e->node));
   if (rc == ASTAR_ECHANGED)
-    return luaL_error(L, "the %s changed since this query began (start a new query)",
-                      T->cls->what);
+    return raise_error(L, "the %s changed since this query began (start a new query)",
+                       T->cls->what);
   return status_error(L, rc);
 }
 

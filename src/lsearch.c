@@ -39,8 +39,8 @@ static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
   if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
     const char *got = describe(L, -1);
-    return luaL_error(L, "heuristic returned %s for %s (expected a finite number >= 0)", got,
-                      b->T->cls->node_name(L, b->T, node));
+    return raise_error(L, "heuristic returned %s for %s (expected a finite number >= 0)", got,
+                       b->T->cls->node_name(L, b->T, node));
   }
   lua_pop(L, 1);
   *h = v;
@@ -63,9 +63,9 @@ static int bridge_cost(void *ctx, int32_t from, int32_t to, int32_t link, double
     double v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
     if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
       const char *got = describe(L, -1);
-      return luaL_error(L,
-                        "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
-                        b->T->cls->step_name(L, b->T, from, to, link));
+      return raise_error(L,
+                         "cost callback returned %s for %s (expected a finite number >= 0 or false)", got,
+                         b->T->cls->step_name(L, b->T, from, to, link));
     }
     *out = v;
   }
@@ -255,8 +255,8 @@ static int l_field_update(lua_State *L) {
   const char *src;
   int rc, full;
   int32_t count;
-  if (!F->distances) return luaL_error(L, "update needs a field made by grid:distances");
-  if (F->o.locks > 0) return luaL_error(L, "cannot call 'update': field is being searched");
+  if (!F->distances) return raise_error(L, "update needs a field made by grid:distances");
+  if (F->o.locks > 0) return raise_error(L, "cannot call 'update': field is being searched");
   T = F->grid;
   if (T == NULL || T->o.closed) closed_error(L, "grid");
   lua_settop(L, 1);
@@ -345,7 +345,7 @@ static int l_audit_heuristic(lua_State *L) {
   rc = astar_audit_heuristic(T->t, &o.q, samples > INT32_MAX ? INT32_MAX : (int32_t)samples,
                              S->b.s, D->b.s, &a);
   if (rc == ASTAR_EINVAL)
-    return luaL_error(L, "audit_heuristic: the %s has no open node", T->cls->what);
+    return raise_error(L, "audit_heuristic: the %s has no open node", T->cls->what);
   if (rc != ASTAR_OK)
     return search_error(L, T, astar_search_status(D->b.s) < 0 ? D->b.s : S->b.s, rc);
   lua_createtable(L, 0, 10);

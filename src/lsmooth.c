@@ -16,9 +16,9 @@
 static int rate_error(lua_State *L, ltopo *T, int32_t cell, double value) {
   int32_t w = astar_grid_width(T->grid);
   const char *v = describe_number(L, value);
-  return luaL_error(L, "cell (%d, %d) would cost %s per unit of length (penalty * "
-                       "penalty_scale and tag factors must keep costs finite and >= 0)",
-                    (int)(cell % w + 1), (int)(cell / w + 1), v);
+  return raise_error(L, "cell (%d, %d) would cost %s per unit of length (penalty * "
+                        "penalty_scale and tag factors must keep costs finite and >= 0)",
+                     (int)(cell % w + 1), (int)(cell / w + 1), v);
 }
 
 /* Pushes the list of points {x, y} for the cells cells[keep[i]] (keep NULL:
@@ -49,7 +49,7 @@ static void smooth_cells(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const astar
   b->work = (double *)sbuf_grow(L, C->M, b->work, &b->work_cap, (size_t)n, sizeof(double));
   m = astar_grid_smooth(T->grid, q, b->nodes, n, b->links, b->work, &bad, &value);
   if (m == ASTAR_ECOST) rate_error(L, T, bad, value);
-  if (m < 0) luaL_error(L, "%s: %s", fname_of(L), astar_status_name(m));
+  if (m < 0) raise_error(L, "%s: %s", fname_of(L), astar_status_name(m));
   push_points(L, T, b->nodes, b->links, m);
 }
 
@@ -90,7 +90,7 @@ static int theta_error(lua_State *L, ltopo *T, astar_theta *th, int rc) {
     return search_error_info(L, T, &e, rc);
   }
   if (rc == ASTAR_ECHANGED)
-    return luaL_error(L, "the grid changed since this query began (start a new query)");
+    return raise_error(L, "the grid changed since this query began (start a new query)");
   return status_error(L, rc);
 }
 
@@ -262,7 +262,7 @@ static int step_error(lua_State *L, ltopo *T, const lopts *o, int32_t i, int32_t
   int diag = astar_grid_diagonal(T->grid);
   const char *msg;
   if (fault < 0) /* the ids were checked: not expected */
-    return luaL_error(L, "%s: %s", fname_of(L), astar_status_name(fault));
+    return raise_error(L, "%s: %s", fname_of(L), astar_status_name(fault));
   switch (fault) {
     case ASTAR_STEP_SAME:
       msg = lua_pushfstring(L, "path.nodes[%d] (cell (%d, %d)) repeats the cell before it",

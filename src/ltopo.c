@@ -122,7 +122,7 @@ static const ltopo_class *topo_class_of(lua_State *L, int idx) {
 }
 
 static void closed_error(lua_State *L, const char *what) {
-  luaL_error(L, "attempt to use a closed %s", what);
+  raise_error(L, "attempt to use a closed %s", what);
 }
 
 /* The open topology at idx: of class cls, or of any class (NULL). */
@@ -152,7 +152,7 @@ static ltopo *hold_self(lua_State *L, lcall *C, int lock) {
 /* Mutators call this first: a search reading the topology forbids it. */
 static void check_mutable(lua_State *L, ltopo *T) {
   if (T->o.locks > 0)
-    luaL_error(L, "cannot call '%s': %s is being searched", fname_of(L), T->cls->what);
+    raise_error(L, "cannot call '%s': %s is being searched", fname_of(L), T->cls->what);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -252,7 +252,7 @@ static int32_t intern_tag(lua_State *L, int tidx, int arg, int32_t max) {
   lua_pop(L, 1);
   lua_getfield(L, -2, "names");
   id = (int32_t)compat_rawlen(L, -1) + 1;
-  if (id > max) luaL_error(L, "too many distinct tags (at most %d)", (int)max);
+  if (id > max) raise_error(L, "too many distinct tags (at most %d)", (int)max);
   lua_pushvalue(L, arg);
   lua_rawseti(L, -2, id);
   lua_pushvalue(L, arg);

@@ -9,6 +9,13 @@
 
 #include <stddef.h>
 
+/* Hidden, as the core's other functions (see astar.h, "Symbols"): the Lua
+** module exports none of them. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define ASTAR_THREAD_HIDDEN 1
+#pragma GCC visibility push(hidden)
+#endif
+
 /* The number of processors online (>= 1; 1 when the platform cannot tell
 ** or has no threads). */
 int astar_cpu_count(void);
@@ -39,5 +46,9 @@ astar_mutex *astar_mutex_new(void);
 void astar_mutex_free(astar_mutex *m);
 void astar_mutex_lock(astar_mutex *m);
 void astar_mutex_unlock(astar_mutex *m);
+
+#ifdef ASTAR_THREAD_HIDDEN
+#pragma GCC visibility pop
+#endif
 
 #endif

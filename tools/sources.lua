@@ -18,7 +18,7 @@ checks every copy of it that cannot read it.
 Users: tools/amalgamate.lua (make dist), .ci/release_check.lua (make
 release-check), spec/sources_spec.lua, spec/vendor_spec.lua,
 spec/readme_spec.lua and spec/dist_spec.lua.  Paths are relative to the
-repository root, where all of them run.  Portable (Lua 5.1 - 5.4, LuaJIT):
+repository root, where all of them run.  Portable (Lua 5.1 - 5.5, LuaJIT):
 make dist runs it with the interpreter it builds for.
 ]]
 
@@ -68,9 +68,9 @@ function sources.read(path)
   local text = read_file(path)
   if not text then return nil, path .. ": cannot be read" end
   local vars, lineno, pending, first = {}, 0, nil, nil
-  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+  for raw in (text .. "\n"):gmatch("([^\n]*)\n") do
     lineno = lineno + 1
-    line = line:gsub("#.*$", "")
+    local line = raw:gsub("#.*$", "")
     local continued = line:match("\\%s*$")
     if continued then line = line:gsub("\\%s*$", " ") end
     if pending then pending = pending .. " " .. line else pending, first = line, lineno end

@@ -5,7 +5,7 @@
 --             type(v)
 --   type(v):  type(v), but our userdata by their __name ("astar.Grid")
 --   getmetatable(v): v's real metatable (debug.getmetatable when loaded)
--- Lua 5.1 to 5.4 and LuaJIT.
+-- Lua 5.1 to 5.5 and LuaJIT.
 local M = {}
 
 local floor, huge = math.floor, math.huge

@@ -160,8 +160,8 @@ end
 local function parse_scenarios(text, label)
   local list = {}
   local n = 0
-  for line in (text .. "\n"):gmatch("([^\n]*)\n") do -- every line, blank ones too
-    line = line:gsub("\r$", "")
+  for raw in (text .. "\n"):gmatch("([^\n]*)\n") do -- every line, blank ones too
+    local line = raw:gsub("\r$", "")
     n = n + 1
     if line ~= "" and not (n == 1 and line:match("^version")) then
       local b, m, mw, mh, sx, sy, gx, gy, opt = line:match(

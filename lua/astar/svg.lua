@@ -7,7 +7,7 @@
 -- The output is standalone SVG 1.1, deterministic (the same input gives the
 -- same bytes on every Lua version) and small: blocked and tinted cells are
 -- merged into horizontal runs, graph edges that go both ways share one
--- <path>, and the fill uses at most 16 shades.  Pure Lua; 5.1 to 5.4, LuaJIT.
+-- <path>, and the fill uses at most 16 shades.  Pure Lua; 5.1 to 5.5, LuaJIT.
 --
 -- Structure, in drawing order (the ids are stable, for tools and specs):
 --   <g id="map">        everything below, in cells / graph units

@@ -9,7 +9,7 @@
 --                                  A.I. for Video Games lecture on A*)
 --
 -- Both return an ordinary astar.Graph, so every find_path option works on
--- them.  Pure Lua on top of astar.core; Lua 5.1 to 5.4 and LuaJIT.
+-- them.  Pure Lua on top of astar.core; Lua 5.1 to 5.5 and LuaJIT.
 local core = require("astar.core")
 
 local M = {}

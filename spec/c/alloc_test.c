@@ -228,6 +228,10 @@ static const char *setup_code =
     "  local big = assert(gr:find_path(8, 1, 13, 3, { size = 2, costs = { marsh = 2 } }))\n"
     "  local cl, los2 = gr:clearance(8, 3), gr:line_of_sight(8, 1, 13, 1, 2)\n"
     "  gr:set_tag(5, 5, 'x'); gr:set_cost(6, 5, 2)\n"
+    /* the map as a Lua table and back, and the bulk edits */
+    "  local rows = gr:to_table()\n"
+    "  local gt2 = astar.grid_from_table(rows, { [2] = { cost = 3, tag = 'y' } })\n"
+    "  gt2:set_blocked_rect(2, 2, 3, 3, true); gt2:set_blocked_cells({ { 5, 1 }, { 6, 1 } }, true)\n"
     /* a hex grid: its cost and tag layers, a field, LOS, text */
     "  local hx = astar.hex(9, 7, { layout = 'odd_q' })\n"
     "  hx:set_blocked(4, 2, true); hx:set_cost(5, 5, 2); hx:set_tag(6, 6, 'mud')\n"
@@ -255,7 +259,7 @@ static const char *setup_code =
     "    seen:get(22, 7), tostring(los), gr:get_tag(5, 5), gr:get_cost(6, 5),\n"
     "    tp.cost, #tp.trace, dist:get(1, 1), nx, ny, gd[1], gt[1], big.cost, cl,\n"
     "    tostring(los2), tostring(ec1), tostring(ew), tostring(ec2), tostring(hw),\n"
-    "    tostring(gw), tostring(gc) }, '|')\n"
+    "    tostring(gw), tostring(gc), #rows, #rows[1], gt2:to_string() }, '|')\n"
     "end\n"
     /* queries on the objects a failed run left behind; fresh objects too */
     "function check()\n"

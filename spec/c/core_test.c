@@ -795,6 +795,58 @@ static void test_pages_and_components(void) {
   }
 }
 
+/* Edits as one change (astar_grid_edits_begin/_end): one version for the
+** batch, a log line per changed cell; the component labels right whatever
+** the batch opens and closes; astar_grid_changes across batches, gaps and
+** a ring that dropped lines. */
+static void test_edits(void) {
+  astar_grid *gr = astar_grid_new(5, 3, ASTAR_DIAG_NEVER, NULL, NULL);
+  astar_topology *t = astar_grid_topology(gr);
+  int32_t cells[16];
+  size_t n = 0;
+  uint32_t v0;
+  int32_t y;
+  CHECK(astar_grid_track_changes(gr, 8) == ASTAR_OK);
+  v0 = astar_topology_version(t);
+  astar_grid_edits_begin(gr);
+  for (y = 0; y < 3; y++) CHECK(astar_grid_set_blocked(gr, 2, y, 1) == ASTAR_OK); /* a wall */
+  CHECK(astar_grid_set_blocked(gr, 2, 1, 1) == ASTAR_OK); /* no change: no line */
+  astar_grid_edits_end(gr);
+  CHECK(astar_topology_version(t) == v0 + 1);
+  CHECK(astar_grid_changes(gr, v0, cells, 16, &n) == ASTAR_OK && n == 3);
+  CHECK(n == 3 && cells[0] == 2 * 5 + 2 && cells[2] == 2);      /* newest first */
+  CHECK(astar_grid_changes(gr, v0, cells, 2, &n) == ASTAR_EOVERFLOW); /* room for 2 */
+  CHECK(astar_topology_components_refresh(t) == ASTAR_OK);
+  CHECK(astar_topology_connected(t, 0, 4) == 0);
+  /* one batch that opens the wall's middle (kept: the labels merge), then
+  ** closes the corridor on the right at x = 3 (a split the labels must not
+  ** miss although the version does not move again) */
+  astar_grid_edits_begin(gr);
+  CHECK(astar_grid_set_blocked(gr, 2, 1, 0) == ASTAR_OK);
+  for (y = 0; y < 3; y++) CHECK(astar_grid_set_blocked(gr, 3, y, 1) == ASTAR_OK);
+  astar_grid_edits_end(gr);
+  CHECK(astar_topology_version(t) == v0 + 2);
+  CHECK(astar_topology_connected(t, 0, 4) == 0);      /* (0,0) and (4,0): cut at x = 3 */
+  CHECK(astar_topology_connected(t, 0, 7) == 1);      /* (0,0) and (2,1): through the gap */
+  CHECK(astar_grid_changes(gr, v0 + 1, cells, 16, &n) == ASTAR_OK && n == 4);
+  CHECK(astar_grid_changes(gr, v0, cells, 16, &n) == ASTAR_OK && n == 7); /* both batches */
+  /* a single edit after the batch: its own version, its own line */
+  CHECK(astar_grid_set_blocked(gr, 0, 2, 1) == ASTAR_OK);
+  CHECK(astar_topology_version(t) == v0 + 3);
+  CHECK(astar_grid_changes(gr, v0 + 2, cells, 16, &n) == ASTAR_OK && n == 1 && cells[0] == 10);
+  CHECK(astar_grid_changes(gr, v0 + 1, cells, 16, &n) == ASTAR_OK && n == 5);
+  /* a ninth line: the ring (8) drops the first batch's oldest, so only a
+  ** full recomputation is safe from v0; from v0 + 1 the lines are all kept */
+  CHECK(astar_grid_set_blocked(gr, 1, 2, 1) == ASTAR_OK);
+  CHECK(astar_grid_changes(gr, v0, cells, 16, &n) == ASTAR_EOVERFLOW);
+  CHECK(astar_grid_changes(gr, v0 + 1, cells, 16, &n) == ASTAR_OK && n == 6);
+  /* an empty batch makes no version */
+  astar_grid_edits_begin(gr);
+  astar_grid_edits_end(gr);
+  CHECK(astar_topology_version(t) == v0 + 4);
+  astar_grid_free(gr);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -814,6 +866,7 @@ int main(void) {
   test_anyangle_overflow();
   test_step_fault();
   test_sizes();
+  test_edits();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }

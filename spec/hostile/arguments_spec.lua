@@ -147,6 +147,17 @@ function K.optional(kind) -- kind, or absent
     return kind(e)
   end
 end
+function K.cell_list(e) -- set_blocked_cells' list of {x, y}
+  if e.v == NONE or type(e.v) ~= "table" then return "table (a list of cells) expected, got " .. e.t end
+end
+function K.rows(e) -- grid_from_table's rows
+  local got = e.v == NONE and "no value" or (type(e.v) == "table" and "an empty table" or e.d)
+  return "rows must be a non-empty list of rows, got " .. got
+end
+function K.legend(e) -- grid_from_table's legend: a table or nothing
+  if absent(e) or type(e.v) == "table" then return nil end
+  return "legend must be a table, got " .. e.d
+end
 function K.text(e) -- grid_from_string's map text
   if e.v == NONE or type(e.v) ~= "string" then return "string expected, got " .. e.t end
   if e.v == "" then return "no rows in the map" end
@@ -188,6 +199,8 @@ local GRAPH_SIGS = {
 local function cell_sigs(what, since_max)
   return {
     set_blocked = { { GX, 2 }, { GY, 2 }, { K.bool, false } },
+    set_blocked_rect = { { GX, 3 }, { GY, 2 }, { GX, 3 }, { GY, 3 }, { K.bool, false } },
+    set_blocked_cells = { { K.cell_list, { { 3, 2 } } }, { K.bool, false } },
     is_blocked = { { GX, 2 }, { GY, 2 } },
     set_cost = { { GX, 2 }, { GY, 2 }, { K.cost("cost"), 1 } },
     get_cost = { { GX, 2 }, { GY, 2 } },
@@ -204,6 +217,7 @@ local function cell_sigs(what, since_max)
     would_disconnect = { { GX, 2 }, { GY, 2 }, { K.list("cells"), { { 1, 1 }, { 3, 3 } } } },
     visible_from = { { GX, 2 }, { GY, 2 }, { K.cost("radius", true), 2 } },
     to_string = { { K.path, {} } },
+    to_table = {},
     find_path = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
     query = { { GX, 1 }, { GY, 1 }, { GX, GW }, { GY, GH }, { K.opts, {} } },
     distances = { { K.sources, { { 1, 1 } } }, { K.opts, {} } },
@@ -247,6 +261,8 @@ for k, v in pairs(FIELD_SIGS) do DFIELD_SIGS[k] = v end
 local MODULE_SIGS = {
   grid = { { K.range("width", 1, 65535), 3 }, { K.range("height", 1, 65535), 3 }, { K.opts, {} } },
   grid_from_string = { { K.text, ".." }, { K.opts, {} }, { K.opts, {} } },
+  grid_from_table = { { K.rows, { { 0, 1 } } }, { K.legend, {} }, { K.opts, {} } },
+  hex_from_table = { { K.rows, { { 0, 1 } } }, { K.legend, {} }, { K.opts, {} } },
   hex = { { K.range("width", 1, 65535), 3 }, { K.range("height", 1, 65535), 3 }, { K.opts, {} } },
   field = { { K.cells, U_GRID }, { K.finite("value", true), 1 } },
   batch = { { K.topo, U_GRID }, { K.requests, {} }, { K.opts, {} } },

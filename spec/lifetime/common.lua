@@ -394,6 +394,9 @@ local LOW = 512    -- fewer queued than this: refill before the next call
 -- kilobytes of debt per positioning step: 5.3 pays at least 2.4 thousand
 -- work units a step and runs finalizers at 7 units each
 local CHUNK = _VERSION == "Lua 5.3" and 8 or 64
+-- collectgarbage("step", n) takes kilobytes up to 5.4, bytes from 5.5 on
+local LUA55 = _VERSION == "Lua 5.5"
+local STEP = LUA55 and CHUNK * 1024 or CHUNK
 local LUA51 = _VERSION == "Lua 5.1" and not jit -- PUC-Rio 5.1 (see arm in H.inside)
 local BIG, arms = LUA51 and ("x"):rep(131072), 0
 
@@ -424,10 +427,16 @@ end
 --- small_steps(): the collector in small incremental steps (see above)
 -- until default_steps() puts back the settings found (5.4: the mode too,
 -- generational in the lua5.4 interpreter; the step size has no getter:
--- back to the default, 13).
+-- back to the default, 13).  5.5 sets them through "param" (the step size
+-- in bytes, with a getter; a step multiplier of 1 does one finalizer a step).
 local saved
 function H.small_steps()
   if saved then return end
+  if LUA55 then
+    saved = { mode = collectgarbage("incremental"), pause = collectgarbage("param", "pause", 100),
+      mul = collectgarbage("param", "stepmul", 1), size = collectgarbage("param", "stepsize", 1024) }
+    return
+  end
   saved = { pause = collectgarbage("setpause", 100), mul = collectgarbage("setstepmul", 1) } -- 5.3: 40 at least
   if _VERSION == "Lua 5.4" then saved.mode = collectgarbage("incremental", 100, 1, 1) end
 end
@@ -435,7 +444,12 @@ end
 function H.default_steps()
   if not saved then return end
   collectgarbage("restart")
-  if saved.mode then
+  if saved.size then
+    collectgarbage("param", "pause", saved.pause)
+    collectgarbage("param", "stepmul", saved.mul)
+    collectgarbage("param", "stepsize", saved.size)
+    collectgarbage(saved.mode)
+  elseif saved.mode then
     collectgarbage("incremental", saved.pause, saved.mul, 13)
     if saved.mode == "generational" then collectgarbage("generational") end
   else
@@ -460,13 +474,20 @@ local function refill()
   end)
   collectgarbage("stop") -- no step while they are made: one atomic phase must see them all
   for _ = 1, BOMBS do make() end
+  -- 5.5: a step's work is the step size times the multiplier, whatever
+  -- debt it is given (5.4's grows with the debt): at H.small_steps'
+  -- multiplier a cycle over a big heap would take millions of steps, so
+  -- the positioning steps use the default one (a few dozen finalizers a
+  -- step at most, never the whole reserve)
+  local mul = LUA55 and collectgarbage("param", "stepmul", 200)
   local steps = 0
   while new.fired == 0 do
     steps = steps + 1
     if steps > 100000 then error("the collector ran no finalizer in 100000 steps", 0) end
-    collectgarbage("step", CHUNK)
+    collectgarbage("step", STEP)
   end
   collectgarbage("stop") -- (a step restarts the 5.1 and LuaJIT collectors)
+  if mul then collectgarbage("param", "stepmul", mul) end
   if new.fired == new.made then error("the collector ran every finalizer of a refill at once", 0) end
   batch = new
 end
