@@ -298,6 +298,10 @@ function Query.step(q, n)
     end
     q.s = nil
     q.restarts = (q.restarts or 0) + 1
+    if o.algorithm == 3 then
+      local why = O.jps_refusal(g, o)
+      if why then raise(('algorithm "jps" does not apply to this query any more (%s)'):format(why)) end
+    end
   end
   q.stepping = true
   lock(g, o)
@@ -382,7 +386,7 @@ for _, n in ipairs(O.HEURISTICS) do BUILTIN[n] = true end
 
 function core.register_heuristic(name, h, opts)
   if type(name) ~= "string" or name == "" then
-    argerr("register_heuristic", 1, ("name must be a non-empty string, got %s"):format(describe(name)))
+    argerr("register_heuristic", 1, ("name must be a non-empty string, got %s"):format(U.describe_arg(name, 1)))
   end
   if h ~= nil and not U.is_callable(h) then
     argerr("register_heuristic", 2, ("heuristic must be a function, a heuristic object or nil, got %s"):format(describe(h)))
@@ -422,5 +426,17 @@ for _, name in ipairs({ "graph", "hex", "landmarks", "cluster_heuristic", "audit
   core[name] = U.needs_native("astar." .. name)
 end
 core._batch_info = U.needs_native("astar._batch_info")
+
+-- every public function and method counts its arguments ("got no value")
+U.wrap(Grid)
+U.wrap(Query)
+U.wrap(F.Field)
+for _, name in ipairs({ "grid", "grid_from_string", "field", "register_heuristic" }) do
+  local f = core[name]
+  core[name] = function(...)
+    U.nargs = select("#", ...)
+    return U.pass(f(...))
+  end
+end
 
 return core

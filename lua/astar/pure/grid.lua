@@ -263,7 +263,7 @@ function M.grid_from_string(text, legend, opts)
         elseif ch == 35 or ch == 64 then spec = true -- "#", "@" blocked
         elseif default then spec = default
         else
-          local shown = (ch >= 32 and ch < 127) and ("'" .. c .. "'") or ("'\\%d'"):format(ch)
+          local shown = (ch >= 32 and ch < 127) and ("'" .. c .. "'") or ("\\%d"):format(ch)
           argerr("grid_from_string", 1, ("unknown character %s at row %d, column %d (add it to the legend)")
             :format(shown, y, x))
         end
@@ -297,6 +297,7 @@ function Grid.set_blocked(g, x, y, b)
   if open[p] == not b then return end
   open[p] = not b
   changed(g)
+  if g.jE then M.jump_tables_changed(g, p) end
   -- component labels: a closing cell may split one (relabel at the next
   -- question); an opening cell joins its neighbours' labels when they agree
   local comp = g.comp
@@ -422,6 +423,7 @@ function Grid.close(g)
   end
   g.closed = true
   g.open, g.cost, g.tag, g.comp, g.state = nil, nil, nil, nil, nil
+  g.jE, g.jW, g.jS, g.jN = nil, nil, nil, nil
 end
 Grid.__close = Grid.close
 Grid.__gc = nil
@@ -580,6 +582,91 @@ function Grid.connected(g, x1, y1, x2, y2)
 end
 
 -- ---------------------------------------------------------------------------
+-- jump tables: what a straight scan of jump point search ("no_corner_cutting")
+-- finds from each cell, so the search reads it instead of walking the row.
+-- jE[p] (east; jW, jS, jN likewise) is k > 0 when the scan from p stops at
+-- the forced cell p + k steps away, and -k when it meets a wall after k open
+-- cells (the goal, which no table knows, is checked by the search on the
+-- ray).  Built by the first jump point search on the grid (O(cells)); from
+-- then on set_blocked keeps them current at once, redoing the three rows
+-- and three columns around the changed cell (O(width + height)).
+
+local function row_tables(g, y)
+  if y < 1 or y > g.h then return end
+  local open, pw, w = g.open, g.pw, g.w
+  local jE, jW = g.jE, g.jW
+  local base = y * pw + 1
+  for x = w, 1, -1 do
+    local p = base + x
+    local q = p + 1
+    if not open[q] then jE[p] = 0
+    elseif (open[q - pw] and not open[p - pw]) or (open[q + pw] and not open[p + pw]) then jE[p] = 1
+    else
+      local v = jE[q]
+      jE[p] = v > 0 and v + 1 or v - 1
+    end
+  end
+  for x = 1, w do
+    local p = base + x
+    local q = p - 1
+    if not open[q] then jW[p] = 0
+    elseif (open[q - pw] and not open[p - pw]) or (open[q + pw] and not open[p + pw]) then jW[p] = 1
+    else
+      local v = jW[q]
+      jW[p] = v > 0 and v + 1 or v - 1
+    end
+  end
+end
+
+local function col_tables(g, x)
+  if x < 1 or x > g.w then return end
+  local open, pw, h = g.open, g.pw, g.h
+  local jS, jN = g.jS, g.jN
+  for y = h, 1, -1 do
+    local p = y * pw + x + 1
+    local q = p + pw
+    if not open[q] then jS[p] = 0
+    elseif (open[q - 1] and not open[p - 1]) or (open[q + 1] and not open[p + 1]) then jS[p] = 1
+    else
+      local v = jS[q]
+      jS[p] = v > 0 and v + 1 or v - 1
+    end
+  end
+  for y = 1, h do
+    local p = y * pw + x + 1
+    local q = p - pw
+    if not open[q] then jN[p] = 0
+    elseif (open[q - 1] and not open[p - 1]) or (open[q + 1] and not open[p + 1]) then jN[p] = 1
+    else
+      local v = jN[q]
+      jN[p] = v > 0 and v + 1 or v - 1
+    end
+  end
+end
+
+--- the grid's jump tables, built on first use
+function M.jump_tables(g)
+  if not g.jE then
+    local n = g.n
+    local jE, jW, jS, jN = {}, {}, {}, {}
+    for p = 1, n do jE[p] = 0; jW[p] = 0; jS[p] = 0; jN[p] = 0 end
+    g.jE, g.jW, g.jS, g.jN = jE, jW, jS, jN
+    for y = 1, g.h do row_tables(g, y) end
+    for x = 1, g.w do col_tables(g, x) end
+  end
+  return g.jE, g.jW, g.jS, g.jN
+end
+
+function M.jump_tables_changed(g, p)
+  local y = math.floor((p - 1) / g.pw)
+  local x = p - 1 - y * g.pw
+  for k = -1, 1 do
+    row_tables(g, y + k)
+    col_tables(g, x + k)
+  end
+end
+
+-- ---------------------------------------------------------------------------
 -- line of sight: the native rule, an exact integer walk over the segment
 -- between the two cell centres (doubled coordinates); where it passes
 -- exactly through a grid corner it is blocked when both cells beside it
@@ -639,7 +726,35 @@ function Grid.line_of_sight(g, x1, y1, x2, y2, size)
 end
 
 -- what the pure-Lua backend does not have
-for _, name in ipairs({ "clearance", "visible_from", "memory", "smooth", "distances_query" }) do
+--- grid:visible_from(x, y [, radius]) -> a field: 1 where line_of_sight from
+-- (x, y) holds within radius (Euclidean, between centres), 0 elsewhere
+function Grid.visible_from(g, x, y, radius)
+  check(g, "visible_from")
+  cell(g, "visible_from", 2, x, y)
+  if radius ~= nil and (type(radius) ~= "number" or not (radius >= 0) or radius == huge) then
+    argerr("visible_from", 4, ("radius must be a finite number >= 0, got %s"):format(describe(radius)), true)
+  end
+  local F = require("astar.pure.field")
+  local f = F.new(g.w, g.h, 0)
+  local v, open, pw = f.v, g.open, g.pw
+  local x0, x1, y0, y1 = 1, g.w, 1, g.h
+  local r2 = huge
+  if radius then
+    local r = floor(radius)
+    x0, x1 = math.max(1, x - r), math.min(g.w, x + r)
+    y0, y1 = math.max(1, y - r), math.min(g.h, y + r)
+    r2 = radius * radius
+  end
+  for cy = y0, y1 do
+    for cx = x0, x1 do
+      local dx, dy = cx - x, cy - y
+      if dx * dx + dy * dy <= r2 and M.los(open, pw, x, y, cx, cy) then v[cy * pw + cx + 1] = 1.0 end
+    end
+  end
+  return f
+end
+
+for _, name in ipairs({ "clearance", "memory", "smooth", "distances_query" }) do
   Grid[name] = U.needs_native("grid:" .. name)
 end
 

@@ -165,11 +165,13 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     while i > 1 do
       local pi = (i - i % 2) / 2
       if not (key < bg[pi]) then break end
-      bn[i], bg[i] = bn[pi], bg[pi]
+      bn[i] = bn[pi]
+      bg[i] = bg[pi]
       bpos[bn[i]] = i
       i = pi
     end
-    bn[i], bg[i] = node, key
+    bn[i] = node
+    bg[i] = key
     bpos[node] = i
   end
   local function bdown(i)
@@ -179,11 +181,13 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       if c > bsize then break end
       if c < bsize and bg[c + 1] < bg[c] then c = c + 1 end
       if not (bg[c] < key) then break end
-      bn[i], bg[i] = bn[c], bg[c]
+      bn[i] = bn[c]
+      bg[i] = bg[c]
       bpos[bn[i]] = i
       i = c
     end
-    bn[i], bg[i] = node, key
+    bn[i] = node
+    bg[i] = key
     bpos[node] = i
   end
   local function bset(q, gq)
@@ -193,7 +197,8 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       bup(i)
     else
       bsize = bsize + 1
-      bn[bsize], bg[bsize] = q, gq
+      bn[bsize] = q
+      bg[bsize] = gq
       bup(bsize)
     end
   end
@@ -203,7 +208,8 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local last = bn[bsize]
     bsize = bsize - 1
     if i <= bsize and last ~= q then
-      bn[i], bg[i] = last, bg[bsize + 1]
+      bn[i] = last
+      bg[i] = bg[bsize + 1]
       bpos[last] = i
       bup(i)
       bdown(bpos[last])
@@ -226,7 +232,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       stamp[q] = gen
       hv[q] = h
       ps = 0
-      if track_best and h < best_h then best, best_h = q, h end
+      if track_best and h < best_h then
+        best = q
+        best_h = h
+      end
       if q == goal then reached = true end
     else
       local old = gv[q]
@@ -238,7 +247,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       end
       h = hv[q]
     end
-    gv[q], par[q], pdir[q], cc[q] = ng, p, d, c
+    gv[q] = ng
+    par[q] = p
+    pdir[q] = d
+    cc[q] = c
     if weight == 1 then f = ng + h elseif weight == 0 then f = ng else f = ng + weight * h end
     local k
     if fifo then
@@ -261,7 +273,9 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       local pf = hf[pi]
       if f < pf or (f == pf and k < hk[pi]) then
         local pn = hn[pi]
-        hn[i], hf[i], hk[i] = pn, pf, hk[pi]
+        hn[i] = pn
+        hf[i] = pf
+        hk[i] = hk[pi]
         pos[pn] = i
         i = pi
       else
@@ -275,11 +289,17 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         local cf, ck = hf[c2], hk[c2]
         if c2 < hsize then
           local rf, rk = hf[c2 + 1], hk[c2 + 1]
-          if rf < cf or (rf == cf and rk < ck) then c2, cf, ck = c2 + 1, rf, rk end
+          if rf < cf or (rf == cf and rk < ck) then
+            c2 = c2 + 1
+            cf = rf
+            ck = rk
+          end
         end
         if cf < f or (cf == f and ck < k) then
           local cn = hn[c2]
-          hn[i], hf[i], hk[i] = cn, cf, ck
+          hn[i] = cn
+          hf[i] = cf
+          hk[i] = ck
           pos[cn] = i
           i = c2
         else
@@ -287,7 +307,9 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         end
       end
     end
-    hn[i], hf[i], hk[i] = q, f, k
+    hn[i] = q
+    hf[i] = f
+    hk[i] = k
     pos[q] = i
     if optimal then bset(q, ng) end
   end
@@ -319,9 +341,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local px = p - 1 - py * pw
     local gp = gv[p]
     if plain then
+      local back = par[p]
       for d = 1, ndir do
         local q = p + off[d]
-        if open[q] then
+        if open[q] and q ~= back then
           local ok = d <= 4 or rule == 4
           if not ok then
             local a, b = open[p + hoff[d]], open[p + voff[d]]
@@ -335,9 +358,11 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       end
       return
     end
+    local back = par[p]
     for d = 1, ndir do
       local q = p + off[d]
-      if open[q] and not (shuts and shut(q)) then
+      -- (the step back to p's parent never improves it: skipped, as natively)
+      if open[q] and q ~= back and not (shuts and shut(q)) then
         local ok = d <= 4 or rule == 4
         if not ok then
           local a, b = passable(p + hoff[d]), passable(p + voff[d])
@@ -349,7 +374,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           local e, ex, ey = q, qx, qy
           if reverse then e, ex, ey = p, px, py end
           local c = LEN[d]
-          if cost then c = c * cost[e] end
+          if cost then
+            c = c * cost[e]
+            if c == huge then bad_cost(ex, ey, c, "cell costs must keep step costs finite") end
+          end
           if tagf then
             local t = tag[e]
             if t > 0 then
@@ -390,14 +418,22 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- stops where a straight scan from it would stop.  Jumps never pass the
   -- goal, so the goal is always a jump point.
 
-  -- scan from p by offset o (straight), side offsets s1, s2: the jump point, or nil
-  local function scan(p, o, s1, s2)
-    local q = p + o
-    while open[q] do
-      if q == goal then return q end
-      if (open[q + s1] and not open[q - o + s1]) or (open[q + s2] and not open[q - o + s2]) then return q end
-      q = q + o
+  -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
+  -- where each straight scan stops; the goal is looked for on the ray
+  local JT
+  local function jscan(p, d, px, py)
+    local k = JT[d][p]
+    local range = k > 0 and k or -k
+    if goal > 0 then
+      local t = -1
+      if d <= 2 then
+        if py == gy then t = d == 1 and gx - px or px - gx end
+      elseif px == gx then
+        t = d == 3 and gy - py or py - gy
+      end
+      if t >= 1 and t <= range then return goal end
     end
+    if k > 0 then return p + k * off[d] end
     return nil
   end
   -- the 4-connected variant: a vertical run also stops where a horizontal scan would
@@ -421,12 +457,33 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     return nil
   end
   local function diag(p, d)
-    local o, ho, vo = off[d], hoff[d], voff[d]
+    local o = off[d]
+    local ho = hoff[d]
+    local vo = voff[d]
+    local dx = ddx[d]
+    local dy = ddy[d]
+    local tH = JT[dx == 1 and 1 or 2]
+    local tV = JT[dy == 1 and 3 or 4]
+    -- the goal's row: its first and last cells; the goal's column: q - goal a multiple of pw
+    local rlo = gy * pw + 2
+    local rhi = rlo + w - 1
     local q = p
     while open[q + ho] and open[q + vo] and open[q + o] do
       q = q + o
       if q == goal then return q end
-      if scan(q, ho, vo, -vo) or scan(q, vo, ho, -ho) then return q end
+      local kh = tH[q]
+      if kh > 0 then return q end
+      local kv = tV[q]
+      if kv > 0 then return q end
+      if q >= rlo and q <= rhi then
+        local t = (goal - q) * dx
+        if t >= 1 and t <= -kh then return q end
+      end
+      local gq = goal - q
+      if gq % pw == 0 then
+        local t = gq / pw * dy
+        if t >= 1 and t <= -kv then return q end
+      end
     end
     return nil
   end
@@ -446,37 +503,25 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local d0 = par[p] ~= 0 and pdir[p] or 0
     -- the directions to scan: all from the start; else the natural and forced ones
     if d0 == 0 then
-      for d = 1, 4 do
-        if open[p + off[d]] then
-          local o = off[d]
-          local s1 = (d <= 2) and pw or 1
-          jump_to(p, d, scan(p, o, s1, -s1), gp, px, py)
-        end
-      end
+      for d = 1, 4 do jump_to(p, d, jscan(p, d, px, py), gp, px, py) end
       for d = 5, 8 do jump_to(p, d, diag(p, d), gp, px, py) end
       return
     end
     if d0 >= 5 then
       -- diagonal: its two straight parts and itself
-      local ho, vo = hoff[d0], voff[d0]
-      local dh = ho == 1 and 1 or 2
-      local dv = vo == pw and 3 or 4
-      jump_to(p, dh, scan(p, ho, vo, -vo), gp, px, py)
-      jump_to(p, dv, scan(p, vo, ho, -ho), gp, px, py)
+      jump_to(p, ddx[d0] == 1 and 1 or 2, jscan(p, ddx[d0] == 1 and 1 or 2, px, py), gp, px, py)
+      jump_to(p, ddy[d0] == 1 and 3 or 4, jscan(p, ddy[d0] == 1 and 3 or 4, px, py), gp, px, py)
       jump_to(p, d0, diag(p, d0), gp, px, py)
       return
     end
     -- straight: onwards, both sides, and the diagonals onwards past an open side
-    local o = off[d0]
-    local side = (d0 <= 2) and pw or 1
-    local ahead = open[p + o]
-    if ahead then jump_to(p, d0, scan(p, o, side, -side), gp, px, py) end
-    for k = 1, 2 do
-      local so = k == 1 and side or -side
-      if open[p + so] then
-        local ds
-        if so == pw then ds = 3 elseif so == -pw then ds = 4 elseif so == 1 then ds = 1 else ds = 2 end
-        jump_to(p, ds, scan(p, so, o, -o), gp, px, py)
+    local ahead = open[p + off[d0]]
+    if ahead then jump_to(p, d0, jscan(p, d0, px, py), gp, px, py) end
+    local s1, s2 = 3, 4
+    if d0 >= 3 then s1, s2 = 1, 2 end
+    for ds = s1, s2 do
+      if open[p + off[ds]] then
+        jump_to(p, ds, jscan(p, ds, px, py), gp, px, py)
         if ahead then
           local dd
           local dxo, dyo = ddx[d0] + ddx[ds], ddy[d0] + ddy[ds]
@@ -510,7 +555,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     jps = why == nil and (o.algorithm == 3 or (o.algorithm == 1 and not track_best))
   end
   local expand = expand_astar
-  if jps then expand = rule == 1 and expand_jps4 or expand_jps8 end
+  if jps then
+    expand = rule == 1 and expand_jps4 or expand_jps8
+    if rule == 2 then JT = { G.jump_tables(g) } end
+  end
   s.jps = jps
 
   -- ----------------------------------------------------------------------
@@ -555,18 +603,26 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           local cf, ck = hf[c], hk[c]
           if c < hsize then
             local rf, rk = hf[c + 1], hk[c + 1]
-            if rf < cf or (rf == cf and rk < ck) then c, cf, ck = c + 1, rf, rk end
+            if rf < cf or (rf == cf and rk < ck) then
+            c = c + 1
+            cf = rf
+            ck = rk
+          end
           end
           if cf < lf or (cf == lf and ck < lk) then
             local cn = hn[c]
-            hn[i], hf[i], hk[i] = cn, cf, ck
+            hn[i] = cn
+            hf[i] = cf
+            hk[i] = ck
             pos[cn] = i
             i = c
           else
             break
           end
         end
-        hn[i], hf[i], hk[i] = ln, lf, lk
+        hn[i] = ln
+        hf[i] = lf
+        hk[i] = lk
         pos[ln] = i
       end
       pos[p] = 0

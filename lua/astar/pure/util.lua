@@ -1,7 +1,21 @@
 --- astar.pure.util (internal): errors worded as the native module words
 -- them, and the checks every pure-Lua function shares.
 local describe_mod = require("astar.describe")
-local describe, dtype = describe_mod.value, describe_mod.type
+
+-- the pure backend's objects are tables: named by their class as the native
+-- module names its userdata ("astar.Grid")
+local function dtype(v)
+  if type(v) == "table" then
+    local mt = getmetatable(v)
+    local name = type(mt) == "table" and rawget(mt, "__name")
+    if type(name) == "string" and name:find("^astar%.") then return name end
+  end
+  return describe_mod.type(v)
+end
+local function describe(v)
+  if type(v) == "table" then return dtype(v) end
+  return describe_mod.value(v)
+end
 
 local M = { describe = describe, dtype = dtype }
 
@@ -44,9 +58,34 @@ function M.argerr(fname, arg, msg, method)
   error(("bad argument #%d to '%s' (%s)"):format(arg, fname, msg), lvl)
 end
 
+--- nargs: the number of arguments the running public function was given
+-- (set by the wrappers of astar.pure.core), for "got no value"
+M.nargs = nil
+
 function M.type_error(fname, arg, what, v, method, absent)
-  local got = absent and "no value" or dtype(v)
+  local got = (absent or (v == nil and M.nargs and arg > M.nargs)) and "no value" or dtype(v)
   M.argerr(fname, arg, ("%s expected, got %s"):format(what, got), method)
+end
+
+function M.pass(...) return ... end
+
+--- describe_arg(v, arg): as describe, "no value" for an argument not given
+function M.describe_arg(v, arg)
+  if v == nil and M.nargs and arg > M.nargs then return "no value" end
+  return describe(v)
+end
+
+--- wrap(t): every function of t (but metamethods) records its argument count
+function M.wrap(t, prefix)
+  for name, f in pairs(t) do
+    if type(f) == "function" and name:sub(1, 2) ~= "__" then
+      -- not a tail call: the caller's frame says whether it used a colon
+      t[name] = function(...)
+        M.nargs = select("#", ...)
+        return M.pass(f(...))
+      end
+    end
+  end
 end
 
 function M.is_callable(v)
