@@ -44,6 +44,11 @@ local function repo_root()
 end
 
 local astar -- required in love.load, once errors are reported the headless way
+-- With the pure-Lua backend (astar.backend == "lua": a .love shipped without
+-- the native module, or ASTAR_BACKEND=lua) the level runs on cell paths: no
+-- smoothed routes, no siege engine (size = 2), no any-angle or hex scenes,
+-- which need the native module.
+local PURE = false
 
 --------------------------------------------------------------------------------
 -- The level and the tuning
@@ -156,7 +161,9 @@ local function advance(w, dist)
   if x then w.x, w.y = x, y end
   if headless then
     stats.walk_checks = stats.walk_checks + 1
-    if grid:clearance(w.x, w.y) < (w.size or 1) then stats.walk_bad = stats.walk_bad + 1 end
+    local bad
+    if PURE then bad = grid:is_blocked(w.x, w.y) else bad = grid:clearance(w.x, w.y) < (w.size or 1) end
+    if bad then stats.walk_bad = stats.walk_bad + 1 end
   end
 end
 
@@ -168,13 +175,14 @@ local function at_end(w) return not w.route or w.seg >= #w.route end
 -- the headless run checks that too.
 local function follow(w, p)
   local route = { { w.px, w.py } }
-  for _, q in ipairs(p.points) do
+  local points = p.points or p.xy      -- the cell path itself on the pure-Lua backend
+  for _, q in ipairs(points) do
     local wx, wy = grid:to_world(q[1], q[2])
     route[#route + 1] = { wx, wy }
   end
   if headless then
-    for k = 1, #p.points - 1 do
-      local a, b = p.points[k], p.points[k + 1]
+    for k = 1, #points - 1 do
+      local a, b = points[k], points[k + 1]
       stats.segments = stats.segments + 1
       if not grid:line_of_sight(a[1], a[2], b[1], b[2], w.size or 1) then
         stats.walk_bad = stats.walk_bad + 1
@@ -211,7 +219,7 @@ local function new_target(a)
   a.gx, a.gy = c[1], c[2]
   -- A query owns its search state, so eight of them can be alive on the same
   -- grid; nothing is expanded until it is stepped.
-  a.query = grid:query(a.x, a.y, a.gx, a.gy, { smooth = true })
+  a.query = grid:query(a.x, a.y, a.gx, a.gy, { smooth = not PURE })
   a.spent = 0
 end
 
@@ -323,7 +331,7 @@ local function search_monster()
   local h = HEURISTICS[monster.h]
   local p, why, st = grid:find_path(monster.x, monster.y, player.x, player.y, {
     heuristic = h, penalty = player.danger, penalty_scale = DANGER, visited = true,
-    smooth = true,
+    smooth = not PURE,
   })
   local r = p or st
   stats.monster_searches = stats.monster_searches + 1
@@ -392,6 +400,7 @@ local function siege_next()
 end
 
 local function update_siege(dt)
+  if PURE then return end
   advance(siege, SIEGE_SPEED * CELL * dt)
   if at_end(siege) then
     siege.wait = siege.wait - dt
@@ -578,6 +587,11 @@ function love.load(args)
   package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
   package.cpath = root .. "/build/luajit/?.so;" .. package.cpath
   astar = require("astar")
+  PURE = astar.backend == "lua"
+  if PURE then
+    scene = 1
+    if headless then headless.cycle = false end
+  end
 
   -- P and M are open cells; the level string also says where they are.
   -- cell_size = CELL: grid:to_world gives pixels, grid:to_cell reads them
@@ -619,9 +633,12 @@ function love.load(args)
   -- how much farther the wide road is than the one a small unit takes
   local goal = SIEGE_STOPS[1]
   siege.narrow = grid:find_path(siege.x, siege.y, goal[1], goal[2]).length
-  siege.wide = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE }).length
-  lab_load()
-  hex_load()
+  siege.wide = 0
+  if not PURE then
+    siege.wide = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE }).length
+    lab_load()
+    hex_load()
+  end
   if headless then love.window.setVSync(0) end -- as fast as it goes
   love.keyboard.setKeyRepeat(false)
 end
@@ -662,7 +679,7 @@ end
 local ARROWS = { left = { -1, 0 }, right = { 1, 0 }, up = { 0, -1 }, down = { 0, 1 } }
 
 function love.keypressed(key)
-  if key == "tab" or key == "1" or key == "2" or key == "3" then
+  if (key == "tab" or key == "1" or key == "2" or key == "3") and not PURE then
     scene = key == "tab" and scene % 3 + 1 or tonumber(key)
   elseif scene == 2 and key == "space" then
     lab_load(lab.seed + 1)
@@ -937,8 +954,13 @@ local function draw_status()
   lg.print(("%2d / %d expansions this frame, shared by %d queries in flight (of %d agents); %d paths done")
     :format(stats.used, BUDGET, stats.in_flight, #agents, stats.agent_paths), 116, y0 + 5)
   lg.setColor(0.95, 0.70, 0.25)
-  lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f")
-    :format(siege.wide, siege.narrow), 8, y0 + 77)
+  if PURE then
+    lg.print("pure-Lua backend (no native module): cell paths; the siege engine and Tab's scenes need it",
+      8, y0 + 77)
+  else
+    lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f")
+      :format(siege.wide, siege.narrow), 8, y0 + 77)
+  end
 
   local h = HEURISTICS[monster.h]
   local cx, cy = monster.x, monster.y
@@ -969,10 +991,10 @@ end
 
 local function summary()
   return ("frames=%d agent_paths=%d monster_searches=%d expansions=%d (agents %d, monster %d)"
-    .. " budget=%d/frame max_in_flight=%d caught=%d heuristic=%s"):format(
+    .. " budget=%d/frame max_in_flight=%d caught=%d heuristic=%s backend=%s"):format(
     math.min(stats.frames, headless.frames), stats.agent_paths, stats.monster_searches,
     stats.agent_expansions + stats.monster_expansions, stats.agent_expansions,
-    stats.monster_expansions, BUDGET, stats.max_in_flight, stats.caught, HEURISTICS[monster.h])
+    stats.monster_expansions, BUDGET, stats.max_in_flight, stats.caught, HEURISTICS[monster.h], astar.backend)
     -- every walker's position checked each frame (its block open), every
     -- segment it was given (line of sight for its size)
     .. ("\nwalk: checks=%d segments=%d bad=%d siege_paths=%d siege_bad=%d siege_wide=%.4f siege_narrow=%.4f")
@@ -1012,7 +1034,7 @@ function love.draw()
     draw_map()
     draw_fill()
     draw_agents()
-    draw_siege()
+    if not PURE then draw_siege() end
     draw_monster()
     draw_status()
   end
