@@ -7,7 +7,7 @@
 -- same way on both: an option the fast path silently dropped would differ.
 -- A new option without a sample here fails, so none is added unchecked.
 local astar = require("astar")
-local core = require("astar.core")
+local core = require("astar.backend").core -- astar.core, or the pure-Lua backend (make test-pure)
 
 local W, H = 12, 9
 

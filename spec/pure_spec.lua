@@ -26,8 +26,8 @@ local function twin(r, opts)
   local rule = RULES[r(4)]
   local gs = {}
   local cells = {}
-  for y = 1, h do
-    for x = 1, w do
+  for _ = 1, h do
+    for _ = 1, w do
       local c = { blocked = r(100) <= (opts.density or 25) }
       if opts.costs and r(4) == 1 then c.cost = r(4) end
       if opts.tags and r(5) == 1 then c.tag = ({ "mud", "lava", "road" })[r(3)] end
@@ -180,7 +180,7 @@ describe("the pure-Lua backend against the native module #pure_vs_native", funct
         fields.forbid = list
       end
       if r(3) == 1 then
-        o.cost = function(x1, y1, x2, y2, c)
+        o.cost = function(_, y1, x2, y2, c)
           if (x2 * 7 + y2 * 3) % 11 == 0 then return false end
           return y2 > y1 and 2 * c or c
         end

@@ -67,7 +67,7 @@ local function classes()
 end
 
 describe("doc/reference.md", function()
-  it("has an index #pure", function()
+  it("has an index", function()
     assert.is_truthy(text:find("\n## Index\n", 1, true))
   end)
 
@@ -91,7 +91,7 @@ describe("doc/reference.md", function()
     assert_none_missing(missing, "module functions or values")
   end)
 
-  it("documents every function of the submodules the README presents #pure", function()
+  it("documents every function of the submodules the README presents", function()
     local missing = {}
     local submodules = {
       ["astar.maps"] = "astar.maps.", ["astar.describe"] = "describe.",
@@ -107,7 +107,7 @@ describe("doc/reference.md", function()
     assert_none_missing(missing, "submodule functions")
   end)
 
-  it("documents every method of every class the C module registers #pure", function()
+  it("documents every method of every class the C module registers", function()
     local missing, count = {}, 0
     for class, methods in pairs(classes()) do
       local object = class:match("^astar%.(.*)$"):lower()
@@ -129,7 +129,7 @@ describe("doc/reference.md", function()
     end
   end)
 
-  it("documents every option of core._options() #pure", function()
+  it("documents every option of core._options()", function()
     local missing = {}
     for _, name in ipairs(sorted_keys(core._options())) do
       if not text:find("| `" .. name .. "` |", 1, true) then missing[#missing + 1] = name end

@@ -9,6 +9,7 @@
 -- query/step, distances/next_step and line_of_sight, with the native
 -- module's results and error messages.  Everything else raises
 -- "<name> needs the native module".
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local G = require("astar.pure.grid")
 local F = require("astar.pure.field")
@@ -144,7 +145,6 @@ local function begin(g, o, st, sp, gp)
   if search_goal ~= gp then
     -- the goal can never be reached: a new search object whose goal is none
     s = S.new(g, o, st, sp, gp, nil, true)
-    passable = s.passable
   end
   s.apart = apart
   s.seed(sp)
@@ -400,7 +400,8 @@ function core.register_heuristic(name, h, opts)
     argerr("register_heuristic", 1, ("name must be a non-empty string, got %s"):format(U.describe_arg(name, 1)))
   end
   if h ~= nil and not U.is_callable(h) then
-    argerr("register_heuristic", 2, ("heuristic must be a function, a heuristic object or nil, got %s"):format(describe(h)))
+    argerr("register_heuristic", 2,
+      ("heuristic must be a function, a heuristic object or nil, got %s"):format(describe(h)))
   end
   local override = false
   if opts ~= nil then
@@ -415,7 +416,8 @@ function core.register_heuristic(name, h, opts)
     override = v == true
   end
   if BUILTIN[name] and not override then
-    argerr("register_heuristic", 1, ('"%s" is a built-in heuristic (pass { override = true } to replace it)'):format(name))
+    argerr("register_heuristic", 1,
+      ('"%s" is a built-in heuristic (pass { override = true } to replace it)'):format(name))
   end
   O.registry[name] = h
 end

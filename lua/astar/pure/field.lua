@@ -1,6 +1,7 @@
 --- astar.pure.field (internal): a number per cell of a grid, in the grid's
 -- padded layout (v[p], p = y * pw + x + 1), so searches read it with the
 -- index they already have.
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local describe = U.describe
 local argerr, raise = U.argerr, U.raise
@@ -107,7 +108,8 @@ function Field.add_disc(f, x, y, radius, value)
           if old ~= huge and old ~= -huge then
             local s = old + value
             if pass == 1 and (s == huge or s == -huge) then
-              argerr("add_disc", 5, ("cell (%d, %d) holds %s: adding %s would make it %s (field values must stay finite)")
+              argerr("add_disc", 5,
+                ("cell (%d, %d) holds %s: adding %s would make it %s (field values must stay finite)")
                 :format(cx, cy, describe(old), describe(value), describe(s)), true)
             end
             if pass == 2 then v[p] = s end

@@ -10,6 +10,7 @@
 --             tagnames[i] the name of tag i, tagid[name] its number
 --   comp[p]   component labels (lazily rebuilt after a cell closes)
 -- version grows with every change (queries, distance fields, components).
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local describe = U.describe
 local argerr, raise = U.argerr, U.raise
@@ -198,7 +199,8 @@ local function cellspec(v, key)
     end
     return b == true, c or 1, tg
   end
-  argerr("grid_from_string", 2, ("legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, got %s")
+  argerr("grid_from_string", 2,
+    ("legend[%s] must be true, false, a cost, a tag name or { blocked =, cost =, tag = }, got %s")
     :format(key, describe(v)))
 end
 
@@ -208,7 +210,8 @@ function M.grid_from_string(text, legend, opts)
   if legend then
     for k, v in pairs(legend) do
       if not (type(k) == "string" and (#k == 1 or k == "default")) then
-        argerr("grid_from_string", 2, ("legend keys must be single characters or \"default\", got %s"):format(describe(k)))
+        argerr("grid_from_string", 2,
+          ("legend keys must be single characters or \"default\", got %s"):format(describe(k)))
       end
       cellspec(v, '"' .. k .. '"')
     end

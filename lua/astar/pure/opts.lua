@@ -1,6 +1,7 @@
 --- astar.pure.opts (internal): search options read as the native module
 -- reads them (lopts.c): the table's own keys must all be options of this
 -- kind of search; values are read with ordinary indexing.
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local describe = U.describe
 local argerr = U.argerr
@@ -75,7 +76,8 @@ function M.parse(g, fname, arg, opts, kind)
     local given = {}
     for _, name in ipairs(M.ORDER) do
       local v = opts[name]
-      if v ~= nil and OPTIONS[name][kind == "distances" and 2 or 1] or (v ~= nil and name == "on_change" and kind == "query") then
+      local applies = OPTIONS[name][kind == "distances" and 2 or 1] or (name == "on_change" and kind == "query")
+      if v ~= nil and applies then
         given[name] = true
         M[name](o, g, fname, arg, v)
       end
@@ -118,7 +120,7 @@ function M.jps_refusal(g, o)
   return nil
 end
 
-function M.heuristic(o, g, fname, arg, v)
+function M.heuristic(o, _, fname, arg, v)
   if type(v) == "string" then
     local r = M.registry[v]
     if r ~= nil then v = r end
@@ -144,7 +146,8 @@ function M.tie_break(o, _, fname, arg, v) o.fifo = U.choice(fname, arg, v, "tie_
 local function factor(fname, arg, v, k)
   if v == false then return false end
   if type(v) ~= "number" or not (v >= 0) or v == huge then
-    argerr(fname, arg, ("costs.%s must be a finite number >= 0 or false, got %s"):format(tostring(k), describe(v)), true)
+    argerr(fname, arg,
+      ("costs.%s must be a finite number >= 0 or false, got %s"):format(tostring(k), describe(v)), true)
   end
   return v
 end
@@ -152,7 +155,9 @@ end
 function M.costs(o, g, fname, arg, v)
   if type(v) ~= "table" then argerr(fname, arg, ("costs must be a table, got %s"):format(describe(v)), true) end
   for k, f in pairs(v) do
-    if type(k) ~= "string" then argerr(fname, arg, ("costs keys must be tag names, got %s"):format(describe(k)), true) end
+    if type(k) ~= "string" then
+      argerr(fname, arg, ("costs keys must be tag names, got %s"):format(describe(k)), true)
+    end
     factor(fname, arg, f, k)
   end
   local tagf, forbids = {}, false

@@ -10,6 +10,7 @@
 -- h for high_g or an insertion number for fifo); no table per node.  A
 -- search is a set of closures over its state (upvalues are the fastest
 -- variables Lua has), so a time-sliced query resumes where it stopped.
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local G = require("astar.pure.grid")
 local describe = U.describe
@@ -36,7 +37,6 @@ function M.new_state(n, prefill)
   return st
 end
 
-local STATUS = { "found", "unreachable", "max_expansions", "max_cost" }
 
 --[[
 new(g, o, st, start, goal, sources)
@@ -437,27 +437,27 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     return nil
   end
   -- the 4-connected variant: a vertical run also stops where a horizontal scan would
-  local function scan4h(p, o)
-    local q = p + o
+  local function scan4h(p, step)
+    local q = p + step
     while open[q] do
       if q == goal then return q end
-      if (open[q - pw] and not open[q - o - pw]) or (open[q + pw] and not open[q - o + pw]) then return q end
-      q = q + o
+      if (open[q - pw] and not open[q - step - pw]) or (open[q + pw] and not open[q - step + pw]) then return q end
+      q = q + step
     end
     return nil
   end
-  local function scan4v(p, o)
-    local q = p + o
+  local function scan4v(p, step)
+    local q = p + step
     while open[q] do
       if q == goal then return q end
-      if (open[q - 1] and not open[q - o - 1]) or (open[q + 1] and not open[q - o + 1]) then return q end
+      if (open[q - 1] and not open[q - step - 1]) or (open[q + 1] and not open[q - step + 1]) then return q end
       if scan4h(q, 1) or scan4h(q, -1) then return q end
-      q = q + o
+      q = q + step
     end
     return nil
   end
   local function diag(p, d)
-    local o = off[d]
+    local step = off[d]
     local ho = hoff[d]
     local vo = voff[d]
     local dx = ddx[d]
@@ -468,8 +468,8 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local rlo = gy * pw + 2
     local rhi = rlo + w - 1
     local q = p
-    while open[q + ho] and open[q + vo] and open[q + o] do
-      q = q + o
+    while open[q + ho] and open[q + vo] and open[q + step] do
+      q = q + step
       if q == goal then return q end
       local kh = tH[q]
       if kh > 0 then return q end
@@ -667,18 +667,18 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       local v = rev[i]
       if i < #rev then
         local d = pdir[v]
-        local o = off[d]
+        local step = off[d]
         local from = rev[i + 1]
         if jps then
-          local cur = from + o
+          local cur = from + step
           while cur ~= v do
             n = n + 1
             nodes[n] = ext(cur)
-            cur = cur + o
+            cur = cur + step
           end
         end
         c = c + cc[v]
-        len = len + (jps and floor((v - from) / o + 0.5) or 1) * LEN[d]
+        len = len + (jps and floor((v - from) / step + 0.5) or 1) * LEN[d]
       end
       n = n + 1
       nodes[n] = ext(v)

@@ -1,5 +1,6 @@
 --- astar.pure.util (internal): errors worded as the native module words
 -- them, and the checks every pure-Lua function shares.
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local describe_mod = require("astar.describe")
 
 -- the pure backend's objects are tables: named by their class as the native
@@ -76,7 +77,7 @@ function M.describe_arg(v, arg)
 end
 
 --- wrap(t): every function of t (but metamethods) records its argument count
-function M.wrap(t, prefix)
+function M.wrap(t)
   for name, f in pairs(t) do
     if type(f) == "function" and name:sub(1, 2) ~= "__" then
       -- not a tail call: the caller's frame says whether it used a colon
