@@ -20,14 +20,15 @@ local argerr, raise = U.argerr, U.raise
 local floor, huge = math.floor, math.huge
 
 -- LuaJIT: the searches compile to many traces (one per branch of the jump
--- and heap loops), more than the default 512 KB of machine code holds; at
--- that size LuaJIT flushes and recompiles all the time and runs the backend
--- slower than its interpreter (76 ms against 23 ms a query on
--- random512-20-0).  So the backend raises the limit to 1 MB, LuaJIT's own
--- suggestion for large programs.  This is process-wide: a host that sets its
--- own (larger) value after requiring astar keeps it.
+-- and heap loops), more than the default limits hold (1000 traces, 512 KB
+-- of machine code); LuaJIT then flushes and recompiles all the time and
+-- runs the backend slower than its own interpreter (76 ms against 23 ms a
+-- query on random512-20-0; worse beside other code that compiles, such as
+-- Jumper in bench/pure.lua).  So the backend raises them to 4000 traces and
+-- 4 MB (allocated as used, 32 KB at a time).  This is process-wide: a host
+-- that sets its own values after requiring astar keeps them.
 if jit and jit.opt and jit.status and jit.status() then
-  pcall(jit.opt.start, "maxmcode=1024")
+  pcall(jit.opt.start, "maxtrace=4000", "maxmcode=4096")
 end
 
 local core = {}
