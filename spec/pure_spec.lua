@@ -106,7 +106,15 @@ local function close(a, b)
   return a == b or math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a))
 end
 
-describe("the pure-Lua backend against the native module #pure_vs_native", function()
+describe("the pure-Lua backend's version #pure", function()
+  it("is the facade's (lua/astar/pure/core.lua states it: bump it with the others)", function()
+    local facade = require("astar")
+    assert.equal(facade.version, pure.version)
+    assert.equal(facade._VERSION, pure._VERSION)
+  end)
+end)
+
+describe("the pure-Lua backend against the native module", function()
   if not native_ok then
     it("needs the native module built (make)", function() pending("astar.core not loadable") end)
     return
