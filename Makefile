@@ -4,6 +4,8 @@
 #   make test       install what is missing, build, run the C core test and
 #                   the everyday busted specs (all but the #system ones; a
 #                   line per spec file as it runs)
+#   make test-pure  the specs tagged #pure against the pure-Lua backend
+#                   (ASTAR_BACKEND=lua: no native module needed)
 #   make test-system  the heavy system specs (tagged #system): every Moving
 #                   AI row, the LÖVE game, the single-file build, peak
 #                   memory, os.exit under valgrind, the docs' C examples
@@ -119,7 +121,7 @@ BUSTED = busted --lua=$(LUA)
 # a line per spec file as it starts, a mark per test (spec/progress.lua)
 BUSTED_OUT = -o spec/progress.lua
 
-.PHONY: lua55 all deps test test-system demo bench clean c-test lint tsan release-check dist dist-check \
+.PHONY: lua55 all deps test test-pure test-system demo bench clean c-test lint tsan release-check dist dist-check \
         warnings format-check
 
 all: $(CORE_SO)
@@ -175,6 +177,23 @@ test: deps
 	./build/core_test
 	@if [ "$(LUA)" = lua5.4 ]; then echo ./build/alloc_test; ./build/alloc_test; fi
 	$(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --exclude-tags=system
+
+# The pure-Lua backend (lua/astar/pure/, what require("astar") serves where
+# the native module cannot load): the specs tagged #pure, with the backend
+# forced by ASTAR_BACKEND=lua, so they run whether or not build/ holds a
+# module.  PURE_SPECS are the files holding them (the others build graphs
+# or hex grids as they load, which the pure backend refuses).  Every row of
+# the Moving AI benchmark against the pure backend is a #system spec
+# (spec/pure_maps_spec.lua); spec/pure_spec.lua, in make test, checks it
+# against the native module side by side.
+PURE_SPECS = spec/components_spec.lua spec/distances_spec.lua spec/field_spec.lua \
+             spec/field_update_spec.lua spec/grid_spec.lua spec/jps_spec.lua spec/los_spec.lua \
+             spec/maps_spec.lua spec/modifiers_spec.lua spec/options_spec.lua spec/query_spec.lua \
+             spec/world_spec.lua spec/smooth_spec.lua spec/size_spec.lua spec/paging_spec.lua \
+             spec/examples_spec.lua spec/readme_spec.lua spec/waypoints_spec.lua \
+             spec/pure_maps_spec.lua spec/hostile/backend_spec.lua spec/pure_spec.lua
+test-pure: deps
+	ASTAR_BACKEND=lua $(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --tags=pure --exclude-tags=system $(PURE_SPECS)
 
 # The system specs (tagged #system; .ci/run runs them once, on lua5.4):
 # every row of the Moving AI benchmark (spec/jps_spec.lua; a sample is in

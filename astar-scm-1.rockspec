@@ -46,6 +46,13 @@ build = {
       ["astar.svg"] = "lua/astar/svg.lua",
       ["astar.planner"] = "lua/astar/planner.lua",
       ["astar.tables"] = "lua/astar/tables.lua",
+      ["astar.backend"] = "lua/astar/backend.lua",
+      ["astar.pure.core"] = "lua/astar/pure/core.lua",
+      ["astar.pure.grid"] = "lua/astar/pure/grid.lua",
+      ["astar.pure.search"] = "lua/astar/pure/search.lua",
+      ["astar.pure.opts"] = "lua/astar/pure/opts.lua",
+      ["astar.pure.field"] = "lua/astar/pure/field.lua",
+      ["astar.pure.util"] = "lua/astar/pure/util.lua",
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/lattice.c", "src/grid.c", "src/jps.c",
                      "src/hex.c", "src/search.c", "src/heuristics.c", "src/anyangle.c",

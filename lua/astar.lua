@@ -11,7 +11,10 @@
 --   g:add_edge(a, b, 5)
 --   local path = g:find_path(a, b)      --> path.cost == 5, path.nodes == {1, 2}
 
-local core = require("astar.core")
+-- astar.core (C), or the pure-Lua backend where it cannot be loaded
+-- (lua/astar/backend.lua says when, and how ASTAR_BACKEND forces one)
+local backend = require("astar.backend")
+local core = backend.core
 local describe = require("astar.describe").value
 
 local astar = {}
@@ -22,6 +25,9 @@ local astar = {}
 astar._VERSION = "astar 0.2.0"
 --- The bare version number, "0.2.0" (kept from 0.1.0 for compatibility).
 astar.version = astar._VERSION:match("^astar (.*)$")
+--- "native" (the C module astar.core) or "lua" (the pure-Lua backend:
+-- square grids only; what it lacks raises "<name> needs the native module").
+astar.backend = backend.name
 if core.version ~= astar.version then
   error(("astar: the Lua module is %s but the C module astar.core is %s (mixed installations?)")
     :format(astar.version, tostring(core.version)), 2)

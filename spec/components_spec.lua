@@ -48,7 +48,7 @@ local function check_grid(world, r, label)
 end
 
 describe("components", function()
-  it("grid:connected matches a flood fill after random edits, for every diagonal rule", function()
+  it("grid:connected matches a flood fill after random edits, for every diagonal rule #pure", function()
     for seed = 1, 24 do
       local world = worlds.random_grid(seed, { width = { 3, 14 }, height = { 3, 12 }, density = 0.5 })
       local r = world.r
@@ -104,7 +104,7 @@ describe("components", function()
     end
   end)
 
-  it("the diagonal rule decides whether a corner joins two cells", function()
+  it("the diagonal rule decides whether a corner joins two cells #pure", function()
     local expect = { never = false, no_corner_cutting = false, one_obstacle = false, always = true }
     for rule, joined in pairs(expect) do
       local g = astar.grid_from_string("#.\n.#", nil, { diagonal = rule })
@@ -158,7 +158,7 @@ describe("components", function()
     end
   end)
 
-  it("find_path, query and partial toward another component: unreachable, nothing expanded", function()
+  it("find_path, query and partial toward another component: unreachable, nothing expanded #pure", function()
     local g = astar.grid_from_string(table.concat({
       "....#....",
       "....#....",
@@ -187,7 +187,7 @@ describe("components", function()
     assert.equal(9, #g:find_path(1, 1, 9, 3).nodes)
   end)
 
-  it("per-query modifiers can still cut a component: the search ends by itself or by its budgets", function()
+  it("per-query modifiers can still cut a component: the search ends by itself or by its budgets #pure", function()
     local g = astar.grid(9, 3)
     local wall = astar.field(g)
     for y = 1, 3 do wall:set(5, y, 1) end
@@ -220,7 +220,7 @@ describe("components", function()
     assert.equal("attempt to use a closed graph", error_of(gr.connected, gr, 1, 1))
   end)
 
-  it("edits from inside a search's callbacks are refused; connected() may be asked", function()
+  it("edits from inside a search's callbacks are refused; connected() may be asked #pure", function()
     local g = astar.grid(6, 6)
     local asked, refused
     g:find_path(1, 1, 6, 6, { cost = function(_, _, c)
@@ -234,7 +234,7 @@ describe("components", function()
     assert.equal("cannot call 'set_blocked': grid is being searched", refused)
   end)
 
-  it("a big map: many queries on an island cost no expansions", function()
+  it("a big map: many queries on an island cost no expansions #pure", function()
     local r = rng(7)
     local g = astar.grid(200, 200)
     for y = 1, 200 do g:set_blocked(150, y, true) end

@@ -263,7 +263,7 @@ local oracle = require("grid_oracle") -- the rules in plain Lua
 local passable, step_cost = oracle.passable, oracle.step
 
 describe("grid:distances", function()
-  it("gives the cheapest find_path cost to (or from) any source; next_step walks it", function()
+  it("gives the cheapest find_path cost to (or from) any source; next_step walks it #pure", function()
     local checked, walked, rules = 0, 0, {}
     local mods = {}
     for seed = 1, 40 do
@@ -340,7 +340,7 @@ describe("grid:distances", function()
     end
   end)
 
-  it("blocked and forbidden sources are skipped; unreachable cells are math.huge without a next step", function()
+  it("blocked and forbidden sources are skipped; unreachable cells are math.huge without a next step #pure", function()
     local g = astar.grid_from_string([[
 ..#..
 ..#..
@@ -362,7 +362,7 @@ describe("grid:distances", function()
     assert.equal(1 + D, f:get(4, 3))
   end)
 
-  it("next_step raises once the grid changed (its routes may lead into new walls)", function()
+  it("next_step raises once the grid changed (its routes may lead into new walls) #pure", function()
     local stale = "field is stale (the grid changed since it was computed); call field:update()"
     local g = astar.grid(5, 1)
     local f = g:distances({ { 1, 1 } })
@@ -381,7 +381,7 @@ describe("grid:distances", function()
     assert.same({ 4, 1 }, { f:next_step(5, 1) })
   end)
 
-  it("next_step on an ordinary field raises; bad coordinates raise", function()
+  it("next_step on an ordinary field raises; bad coordinates raise #pure", function()
     local g = astar.grid(5, 3)
     local msg = "next_step needs a field made by grid:distances"
     assert.equal(msg, error_of(function() return astar.field(g):next_step(1, 1) end))
@@ -417,7 +417,7 @@ describe("grid:distances", function()
       "bad argument #2 to 'distances' (direction must be \"from_sources\" or \"to_sources\", got \"back\")" },
   }
   for i, c in ipairs(bad) do
-    it("refuses bad sources and options with exact messages (" .. i .. ")", function()
+    it("refuses bad sources and options with exact messages ( #pure" .. i .. ")", function()
       local g = astar.grid(5, 3)
       assert.equal(c[3], error_of(g.distances, g, c[1], c[2]))
       assert.equal(4, g:distances({ { 5, 3 } }):get(1, 3))
@@ -425,7 +425,7 @@ describe("grid:distances", function()
     end)
   end
 
-  it("refuses fields of another size and penalties that make a step negative", function()
+  it("refuses fields of another size and penalties that make a step negative #pure", function()
     local g = astar.grid(5, 3)
     assert.equal("bad argument #2 to 'distances' (penalty field is 3x3 but the grid is 5x3)",
       error_of(g.distances, g, { { 1, 1 } }, { penalty = astar.field(astar.grid(3, 3)) }))

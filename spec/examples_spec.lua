@@ -18,7 +18,7 @@ local function run(script, args)
 end
 
 describe("examples", function()
-  it("agents.lua: fifty agents path across frames from coroutines", function()
+  it("agents.lua: fifty agents path across frames from coroutines #pure", function()
     local out = run("examples/agents.lua")
     assert.matches("50 agents, 50 paths found, 0 unreachable, in %d+ frames", out)
   end)

@@ -62,7 +62,7 @@ describe("grid", function()
     assert.is_true(astar.grid(100, 100):memory() > g:memory() + 10000)
   end)
 
-  it("accepts every diagonal rule and reports it", function()
+  it("accepts every diagonal rule and reports it #pure", function()
     for _, rule in ipairs(RULES) do
       local g = astar.grid(2, 5, { diagonal = rule })
       assert.equal(rule, g:diagonal())
@@ -72,7 +72,7 @@ describe("grid", function()
     assert.equal("no_corner_cutting", astar.grid(1, 1, { diagonal = nil }):diagonal())
   end)
 
-  it("stores blocked cells, costs and tags per cell", function()
+  it("stores blocked cells, costs and tags per cell #pure", function()
     local g = astar.grid(3, 2)
     g:set_blocked(2, 1, true)
     g:set_cost(3, 2, 2.5)
@@ -98,7 +98,7 @@ describe("grid", function()
     assert.equal("...\n~..\n", g:to_string()) -- (1, 2) still costs 0
   end)
 
-  it("has a diagonal step cost of sqrt(2) rounded to a multiple of 2^-32", function()
+  it("has a diagonal step cost of sqrt(2) rounded to a multiple of 2^-32 #pure", function()
     assert.is_true(math.abs(D - math.sqrt(2)) <= 1.2e-11)
     assert.equal(0, D * 2 ^ 32 % 1)
     local p = assert(astar.grid(2, 2):find_path(1, 1, 2, 2))
@@ -108,7 +108,7 @@ describe("grid", function()
     assert.equal(8 * D, p.cost) -- exact: sums of multiples of 2^-32
   end)
 
-  it("returns cost 0 and the one cell when start == goal", function()
+  it("returns cost 0 and the one cell when start == goal #pure", function()
     local g = astar.grid(3, 3)
     for _, stop in ipairs({ "expand", "first_hit", "optimal" }) do
       local p = assert(g:find_path(2, 3, 2, 3, { stop = stop }))
@@ -119,7 +119,7 @@ describe("grid", function()
     end
   end)
 
-  it("returns nil, 'unreachable', stats for blocked ends and walled-off goals", function()
+  it("returns nil, 'unreachable', stats for blocked ends and walled-off goals #pure", function()
     local g = map("S.#.\n..#G\n..#.")
     local p, why, stats = g:find_path(1, 1, 4, 2, { visited = true, algorithm = "astar" })
     assert.is_nil(p)
@@ -143,7 +143,7 @@ describe("grid", function()
     assert.same({ 2, 6, 7, 8 }, p.nodes)
   end)
 
-  it("is freed by the garbage collector and can be closed", function()
+  it("is freed by the garbage collector and can be closed #pure", function()
     for _ = 1, 100 do
       local g = astar.grid(30, 30)
       g:set_cost(3, 3, 2)
@@ -175,7 +175,7 @@ describe("grid", function()
     assert.equal("astar.Grid (closed)", tostring(g))
   end)
 
-  it("cannot be changed by a callback during its own search", function()
+  it("cannot be changed by a callback during its own search #pure", function()
     local g = astar.grid(3, 3)
     local cases = {
       { function() g:set_blocked(2, 2, true) end, "cannot call 'set_blocked': grid is being searched" },
@@ -205,7 +205,7 @@ describe("grid", function()
     assert.equal(4, g:find_path(1, 1, 3, 3).cost)
   end)
 
-  it("closed by a callback during its own search, closes when the search ends", function()
+  it("closed by a callback during its own search, closes when the search ends #pure", function()
     local g = astar.grid(3, 3)
     local p = assert(g:find_path(1, 1, 3, 3, { cost = function(_, _, _, _, cost) g:close() return cost end }))
     assert.equal(2 * D, p.cost)
@@ -214,7 +214,7 @@ describe("grid", function()
 end)
 
 describe("grid_from_string", function()
-  it("reads '.', '#' and '@', LF or CRLF, and ignores trailing blank lines", function()
+  it("reads '.', '#' and '@', LF or CRLF, and ignores trailing blank lines #pure", function()
     local text = "..#.\n.@..\n....\n"
     for _, t in ipairs({ text, text:gsub("\n", "\r\n"), text .. "\n\n", "..#.\r\n.@..\r\n....\r\n\r\n", "..#.\n.@..\n...." }) do
       local g = astar.grid_from_string(t)
@@ -231,13 +231,13 @@ describe("grid_from_string", function()
     end
   end)
 
-  it("takes the diagonal rule as its third argument", function()
+  it("takes the diagonal rule as its third argument #pure", function()
     for _, rule in ipairs(RULES) do
       assert.equal(rule, astar.grid_from_string("..", nil, { diagonal = rule }):diagonal())
     end
   end)
 
-  it("reads every kind of legend entry", function()
+  it("reads every kind of legend entry #pure", function()
     local g = astar.grid_from_string("abcde\nfgh.#", {
       a = true, b = false, c = 2.5, d = "mud",
       e = { cost = 3, tag = "ice" }, f = { blocked = true }, g = { tag = "mud" },
@@ -257,7 +257,7 @@ describe("grid_from_string", function()
     assert.equal(".#~~~\n#~~..\n", g:to_string())
   end)
 
-  it("applies legend.default to every unlisted character, not to listed ones", function()
+  it("applies legend.default to every unlisted character, not to listed ones #pure", function()
     local g = astar.grid_from_string("xy.#z", { default = 4, z = false })
     assert.same({ 4, 4, 1 }, { g:get_cost(1, 1), g:get_cost(2, 1), g:get_cost(3, 1) })
     assert.same({ false, false, false, true, true },
@@ -266,7 +266,7 @@ describe("grid_from_string", function()
     assert.same({ "swamp", "swamp" }, { g:get_tag(1, 1), g:get_tag(2, 1) })
   end)
 
-  it("keeps every tag of a long legend", function()
+  it("keeps every tag of a long legend #pure", function()
     local chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     local legend = { default = { cost = 2, tag = "swamp" } }
     for i = 1, #chars do
@@ -327,14 +327,14 @@ describe("grid_from_string", function()
       "bad argument #3 to 'grid_from_string' (unknown option \"diag\")" },
   }
   for _, c in ipairs(bad) do
-    it("refuses " .. c[1], function()
+    it("refuses  #pure" .. c[1], function()
       assert.equal(c[3], error_of(c[2]))
     end)
   end
 end)
 
 describe("tables of named fields inherit through __index", function()
-  it("grid options", function()
+  it("grid options #pure", function()
     local defaults = { diagonal = "never" }
     assert.equal("never", astar.grid(3, 3, setmetatable({}, { __index = defaults })):diagonal())
     assert.equal("never", astar.grid_from_string("..", nil, setmetatable({}, { __index = defaults })):diagonal())
@@ -343,7 +343,7 @@ describe("tables of named fields inherit through __index", function()
       error_of(astar.grid, 3, 3, setmetatable({}, { __index = { diagonal = "sideways" } })))
   end)
 
-  it("legends and their entries; their own keys are still checked", function()
+  it("legends and their entries; their own keys are still checked #pure", function()
     local base = { x = false, ["~"] = { cost = 3 } }
     local g = astar.grid_from_string("x~.", setmetatable({}, { __index = base }))
     assert.is_true(g:is_blocked(1, 1))
@@ -364,7 +364,7 @@ describe("tables of named fields inherit through __index", function()
 end)
 
 describe("grid:to_string", function()
-  it("draws a path result or a list of cell ids", function()
+  it("draws a path result or a list of cell ids #pure", function()
     local g = map("S.#\n~.#\n..G", nil, { ["~"] = 3 })
     local p = assert(g:find_path(1, 1, 3, 3))
     assert.same({ 1, 5, 8, 9 }, p.nodes) -- (1,1) -> (2,2) -> (2,3) -> (3,3)
@@ -374,7 +374,7 @@ describe("grid:to_string", function()
     assert.equal("..#\n~.#\n...\n", g:to_string())
   end)
 
-  it("refuses what is not a path of this grid", function()
+  it("refuses what is not a path of this grid #pure", function()
     local g = astar.grid(2, 2)
     assert.equal("bad argument #1 to 'to_string' (table (a path or a list of cell ids) expected, got number)",
       error_of(function() return g:to_string(5) end))
@@ -508,7 +508,7 @@ describe("grid bad input", function()
     end)
   end
 
-  it("leaves the cell unchanged after a refused change", function()
+  it("leaves the cell unchanged after a refused change #pure", function()
     g:set_cost(1, 1, 2)
     g:set_tag(1, 1, "mud")
     error_of(function() g:set_cost(1, 1, -1) end)
@@ -554,7 +554,7 @@ describe("astar.grid bad input", function()
       "bad argument #2 to 'grid' (grid too large (width * height must be below 2^30))" },
   }
   for i, c in ipairs(cases) do
-    it("refuses case " .. i .. ": " .. c[2], function()
+    it("refuses case  #pure" .. i .. ": " .. c[2], function()
       assert.equal(c[2], error_of(c[1]))
     end)
   end
@@ -606,7 +606,7 @@ describe("diagonal rules on hand-drawn maps", function()
     end
   end
 
-  it("set_blocked changes the moves of the neighbours at once", function()
+  it("set_blocked changes the moves of the neighbours at once #pure", function()
     local g = astar.grid(2, 2)
     assert.equal(D, g:find_path(1, 1, 2, 2).cost)
     g:set_blocked(2, 1, true) -- the corner is now cut
@@ -620,7 +620,7 @@ describe("diagonal rules on hand-drawn maps", function()
 end)
 
 describe("cell costs", function()
-  it("multiply the step that enters the cell", function()
+  it("multiply the step that enters the cell #pure", function()
     local g, sx, sy, gx, gy = map("S33G\n....", "never", { ["3"] = 3 })
     local p = assert(g:find_path(sx, sy, gx, gy))
     assert.equal(5, p.cost) -- around: 3 + 3 + 1 = 7 through
@@ -633,7 +633,7 @@ describe("cell costs", function()
     assert.equal(1 + 2 * D, g:find_path(gx, gy, sx, sy).cost)
   end)
 
-  it("may be 0, on cardinal and diagonal steps", function()
+  it("may be 0, on cardinal and diagonal steps #pure", function()
     local g = map("S00G", "never", { ["0"] = 0 })
     local p = assert(g:find_path(1, 1, 4, 1))
     assert.equal(1, p.cost) -- only G costs
@@ -646,7 +646,7 @@ describe("cell costs", function()
     assert.equal(D, g:find_path(2, 2, 1, 1).cost)
   end)
 
-  it("set_cost changes later queries", function()
+  it("set_cost changes later queries #pure", function()
     local g = astar.grid(3, 1)
     assert.equal(2, g:find_path(1, 1, 3, 1).cost)
     g:set_cost(2, 1, 4.5)
@@ -661,7 +661,7 @@ describe("tags", function()
   local text = "SmmG\n.ll.\n...."
   local legend = { m = "mud", l = "lava" }
 
-  it("get per-query factors, false forbids, and the next query is unaffected", function()
+  it("get per-query factors, false forbids, and the next query is unaffected #pure", function()
     local g, sx, sy, gx, gy = map(text, "never", legend)
     local function q(costs)
       local p = g:find_path(sx, sy, gx, gy, costs and { costs = costs } or nil)
@@ -677,7 +677,7 @@ describe("tags", function()
     assert.same({ 3, { 1, 2, 3, 4 } }, { q({}) })
   end)
 
-  it("multiply the cell cost, and a forbidden start or goal is unreachable, as a forbid field's", function()
+  it("multiply the cell cost, and a forbidden start or goal is unreachable, as a forbid field's #pure", function()
     local g = astar.grid_from_string("ab.", { a = "lava", b = { cost = 2, tag = "mud" } }, { diagonal = "never" })
     assert.equal(3, g:find_path(1, 1, 3, 1).cost)
     assert.equal(7, g:find_path(1, 1, 3, 1, { costs = { mud = 3 } }).cost) -- 2 * 3 + 1
@@ -737,7 +737,7 @@ describe("tags", function()
     end
   end)
 
-  it("apply to diagonal steps too", function()
+  it("apply to diagonal steps too #pure", function()
     local g = astar.grid_from_string("..\n.m", { m = "mud" })
     assert.equal(D, g:find_path(1, 1, 2, 2).cost)
     assert.equal(1.2 * D, g:find_path(1, 1, 2, 2, { costs = { mud = 1.2 } }).cost)
@@ -747,7 +747,7 @@ describe("tags", function()
 end)
 
 describe("grid callbacks", function()
-  it("the heuristic receives the cell's and the goal's coordinates", function()
+  it("the heuristic receives the cell's and the goal's coordinates #pure", function()
     local g = map("S...\n.#..\n...G")
     local seen = {}
     local p = assert(g:find_path(1, 1, 4, 3, { heuristic = function(x, y, gx, gy, extra)
@@ -763,7 +763,7 @@ describe("grid callbacks", function()
     assert.is_true(seen[1] and seen[12])
   end)
 
-  it("the cost callback receives the step's coordinates and its cost after every modifier", function()
+  it("the cost callback receives the step's coordinates and its cost after every modifier #pure", function()
     -- (2,1) costs 2, is mud (x3) and has penalty 0.25 (x scale 2): 6.5
     local g = astar.grid_from_string("Sm.", { S = true, m = { cost = 2, tag = "mud" } }, { diagonal = "never" })
     local pen = astar.field(g)
@@ -780,7 +780,7 @@ describe("grid callbacks", function()
     assert.same({ 1, 2, 3 }, p.nodes)
   end)
 
-  it("the cost callback shapes the path: false forbids, numbers replace", function()
+  it("the cost callback shapes the path: false forbids, numbers replace #pure", function()
     local g, sx, sy, gx, gy = map("S.G\n...", "never")
     local function avoid(_, _, x2, y2, cost)
       if x2 == 2 and y2 == 1 then return false end
@@ -813,7 +813,7 @@ describe("grid callbacks", function()
       "cost callback returned inf for the step from (1, 1) to (2, 1) (expected a finite number >= 0 or false)" },
   }
   for _, c in ipairs(bad) do
-    it("a " .. c[1] .. " callback returning a bad value raises naming the cell: " .. c[3], function()
+    it("a  #pure" .. c[1] .. " callback returning a bad value raises naming the cell: " .. c[3], function()
       local g = astar.grid(3, 3)
       -- A* (jump point search would ask the heuristic about other cells)
       assert.equal(c[3], error_of(function()
@@ -825,7 +825,7 @@ describe("grid callbacks", function()
     end)
   end
 
-  it("errors raised by callbacks pass through unchanged", function()
+  it("errors raised by callbacks pass through unchanged #pure", function()
     local g = astar.grid(3, 3)
     local obj = {}
     local ok, err = pcall(g.find_path, g, 1, 1, 3, 3, { cost = function() error(obj) end })
@@ -839,7 +839,7 @@ describe("grid callbacks", function()
 end)
 
 describe("grid query options", function()
-  it("the default heuristic is octile on diagonal grids and manhattan on 'never' grids", function()
+  it("the default heuristic is octile on diagonal grids and manhattan on 'never' grids #pure", function()
     -- the start's f is its h
     local want = { never = 5, no_corner_cutting = 3 + 2 * (D - 1), one_obstacle = 3 + 2 * (D - 1),
       always = 3 + 2 * (D - 1) }
@@ -850,7 +850,7 @@ describe("grid query options", function()
     end
   end)
 
-  it("built-in heuristics use the cell coordinates", function()
+  it("built-in heuristics use the cell coordinates #pure", function()
     local g = astar.grid(5, 4)
     local want = { zero = 0, euclidean = 5, manhattan = 7, octile = 4 + 3 * (D - 1), chebyshev = 4,
       bisector = 0, full_bisector = 5 }
@@ -863,7 +863,7 @@ describe("grid query options", function()
     end
   end)
 
-  it("trace records x and y; visited lists the expanded cells", function()
+  it("trace records x and y; visited lists the expanded cells #pure", function()
     local g = astar.grid(3, 2, { diagonal = "never" })
     g:set_blocked(1, 2, true)
     g:set_blocked(2, 2, true)
@@ -893,7 +893,7 @@ describe("grid query options", function()
     end
   end)
 
-  it("tie_break high_g dives, fifo fills", function()
+  it("tie_break high_g dives, fifo fills #pure", function()
     local g = astar.grid(3, 3, { diagonal = "never" })
     local p = assert(g:find_path(1, 1, 3, 3, { visited = true, algorithm = "astar" }))
     assert.equal(4, p.cost)
@@ -909,7 +909,7 @@ describe("grid query options", function()
     assert.equal(9, p.visited[9])
   end)
 
-  it("the three stop policies", function()
+  it("the three stop policies #pure", function()
     -- 2x2, 'always': the diagonal into the dear goal (10) is found first
     local g = astar.grid_from_string("..\n.T", { T = { cost = 10 } }, { diagonal = "always" })
     local function over(x, y) return x + y == 3 and 100 or 0 end -- overestimates the side cells
@@ -930,7 +930,7 @@ describe("grid query options", function()
     assert.equal(11, p.cost)
   end)
 
-  it("weight trades cost for expansions", function()
+  it("weight trades cost for expansions #pure", function()
     local g = astar.grid_from_string(table.concat({
       "..........",
       ".#######..",
@@ -1021,7 +1021,7 @@ local function random_cell(world)
 end
 
 describe("random grids against a plain Dijkstra", function()
-  it("admissible worlds: the default heuristic with stop = expand gives the optimum", function()
+  it("admissible worlds: the default heuristic with stop = expand gives the optimum #pure", function()
     local queries, reachable, rules, features = 0, 0, {}, {}
     for seed = 1, 60 do
       local world = random_world(seed, false)
@@ -1065,7 +1065,7 @@ describe("random grids against a plain Dijkstra", function()
     end
   end)
 
-  it("any costs (0, below 1, negative penalties): zero heuristic, and stop = optimal with any heuristic", function()
+  it("any costs (0, below 1, negative penalties): zero heuristic, and stop = optimal with any heuristic #pure", function()
     local count, reachable = 0, 0
     for seed = 1001, 1050 do
       local world = random_world(seed, true)
@@ -1101,7 +1101,7 @@ describe("random grids against a plain Dijkstra", function()
     assert.is_true(reachable > 1000, "too few reachable pairs: " .. reachable)
   end)
 
-  it("first_hit, weights and inadmissible expand give valid paths no cheaper than the optimum", function()
+  it("first_hit, weights and inadmissible expand give valid paths no cheaper than the optimum #pure", function()
     local count = 0
     for seed = 2001, 2040 do
       local world = random_world(seed, seed % 2 == 0)

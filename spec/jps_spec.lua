@@ -83,7 +83,7 @@ local function ends(r, g, k)
 end
 
 describe("jps: which queries take it", function()
-  it("is the default on uniform grids and finds what A* finds in fewer expansions", function()
+  it("is the default on uniform grids and finds what A* finds in fewer expansions #pure", function()
     local g = astar.grid(30, 30)
     for y = 2, 29 do g:set_blocked(15, y, true) end
     local p = assert(g:find_path(1, 15, 30, 15))
@@ -96,7 +96,7 @@ describe("jps: which queries take it", function()
     check_walk(g, p, 1, 15, 30, 15)
   end)
 
-  it("falls back to A* under auto where JPS cannot serve, with the same answer", function()
+  it("falls back to A* under auto where JPS cannot serve, with the same answer #pure", function()
     local g = astar.grid(12, 12)
     g:set_tag(3, 3, "mud")
     local a = g:find_path(1, 1, 12, 12, { algorithm = "astar" })
@@ -162,7 +162,7 @@ describe("jps: which queries take it", function()
     assert.equal(4, g:find_path(1, 1, 1, 5, { algorithm = "astar" }).cost)
   end)
 
-  it("rejects bad algorithm values with the exact message", function()
+  it("rejects bad algorithm values with the exact message #pure", function()
     local g = astar.grid(4, 4)
     for _, v in ipairs({ 1, "JPS", "dijkstra", "", true, {} }) do
       local shown = type(v) == "string" and ('"' .. v .. '"') or (type(v) == "table" and "table" or tostring(v))
@@ -177,7 +177,7 @@ end)
 
 describe("jps: random grids against A*", function()
   for _, rule in ipairs({ "no_corner_cutting", "never" }) do
-    it(("%s: same cost and status as A*, every path a legal walk"):format(rule), function()
+    it(("%s: same cost and status as A*, every path a legal walk #pure"):format(rule), function()
       local r = rng(rule == "never" and 4242 or 1717)
       local n = 0
       for case = 1, 400 do
@@ -202,7 +202,7 @@ describe("jps: random grids against A*", function()
     end)
   end
 
-  it("follows set_blocked: the bit rows stay current between queries", function()
+  it("follows set_blocked: the bit rows stay current between queries #pure", function()
     local r = rng(99)
     for _, rule in ipairs({ "no_corner_cutting", "never" }) do
       local g = random_grid(r, 40, 23, rule, 0.2)
@@ -220,7 +220,7 @@ describe("jps: random grids against A*", function()
     end
   end)
 
-  it("handles grids one cell wide or high, and rows longer than 64 cells", function()
+  it("handles grids one cell wide or high, and rows longer than 64 cells #pure", function()
     for _, rule in ipairs({ "no_corner_cutting", "never" }) do
       local row = astar.grid(200, 1, { diagonal = rule })
       local p = assert(row:find_path(1, 1, 200, 1))
@@ -253,7 +253,7 @@ describe("jps: the engine's features", function()
     return g
   end
 
-  it("stop modes: optimal gives A*'s cost, first_hit a legal path", function()
+  it("stop modes: optimal gives A*'s cost, first_hit a legal path #pure", function()
     local g = maze()
     local a = g:find_path(1, 1, 40, 40, { algorithm = "astar" })
     local o = assert(g:find_path(1, 1, 40, 40, { stop = "optimal" }))
@@ -263,7 +263,7 @@ describe("jps: the engine's features", function()
     assert(f.cost >= a.cost)
   end)
 
-  it("max_expansions counts jump points; partial paths end at a jump point", function()
+  it("max_expansions counts jump points; partial paths end at a jump point #pure", function()
     local g = maze()
     local full = g:find_path(1, 1, 40, 40)
     local nope, why, stats = g:find_path(1, 1, 40, 40, { max_expansions = 3 })
@@ -293,7 +293,7 @@ describe("jps: the engine's features", function()
     assert.equal("max_cost", select(2, g:find_path(1, 1, 39, 40, { max_cost = near.cost - 0.5 })))
   end)
 
-  it("time-sliced queries step jump points and give find_path's answer", function()
+  it("time-sliced queries step jump points and give find_path's answer #pure", function()
     local g = maze()
     local full = g:find_path(1, 1, 40, 40, { visited = true })
     local q = g:query(1, 1, 40, 40, { visited = true })
@@ -321,7 +321,7 @@ describe("jps: the engine's features", function()
     assert.equal("algorithm \"jps\" does not apply to this query any more (cell costs)", error_of(q4.step, q4, 1))
   end)
 
-  it("trace and visited list jump points, each with its parent jump point", function()
+  it("trace and visited list jump points, each with its parent jump point #pure", function()
     local g = maze()
     local p = g:find_path(1, 1, 40, 40, { trace = true, visited = true })
     assert.equal(p.expanded, #p.trace)
@@ -338,7 +338,7 @@ describe("jps: the engine's features", function()
     assert(#p.nodes > #p.trace, "the path lists every cell, the trace only jump points")
   end)
 
-  it("a Lua heuristic is called at jump points only and gives the same cost", function()
+  it("a Lua heuristic is called at jump points only and gives the same cost #pure", function()
     local g = maze()
     local calls = 0
     local h = function(x, y, gx, gy)
@@ -438,7 +438,7 @@ describe("jps: the engine's features", function()
     check_walk(open, p, 1000, 1000, 1060, 1030)
   end)
 
-  it("tie_break fifo and a grid search after close of another query", function()
+  it("tie_break fifo and a grid search after close of another query #pure", function()
     local g = maze()
     local a = g:find_path(40, 1, 1, 40, { algorithm = "astar" })
     local f = g:find_path(40, 1, 1, 40, { tie_break = "fifo" })
@@ -485,7 +485,7 @@ local function sweep(step, check_cells)
 end
 
 describe("jps: Moving AI rows (a sample)", function()
-  it("every 199th row of every map: optimal, every path a legal walk", function()
+  it("every 199th row of every map: optimal, every path a legal walk #pure", function()
     assert(sweep(199, true) > 140)
   end)
 end)

@@ -12,7 +12,7 @@ local function grid(text)
 end
 
 describe("line_of_sight by hand", function()
-  it("sees along an open row, column and diagonal", function()
+  it("sees along an open row, column and diagonal #pure", function()
     local g = astar.grid(5, 5)
     assert.is_true(g:line_of_sight(1, 1, 5, 1))
     assert.is_true(g:line_of_sight(3, 5, 3, 1))
@@ -20,7 +20,7 @@ describe("line_of_sight by hand", function()
     assert.is_true(g:line_of_sight(5, 1, 1, 4))
   end)
 
-  it("is stopped by a wall between the centres", function()
+  it("is stopped by a wall between the centres #pure", function()
     local g = grid(".....\n..#..\n.....")
     assert.is_false(g:line_of_sight(1, 2, 5, 2))
     assert.is_false(g:line_of_sight(1, 1, 5, 3)) -- through (3, 2)'s centre
@@ -30,7 +30,7 @@ describe("line_of_sight by hand", function()
     assert.is_true(g:line_of_sight(2, 1, 2, 3))
   end)
 
-  it("cannot squeeze between two diagonal blocked cells", function()
+  it("cannot squeeze between two diagonal blocked cells #pure", function()
     local g = grid(".#\n#.")
     assert.is_false(g:line_of_sight(1, 1, 2, 2))
     assert.is_false(g:line_of_sight(2, 2, 1, 1))
@@ -45,7 +45,7 @@ describe("line_of_sight by hand", function()
     assert.is_true(g:line_of_sight(3, 1, 4, 2))
   end)
 
-  it("may touch one blocked corner", function()
+  it("may touch one blocked corner #pure", function()
     local g = grid(".#\n..")
     assert.is_true(g:line_of_sight(1, 1, 2, 2))
     assert.is_true(g:line_of_sight(2, 2, 1, 1))
@@ -57,7 +57,7 @@ describe("line_of_sight by hand", function()
     assert.is_false(g:line_of_sight(1, 1, 3, 3))
   end)
 
-  it("follows a knight's move through the cells it crosses", function()
+  it("follows a knight's move through the cells it crosses #pure", function()
     -- (1,1) -> (2,3) crosses (1,2) and (2,2), not (2,1) nor (1,3)
     local g = grid("..\n..\n..")
     assert.is_true(g:line_of_sight(1, 1, 2, 3))
@@ -71,7 +71,7 @@ describe("line_of_sight by hand", function()
     assert.is_false(g:line_of_sight(1, 1, 2, 3))
   end)
 
-  it("needs both end cells open", function()
+  it("needs both end cells open #pure", function()
     local g = grid("#..\n...\n..#")
     assert.is_false(g:line_of_sight(1, 1, 3, 1))
     assert.is_false(g:line_of_sight(3, 1, 1, 1))
@@ -80,14 +80,14 @@ describe("line_of_sight by hand", function()
     assert.is_false(g:line_of_sight(1, 1, 1, 1))
   end)
 
-  it("from a cell to itself is true when the cell is open", function()
+  it("from a cell to itself is true when the cell is open #pure", function()
     local g = grid(".#")
     assert.is_true(g:line_of_sight(1, 1, 1, 1))
     assert.is_false(g:line_of_sight(2, 1, 2, 1))
     assert.is_false(g:line_of_sight(1, 1, 2, 1))
   end)
 
-  it("ignores cell costs and tags", function()
+  it("ignores cell costs and tags #pure", function()
     local g = astar.grid_from_string("a3b", { a = "mud", ["3"] = 3, b = { cost = 0, tag = "lava" } })
     assert.is_true(g:line_of_sight(1, 1, 3, 1))
   end)
@@ -186,7 +186,7 @@ local function random_pair(r, w, h)
 end
 
 describe("line_of_sight against an exact oracle", function()
-  it("the oracle agrees with the hand cases", function()
+  it("the oracle agrees with the hand cases #pure", function()
     local function from(text)
       local rows = {}
       for line in text:gmatch("[^\n]+") do rows[#rows + 1] = line end
@@ -201,7 +201,7 @@ describe("line_of_sight against an exact oracle", function()
     assert.is_true(oracle(from(".#\n..\n#."), 1, 1, 2, 3))
   end)
 
-  it("agrees on thousands of random pairs, and is symmetric", function()
+  it("agrees on thousands of random pairs, and is symmetric #pure", function()
     local pairs_, seen, unseen, corners = 0, 0, 0, 0
     for seed = 1, 60 do
       local g, w, h, blocked, r, rule = random_grid(seed)
@@ -222,7 +222,7 @@ describe("line_of_sight against an exact oracle", function()
     assert.is_true(corners > 150, "too few pairs passing a blocked corner: " .. corners)
   end)
 
-  it("is symmetric for every pair of cells of random grids", function()
+  it("is symmetric for every pair of cells of random grids #pure", function()
     for seed = 101, 108 do
       local g, w, h = random_grid(seed)
       for y1 = 1, h do
@@ -237,7 +237,7 @@ describe("line_of_sight against an exact oracle", function()
     end
   end)
 
-  it("agrees on long lines across a big sparse grid", function()
+  it("agrees on long lines across a big sparse grid #pure", function()
     local r = rng(777)
     local w, h = 120, 90
     local g = astar.grid(w, h)
@@ -260,7 +260,7 @@ describe("line_of_sight against an exact oracle", function()
 end)
 
 describe("visible_from", function()
-  it("marks what line_of_sight sees, within the radius", function()
+  it("marks what line_of_sight sees, within the radius #pure", function()
     local g = grid("......\n..#...\n......\n....#.")
     local f = g:visible_from(1, 1)
     assert.same({ 6, 4 }, { f:size() })
@@ -281,7 +281,7 @@ describe("visible_from", function()
     assert.equal(1, ones)
   end)
 
-  it("is all zero from a blocked cell", function()
+  it("is all zero from a blocked cell #pure", function()
     local g = grid("#..\n...")
     for _, radius in ipairs({ false, 0, 5 }) do
       local f = radius and g:visible_from(1, 1, radius) or g:visible_from(1, 1)
@@ -289,7 +289,7 @@ describe("visible_from", function()
     end
   end)
 
-  it("equals line_of_sight and the distance rule on every cell of random grids", function()
+  it("equals line_of_sight and the distance rule on every cell of random grids #pure", function()
     local count = 0
     for seed = 201, 230 do
       local g, w, h, _, r = random_grid(seed)
@@ -312,7 +312,7 @@ describe("visible_from", function()
     assert.is_true(count > 10000)
   end)
 
-  it("returns a new field each time, independent of the grid's later changes", function()
+  it("returns a new field each time, independent of the grid's later changes #pure", function()
     local g = astar.grid(3, 1)
     local f = g:visible_from(1, 1)
     g:set_blocked(2, 1, true)

@@ -240,6 +240,56 @@ end)
 -- starts in an empty directory without LUA_PATH / LUA_CPATH, so the module
 -- can only be found where the recipe looks; the game reports the file its
 -- cpath resolves to and a path found through it.
+-- The demo where the native module cannot load (LÖVE on Android and iOS,
+-- love.js): a .love holding the Lua files alone (astar.lua, astar/ with the
+-- pure-Lua backend astar/pure/) and no astar/core.so anywhere LÖVE looks.
+-- require("astar") falls back to the pure-Lua backend; the level runs on
+-- cell paths (the siege engine and the other scenes need the native module).
+describe("the LÖVE demo without the native module (a .love of Lua files) #system", function()
+  if not (have("love") and have("xvfb-run") and have("timeout") and have("zip")) then
+    pending("skipped: needs love (LÖVE 11), xvfb-run, timeout and zip on PATH (Debian: apt-get install love xvfb zip)")
+    return
+  end
+
+  local run
+  local function played()
+    if run then return run end
+    local dir = temp_dir()
+    local game = dir .. "/game"
+    assert(execute(("mkdir -p %s/astar %s/cwd && cp %s/examples/love/main.lua %s/examples/love/conf.lua %s/ "
+      .. "&& cp %s/lua/astar.lua %s/ && cp -r %s/lua/astar/. %s/astar/ && cd %s && zip -q -r ../demo.love .")
+      :format(quote(game), quote(dir), quote(ROOT), quote(ROOT), quote(game), quote(ROOT), quote(game),
+        quote(ROOT), quote(game), quote(game))) == 0, "cannot build the .love")
+    local out, shot = dir .. "/out.txt", dir .. "/shot.png"
+    local status = execute(("cd %s/cwd && env -u LUA_PATH -u LUA_CPATH -u ASTAR_BACKEND timeout 120 xvfb-run -a "
+      .. "love %s/demo.love --frames %d --screenshot %s >%s 2>&1")
+      :format(quote(dir), quote(dir), FRAMES, quote(shot), quote(out)))
+    run = { status = status, out = slurp(out) or "", png = slurp(shot), dir = dir }
+    return run
+  end
+
+  it("plays the level on the pure-Lua backend and exits with status 0", function()
+    local r = played()
+    assert.are.equal(0, r.status, "exit status " .. r.status .. "\n" .. r.out)
+    assert.is_truthy(r.out:find("backend=lua", 1, true), r.out)
+    assert.is_truthy(r.png and r.png:sub(1, 8) == "\137PNG\r\n\26\n", "no PNG screenshot")
+  end)
+
+  it("agents complete paths and the monster searches; every walker stays on open cells", function()
+    local r = played()
+    local paths = tonumber(r.out:match("agent_paths=(%d+)"))
+    local searches = tonumber(r.out:match("monster_searches=(%d+)"))
+    assert(paths and paths > 0 and searches and searches > 0, r.out)
+    local checks, segments, bad = r.out:match("walk: checks=(%d+) segments=(%d+) bad=(%d+)")
+    assert(tonumber(checks) > 0 and tonumber(segments) > 0, r.out)
+    assert.are.equal("0", bad, r.out)
+  end)
+
+  teardown(function()
+    if run then execute("rm -rf " .. quote(run.dir)) end
+  end)
+end)
+
 describe("shipping a LÖVE game (doc/shipping.md) #system", function()
   if not (have("love") and have("xvfb-run") and have("timeout") and have("zip")) then
     pending("skipped: needs love (LÖVE 11), xvfb-run, timeout and zip on PATH (Debian: apt-get install love xvfb zip)")

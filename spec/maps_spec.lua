@@ -45,7 +45,7 @@ describe("astar.maps.load", function()
   lazy_setup(function() base = os.tmpname() end)
   lazy_teardown(cleanup)
 
-  it("reads an LF map: size, every terrain character, the default diagonal rule", function()
+  it("reads an LF map: size, every terrain character, the default diagonal rule #pure", function()
     local grid = maps.load(tmpfile("lf.map", TERRAIN))
     assert.same({ 4, 2 }, { grid:size() })
     assert.same(TERRAIN_BLOCKED, blocked_cells(grid))
@@ -55,13 +55,13 @@ describe("astar.maps.load", function()
     assert.equal(3, grid:find_path(1, 1, 4, 1).cost)
   end)
 
-  it("reads the same map with CRLF line endings", function()
+  it("reads the same map with CRLF line endings #pure", function()
     local grid = maps.load(tmpfile("crlf.map", crlf(TERRAIN)))
     assert.same({ 4, 2 }, { grid:size() })
     assert.same(TERRAIN_BLOCKED, blocked_cells(grid))
   end)
 
-  it("takes the header lines in either order", function()
+  it("takes the header lines in either order #pure", function()
     local grid = maps.load(tmpfile("wh.map", "type octile\nwidth 4\nheight 2\nmap\n.GS.\n@OTW\n"))
     assert.same({ 4, 2 }, { grid:size() })
     assert.same(TERRAIN_BLOCKED, blocked_cells(grid))
@@ -70,19 +70,19 @@ describe("astar.maps.load", function()
     assert.same({ { false }, { true }, { true } }, blocked_cells(grid))
   end)
 
-  it("accepts a map without a final newline", function()
+  it("accepts a map without a final newline #pure", function()
     local grid = maps.load(tmpfile("nofinal.map", "type octile\nheight 2\nwidth 2\nmap\n..\n.@"))
     assert.same({ { false, false }, { false, true } }, blocked_cells(grid))
   end)
 
-  it("does not cut corners by default, as the benchmark requires", function()
+  it("does not cut corners by default, as the benchmark requires #pure", function()
     local path = tmpfile("corner.map", "type octile\nheight 2\nwidth 2\nmap\n.@\n..\n")
     assert.equal(2, maps.load(path):find_path(1, 1, 2, 2).cost)
     local open = tmpfile("open.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n")
     assert.equal(astar.DIAGONAL, maps.load(open):find_path(1, 1, 2, 2).cost)
   end)
 
-  it("passes opts.diagonal to the grid", function()
+  it("passes opts.diagonal to the grid #pure", function()
     local path = tmpfile("corner2.map", "type octile\nheight 2\nwidth 2\nmap\n.@\n..\n")
     local always = maps.load(path, { diagonal = "always" })
     assert.equal("always", always:diagonal())
@@ -92,31 +92,31 @@ describe("astar.maps.load", function()
     assert.equal(2, never:find_path(1, 1, 2, 2).cost)
   end)
 
-  it("requires the 'map' line", function()
+  it("requires the 'map' line #pure", function()
     local path = tmpfile("nomap.map", "type octile\nheight 2\nwidth 4\n.GS.\n@OTW\n")
     assert.equal("'" .. path .. "' is not a Moving AI map (expected 'height', 'width' and 'map' lines)",
       error_of(maps.load, path))
   end)
 
-  it("requires the width and height lines", function()
+  it("requires the width and height lines #pure", function()
     local path = tmpfile("nowidth.map", "type octile\nheight 2\nmap\n.GS.\n@OTW\n")
     assert.equal("'" .. path .. "' is not a Moving AI map (expected 'height', 'width' and 'map' lines)",
       error_of(maps.load, path))
   end)
 
-  it("rejects a header that disagrees with the rows", function()
+  it("rejects a header that disagrees with the rows #pure", function()
     local path = tmpfile("tall.map", "type octile\nheight 3\nwidth 4\nmap\n.GS.\n@OTW\n")
     assert.equal("'" .. path .. "' says 4x3 but its rows make 4x2", error_of(maps.load, path))
     path = tmpfile("wide.map", crlf("type octile\nheight 2\nwidth 5\nmap\n.GS.\n@OTW\n"))
     assert.equal("'" .. path .. "' says 5x2 but its rows make 4x2", error_of(maps.load, path))
   end)
 
-  it("rejects rows of different widths", function()
+  it("rejects rows of different widths #pure", function()
     local path = tmpfile("ragged.map", "type octile\nheight 2\nwidth 4\nmap\n.GS.\n@OT\n")
     assert.equal("'" .. path .. "': row 2 has 3 cells, row 1 has 4", error_of(maps.load, path))
   end)
 
-  it("checks its options like the core does", function()
+  it("checks its options like the core does #pure", function()
     local path = tmpfile("opts.map", "type octile\nheight 1\nwidth 2\nmap\n..\n")
     assert.equal("bad argument #2 to 'load' (diagonal must be \"never\", \"no_corner_cutting\", "
       .. "\"one_obstacle\" or \"always\", got \"sometimes\")", error_of(maps.load, path, { diagonal = "sometimes" }))
@@ -126,7 +126,7 @@ describe("astar.maps.load", function()
     assert.equal("never", maps.load(path, { diagonal = "never" }):diagonal())
   end)
 
-  it("raises for a missing file", function()
+  it("raises for a missing file #pure", function()
     local path = base .. "-missing.map"
     assert.equal("cannot open map '" .. path .. "': " .. path .. ": No such file or directory",
       error_of(maps.load, path))
@@ -134,7 +134,7 @@ describe("astar.maps.load", function()
 
   -- io.open succeeds on a directory and f:read("a") then returns nil: the
   -- error is still "cannot open map", not an internal one
-  it("raises 'cannot open map' for a path that is a directory", function()
+  it("raises 'cannot open map' for a path that is a directory #pure", function()
     local dir = base:match("^(.*)/[^/]*$")
     local prefix = "cannot open map '" .. dir .. "': "
     assert.matches("^" .. prefix:gsub("%p", "%%%0"), error_of(maps.load, dir))
@@ -161,13 +161,13 @@ describe("maps header values", function()
     { ("9"):rep(50), "height", "1e+50" }, { ("x"):rep(50), "height", '"' .. ("x"):rep(37) .. '..."' },
   }
   for _, c in ipairs(cases) do
-    it("refuses height " .. c[1]:sub(1, 12) .. " (and the same as width)", function()
+    it("refuses height  #pure" .. c[1]:sub(1, 12) .. " (and the same as width)", function()
       assert.equal("map text: height " .. SIDE .. c[3], error_of(maps.parse, map_text(c[1], 3, "")))
       assert.equal("map text: width " .. SIDE .. c[3], error_of(maps.parse, map_text(1, c[1])))
     end)
   end
 
-  it("refuses a non-integer header in maps.parse and maps.load alike", function()
+  it("refuses a non-integer header in maps.parse and maps.load alike #pure", function()
     assert.equal("map text: width " .. SIDE .. "3.5", error_of(maps.parse, map_text(1, "3.5")))
     local path = tmpfile("half.map", map_text(4.9, 9))
     assert.equal("'" .. path .. "': height " .. SIDE .. "4.9", error_of(maps.load, path))
@@ -175,7 +175,7 @@ describe("maps header values", function()
     assert.equal("'" .. path .. "': width " .. SIDE .. "0", error_of(maps.load, path))
   end)
 
-  it("gives the fuzzer's input a clean error (fuzz/corpus/parse/map-height-not-integer)", function()
+  it("gives the fuzzer's input a clean error (fuzz/corpus/parse/map-height-not-integer) #pure", function()
     -- this text made string.format fail inside maps.lua, an internal error
     -- that aborted fuzz/fuzz_parse.c
     assert.equal("map text: height " .. SIDE .. "4.9", error_of(maps.parse, "\nheight 4.9\nwidth 9\nmap\nTti\3"))
@@ -186,20 +186,20 @@ describe("maps header values", function()
     assert.equal("map text: height " .. SIDE .. "4.9", error_of(maps.parse, data:sub(2)))
   end)
 
-  it("checks height before width, as the files list them", function()
+  it("checks height before width, as the files list them #pure", function()
     assert.equal("map text: height " .. SIDE .. "0", error_of(maps.parse, map_text(0, 0)))
   end)
 
-  it("takes integral decimal text: 3.0 and 3e0 are 3", function()
+  it("takes integral decimal text: 3.0 and 3e0 are 3 #pure", function()
     assert.same({ 3, 1 }, { maps.parse(map_text("1.0", "3e0")):size() })
     assert.same({ 3, 1 }, { maps.parse(map_text("+1", "003")):size() })
   end)
 
-  it("still compares a valid header with the rows", function()
+  it("still compares a valid header with the rows #pure", function()
     assert.equal("map text says 3x65535 but its rows make 3x1", error_of(maps.parse, map_text(65535, 3)))
   end)
 
-  it("blames the caller's line for parse, load and scenario errors", function()
+  it("blames the caller's line for parse, load and scenario errors #pure", function()
     local path = tmpfile("blame.map", map_text(2, 3))
     for _, call in ipairs({
       function() maps.parse(map_text("x", 3)) end,
@@ -219,7 +219,7 @@ describe("maps options with metatables", function()
   local TEXT = "type octile\nheight 2\nwidth 2\nmap\n.@\n..\n"
   local C = 'diagonal must be "never", "no_corner_cutting", "one_obstacle" or "always", got '
 
-  it("reads diagonal through __index, like the C functions, and checks it", function()
+  it("reads diagonal through __index, like the C functions, and checks it #pure", function()
     local opts = setmetatable({}, { __index = { diagonal = "always" } })
     assert.equal("always", maps.parse(TEXT, opts):diagonal())
     opts = setmetatable({}, { __index = { diagonal = "bogus" } })
@@ -228,7 +228,7 @@ describe("maps options with metatables", function()
     assert.equal("bad argument #2 to 'parse' (" .. C .. "5)", error_of(maps.parse, TEXT, opts))
   end)
 
-  it("reads diagonal once: a __index that changes its answer cannot slip past the check", function()
+  it("reads diagonal once: a __index that changes its answer cannot slip past the check #pure", function()
     local calls = 0
     local opts = setmetatable({}, { __index = function(_, k)
       if k ~= "diagonal" then return nil end  -- cell_size, origin: read once each too
@@ -239,7 +239,7 @@ describe("maps options with metatables", function()
     assert.equal(1, calls)
   end)
 
-  it("lists the keys raw: __pairs is not called", function()
+  it("lists the keys raw: __pairs is not called #pure", function()
     local opts = setmetatable({}, { __pairs = function() error("__pairs called") end })
     assert.equal("no_corner_cutting", maps.parse(TEXT, opts):diagonal())
   end)
@@ -278,30 +278,30 @@ describe("astar.maps.scenarios", function()
     end
   end
 
-  it("reads a 'version 1' file with bare map names, coordinates made 1-based", function()
+  it("reads a 'version 1' file with bare map names, coordinates made 1-based #pure", function()
     local list = maps.scenarios(tmpfile("v1.scen", "version 1\n" .. BODY))
     assert_scenarios(expected("tiny.map"), list)
   end)
 
-  it("reads a 'version 1.0' file with a path in column 2, kept as written", function()
+  it("reads a 'version 1.0' file with a path in column 2, kept as written #pure", function()
     local body = BODY:gsub("tiny%.map", "maps/dao/tiny.map")
     local list = maps.scenarios(tmpfile("v10.scen", "version 1.0\n" .. body))
     assert_scenarios(expected("maps/dao/tiny.map"), list)
   end)
 
-  it("skips a trailing blank line", function()
+  it("skips a trailing blank line #pure", function()
     local list = maps.scenarios(tmpfile("blank.scen", "version 1\n" .. BODY .. "\n"))
     assert_scenarios(expected("tiny.map"), list)
   end)
 
-  it("reads CRLF files, with and without a trailing blank line", function()
+  it("reads CRLF files, with and without a trailing blank line #pure", function()
     local list = maps.scenarios(tmpfile("crlf.scen", crlf("version 1\n" .. BODY)))
     assert_scenarios(expected("tiny.map"), list)
     list = maps.scenarios(tmpfile("crlf-blank.scen", crlf("version 1.0\n" .. BODY .. "\n")))
     assert_scenarios(expected("tiny.map"), list)
   end)
 
-  it("keeps a start == goal row with optimal 0, which the grid finds at cost 0", function()
+  it("keeps a start == goal row with optimal 0, which the grid finds at cost 0 #pure", function()
     local s = maps.scenarios(tmpfile("same.scen", "version 1\n" .. BODY))[2]
     assert.same(s.start, s.goal)
     assert.equal(0, s.optimal)
@@ -309,7 +309,7 @@ describe("astar.maps.scenarios", function()
     assert.equal(0, grid:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2]).cost)
   end)
 
-  it("computes the tolerance from the printed digits plus 2e-8 * optimal", function()
+  it("computes the tolerance from the printed digits plus 2e-8 * optimal #pure", function()
     local text = "version 1\n"
       .. row(3, "x.map", 9, 9, 0, 0, 1, 1, "1002.5") .. "\n"
       .. row(3, "x.map", 9, 9, 0, 0, 1, 1, "3.41421356") .. "\n"
@@ -320,7 +320,7 @@ describe("astar.maps.scenarios", function()
     for i = 1, 3 do assert.near(want[i], list[i].tolerance, want[i] * 1e-12) end
   end)
 
-  it("agrees with the grid on a small map, within the tolerance", function()
+  it("agrees with the grid on a small map, within the tolerance #pure", function()
     local grid = maps.load(tmpfile("tiny2.map", "type octile\nheight 3\nwidth 4\nmap\n....\n.@..\n....\n"))
     local text = "version 1\n"
       .. row(0, "tiny2.map", 4, 3, 0, 0, 3, 2, "4.41421356") .. "\n" -- 3 + sqrt 2, around the @
@@ -333,7 +333,7 @@ describe("astar.maps.scenarios", function()
     end
   end)
 
-  it("raises for a row that is not a scenario row, naming the file line", function()
+  it("raises for a row that is not a scenario row, naming the file line #pure", function()
     local path = tmpfile("short.scen", "version 1\n" .. BODY .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n")
     assert.equal("'" .. path .. "' line 4 is not a scenario row", error_of(maps.scenarios, path))
     path = tmpfile("short-crlf.scen",
@@ -344,7 +344,7 @@ describe("astar.maps.scenarios", function()
   -- BUG (reported, not fixed): gmatch("[^\n]+") drops empty LF lines before
   -- counting, so the LF file says "line 4" where the same CRLF file (above)
   -- says, correctly, "line 6".
-  it("names the file line of a bad row after blank lines in an LF file", function()
+  it("names the file line of a bad row after blank lines in an LF file #pure", function()
     local path = tmpfile("short-lf.scen",
       "version 1\n" .. BODY .. "\n\n" .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2) .. "\n")
     assert.equal("'" .. path .. "' line 6 is not a scenario row", error_of(maps.scenarios, path))
@@ -353,12 +353,12 @@ describe("astar.maps.scenarios", function()
   -- BUG (reported, not fixed): the last column is matched as %S+ and passed
   -- to tonumber unchecked, so "abc" fails in tolerance() with "attempt to
   -- perform arithmetic on a nil value (local 'value')".
-  it("raises 'not a scenario row' for a non-numeric optimal length", function()
+  it("raises 'not a scenario row' for a non-numeric optimal length #pure", function()
     local path = tmpfile("nan.scen", "version 1\n" .. row(0, "tiny.map", 4, 3, 0, 0, 3, 2, "abc") .. "\n")
     assert.equal("'" .. path .. "' line 2 is not a scenario row", error_of(maps.scenarios, path))
   end)
 
-  it("raises for a missing file", function()
+  it("raises for a missing file #pure", function()
     local path = base .. "-missing.scen"
     assert.equal("cannot open scenario file '" .. path .. "': " .. path .. ": No such file or directory",
       error_of(maps.scenarios, path))
@@ -406,7 +406,7 @@ describe("Moving AI benchmark files (../shared/maps)", function()
     return
   end
 
-  it("holds exactly the expected maps, each with its scenario file", function()
+  it("holds exactly the expected maps, each with its scenario file #pure", function()
     local lfs = require("lfs")
     local found = {}
     for entry in lfs.dir(dir) do
@@ -425,7 +425,7 @@ describe("Moving AI benchmark files (../shared/maps)", function()
   end)
 
   for _, m in ipairs(BENCHMARK) do
-    it(("%s: the map's size, every row names it, start == goal rows have optimal 0"):format(m.name), function()
+    it(("%s: the map's size, every row names it, start == goal rows have optimal 0 #pure"):format(m.name), function()
       local grid = maps.load(dir .. "/" .. m.name .. ".map")
       assert.same(m.size, { grid:size() })
       assert.equal("no_corner_cutting", grid:diagonal())

@@ -89,7 +89,7 @@ describe("costs too large", function()
     assert.equal(1e300, g:find_path(1, 2).cost)
   end)
 
-  it("a tag factor that overflows a step into a cell, with no penalty given", function()
+  it("a tag factor that overflows a step into a cell, with no penalty given #pure", function()
     local g = astar.grid(3, 1)
     g:set_cost(2, 1, 1e300)
     g:set_tag(2, 1, "mud")
@@ -97,7 +97,7 @@ describe("costs too large", function()
       error_of(g.find_path, g, 1, 1, 3, 1, { costs = { mud = 1e10 } }))
   end)
 
-  it("a cell cost that overflows a diagonal step", function()
+  it("a cell cost that overflows a diagonal step #pure", function()
     local g = astar.grid(2, 2)
     g:set_cost(2, 2, 1.5e308)
     assert.equal("entering cell (2, 2) would cost inf (cell costs must keep step costs finite)",

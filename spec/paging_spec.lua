@@ -31,7 +31,7 @@ describe("paged search state", function()
     assert.same(long.nodes, g:find_path(1, 1, 300, 1, { algorithm = "astar" }).nodes)
   end)
 
-  it("many live queries, each stepped a little, answer as find_path does", function()
+  it("many live queries, each stepped a little, answer as find_path does #pure", function()
     local g = astar.grid(128, 128)
     for y = 1, 120 do g:set_blocked(64, y, true) end
     local qs = {}

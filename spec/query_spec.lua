@@ -822,7 +822,7 @@ describe("queries and errors", function()
 end)
 
 describe("cancelled queries", function()
-  it("step 'cancelled' and result nil, 'cancelled'; cancel twice is fine", function()
+  it("step 'cancelled' and result nil, 'cancelled'; cancel twice is fine #pure", function()
     local g = astar.grid(20, 20)
     for _, steps in ipairs({ 0, 1, 5 }) do
       local q = g:query(1, 1, 20, 20, { algorithm = "astar" }) -- A*: 5 steps do not finish
@@ -855,7 +855,7 @@ describe("cancelled queries", function()
   end)
 
   if _VERSION == "Lua 5.4" then
-    it("are cancelled by a to-be-closed variable", function()
+    it("are cancelled by a to-be-closed variable #pure", function()
       local g = astar.grid(20, 20)
       local q = assert(load([[
         local g, out = ...
@@ -1067,7 +1067,7 @@ describe("budgets", function()
     yes(checked > 400, "too few budgets checked: " .. checked)
   end)
 
-  it("max_cost = math.huge is no budget", function()
+  it("max_cost = math.huge is no budget #pure", function()
     local g = astar.grid(10, 10)
     assert.equal(9 * D, g:find_path(1, 1, 10, 10, { max_cost = math.huge }).cost)
   end)
@@ -1159,7 +1159,7 @@ describe("partial paths", function()
     end
   end)
 
-  it("on grids: the same with the built-in heuristic, for every reason and diagonal rule", function()
+  it("on grids: the same with the built-in heuristic, for every reason and diagonal rule #pure", function()
     local reasons, rules = {}, {}
     for seed = 1, 40 do
       local world = random_world(seed + 200)
@@ -1205,7 +1205,7 @@ describe("partial paths", function()
     for _, rule in ipairs(RULES) do assert.is_true(rules[rule], rule) end
   end)
 
-  it("with the zero heuristic are the start alone; the README corridor", function()
+  it("with the zero heuristic are the start alone; the README corridor #pure", function()
     local g = astar.grid(100, 1)
     -- A*: the corridor cell by cell (jump point search jumps it whole)
     local p = g:find_path(1, 1, 100, 1, { max_expansions = 10, partial = true, heuristic = "zero",

@@ -47,7 +47,7 @@ local function anchors(text)
 end
 
 describe("documentation", function()
-  it("README.md is a guide of at most 500 lines, none wider than 140 columns", function()
+  it("README.md is a guide of at most 500 lines, none wider than 140 columns #pure", function()
     local _, lines = read("README.md"):gsub("\n", "")
     assert.is_true(lines <= 500, ("README.md has %d lines"):format(lines))
     local n, wide = 0, {}
@@ -60,7 +60,7 @@ describe("documentation", function()
     assert(#wide == 0, "README.md lines wider than 140 columns:\n" .. table.concat(wide, "\n"))
   end)
 
-  it("links only to files and headings that exist", function()
+  it("links only to files and headings that exist #pure", function()
     local broken = {}
     local p = assert(io.popen("ls README.md CHANGELOG.md doc/*.md 2>/dev/null"))
     for name in p:lines() do
@@ -91,7 +91,7 @@ end)
 describe("documentation examples", function()
   local docs = documents()
 
-  it("include README.md and doc/reference.md", function()
+  it("include README.md and doc/reference.md #pure", function()
     local seen = {}
     for _, name in ipairs(docs) do seen[name] = true end
     assert.is_true(seen["README.md"] and seen["doc/reference.md"])

@@ -329,7 +329,7 @@ describe("size", function()
     for _, c in ipairs(q.xy) do assert.is_true(g:clearance(c[1], c[2]) >= 2) end
   end)
 
-  it("with size = 1 is the search without it", function()
+  it("with size = 1 is the search without it #pure", function()
     for seed = 1, 12 do
       local world = random_world(seed)
       local g = world.g

@@ -219,7 +219,7 @@ describe("smooth", function()
     check_points(g, p)
   end)
 
-  it("is refused with a cost callback, which prices steps and not lengths", function()
+  it("is refused with a cost callback, which prices steps and not lengths #pure", function()
     local g = astar.grid(4, 4)
     assert.equal("bad argument #5 to 'find_path' (option \"cost\" cannot be combined with smooth)",
       error_of(g.find_path, g, 1, 1, 4, 4, { smooth = true, cost = function(...) return select(5, ...) end }))
@@ -276,7 +276,7 @@ describe("smooth and any_angle for a unit larger than one cell (size)", function
 end)
 
 describe("path.length", function()
-  it("is the geometric length of the cell path: steps of 1 and sqrt 2", function()
+  it("is the geometric length of the cell path: steps of 1 and sqrt 2 #pure", function()
     local g = astar.grid(10, 10)
     local p = g:find_path(1, 1, 4, 8)
     assert.is_true(close(3 * sqrt(2) + 4, p.length))

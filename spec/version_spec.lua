@@ -42,10 +42,12 @@ describe("version", function()
 
   it("refuses a C module of another version", function()
     local saved_core, saved_astar = package.loaded["astar.core"], package.loaded.astar
+    local saved_backend = package.loaded["astar.backend"] -- the choice is made again
     package.loaded["astar.core"] = setmetatable({ version = "9.9.9" }, { __index = saved_core })
-    package.loaded.astar = nil
+    package.loaded.astar, package.loaded["astar.backend"] = nil, nil
     local ok, err = pcall(require, "astar")
     package.loaded["astar.core"], package.loaded.astar = saved_core, saved_astar
+    package.loaded["astar.backend"] = saved_backend
     assert.is_false(ok)
     assert.is_truthy(tostring(err):find("the Lua module is " .. astar.version
       .. " but the C module astar.core is 9.9.9", 1, true))

@@ -359,7 +359,7 @@ describe("waypoints at the extremes", function()
 end)
 
 describe("labyrinth at the extremes", function()
-  it("refuses a gap that puts nodes at infinity, naming the size and the gap", function()
+  it("refuses a gap that puts nodes at infinity, naming the size and the gap #pure", function()
     assert.equal("bad argument #3 to 'labyrinth' (gap too large for a 3x3 labyrinth (2 * gap overflows), "
       .. "got 1e+308)", error_of(labyrinth, 3, 3, { gap = 1e308 }))
     assert.equal("bad argument #3 to 'labyrinth' (gap too large for a 2x65535 labyrinth (65534 * gap "
@@ -608,7 +608,7 @@ describe("labyrinth bad input", function()
     it(c[2]:match("%((.*)%)$") .. " #" .. i, function() assert.equal(c[2], error_of(c[1])) end)
   end
 
-  it("blames the caller's line", function()
+  it("blames the caller's line #pure", function()
     local ok, err = pcall(function() labyrinth(3, 3, { gap = -1 }) end)
     assert.is_false(ok)
     assert.truthy(err:match("^[^\n]*waypoints_spec%.lua:%d+: bad argument #3 to 'labyrinth'"))

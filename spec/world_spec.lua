@@ -5,7 +5,7 @@ local maps = require("astar.maps")
 local error_of = require("helpers").error_of
 
 describe("world coordinates", function()
-  it("map cell centres to the world and back, for every cell", function()
+  it("map cell centres to the world and back, for every cell #pure", function()
     local g = astar.grid(7, 5, { cell_size = 32, origin = { 100, -40 } })
     for y = 1, 5 do
       for x = 1, 7 do
@@ -22,7 +22,7 @@ describe("world coordinates", function()
     assert.same({ 32, 100, -40 }, { g:world() })
   end)
 
-  it("puts borders in the cell right of or below them, and returns nil outside", function()
+  it("puts borders in the cell right of or below them, and returns nil outside #pure", function()
     local g = astar.grid(4, 3, { cell_size = 2, origin = { 10, 20 } })
     assert.same({ 1, 1 }, { g:to_cell(10, 20) })          -- the top-left corner
     assert.same({ 2, 1 }, { g:to_cell(12, 20) })          -- the border x = 12
@@ -35,14 +35,14 @@ describe("world coordinates", function()
     assert.equal(1, select("#", g:to_cell(100, 100)))
   end)
 
-  it("defaults to cells of size 1 at the origin", function()
+  it("defaults to cells of size 1 at the origin #pure", function()
     local g = astar.grid(3, 3)
     assert.same({ 0.5, 2.5 }, { g:to_world(1, 3) })
     assert.same({ 3, 1 }, { g:to_cell(2.2, 0.7) })
     assert.same({ 1, 0, 0 }, { g:world() })
   end)
 
-  it("comes with grid_from_string and maps.parse", function()
+  it("comes with grid_from_string and maps.parse #pure", function()
     local g = astar.grid_from_string("..\n.#\n", nil, { cell_size = 16, origin = { 8, 8 } })
     assert.same({ 32, 32 }, { g:to_world(2, 2) })
     assert.is_true(g:is_blocked(g:to_cell(33, 33)))
@@ -56,7 +56,7 @@ describe("world coordinates", function()
       error_of(maps.parse, "type octile\nheight 1\nwidth 1\nmap\n.\n", { size = 1 }))
   end)
 
-  it("refuses bad frames and bad points with the argument named", function()
+  it("refuses bad frames and bad points with the argument named #pure", function()
     local cases = {
       { { cell_size = 0 }, "cell_size must be a finite number > 0, got 0" },
       { { cell_size = -2 }, "cell_size must be a finite number > 0, got -2" },

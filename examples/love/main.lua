@@ -48,6 +48,11 @@ local function repo_root()
 end
 
 local astar -- required in love.load, once errors are reported the headless way
+-- With the pure-Lua backend (astar.backend == "lua": a .love shipped without
+-- the native module, or ASTAR_BACKEND=lua) the level runs on cell paths: no
+-- smoothed routes, no siege engine (size = 2), no any-angle or hex scenes,
+-- which need the native module.
+local PURE = false
 
 --------------------------------------------------------------------------------
 -- The level and the tuning
@@ -157,7 +162,9 @@ local function advance(w, dt)
   if x then w.x, w.y = x, y end
   if headless then
     stats.walk_checks = stats.walk_checks + 1
-    if grid:clearance(w.x, w.y) < (w.size or 1) then stats.walk_bad = stats.walk_bad + 1 end
+    local bad
+    if PURE then bad = grid:is_blocked(w.x, w.y) else bad = grid:clearance(w.x, w.y) < (w.size or 1) end
+    if bad then stats.walk_bad = stats.walk_bad + 1 end
   end
 end
 
@@ -362,7 +369,7 @@ local function search_monster()
   local h = HEURISTICS[monster.h]
   local p, why, st = grid:find_path(monster.x, monster.y, player.x, player.y, {
     heuristic = h, penalty = player.danger, penalty_scale = DANGER, visited = true,
-    smooth = true,
+    smooth = not PURE,
   })
   local r = p or st
   stats.monster_searches = stats.monster_searches + 1
@@ -623,6 +630,11 @@ function love.load(args)
   package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
   package.cpath = root .. "/build/luajit/?.so;" .. package.cpath
   astar = require("astar")
+  PURE = astar.backend == "lua"
+  if PURE then
+    scene = 1
+    if headless then headless.cycle = false end
+  end
 
   -- P and M are open cells; the level string also says where they are.
   -- cell_size = CELL: grid:to_world gives pixels, grid:to_cell reads them
@@ -666,9 +678,12 @@ function love.load(args)
   -- how much farther the wide road is than the one a small unit takes
   local goal = SIEGE_STOPS[1]
   siege.narrow = grid:find_path(siege.x, siege.y, goal[1], goal[2]).length
-  siege.wide = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE }).length
-  lab_load()
-  hex_load()
+  siege.wide = 0
+  if not PURE then
+    siege.wide = grid:find_path(siege.x, siege.y, goal[1], goal[2], { size = SIEGE_SIZE }).length
+    lab_load()
+    hex_load()
+  end
   if headless then love.window.setVSync(0) end -- as fast as it goes
   love.keyboard.setKeyRepeat(false)
 end
@@ -714,7 +729,7 @@ end
 local ARROWS = { left = { -1, 0 }, right = { 1, 0 }, up = { 0, -1 }, down = { 0, 1 } }
 
 function love.keypressed(key)
-  if key == "tab" or key == "1" or key == "2" or key == "3" then
+  if (key == "tab" or key == "1" or key == "2" or key == "3") and not PURE then
     scene = key == "tab" and scene % 3 + 1 or tonumber(key)
   elseif scene == 2 and key == "space" then
     lab_load(lab.seed + 1)
@@ -1031,10 +1046,10 @@ end
 
 local function summary()
   return ("frames=%d agent_paths=%d monster_searches=%d expansions=%d (agents %d, monster %d)"
-    .. " budget=%d/frame max_in_flight=%d caught=%d heuristic=%s"):format(
+    .. " budget=%d/frame max_in_flight=%d caught=%d heuristic=%s backend=%s"):format(
     math.min(stats.frames, headless.frames), stats.agent_paths, stats.monster_searches,
     stats.agent_expansions + stats.monster_expansions, stats.agent_expansions,
-    stats.monster_expansions, BUDGET, stats.max_in_flight, stats.caught, HEURISTICS[monster.h])
+    stats.monster_expansions, BUDGET, stats.max_in_flight, stats.caught, HEURISTICS[monster.h], astar.backend)
     -- every walker's position checked each frame (its block open), every
     -- segment it was given (line of sight for its size)
     .. ("\nwalk: checks=%d segments=%d bad=%d siege_paths=%d siege_bad=%d siege_wide=%.4f siege_narrow=%.4f")
@@ -1078,7 +1093,7 @@ function love.draw()
     draw_map()
     draw_fill()
     draw_agents()
-    draw_siege()
+    if not PURE then draw_siege() end
     draw_monster()
     draw_status()
   end

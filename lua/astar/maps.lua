@@ -8,7 +8,7 @@
 --              height, start x, start y, goal x, goal y, optimal length,
 --              with 0-based coordinates.
 -- Both parsers accept LF and CRLF line endings and skip blank lines.
-local core = require("astar.core")
+local core = require("astar.backend").core
 local describe = require("astar.describe").value
 
 local maps = {}

@@ -10,7 +10,7 @@
 --
 -- Both return an ordinary astar.Graph, so every find_path option works on
 -- them.  Pure Lua on top of astar.core; Lua 5.1 to 5.5 and LuaJIT.
-local core = require("astar.core")
+local core = require("astar.backend").core
 
 local M = {}
 

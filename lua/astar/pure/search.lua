@@ -1,0 +1,692 @@
+--- astar.pure.search (internal): the pure-Lua backend's searches on square
+-- grids: A* (every option), jump point search (uniform grids, rules
+-- "never" and "no_corner_cutting") and multi-source Dijkstra (distances).
+--
+-- Written for speed on every Lua from 5.1 to 5.5 and LuaJIT: node state in
+-- flat arrays indexed by the padded cell index (stamp, g, parent, heap
+-- position, h, step cost, direction), valid when its stamp is the search's
+-- generation, so a search never clears what it did not touch; the open
+-- list is a binary heap of cell indices with parallel key arrays (f, then
+-- h for high_g or an insertion number for fifo); no table per node.  A
+-- search is a set of closures over its state (upvalues are the fastest
+-- variables Lua has), so a time-sliced query resumes where it stopped.
+-- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
+local U = require("astar.pure.util")
+local G = require("astar.pure.grid")
+local describe = U.describe
+local floor, sqrt, huge = math.floor, math.sqrt, math.huge
+
+local M = {}
+
+local DIAGONAL = G.DIAGONAL
+local OCT_K = DIAGONAL - 1
+local LEN = { 1.0, 1.0, 1.0, 1.0, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL }
+local OPP = { 2, 1, 4, 3, 8, 7, 6, 5 }
+M.LEN = LEN
+
+--- a state: the per-node arrays, reusable across searches of one grid
+function M.new_state(n, prefill)
+  local st = { gen = 0, stamp = {}, g = {}, par = {}, pos = {}, h = {}, cc = {}, dir = {},
+    hn = {}, hf = {}, hk = {} }
+  if prefill then
+    local stamp, gv, par, pos, h, cc, dir = st.stamp, st.g, st.par, st.pos, st.h, st.cc, st.dir
+    for p = 1, n do
+      stamp[p] = 0; gv[p] = 0; par[p] = 0; pos[p] = 0; h[p] = 0; cc[p] = 0; dir[p] = 0
+    end
+  end
+  return st
+end
+
+
+--[[
+new(g, o, st, start, goal, sources)
+  g: the grid; o: parsed options (astar.pure.opts); st: a state;
+  start, goal: padded indices (a path search), or sources: a list of padded
+  indices (a distance search: o.reverse for "to_sources").
+Returns the search object s:
+  s.run(n) -> "searching" or a final status (n: most expansions, nil: all)
+  s.status, s.stats(), s.path_to(p), s.best, s.version ...
+]]
+function M.new(g, o, st, start, goal, sources, nogoal)
+  local open, cost, tag, pw, w = g.open, g.cost, g.tag, g.pw, g.w
+  local rule = g.rule
+  local off, ddx, ddy = G.offsets(pw)
+  local ndir = rule == 1 and 4 or 8
+  local hoff, voff = {}, {}
+  for d = 5, 8 do hoff[d], voff[d] = G.sides(pw, d) end
+
+  local gen = st.gen + 1
+  st.gen = gen
+  local stamp, gv, par, pos, hv, cc, pdir = st.stamp, st.g, st.par, st.pos, st.h, st.cc, st.dir
+  local hn, hf, hk = st.hn, st.hf, st.hk
+  local hsize, seq = 0, 0
+
+  local distances = sources ~= nil
+  local reverse = distances and o.reverse
+  local fifo = o.fifo and not distances
+  local weight = distances and 1 or o.weight
+  local stop = distances and 1 or o.stop
+  local max_exp = not distances and o.max_exp or nil
+  local max_cost = o.max_cost
+  local track_best = not distances and o.partial
+  local record_trace, record_visited = not distances and o.trace, not distances and o.visited
+  local tagf = tag and o.tagf or nil
+  local forbidtags = tagf and o.forbidtags
+  local pen = o.penalty and o.penalty.v
+  local pscale = o.pscale
+  local forb = o.forbid and o.forbid.v
+  local costfn = o.costfn
+  local shuts = forb ~= nil or forbidtags
+  local hkind = distances and 1 or o.h
+  local hfn = o.hfn
+
+  local s = { version = g.version, trace = record_trace and {} or nil, visited = record_visited and {} or nil }
+  local expanded, generated, reopened = 0, 0, 0
+  local reached, pruned = false, false
+  local best, best_h = 0, huge
+  local status = "searching"
+
+  -- coordinates of padded index p
+  local function xy(p)
+    local y = floor((p - 1) / pw)
+    return p - 1 - y * pw, y
+  end
+  local function ext(p)
+    local x, y = xy(p)
+    return (y - 1) * w + x
+  end
+  s.xy, s.ext = xy, ext
+
+  -- the goal's coordinates and the bisector's line
+  local gx, gy, sx, sy, ux, uy = 0, 0, 0, 0, 0, 0
+  if not distances then
+    gx, gy = xy(goal)
+    sx, sy = xy(start)
+    local len = sqrt((gx - sx) ^ 2 + (gy - sy) ^ 2)
+    if len > 0 then ux, uy = (gx - sx) / len, (gy - sy) / len end
+    if nogoal then goal = -2 end -- an impassable goal (partial): searched toward, never reached
+  end
+
+  local hcalc
+  if hkind == 4 then -- octile, the default
+    hcalc = function(x, y)
+      local ax, ay = x - gx, y - gy
+      if ax < 0 then ax = -ax end
+      if ay < 0 then ay = -ay end
+      if ax < ay then return OCT_K * ax + ay end
+      return OCT_K * ay + ax
+    end
+  elseif hkind == 1 then
+    hcalc = function() return 0 end
+  elseif hkind == 3 then
+    hcalc = function(x, y)
+      local ax, ay = x - gx, y - gy
+      if ax < 0 then ax = -ax end
+      if ay < 0 then ay = -ay end
+      return ax + ay
+    end
+  elseif hkind == 2 then
+    hcalc = function(x, y) return sqrt((x - gx) ^ 2 + (y - gy) ^ 2) end
+  elseif hkind == 5 then
+    hcalc = function(x, y)
+      local ax, ay = x - gx, y - gy
+      if ax < 0 then ax = -ax end
+      if ay < 0 then ay = -ay end
+      return ax > ay and ax or ay
+    end
+  elseif hkind == 6 or hkind == 7 then
+    hcalc = function(x, y)
+      local vx, vy = x - sx, y - sy
+      local t = vx * ux + vy * uy
+      local px, py = vx - t * ux, vy - t * uy
+      if ux == 0 and uy == 0 then return sqrt((x - gx) ^ 2 + (y - gy) ^ 2) end
+      local h = sqrt(px * px + py * py)
+      if hkind == 7 then
+        local fx, fy = sx + t * ux - gx, sy + t * uy - gy
+        h = h + sqrt(fx * fx + fy * fy)
+      end
+      return h
+    end
+  else -- a Lua heuristic: called once per node (its value is kept in hv)
+    hcalc = function(x, y)
+      local v = hfn(x, y, gx, gy)
+      if type(v) ~= "number" or not (v >= 0) or v == huge then
+        error(("heuristic returned %s for cell (%d, %d) (expected a finite number >= 0)")
+          :format(type(v) == "number" and describe(v) or describe(v), x, y), 0)
+      end
+      return v
+    end
+  end
+
+  -- the by-g heap of stop = "optimal": open nodes by cost so far
+  local bn, bg, bpos, bsize = {}, {}, {}, 0
+  local function bup(i)
+    local node, key = bn[i], bg[i]
+    while i > 1 do
+      local pi = (i - i % 2) / 2
+      if not (key < bg[pi]) then break end
+      bn[i] = bn[pi]
+      bg[i] = bg[pi]
+      bpos[bn[i]] = i
+      i = pi
+    end
+    bn[i] = node
+    bg[i] = key
+    bpos[node] = i
+  end
+  local function bdown(i)
+    local node, key = bn[i], bg[i]
+    while true do
+      local c = 2 * i
+      if c > bsize then break end
+      if c < bsize and bg[c + 1] < bg[c] then c = c + 1 end
+      if not (bg[c] < key) then break end
+      bn[i] = bn[c]
+      bg[i] = bg[c]
+      bpos[bn[i]] = i
+      i = c
+    end
+    bn[i] = node
+    bg[i] = key
+    bpos[node] = i
+  end
+  local function bset(q, gq)
+    local i = bpos[q]
+    if i and i > 0 then
+      bg[i] = gq
+      bup(i)
+    else
+      bsize = bsize + 1
+      bn[bsize] = q
+      bg[bsize] = gq
+      bup(bsize)
+    end
+  end
+  local function bremove(q)
+    local i = bpos[q]
+    bpos[q] = 0
+    local last = bn[bsize]
+    bsize = bsize - 1
+    if i <= bsize and last ~= q then
+      bn[i] = last
+      bg[i] = bg[bsize + 1]
+      bpos[last] = i
+      bup(i)
+      bdown(bpos[last])
+    end
+  end
+  local optimal = stop == 3
+
+  -- offers q the cost so far ng from p (direction d, step cost c); (qx, qy): q's coordinates
+  local function relax(q, p, d, ng, c, qx, qy)
+    if ng == huge then
+      error(("the cost of reaching cell (%d, %d) overflows (costs too large)"):format(qx, qy), 0)
+    end
+    local h, f, ps
+    if stamp[q] ~= gen then
+      if ng > max_cost then
+        pruned = true
+        return
+      end
+      h = hcalc(qx, qy)
+      stamp[q] = gen
+      hv[q] = h
+      ps = 0
+      if track_best and h < best_h then
+        best = q
+        best_h = h
+      end
+      if q == goal then reached = true end
+    else
+      local old = gv[q]
+      if not (ng < old) then return end
+      ps = pos[q]
+      if ps == 0 then
+        if not (ng < old - 1e-12 * old) then return end
+        reopened = reopened + 1
+      end
+      h = hv[q]
+    end
+    gv[q] = ng
+    par[q] = p
+    pdir[q] = d
+    cc[q] = c
+    if weight == 1 then f = ng + h elseif weight == 0 then f = ng else f = ng + weight * h end
+    local k
+    if fifo then
+      seq = seq + 1
+      k = seq
+    else
+      k = h
+    end
+    local i
+    if ps > 0 then
+      i = ps
+    else
+      generated = generated + 1
+      hsize = hsize + 1
+      i = hsize
+    end
+    -- sift up (a key only decreases, but for fifo's new number: then down)
+    while i > 1 do
+      local pi = (i - i % 2) / 2
+      local pf = hf[pi]
+      if f < pf or (f == pf and k < hk[pi]) then
+        local pn = hn[pi]
+        hn[i] = pn
+        hf[i] = pf
+        hk[i] = hk[pi]
+        pos[pn] = i
+        i = pi
+      else
+        break
+      end
+    end
+    if fifo and ps > 0 and i == ps then
+      while true do
+        local c2 = 2 * i
+        if c2 > hsize then break end
+        local cf, ck = hf[c2], hk[c2]
+        if c2 < hsize then
+          local rf, rk = hf[c2 + 1], hk[c2 + 1]
+          if rf < cf or (rf == cf and rk < ck) then
+            c2 = c2 + 1
+            cf = rf
+            ck = rk
+          end
+        end
+        if cf < f or (cf == f and ck < k) then
+          local cn = hn[c2]
+          hn[i] = cn
+          hf[i] = cf
+          hk[i] = ck
+          pos[cn] = i
+          i = c2
+        else
+          break
+        end
+      end
+    end
+    hn[i] = q
+    hf[i] = f
+    hk[i] = k
+    pos[q] = i
+    if optimal then bset(q, ng) end
+  end
+
+  -- the query's filter: q forbidden (a forbid field's cell, a tag factor false)
+  local function shut(q)
+    if forb and forb[q] ~= 0 then return true end
+    if forbidtags then
+      local t = tag[q]
+      return t > 0 and tagf[t] == false
+    end
+    return false
+  end
+  local function passable(q)
+    return open[q] and not (shuts and shut(q))
+  end
+  s.passable = passable
+
+  local function bad_cost(qx, qy, v, why)
+    error(("entering cell (%d, %d) would cost %s (%s)"):format(qx, qy, describe(v), why), 0)
+  end
+
+  -- ----------------------------------------------------------------------
+  -- A*: every option; reverse (distances toward sources) relaxes each step
+  -- into p backwards
+  local plain = not cost and not tagf and not pen and not costfn and not shuts and not reverse
+  local function expand_astar(p)
+    local py = floor((p - 1) / pw)
+    local px = p - 1 - py * pw
+    local gp = gv[p]
+    if plain then
+      local back = par[p]
+      for d = 1, ndir do
+        local q = p + off[d]
+        if open[q] and q ~= back then
+          local ok = d <= 4 or rule == 4
+          if not ok then
+            local a, b = open[p + hoff[d]], open[p + voff[d]]
+            if rule == 2 then ok = a and b elseif rule == 3 then ok = a or b end
+          end
+          if ok then
+            local c = LEN[d]
+            relax(q, p, d, gp + c, c, px + ddx[d], py + ddy[d])
+          end
+        end
+      end
+      return
+    end
+    local back = par[p]
+    for d = 1, ndir do
+      local q = p + off[d]
+      -- (the step back to p's parent never improves it: skipped, as natively)
+      if open[q] and q ~= back and not (shuts and shut(q)) then
+        local ok = d <= 4 or rule == 4
+        if not ok then
+          local a, b = passable(p + hoff[d]), passable(p + voff[d])
+          if rule == 2 then ok = a and b elseif rule == 3 then ok = a or b end
+        end
+        if ok then
+          local qx, qy = px + ddx[d], py + ddy[d]
+          -- the cell entered: q going forwards, p when read backwards
+          local e, ex, ey = q, qx, qy
+          if reverse then e, ex, ey = p, px, py end
+          local c = LEN[d]
+          if cost then
+            c = c * cost[e]
+            if c == huge then bad_cost(ex, ey, c, "cell costs must keep step costs finite") end
+          end
+          if tagf then
+            local t = tag[e]
+            if t > 0 then
+              c = c * tagf[t]
+              if c == huge then bad_cost(ex, ey, c, "tag factors must keep step costs finite") end
+            end
+          end
+          if pen then
+            c = c + pen[e] * pscale
+            if not (c >= 0) or c == huge then
+              bad_cost(ex, ey, c, "penalty * penalty_scale must keep step costs finite and >= 0")
+            end
+          end
+          if costfn then
+            local r
+            if reverse then r = costfn(qx, qy, px, py, c) else r = costfn(px, py, qx, qy, c) end
+            if r == false then
+              c = nil
+            elseif type(r) ~= "number" or not (r >= 0) or r == huge then
+              local fx, fy, tx, ty = px, py, qx, qy
+              if reverse then fx, fy, tx, ty = qx, qy, px, py end
+              error(("cost callback returned %s for the step from (%d, %d) to (%d, %d) "
+                .. "(expected a finite number >= 0 or false)"):format(describe(r), fx, fy, tx, ty), 0)
+            else
+              c = r
+            end
+          end
+          if c then relax(q, p, reverse and OPP[d] or d, gp + c, c, qx, qy) end
+        end
+      end
+    end
+  end
+
+  -- ----------------------------------------------------------------------
+  -- jump point search (Harabor and Grastien's online JPS, for the rules
+  -- "no_corner_cutting" and "never"): straight scans stop where a side cell
+  -- opens past a wall (a forced neighbour) or at the goal; a diagonal run
+  -- stops where a straight scan from it would stop.  Jumps never pass the
+  -- goal, so the goal is always a jump point.
+
+  -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
+  -- where each straight scan stops; the goal is looked for on the ray
+  local JT
+  local function jscan(p, d, px, py)
+    local k = JT[d][p]
+    local range = k > 0 and k or -k
+    if goal > 0 then
+      local t = -1
+      if d <= 2 then
+        if py == gy then t = d == 1 and gx - px or px - gx end
+      elseif px == gx then
+        t = d == 3 and gy - py or py - gy
+      end
+      if t >= 1 and t <= range then return goal end
+    end
+    if k > 0 then return p + k * off[d] end
+    return nil
+  end
+  -- the 4-connected variant: a vertical run also stops where a horizontal scan would
+  local function scan4h(p, step)
+    local q = p + step
+    while open[q] do
+      if q == goal then return q end
+      if (open[q - pw] and not open[q - step - pw]) or (open[q + pw] and not open[q - step + pw]) then return q end
+      q = q + step
+    end
+    return nil
+  end
+  local function scan4v(p, step)
+    local q = p + step
+    while open[q] do
+      if q == goal then return q end
+      if (open[q - 1] and not open[q - step - 1]) or (open[q + 1] and not open[q - step + 1]) then return q end
+      if scan4h(q, 1) or scan4h(q, -1) then return q end
+      q = q + step
+    end
+    return nil
+  end
+  local function diag(p, d)
+    local step = off[d]
+    local ho = hoff[d]
+    local vo = voff[d]
+    local dx = ddx[d]
+    local dy = ddy[d]
+    local tH = JT[dx == 1 and 1 or 2]
+    local tV = JT[dy == 1 and 3 or 4]
+    -- the goal's row: its first and last cells; the goal's column: q - goal a multiple of pw
+    local rlo = gy * pw + 2
+    local rhi = rlo + w - 1
+    local q = p
+    while open[q + ho] and open[q + vo] and open[q + step] do
+      q = q + step
+      if q == goal then return q end
+      local kh = tH[q]
+      if kh > 0 then return q end
+      local kv = tV[q]
+      if kv > 0 then return q end
+      if q >= rlo and q <= rhi then
+        local t = (goal - q) * dx
+        if t >= 1 and t <= -kh then return q end
+      end
+      local gq = goal - q
+      if gq % pw == 0 then
+        local t = gq / pw * dy
+        if t >= 1 and t <= -kv then return q end
+      end
+    end
+    return nil
+  end
+
+  local function jump_to(p, d, j, gp, px, py)
+    if j then
+      local n = floor((j - p) / off[d] + 0.5)
+      local c = n * LEN[d]
+      relax(j, p, d, gp + c, c, px + n * ddx[d], py + n * ddy[d])
+    end
+  end
+
+  local function expand_jps8(p)
+    local py = floor((p - 1) / pw)
+    local px = p - 1 - py * pw
+    local gp = gv[p]
+    local d0 = par[p] ~= 0 and pdir[p] or 0
+    -- the directions to scan: all from the start; else the natural and forced ones
+    if d0 == 0 then
+      for d = 1, 4 do jump_to(p, d, jscan(p, d, px, py), gp, px, py) end
+      for d = 5, 8 do jump_to(p, d, diag(p, d), gp, px, py) end
+      return
+    end
+    if d0 >= 5 then
+      -- diagonal: its two straight parts and itself
+      jump_to(p, ddx[d0] == 1 and 1 or 2, jscan(p, ddx[d0] == 1 and 1 or 2, px, py), gp, px, py)
+      jump_to(p, ddy[d0] == 1 and 3 or 4, jscan(p, ddy[d0] == 1 and 3 or 4, px, py), gp, px, py)
+      jump_to(p, d0, diag(p, d0), gp, px, py)
+      return
+    end
+    -- straight: onwards, both sides, and the diagonals onwards past an open side
+    local ahead = open[p + off[d0]]
+    if ahead then jump_to(p, d0, jscan(p, d0, px, py), gp, px, py) end
+    local s1, s2 = 3, 4
+    if d0 >= 3 then s1, s2 = 1, 2 end
+    for ds = s1, s2 do
+      if open[p + off[ds]] then
+        jump_to(p, ds, jscan(p, ds, px, py), gp, px, py)
+        if ahead then
+          local dd
+          local dxo, dyo = ddx[d0] + ddx[ds], ddy[d0] + ddy[ds]
+          if dxo == 1 then dd = dyo == 1 and 5 or 6 else dd = dyo == 1 and 7 or 8 end
+          jump_to(p, dd, diag(p, dd), gp, px, py)
+        end
+      end
+    end
+  end
+
+  local function expand_jps4(p)
+    local py = floor((p - 1) / pw)
+    local px = p - 1 - py * pw
+    local gp = gv[p]
+    local d0 = par[p] ~= 0 and pdir[p] or 0
+    for d = 1, 4 do
+      local horizontal = d <= 2
+      local take = d0 == 0 or d == d0 or (d0 <= 2) ~= horizontal
+      if take and open[p + off[d]] then
+        local j
+        if horizontal then j = scan4h(p, off[d]) else j = scan4v(p, off[d]) end
+        jump_to(p, d, j, gp, px, py)
+      end
+    end
+  end
+
+  -- which expansion serves the query
+  local jps = false
+  if not distances then
+    local why = require("astar.pure.opts").jps_refusal(g, o)
+    jps = why == nil and (o.algorithm == 3 or (o.algorithm == 1 and not track_best))
+  end
+  local expand = expand_astar
+  if jps then
+    expand = rule == 1 and expand_jps4 or expand_jps8
+    if rule == 2 then JT = { G.jump_tables(g) } end
+  end
+  s.jps = jps
+
+  -- ----------------------------------------------------------------------
+  -- the loop
+
+  local function record(p, f)
+    if record_visited then s.visited[#s.visited + 1] = ext(p) end
+    if record_trace then
+      local x, y = xy(p)
+      local pp = par[p]
+      s.trace[#s.trace + 1] = { node = (y - 1) * w + x, parent = pp ~= 0 and ext(pp) or nil,
+        g = gv[p], f = f, x = x, y = y }
+    end
+  end
+
+  local function run(maxsteps)
+    if status ~= "searching" then return status end
+    local done = 0
+    while true do
+      if reached then
+        if stop == 2 then status = "found" break end
+        if optimal and (bsize == 0 or bg[1] >= gv[goal]) then status = "found" break end
+      end
+      if hsize == 0 then
+        if distances then status = "found"
+        elseif pruned then status = "max_cost"
+        else status = "unreachable" end
+        break
+      end
+      if max_exp and expanded >= max_exp then status = "max_expansions" break end
+      if maxsteps and done >= maxsteps then return "searching" end
+      -- pop the top
+      local p, f = hn[1], hf[1]
+      local last = hsize
+      hsize = hsize - 1
+      if hsize > 0 then
+        local ln, lf, lk = hn[last], hf[last], hk[last]
+        local i = 1
+        while true do
+          local c = 2 * i
+          if c > hsize then break end
+          local cf, ck = hf[c], hk[c]
+          if c < hsize then
+            local rf, rk = hf[c + 1], hk[c + 1]
+            if rf < cf or (rf == cf and rk < ck) then
+            c = c + 1
+            cf = rf
+            ck = rk
+          end
+          end
+          if cf < lf or (cf == lf and ck < lk) then
+            local cn = hn[c]
+            hn[i] = cn
+            hf[i] = cf
+            hk[i] = ck
+            pos[cn] = i
+            i = c
+          else
+            break
+          end
+        end
+        hn[i] = ln
+        hf[i] = lf
+        hk[i] = lk
+        pos[ln] = i
+      end
+      pos[p] = 0
+      if optimal then bremove(p) end
+      expanded = expanded + 1
+      done = done + 1
+      if record_trace or record_visited then record(p, f) end
+      if p == goal and stop == 1 then status = "found" break end
+      expand(p)
+    end
+    return status
+  end
+  s.run = run
+
+  -- seeding: the start (or every passable source) at cost 0
+  local function seed(p)
+    local x, y = xy(p)
+    relax(p, 0, 0, 0.0, 0.0, x, y)
+  end
+  s.seed = seed
+  s.set_status = function(v) status = v end
+  s.status = function() return status end
+  s.stats = function()
+    return { expanded = expanded, reopened = reopened, generated = generated,
+      trace = s.trace, visited = s.visited }
+  end
+  s.best = function() return best ~= 0 and best or nil end
+  s.cost_of = function(p) return stamp[p] == gen and gv[p] or huge end
+  s.reached_by = function(p) return stamp[p] == gen end
+
+  -- the cells from the start to p (jump points filled in), the step costs
+  -- summed from the start, the length
+  s.path_to = function(p)
+    local rev, q = {}, p
+    while q ~= 0 do
+      rev[#rev + 1] = q
+      q = par[q]
+    end
+    local nodes, c, len = {}, 0.0, 0.0
+    local n = 0
+    for i = #rev, 1, -1 do
+      local v = rev[i]
+      if i < #rev then
+        local d = pdir[v]
+        local step = off[d]
+        local from = rev[i + 1]
+        if jps then
+          local cur = from + step
+          while cur ~= v do
+            n = n + 1
+            nodes[n] = ext(cur)
+            cur = cur + step
+          end
+        end
+        c = c + cc[v]
+        len = len + (jps and floor((v - from) / step + 0.5) or 1) * LEN[d]
+      end
+      n = n + 1
+      nodes[n] = ext(v)
+    end
+    return nodes, c, len
+  end
+  s.gv, s.par, s.stamp, s.gen, s.pdir = gv, par, stamp, gen, pdir
+  return s
+end
+
+return M

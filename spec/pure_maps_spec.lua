@@ -1,0 +1,83 @@
+-- The pure-Lua backend on the Moving AI benchmark (../shared/maps): its
+-- default search (jump point search on these uniform maps) must find the
+-- optimal length of every row.  A sample in make test-pure (#pure), every
+-- row in make test-system (#system), whichever backend require("astar")
+-- serves: the grids here are the pure backend's, copied cell by cell from
+-- the map astar.maps loaded.
+local maps = require("astar.maps")
+local pure = require("astar.pure.core")
+
+local function maps_dir()
+  local source = debug.getinfo(1, "S").source:gsub("^@", "")
+  return (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
+end
+
+local MAPS = { "arena", "den312d", "lak303d", "Berlin_0_256", "brc202d", "AR0011SR", "CatwalkAlley",
+  "Boston_0_512", "maze512-1-0", "random512-10-0", "random512-20-0", "8room_000" }
+
+local function pure_grid(g)
+  local w, h = g:size()
+  local p = pure.grid(w, h)
+  for y = 1, h do
+    for x = 1, w do
+      if g:is_blocked(x, y) then p:set_blocked(x, y, true) end
+    end
+  end
+  return p
+end
+
+-- every step a neighbour the rule allows, the cells open, the ends right
+local function check_walk(g, p, sx, sy, gx, gy)
+  local w = g:size()
+  local function xy(id) return (id - 1) % w + 1, math.floor((id - 1) / w) + 1 end
+  local x0, y0 = xy(p.nodes[1])
+  assert(x0 == sx and y0 == sy, "the path does not start at the start")
+  for i = 2, #p.nodes do
+    local x1, y1 = xy(p.nodes[i])
+    local dx, dy = x1 - x0, y1 - y0
+    assert(math.abs(dx) <= 1 and math.abs(dy) <= 1 and dx * dx + dy * dy > 0, "not a neighbour")
+    assert(not g:is_blocked(x1, y1), "a blocked cell")
+    if dx ~= 0 and dy ~= 0 then
+      assert(not g:is_blocked(x0 + dx, y0) and not g:is_blocked(x0, y0 + dy), "a cut corner")
+    end
+    x0, y0 = x1, y1
+  end
+  assert(x0 == gx and y0 == gy, "the path does not end at the goal")
+end
+
+local function sweep(step, check_cells)
+  local dir = maps_dir()
+  local f = io.open(dir .. "/README.md", "rb")
+  if not f then
+    pending("benchmark data not found at " .. dir)
+    return
+  end
+  f:close()
+  local rows, failures = 0, {}
+  for _, name in ipairs(MAPS) do
+    local g = pure_grid(maps.load(dir .. "/" .. name .. ".map"))
+    local list = maps.scenarios(dir .. "/" .. name .. ".map.scen")
+    for i = 1, #list, step do
+      local s = list[i]
+      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2])
+      rows = rows + 1
+      if not p or math.abs(p.cost - s.optimal) > s.tolerance then
+        failures[#failures + 1] = ("%s row %d: cost %s, optimal %.10g"):format(name, i, p and p.cost, s.optimal)
+      elseif check_cells then
+        check_walk(g, p, s.start[1], s.start[2], s.goal[1], s.goal[2])
+      end
+    end
+  end
+  assert(#failures == 0, table.concat(failures, "\n", 1, math.min(20, #failures)))
+  return rows
+end
+
+describe("the pure-Lua backend on the Moving AI maps", function()
+  it("every 199th row of every map: optimal, every path a legal walk #pure", function()
+    assert(sweep(199, true) > 140)
+  end)
+
+  it("all 29,649 rows of ../shared/maps are optimal #system", function()
+    assert.equal(29649, sweep(1, false))
+  end)
+end)
