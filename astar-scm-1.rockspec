@@ -44,6 +44,7 @@ build = {
       ["astar.describe"] = "lua/astar/describe.lua",
       ["astar.waypoints"] = "lua/astar/waypoints.lua",
       ["astar.svg"] = "lua/astar/svg.lua",
+      ["astar.follow"] = "lua/astar/follow.lua",
       ["astar.planner"] = "lua/astar/planner.lua",
       ["astar.tables"] = "lua/astar/tables.lua",
       ["astar.backend"] = "lua/astar/backend.lua",
@@ -56,8 +57,8 @@ build = {
       ["astar.core"] = {
          sources = { "src/util.c", "src/graph.c", "src/lattice.c", "src/grid.c", "src/jps.c",
                      "src/hex.c", "src/search.c", "src/heuristics.c", "src/anyangle.c",
-                     "src/thread.c", "src/components.c", "src/sectors.c", "src/repair.c",
-                     "src/lastar.c" },
+                     "src/taut.c", "src/thread.c", "src/components.c", "src/sectors.c",
+                     "src/repair.c", "src/lastar.c" },
          incdirs = { "src" },
       },
    },
