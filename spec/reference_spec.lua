@@ -66,6 +66,33 @@ local function classes()
   return list
 end
 
+-- The methods of the objects lua/ makes, which the registry does not hold:
+-- grid paths' (the table behind their metatable's __index function, which
+-- core._methods() returns fourth; lua/astar.lua fills it from
+-- lua/astar/follow.lua), the planner's and the follower's (their
+-- metatables' __index tables, metamethods left out).
+local function lua_methods(object)
+  local methods = {}
+  for k, v in pairs(getmetatable(object).__index) do
+    if type(k) == "string" and not k:match("^__") and type(v) == "function" then methods[k] = v end
+  end
+  return methods
+end
+
+local function other_classes()
+  local grid = astar.grid(4, 1)
+  local path = assert(grid:find_path(1, 1, 4, 1))
+  local path_methods = select(4, core._methods())
+  for k, v in pairs(path_methods) do -- what a path really reaches
+    assert(path[k] == v, "grid paths do not reach the path method " .. tostring(k))
+  end
+  return {
+    path = path_methods,
+    planner = lua_methods(astar.planner(grid)),
+    follower = lua_methods(astar.follower(path)),
+  }
+end
+
 describe("doc/reference.md", function()
   it("has an index", function()
     assert.is_truthy(text:find("\n## Index\n", 1, true))
@@ -120,13 +147,36 @@ describe("doc/reference.md", function()
     assert_none_missing(missing, "methods")
   end)
 
+  -- Paths and planners have entries of their own ("### path:point_at(d)");
+  -- a follower's methods are the bullets of astar.follower's entry
+  -- ("**`f:update(dt)`**").
+  it("documents every method of grid paths, planners and followers", function()
+    local missing, count = {}, 0
+    for object, methods in pairs(other_classes()) do
+      for _, m in ipairs(sorted_keys(methods)) do
+        count = count + 1
+        if object == "follower" then
+          if not text:find("**`f:" .. m .. "(", 1, true) then missing[#missing + 1] = "f:" .. m .. "() (a follower)" end
+        elseif not has_entry(object .. ":" .. m) then
+          missing[#missing + 1] = object .. ":" .. m .. "()"
+        end
+      end
+    end
+    assert.is_true(count >= 14) -- 4 path, 6 planner and 4 follower methods were found
+    assert_none_missing(missing, "methods")
+  end)
+
   -- The other direction: every name a heading documents exists.  A heading
   -- names one entry or several ("grid:xy(id), hex:xy(id)"); the arguments
-  -- in parentheses are dropped, the names are split at the commas.
+  -- in parentheses are dropped, the names are split at the commas.  A
+  -- section on one search option is titled "What it is for: option_name"
+  -- ("The way out of a wall: start_blocked"), and the option must exist.
   it("documents nothing that does not exist (every name in a heading is real)", function()
     local objects = { grid = "astar.Grid", hex = "astar.Hex", graph = "astar.Graph", field = "astar.Field",
       query = "astar.Query", heuristic = "astar.Heuristic" }
     local found, ghosts, count = classes(), {}, 0
+    local others = other_classes()
+    local options = core._options()
     local describe_module = require("astar.describe")
     for _, h in ipairs(headings) do
       local bare = h:gsub("%b()", "")
@@ -134,10 +184,15 @@ describe("doc/reference.md", function()
         local name = part:match("^%s*(.-)%s*$")
         count = count + 1
         local object, method = name:match("^([%a_]+):([%a_][%w_]*)$")
+        local option = name:match("^%u[%w '%-]*: ([%a_][%w_]*)$")
         local exists
-        if object then
+        if object and others[object] and object ~= "follower" then
+          exists = others[object][method] ~= nil
+        elseif object then
           local class = objects[object]
           exists = class ~= nil and found[class] ~= nil and found[class][method] ~= nil
+        elseif option then
+          exists = options[option] ~= nil
         elseif name:match("^astar%.maps%.") then
           exists = astar.maps[name:match("^astar%.maps%.(.*)$")] ~= nil
         elseif name:match("^astar%.") then
