@@ -21,6 +21,13 @@
 ---@alias astar.LegendEntry boolean|number|string|{ blocked?: boolean, cost?: number, tag?: string }
 ---@alias astar.Legend table<string|number, astar.LegendEntry>
 ---@alias astar.Cell { [1]: integer, [2]: integer }
+--- A budget of Query:step: expansions, or { n = expansions, time = seconds } (either or both).
+---@alias astar.StepBudget integer|{ n?: integer, time?: number }
+--- A budget of Planner:update: seconds, or { time = seconds, expansions = n } (either or both).
+---@alias astar.PlannerBudget number|{ time?: number, expansions?: integer }
+---@alias astar.PlannerStatus "queued"|"searching"|"watching"
+--- Where a planner's unit stands now: x, y on grids, a node (one integer) on graphs.
+---@alias astar.Locate fun(key: any): integer?, integer?
 
 --- Options of astar.grid (and grid_from_string, grid_from_table, maps.load).
 ---@class astar.GridOptions
@@ -56,7 +63,8 @@
 ---@field algorithm? "auto"|"astar"|"jps"
 ---@field smooth? boolean add path.points, string-pulled (square grids)
 ---@field any_angle? boolean an any-angle search, Theta* (square grids)
----@field on_change? "restart"|"fail" queries: what a changed map does between steps
+---@field on_change? "repair"|"restart"|"fail" queries: what a changed map does between steps (default "repair")
+---@field start_blocked? "fail"|"escape" grids, find_path only: "escape" leaves a start the unit cannot stand on by the nearest way out (default "fail")
 
 --- One entry of path.trace.
 ---@class astar.TraceEntry
@@ -74,7 +82,8 @@
 ---@field generated integer
 ---@field trace? astar.TraceEntry[]
 ---@field visited? integer[]
----@field restarts? integer
+---@field restarts? integer queries: searches begun again because the map changed between steps
+---@field repairs? integer queries: changes between steps the search was repaired after
 
 --- A path (an ordinary table; doc/reference.md, "Path and stats").
 ---@class astar.Path: astar.Stats
@@ -87,6 +96,156 @@
 ---@field width? integer grids
 ---@field partial? true
 ---@field reason? astar.Reason on a partial path
+---@field version integer the version of the map the path was made on (grid:version(), graph:version())
+---@field size? integer grids, a unit of size above 1: its size (what path_valid checks)
+---@field goal? integer find_nearest: the index in goals of the goal reached
+---@field threat_distance? number flee: the threats' cost to reach the path's end (math.huge: none can)
+---@field escape? integer start_blocked = "escape" from a cell the unit cannot stand on: the first `escape` entries of nodes are the escape leg
+
+--- A path of a grid or hex grid: a Path with the walk methods of its grid's
+--- path metatable (getmetatable(path).grid is the grid), in world units
+--- (doc/reference.md, "Following a path and placing units").
+---@class astar.GridPath: astar.Path
+local GridPath = {}
+
+--- The point d world units along the path (clamped to its ends) and the unit
+--- vector of the direction of travel there.
+---@param d number
+---@return number x
+---@return number y
+---@return number dx
+---@return number dy
+function GridPath:point_at(d) end
+
+--- The distance along the path of its point nearest (wx, wy), and that point.
+---@param wx number
+---@param wy number
+---@return number d
+---@return number x
+---@return number y
+function GridPath:project(wx, wy) end
+
+--- The length of the walk in world units.
+---@return number
+function GridPath:world_length() end
+
+--- A follower walking this path (astar.follower(path, opts)).
+---@param opts? astar.FollowerOptions
+---@return astar.Follower
+function GridPath:follower(opts) end
+
+--- Options of astar.follower and path:follower.
+---@class astar.FollowerOptions
+---@field speed? number world units per second, finite and > 0 (default 1)
+---@field radius? number how close to the end counts as arrived, finite and >= 0 (default 0)
+
+--- A unit walking a grid path at a speed, in world units (astar.follower).
+---@class astar.Follower
+---@field x number its position
+---@field y number
+---@field dx number its heading, a unit vector
+---@field dy number
+---@field arrived boolean
+---@field speed number world units per second (may be changed between updates)
+---@field radius number (may be changed between updates)
+---@field path astar.GridPath
+local Follower = {}
+
+--- Moves speed * dt along the path; stops within radius of the end.
+---@param dt number seconds, finite and >= 0
+---@return number x
+---@return number y
+---@return boolean arrived
+function Follower:update(dt) end
+
+--- Follows a new path from where the unit is (straight to its nearest point first).
+---@param path astar.GridPath
+---@return astar.Follower self
+function Follower:retarget(path) end
+
+---@return number x
+---@return number y
+---@return number dx
+---@return number dy
+function Follower:position() end
+
+--- The distance left to the end, the join included.
+---@return number
+function Follower:remaining() end
+
+--- Options of astar.planner.
+---@class astar.PlannerOptions
+---@field aging? number frames of waiting one priority level is worth (default 30)
+---@field locate? astar.Locate where the unit stands now
+---@field watch? boolean keep delivered paths and check them (default true)
+---@field clock? fun(): number seconds (default os.clock)
+---@field slice? integer expansions of a first slice on a time budget (default 64)
+
+--- Options of planner:request: priority, watch and any option of find_path.
+---@class astar.RequestOptions: astar.SearchOptions
+---@field priority? number higher first (default 0)
+---@field watch? boolean this request's (default: the planner's)
+
+--- One entry of planner:update's list: a delivered path, a failure, or a
+--- watched path the map's changes broke (reason "invalidated").
+---@class astar.PlannerResult
+---@field key any
+---@field path? astar.Path delivered
+---@field reason? astar.Reason|"invalidated"
+---@field waited? integer frames since the order, counting this one
+---@field broken? integer with "invalidated": the first broken index of the path
+
+--- A distribution of planner:stats.
+---@class astar.PlannerSample
+---@field count integer
+---@field median number
+---@field p99 number
+---@field max number
+
+--- What planner:stats returns.
+---@class astar.PlannerStats
+---@field frames integer
+---@field requested integer
+---@field delivered integer
+---@field failed integer
+---@field cancelled integer
+---@field invalidated integer
+---@field expansions integer
+---@field checks integer
+---@field pending integer
+---@field watching integer
+---@field wait astar.PlannerSample frames from order to answer
+---@field time astar.PlannerSample seconds per update
+
+--- Many path requests served on a per-frame budget (astar.planner).
+---@class astar.Planner
+local Planner = {}
+
+--- Orders a path for key (replacing the key's old request).
+---@param key any not nil, not NaN
+---@param from astar.Cell|integer {x, y} on grids, a node on graphs
+---@param to astar.Cell|integer
+---@param opts? astar.RequestOptions
+function Planner:request(key, from, to, opts) end
+
+--- One frame: serves the queue within the budget.
+---@param budget astar.PlannerBudget
+---@return astar.PlannerResult[]
+function Planner:update(budget) end
+
+---@param key any
+---@return boolean had true if the key had a request or a watched path
+function Planner:cancel(key) end
+
+---@param key any
+---@return astar.PlannerStatus?
+function Planner:status(key) end
+
+---@return integer requests waiting or being searched
+function Planner:pending() end
+
+---@return astar.PlannerStats
+function Planner:stats() end
 
 --- A report of astar.audit_heuristic.
 ---@class astar.AuditReport
@@ -124,6 +283,7 @@
 ---@field version string "0.2.0"
 ---@field _VERSION string "astar 0.2.0"
 ---@field maps astar.maps
+---@field backend "native"|"lua" which implementation serves require("astar")
 local astar = {}
 
 ---@return astar.Graph
@@ -217,6 +377,16 @@ function astar.labyrinth(width, height, opts) end
 ---@return string svg
 function astar.svg(topology, opts) end
 
+---@param topology astar.Topology
+---@param opts? astar.PlannerOptions
+---@return astar.Planner
+function astar.planner(topology, opts) end
+
+---@param path astar.GridPath
+---@param opts? astar.FollowerOptions
+---@return astar.Follower
+function astar.follower(path, opts) end
+
 --- Moving AI benchmark maps.
 ---@class astar.maps
 local maps = {}
@@ -300,6 +470,29 @@ function Graph:is_enabled(n) end
 ---@return boolean
 function Graph:connected(a, b) end
 
+--- Whether disabling node n would separate any two of nodes connected now (nothing changes).
+---@param n integer
+---@param nodes integer[]
+---@return boolean
+function Graph:would_disconnect(n, nodes) end
+
+--- The enabled node nearest a position (in space with z, else in the plane).
+---@param x number
+---@param y number
+---@param z? number
+---@return integer? node nil when no node is enabled
+---@return number? distance
+function Graph:nearest(x, y, z) end
+
+--- A path to the nearest of several goals, in one search (path.goal: its index in goals).
+---@param start integer
+---@param goals integer[]
+---@param opts? astar.SearchOptions the options of distances but direction
+---@return astar.Path? path nil on fail
+---@return astar.Reason? reason
+---@return astar.Stats? stats
+function Graph:find_nearest(start, goals, opts) end
+
 ---@param start integer
 ---@param goal integer
 ---@param opts? astar.SearchOptions
@@ -324,6 +517,18 @@ function Graph:distances(sources, opts) end
 ---@param opts? astar.SearchOptions
 ---@return astar.Query
 function Graph:distances_query(sources, opts) end
+
+--- Changes with every change of the graph; paths record it (path.version).
+---@return integer
+function Graph:version() end
+
+--- Whether a path of this graph still holds from entry from_index on.
+---@param path astar.Path|{ nodes: integer[], edges: integer[] }
+---@param from_index? integer default 1
+---@param opts? astar.SearchOptions the path's options (costs is read)
+---@return boolean ok
+---@return integer? i with false: the index in path.nodes of the first broken node
+function Graph:path_valid(path, from_index, opts) end
 
 function Graph:close() end
 
@@ -403,12 +608,19 @@ function Cells:memory() end
 ---@return boolean
 function Cells:connected(x1, y1, x2, y2) end
 
+--- Whether blocking (x, y) would separate any two of cells connected now (nothing changes).
+---@param x integer
+---@param y integer
+---@param cells astar.Cell[]
+---@return boolean
+function Cells:would_disconnect(x, y, cells) end
+
 ---@param x1 integer
 ---@param y1 integer
 ---@param x2 integer
 ---@param y2 integer
 ---@param opts? astar.SearchOptions
----@return astar.Path? path nil on fail
+---@return astar.GridPath? path nil on fail
 ---@return astar.Reason? reason
 ---@return astar.Stats? stats
 function Cells:find_path(x1, y1, x2, y2, opts) end
@@ -476,6 +688,66 @@ function Cells:to_cell(wx, wy) end
 function Cells:world() end
 
 function Cells:close() end
+
+--- 0 for a new grid, one more for every change; paths record it (path.version).
+---@return integer
+function Cells:version() end
+
+--- The ids of the cells changed after version since (most recent first) and
+--- the current version; nil, "overflow" when more than max changes were made
+--- or the log (4096 changes) does not reach back that far.
+---@param since integer
+---@param max? integer 1..4096 (default 4096)
+---@return integer[]? ids
+---@return integer|"overflow" version
+function Cells:changes(since, max) end
+
+--- Whether a unit can still walk a path of this grid from entry from_index on.
+---@param path astar.Path|{ nodes: integer[], size?: integer }
+---@param from_index? integer default 1
+---@param opts? astar.SearchOptions the path's options (costs, forbid, size are read)
+---@return boolean ok
+---@return integer? i with false: the index in path.nodes of the first broken cell
+function Cells:path_valid(path, from_index, opts) end
+
+--- At most n distinct destinations for n units sent to (x, y), nearest the goal first.
+---@param x integer
+---@param y integer
+---@param n integer
+---@param size? integer the units' size, 1..255 (default 1)
+---@return astar.Cell[]
+function Cells:spread(x, y, n, size) end
+
+--- The open cell nearest (x, y) where a unit of size fits, within max_radius.
+---@param x integer
+---@param y integer
+---@param size? integer 1..255 (default 1)
+---@param max_radius? number (default: anywhere)
+---@return integer? x nil when there is none
+---@return integer? y
+---@return number? distance between cell centres
+function Cells:nearest_open(x, y, size, max_radius) end
+
+--- A path to the nearest of several goals, in one search (path.goal: its index in goals).
+---@param x integer
+---@param y integer
+---@param goals astar.Cell[]
+---@param opts? astar.SearchOptions the options of distances but direction
+---@return astar.GridPath? path nil on fail
+---@return astar.Reason? reason
+---@return astar.Stats? stats
+function Cells:find_nearest(x, y, goals, opts) end
+
+--- A flee path: the route within max_cost to the cell the threats reach last
+--- (path.threat_distance: their cost to reach it).
+---@param x integer
+---@param y integer
+---@param threats astar.Cell[]
+---@param opts? astar.SearchOptions the options of distances but direction; max_cost is the budget
+---@return astar.GridPath? path nil on fail
+---@return astar.Reason? reason
+---@return astar.Stats? stats
+function Cells:flee(x, y, threats, opts) end
 
 --- A square grid (astar.grid, grid_from_string, grid_from_table, maps.load).
 ---@class astar.Grid: astar.Cells
@@ -548,11 +820,11 @@ function Field:close() end
 ---@class astar.Query
 local Query = {}
 
----@param n? integer
+---@param budget? astar.StepBudget default: to the end
 ---@return astar.Status
-function Query:step(n) end
+function Query:step(budget) end
 
----@return (astar.Path|astar.Field|nil) result
+---@return (astar.GridPath|astar.Path|astar.Field|nil) result
 ---@return astar.Reason? reason
 ---@return astar.Stats? stats
 function Query:result() end
@@ -572,6 +844,10 @@ local Heuristic = {}
 ---@param d? integer
 ---@return number
 function Heuristic:value(a, b, c, d) end
+
+--- True once the topology the table was built for changed.
+---@return boolean
+function Heuristic:stale() end
 
 function Heuristic:close() end
 
