@@ -106,16 +106,19 @@ astar.audit_heuristic = core.audit_heuristic
 -- number of processors).
 astar.batch = core.batch
 
--- Methods written in Lua, added to the classes' method tables once.
-local _, _, _, path_methods = core._methods()
+-- Methods written in Lua, added to the classes' method tables once (the
+-- native module's grid paths; the pure-Lua backend has none of its own).
 local follow = require("astar.follow")
-path_methods.point_at = follow.point_at
-path_methods.project = follow.project
-path_methods.world_length = follow.world_length
+if core._methods then
+  local _, _, _, path_methods = core._methods()
+  path_methods.point_at = follow.point_at
+  path_methods.project = follow.project
+  path_methods.world_length = follow.world_length
+  path_methods.follower = follow.follower
+end
 --- astar.follower(path [, { speed =, radius = }]) -> a unit walking the path
 -- in world units (lua/astar/follow.lua).
 astar.follower = follow.follower
-path_methods.follower = follow.follower
 
 --- astar.cached(h, size) -> a heuristic that remembers h's last values.
 -- The A.I. for Video Games lecture on A*: "if the heuristic is computationally intensive, keep a cache of

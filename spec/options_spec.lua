@@ -157,6 +157,8 @@ describe("options", function()
           local a = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], plus(with, A)))
           local b = answer(g:find_path(ends[1], ends[2], ends[3], ends[4], plus(without, A)))
           assert.are_not.same(a, b) -- the sample does change something
+          -- any_angle's fast mode (open grids) counts the cell search's expansions
+          if with.any_angle then a.expanded = nil end
           got[i] = a
         end
         assert.same(got[2], got[1])

@@ -186,6 +186,7 @@ static void note_change(astar_grid *gr, int32_t x, int32_t y) {
   }
   if (gr->log_cap > 0) {
     struct lat_change *e = &gr->log[gr->log_n++ % gr->log_cap];
+    if (gr->log_n > gr->log_cap) gr->log_dropped = e->version;
     e->version = gr->t.version;
     e->cell = y * gr->w + x;
   }
@@ -227,9 +228,10 @@ int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, siz
     cells[found++] = e->cell;
   }
   if (!seen || at != since + 1) return ASTAR_EOVERFLOW;
-  /* the ring read to its end after dropping lines: version since + 1 may
-  ** have had more */
-  if (i == kept && gr->log_n > gr->log_cap) return ASTAR_EOVERFLOW;
+  /* the ring read to its end after dropping lines: version since + 1 had
+  ** more when the last line dropped was of it (a batch's) */
+  if (i == kept && gr->log_n > gr->log_cap && gr->log_dropped == since + 1)
+    return ASTAR_EOVERFLOW;
   *n = found;
   return ASTAR_OK;
 }

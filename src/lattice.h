@@ -83,6 +83,7 @@ struct astar_grid {
     int32_t cell;
   } * log;
   size_t log_cap, log_n; /* log_n: changes written since tracking began */
+  uint32_t log_dropped;   /* the version of the last line the ring wrote over */
   lat_sectors *sec;      /* the components by sector (sectors.c), NULL
                          ** until a question needs them */
   /* edits as one change (astar_grid_edits_begin/_end): the depth of the

@@ -37,7 +37,9 @@ static void push_path_mt(lua_State *L, ltopo *T) {
 
 /* Makes the path metatable of the new grid at gidx (see push_path_mt). */
 static void path_mt_new(lua_State *L, ltopo *T, int gidx) {
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 3);
+  lua_pushstring(L, GRID_PATH_MT); /* a grid path's __name, on every Lua */
+  lua_setfield(L, -2, "__name");
   luaL_getmetatable(L, GRID_PATH_MT);
   lua_getfield(L, -1, "__index");
   lua_setfield(L, -3, "__index");
