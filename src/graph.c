@@ -280,14 +280,23 @@ int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
   g->ndisabled += enabled ? -1 : 1;
   g->t.version++;
   if (enabled) {
-    /* enabling only adds steps, all of them this node's: one pass over the
-    ** edges (a relabel would make the same pass and more) */
+    /* enabling only adds steps, all of them this node's: its edges both
+    ** ways when the two adjacencies are built (a disable's check builds
+    ** them), else one pass over the edges (a relabel would make the same
+    ** pass and more) */
     int32_t i;
     astar__comp_kept(&g->t);
     astar__comp_node(&g->t, node);
-    for (i = 0; i < g->ne; i++)
-      if (g->edges[i].from == node || g->edges[i].to == node)
-        astar__comp_union(&g->t, g->edges[i].from, g->edges[i].to);
+    if (g->csr_valid && g->rcsr_valid) { /* the node's own edges, both ways */
+      for (i = g->first[node]; i < g->first[node + 1]; i++)
+        astar__comp_union(&g->t, node, g->adj[i].to);
+      for (i = g->rfirst[node]; i < g->rfirst[node + 1]; i++)
+        astar__comp_union(&g->t, g->edges[g->redge[i]].from, node);
+    } else {
+      for (i = 0; i < g->ne; i++)
+        if (g->edges[i].from == node || g->edges[i].to == node)
+          astar__comp_union(&g->t, g->edges[i].from, g->edges[i].to);
+    }
   } else {
     graph_cut(g, node);
   }
