@@ -493,11 +493,15 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     if (mv >> h & 1u)
       kh = jump_line(J, row, (size_t)rw, x, J->gy == y ? J->gx : -1, h == 0, gc,
                      sx * (J->gx - x), J->gy - y, bounded);
+    if (!bounded && kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
+      return rc; /* offered at once: its state is prefetched during the next scan */
     if (mv >> v & 1u)
       kv = jump_line(J, col, (size_t)cw, y, J->gx == x ? J->gy : -1, v == 2, gc,
                      sy * (J->gy - y), J->gx - x, bounded);
-    if (bounded && (kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
-    if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
+    if (bounded) {
+      if ((kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
+      if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
+    }
     if (kv && (rc = offer(J, p, c + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK) return rc;
   } while (mv >> d & 1u);
   return ASTAR_OK;
