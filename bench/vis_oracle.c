@@ -173,7 +173,14 @@ static double solve(int32_t s, int32_t t, double bound) {
       nd = g[u] + dist(node[u], node[v]);
       if (nd < g[v] && nd + h[v] <= bound && passes(node[u], node[v])) {
         g[v] = nd;
-        if (nheap == cap) heap = realloc(heap, sizeof(entry) * (cap *= 2));
+        if (nheap == cap) {
+          entry *more = realloc(heap, sizeof(entry) * (cap *= 2));
+          if (more == NULL) {
+            fprintf(stderr, "vis_oracle: out of memory\n");
+            exit(1);
+          }
+          heap = more;
+        }
         push(nd + h[v], v);
       }
     }

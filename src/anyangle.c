@@ -823,7 +823,7 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
           }
         }
       }
-    if (!(best[(size_t)(n - 1) * win + win / 2] < before * (1 - 1e-12))) break;
+    if (!(best[(size_t)((n - 1) * win + win / 2)] < before * (1 - 1e-12))) break;
     /* the choices read back from the goal (every layer's choice comes
     ** from an earlier layer, so this ends at the start) */
     m = 0;
@@ -836,7 +836,7 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
   }
   astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
   astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
-  astar__mem(t->alloc, t->ud, out, out ? cells / win * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, out, out ? cells / (size_t)win * sizeof(int32_t) : 0, 0);
   return n;
 }
 
