@@ -156,6 +156,39 @@ describe("the pure-Lua backend against the native module", function()
     assert(n == 360 and found > 150)
   end)
 
+  it("jump point search on larger grids, its jump tables kept current by set_blocked between queries", function()
+    local r = rng(8)
+    local n = 0
+    for _ = 1, 60 do
+      local w, h = r(64), r(64)
+      local rule = ({ "never", "no_corner_cutting" })[r(2)]
+      local density = r(45) - 1
+      local gn, gp = native.grid(w, h, { diagonal = rule }), pure.grid(w, h, { diagonal = rule })
+      for y = 1, h do
+        for x = 1, w do
+          if r(100) <= density then gn:set_blocked(x, y, true); gp:set_blocked(x, y, true) end
+        end
+      end
+      for q = 1, 8 do
+        if q % 3 == 0 then
+          local bx, by, b = r(w), r(h), r(2) == 1
+          gn:set_blocked(bx, by, b); gp:set_blocked(bx, by, b)
+        end
+        local x1, y1, x2, y2 = r(w), r(h), r(w), r(h)
+        local pn = gn:find_path(x1, y1, x2, y2)
+        local pp = gp:find_path(x1, y1, x2, y2, { algorithm = "jps" })
+        local where = ("%s %dx%d (%d, %d) -> (%d, %d)"):format(rule, w, h, x1, y1, x2, y2)
+        assert.equal(pn == nil, pp == nil, where)
+        if pn then
+          assert(close(pn.cost, pp.cost), where)
+          assert(close(pp.cost, walk_cost(gp, pp, {})), where .. ": not a legal walk of that cost")
+        end
+        n = n + 1
+      end
+    end
+    assert.equal(480, n)
+  end)
+
   it("A*, every built-in heuristic, Lua heuristics, weights, stop modes, tie breaks", function()
     local heuristics = { "zero", "euclidean", "manhattan", "octile", "chebyshev", "bisector", "full_bisector" }
     local n, found = sweep(2, 80, function(r)

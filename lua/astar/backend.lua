@@ -17,15 +17,25 @@ if forced ~= nil and forced ~= "lua" and forced ~= "native" then
   error(('ASTAR_BACKEND must be "native" or "lua", got "%s"'):format(forced), 2)
 end
 
-local core, name
+local core, name, why
 if forced ~= "lua" then
   local ok, native = pcall(require, "astar.core")
   if ok then
     core, name = native, "native"
   elseif forced == "native" then
     error(native, 0)
+  else
+    why = native
   end
 end
-if not core then core, name = require("astar.pure.core"), "lua" end
+if not core then
+  local ok, pure = pcall(require, "astar.pure.core")
+  if not ok then
+    -- neither: say why the native module failed first (the usual question)
+    error(why and (tostring(why) .. "\n(and the pure-Lua backend astar.pure.core did not load either: "
+      .. tostring(pure) .. ")") or pure, 0)
+  end
+  core, name = pure, "lua"
+end
 
 return { core = core, name = name }
