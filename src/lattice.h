@@ -34,7 +34,7 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 
 #define LAT_MAXDIR 8
 
-typedef struct lat_shape lat_shape;
+    typedef struct lat_shape lat_shape;
 typedef struct lat_sectors lat_sectors;
 
 struct astar_grid {
@@ -83,7 +83,7 @@ struct astar_grid {
     int32_t cell;
   } * log;
   size_t log_cap, log_n; /* log_n: changes written since tracking began */
-  uint32_t log_dropped;   /* the version of the last line the ring wrote over */
+  uint32_t log_dropped;  /* the version of the last line the ring wrote over */
   lat_sectors *sec;      /* the components by sector (sectors.c), NULL
                          ** until a question needs them */
   /* edits as one change (astar_grid_edits_begin/_end): the depth of the
