@@ -285,12 +285,57 @@ local function fields_version(o)
   return (o.penalty and o.penalty.version or 0) .. ":" .. (o.forbid and o.forbid.version or 0)
 end
 
+local function count_arg(n)
+  if type(n) ~= "number" or not (n >= 1) or n ~= floor(n) or n > 2 ^ 53 then
+    argerr("step", 2, ("n must be an integer in 1..2^53, got %s"):format(describe(n)), true)
+  end
+  return n
+end
+
+-- the budget table { n = count, time = seconds }: the native module's
+-- checks and messages; returns the count (or nil) and the seconds (or nil)
+local function budget_arg(b)
+  for k in pairs(b) do
+    if k ~= "n" and k ~= "time" then
+      argerr("step", 2, ("budget keys are n and time, got %s"):format(describe(k)), true)
+    end
+  end
+  if b.n == nil and b.time == nil then argerr("step", 2, "budget table needs n or time", true) end
+  local n, t = b.n, b.time
+  if n ~= nil then count_arg(n) end
+  if t ~= nil and (type(t) ~= "number" or not (t > 0) or t == math.huge) then
+    argerr("step", 2, ("time must be a finite number of seconds > 0, got %s"):format(describe(t)), true)
+  end
+  return n, t
+end
+
+-- a time budget's expansions between two readings of the clock (as native)
+local BATCH = 32
+
+-- run(s, n) within `secs` seconds of os.clock (the CPU time of the process:
+-- plain Lua has no wall clock finer than a second; a step's work is CPU
+-- work), read every BATCH expansions; at least one batch
+local function run_timed(s, n, secs)
+  local t0 = os.clock()
+  while true do
+    local batch = n and (n < BATCH and n or BATCH) or BATCH
+    local status = run(s, batch)
+    if status ~= "searching" then return status end
+    if n then
+      n = n - batch
+      if n <= 0 then return status end
+    end
+    if os.clock() - t0 >= secs then return status end
+  end
+end
+
 function Query.step(q, n)
   check_query(q, "step")
-  if n ~= nil then
-    if type(n) ~= "number" or not (n >= 1) or n ~= floor(n) or n > 2 ^ 53 then
-      argerr("step", 2, ("n must be an integer in 1..2^53, got %s"):format(describe(n)), true)
-    end
+  local secs
+  if type(n) == "table" then
+    n, secs = budget_arg(n)
+  elseif n ~= nil then
+    count_arg(n)
   end
   if q.stepping then raise("cannot step a query while it is stepping") end
   if q.failed then raise("this query failed (an error was raised while it ran): start a new one") end
@@ -302,7 +347,7 @@ function Query.step(q, n)
     return "cancelled"
   end
   if q.s and (q.s.version ~= g.version or q.fv ~= fields_version(o)) then
-    if o.on_change == 2 then
+    if o.on_change == 3 then
       q.st_status = "changed"
       q.final_stats = q.s.stats()
       q.s = nil
@@ -322,6 +367,7 @@ function Query.step(q, n)
       q.s = begin(g, o, S.new_state(g.n, false), q.sp, q.gp)
       q.fv = fields_version(o)
     end
+    if secs then return run_timed(q.s, n, secs) end
     return run(q.s, n)
   end)
   unlock(g, o)

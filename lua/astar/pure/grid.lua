@@ -673,9 +673,10 @@ end
 -- line of sight: the native rule, an exact integer walk over the segment
 -- between the two cell centres (doubled coordinates); where it passes
 -- exactly through a grid corner it is blocked when both cells beside it
--- there are blocked
+-- there are blocked -- except on "always" grids (squeeze true), where a
+-- diagonal step squeezes between two diagonal walls and so does the line
 
-function M.los(open, pw, x1, y1, x2, y2)
+function M.los(open, pw, x1, y1, x2, y2, squeeze)
   local p = y1 * pw + x1 + 1
   if not open[p] or not open[y2 * pw + x2 + 1] then return false end
   local dx, dy = x2 - x1, y2 - y1
@@ -705,7 +706,7 @@ function M.los(open, pw, x1, y1, x2, y2)
       ty = ty + 2 * ax
     else
       -- through a corner: both cells beside it blocked is a wall
-      if not open[p + sx] and not open[p + sy * pw] then return false end
+      if not squeeze and not open[p + sx] and not open[p + sy * pw] then return false end
       p = p + sx + sy * pw
       ix, iy = ix + 1, iy + 1
       tx, ty = tx + 2 * ay, ty + 2 * ax
@@ -725,7 +726,7 @@ function Grid.line_of_sight(g, x1, y1, x2, y2, size)
     end
     if size > 1 then raise("line_of_sight with a size above 1 needs the native module (astar.core)") end
   end
-  return M.los(g.open, g.pw, x1, y1, x2, y2)
+  return M.los(g.open, g.pw, x1, y1, x2, y2, g.rule == 4)
 end
 
 -- what the pure-Lua backend does not have
@@ -751,7 +752,7 @@ function Grid.visible_from(g, x, y, radius)
   for cy = y0, y1 do
     for cx = x0, x1 do
       local dx, dy = cx - x, cy - y
-      if dx * dx + dy * dy <= r2 and M.los(open, pw, x, y, cx, cy) then v[cy * pw + cx + 1] = 1.0 end
+      if dx * dx + dy * dy <= r2 and M.los(open, pw, x, y, cx, cy, g.rule == 4) then v[cy * pw + cx + 1] = 1.0 end
     end
   end
   return f

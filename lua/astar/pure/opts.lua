@@ -19,7 +19,11 @@ local STOPS = { "expand", "first_hit", "optimal" }
 local TIES = { "high_g", "fifo" }
 local ALGORITHMS = { "auto", "astar", "jps" }
 local DIRECTIONS = { "from_sources", "to_sources" }
-local ON_CHANGE = { "restart", "fail" }
+-- "repair" (the native default) is accepted and begins again: the pure-Lua
+-- backend keeps no change log, so it restarts where the native module
+-- repairs (counted in restarts, as the native module counts the queries it
+-- cannot repair); the answers are the same
+local ON_CHANGE = { "repair", "restart", "fail" }
 
 -- name -> path, distances, query-only
 local OPTIONS = {
@@ -54,7 +58,7 @@ end
 -- o holds: h (heuristic id, 0 = callback), hfn, weight, stop (1..3), fifo,
 -- tagf (factors by tag number, false = forbid) or nil, forbidtags,
 -- penalty, pscale, forbid (fields), costfn, max_exp, max_cost, trace,
--- visited, partial, algorithm (1..3), reverse, on_change (1..2)
+-- visited, partial, algorithm (1..3), reverse, on_change (1..3: repair, restart, fail)
 function M.parse(g, fname, arg, opts, kind)
   local o = { h = nil, weight = 1, stop = 1, fifo = false, pscale = 1, max_cost = huge,
     algorithm = 1, reverse = true, on_change = 1, size = 1 }
