@@ -46,9 +46,13 @@ local Grid = G.Grid
 -- ---------------------------------------------------------------------------
 -- paths
 
-local PathMT = { __name = "astar.Path" }
-PathMT.__index = function(path, k)
-  if k ~= "xy" then return nil end
+-- Path methods: what the facade adds (astar.follow's point_at, project,
+-- world_length, follower) through core._methods(), as on the native module.
+-- Every grid has its own path metatable, which names the grid (as the
+-- native module's do): getmetatable(path).grid, which astar.follow reads.
+local PathMethods = {}
+local function path_index(path, k)
+  if k ~= "xy" then return PathMethods[k] end
   local w, nodes, xy = rawget(path, "width"), rawget(path, "nodes"), {}
   for i = 1, #nodes do
     local id = nodes[i]
@@ -85,7 +89,13 @@ local function outcome(g, s, o, goal, restarts)
     path.reason = status
   end
   path.restarts = restarts
-  return setmetatable(path, PathMT)
+  path.version = g.ver
+  local mt = g.path_mt
+  if not mt then
+    mt = { __name = "astar.GridPath", __index = path_index, grid = g }
+    g.path_mt = mt
+  end
+  return setmetatable(path, mt)
 end
 
 -- ---------------------------------------------------------------------------
@@ -240,7 +250,7 @@ local function compute_distances(g, o, sources)
       end
     end
   end
-  f.dist = { grid = g, version = g.version, par = par,
+  f.dist = { grid = g, version = g.ver, par = par,
     penalty = o.penalty, penalty_version = o.penalty and o.penalty.version,
     forbid = o.forbid, forbid_version = o.forbid and o.forbid.version,
     recompute = function() return compute_distances(g, o, sources) end }
@@ -346,7 +356,7 @@ function Query.step(q, n)
     q.s = nil
     return "cancelled"
   end
-  if q.s and (q.s.version ~= g.version or q.fv ~= fields_version(o)) then
+  if q.s and (q.s.version ~= g.ver or q.fv ~= fields_version(o)) then
     if o.on_change == 3 then
       q.st_status = "changed"
       q.final_stats = q.s.stats()
@@ -486,6 +496,12 @@ for _, name in ipairs({ "graph", "hex", "landmarks", "cluster_heuristic", "audit
   core[name] = U.needs_native("astar." .. name)
 end
 core._batch_info = U.needs_native("astar._batch_info")
+
+require("astar.pure.edits") -- version, changes, path_valid, bulk edits ...
+
+--- core._methods() -> the method tables: grids, hex grids, graphs (none
+-- here: empty), grid paths (as the native module's)
+function core._methods() return Grid, {}, {}, PathMethods end
 
 -- every public function and method counts its arguments ("got no value")
 U.wrap(Grid)
