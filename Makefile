@@ -197,8 +197,9 @@ test-pure: deps
 
 # The system specs (tagged #system; .ci/run runs them once, on lua5.4):
 # every row of the Moving AI benchmark (spec/jps_spec.lua; a sample is in
-# make test), the same rows against the pure-Lua backend
-# (spec/pure_maps_spec.lua: about 12 CPU minutes on Lua 5.4, 4 on LuaJIT),
+# make test), the rows against the pure-Lua backend
+# (spec/pure_maps_spec.lua: every 10th on Lua 5.4, about 1.2 CPU minutes;
+# every row with LUA=luajit, 3-4 minutes),
 # the LÖVE game headless (spec/love_spec.lua; also a .love without the
 # native module, on the pure-Lua backend), the single-file
 # build (spec/dist_spec.lua), peak memory of dropped objects
