@@ -256,8 +256,8 @@ function Grid.path_valid(g, path, from, opts)
           .. '(diagonal = "never" allows none)'):format(i, x, y), true)
       end
       if shut(q) then return false, i end
-      if rule ~= 4 then -- the corner rule, on blocked cells (as the searches read it)
-        local a, b = open[p + dx], open[p + dy * pw]
+      if rule ~= 4 then -- the corner rule: a forbidden cell is an obstacle too (as in a search)
+        local a, b = not shut(p + dx), not shut(p + dy * pw)
         if rule == 2 and not (a and b) then return false, i end
         if rule == 3 and not (a or b) then return false, i end
       end
