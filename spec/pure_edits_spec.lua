@@ -269,7 +269,7 @@ describe("the pure-Lua backend's edits, against the native module", function()
   end)
 end)
 
-describe("the planner and the follower on the pure-Lua backend's grids", function()
+describe("the planner and the follower on the pure-Lua backend's grids #pure", function()
   local planner = require("astar.planner").planner
   local follow = require("astar.follow")
 

@@ -6,7 +6,7 @@
 --   #pure     every 1999th row of every map (22 rows, about 2 s on Lua 5.4):
 --             make test and make test-pure
 --   #system   on LuaJIT every row (29,649: 3-4 minutes); on the other
---             interpreters every 10th (2,965 rows: about 1.2 minutes on Lua
+--             interpreters every 10th (2,965 rows: about 1 minute on Lua
 --             5.4, where every row would take 12, too much for .ci/run's
 --             make test-system): make test-system [LUA=luajit]
 local maps = require("astar.maps")

@@ -139,10 +139,15 @@ function Grid.nearest_open(g, x, y, size, max_radius)
   check(g, "nearest_open")
   cell(g, "nearest_open", 2, x, y)
   if size ~= nil then
-    int_in("nearest_open", 4, size, "size", 1, 255)
+    if type(size) ~= "number" or size ~= floor(size) or not (size >= 1 and size <= 255) then
+      argerr("nearest_open", 4, ("size must be an integer in 1..255, got %s"):format(describe(size)), true)
+    end
     if size > 1 then U.raise("nearest_open with a size above 1 needs the native module (astar.core)") end
   end
-  if max_radius ~= nil and (type(max_radius) ~= "number" or not (max_radius >= 0)) then
+  if max_radius ~= nil and type(max_radius) ~= "number" then
+    U.type_error("nearest_open", 5, "number", max_radius, true)
+  end
+  if max_radius ~= nil and not (max_radius >= 0) then
     argerr("nearest_open", 5, ("max_radius must be a number >= 0, got %s"):format(describe(max_radius)), true)
   end
   local limit = max_radius or huge
