@@ -34,7 +34,8 @@ end
 
 -- the outcome of a call: the values or the error message, as one string
 local function outcome(f, ...)
-  local t = table.pack and table.pack(pcall(f, ...)) or { n = select("#", pcall(f, ...)), pcall(f, ...) }
+  local function pack(...) return { n = select("#", ...), ... } end
+  local t = pack(pcall(f, ...))
   local parts = {}
   for i = 1, t.n do
     local v = t[i]

@@ -219,7 +219,8 @@ function Grid.path_valid(g, path, from, opts)
   for i = 1, n do
     local id = rawget(nodes, i)
     if type(id) ~= "number" or id ~= floor(id) or id < 1 or id > count then
-      argerr("path_valid", 2, ("path.nodes[%d] must be a cell id in 1..%d, got %s"):format(i, count, describe(id)), true)
+      argerr("path_valid", 2, ("path.nodes[%d] must be a cell id in 1..%d, got %s")
+        :format(i, count, describe(id)), true)
     end
     local y = floor((id - 1) / w)
     ps[i] = (y + 1) * pw + (id - y * w) + 1
