@@ -215,6 +215,10 @@ describe("the pure-Lua backend's edits, against the native module", function()
       function(g) return g:query(1, 1, 8, 8):step({ time = 1 / 0 }) end,
       function(g) return g:query(1, 1, 8, 8):step({ n = 1.5, time = 1 }) end,
       function(g) return g:query(1, 1, 8, 8, { on_change = "x" }) end,
+      function(g) return g:find_path(1, 1, 8, 8, { start_blocked = "x" }) end,
+      function(g) return g:find_path(1, 1, 8, 8, { start_blocked = 1 }) end,
+      function(g) return g:query(1, 1, 8, 8, { start_blocked = "escape" }) end,
+      function(g) return g:distances({ { 1, 1 } }, { start_blocked = "fail" }) end,
     }
     -- the message without the position (the native module's says where it was called)
     local function bare(e) return (tostring(e):gsub("^[^\n]-:%d+: ", "")) end
@@ -255,12 +259,19 @@ describe("the pure-Lua backend's edits, against the native module", function()
 
   it("what it does not have raises 'needs the native module' by name", function()
     local g = pure.grid(8, 8)
+    local gn = native.grid(8, 8)
+    g:set_blocked(1, 1, true); gn:set_blocked(1, 1, true)   -- start_blocked = "fail" (the default) is served
+    for _, grid in ipairs({ gn, g }) do
+      assert.equal("true nil unreachable", outcome(grid.find_path, grid, 1, 1, 8, 8, { start_blocked = "fail" }):sub(1, 20))
+      assert.equal(gn:find_path(2, 2, 8, 8).cost, grid:find_path(2, 2, 8, 8, { start_blocked = "fail" }).cost)
+    end
     for _, call in ipairs({
       { "would_disconnect", function() return g:would_disconnect(1, 1, {}) end },
       { "spread", function() return g:spread(1, 1, 3) end },
       { "find_nearest", function() return g:find_nearest(1, 1, { { 8, 8 } }) end },
       { "flee", function() return g:flee(1, 1, { { 8, 8 } }) end },
       { "nearest_open with a size above 1", function() return g:nearest_open(1, 1, 2) end },
+      { "start_blocked = escape", function() return g:find_path(1, 1, 8, 8, { start_blocked = "escape" }) end },
     }) do
       local ok, err = pcall(call[2])
       assert.is_false(ok)
