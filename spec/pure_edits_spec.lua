@@ -283,7 +283,6 @@ end)
 
 describe("the planner and the follower on the pure-Lua backend's grids #pure", function()
   local planner = require("astar.planner").planner
-  local follow = require("astar.follow")
 
   it("the planner delivers the paths find_path finds, and re-plans the ones an edit cuts", function()
     local g = pure.grid(12, 6)
@@ -317,7 +316,14 @@ describe("the planner and the follower on the pure-Lua backend's grids #pure", f
     assert.equal(2, p:stats().invalidated)
   end)
 
-  it("a follower walks a pure path as it walks the native path of the same cells", function()
+end)
+
+-- against the native module: not in make test-pure (#pure), which runs on
+-- interpreters without a native build
+describe("the follower on the pure-Lua backend's paths", function()
+  local follow = require("astar.follow")
+
+  it("walks a pure path as it walks the native path of the same cells", function()
     if not native_ok then pending("astar.core not loadable") return end
     local gp = pure.grid(10, 10, { cell_size = 16, origin = { 5, 7 } })
     local gn = native.grid(10, 10, { cell_size = 16, origin = { 5, 7 } })
