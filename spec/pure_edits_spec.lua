@@ -281,7 +281,7 @@ describe("the pure-Lua backend's edits, against the native module", function()
   end)
 end)
 
-describe("the planner and the follower on the pure-Lua backend's grids #pure", function()
+describe("the planner on the pure-Lua backend's grids #pure", function()
   local planner = require("astar.planner").planner
 
   it("the planner delivers the paths find_path finds, and re-plans the ones an edit cuts", function()
