@@ -191,14 +191,16 @@ PURE_SPECS = spec/components_spec.lua spec/distances_spec.lua spec/field_spec.lu
              spec/maps_spec.lua spec/modifiers_spec.lua spec/options_spec.lua spec/query_spec.lua \
              spec/world_spec.lua spec/smooth_spec.lua spec/size_spec.lua spec/paging_spec.lua \
              spec/examples_spec.lua spec/readme_spec.lua spec/waypoints_spec.lua \
-             spec/pure_maps_spec.lua spec/hostile/backend_spec.lua spec/pure_spec.lua
+             spec/pure_maps_spec.lua spec/hostile/backend_spec.lua spec/pure_spec.lua \
+             spec/pure_edits_spec.lua
 test-pure: deps
 	ASTAR_BACKEND=lua $(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --tags=pure --exclude-tags=system $(PURE_SPECS)
 
 # The system specs (tagged #system; .ci/run runs them once, on lua5.4):
 # every row of the Moving AI benchmark (spec/jps_spec.lua; a sample is in
-# make test), the same rows against the pure-Lua backend
-# (spec/pure_maps_spec.lua: about 12 CPU minutes on Lua 5.4, 4 on LuaJIT),
+# make test), the rows against the pure-Lua backend
+# (spec/pure_maps_spec.lua: every 10th on Lua 5.4, about 1 CPU minute;
+# every row with LUA=luajit, 3-4 minutes),
 # the LÖVE game headless (spec/love_spec.lua; also a .love without the
 # native module, on the pure-Lua backend), the single-file
 # build (spec/dist_spec.lua), peak memory of dropped objects

@@ -51,7 +51,9 @@ local astar -- required in love.load, once errors are reported the headless way
 -- With the pure-Lua backend (astar.backend == "lua": a .love shipped without
 -- the native module, or ASTAR_BACKEND=lua) the level runs on cell paths: no
 -- smoothed routes, no siege engine (size = 2), no any-angle or hex scenes,
--- which need the native module.
+-- which need the native module.  The planner and the followers work as on
+-- the native module (the pure-Lua grid has version, changes, path_valid and
+-- paths whose metatable names the grid).
 local PURE = false
 
 --------------------------------------------------------------------------------
@@ -186,9 +188,10 @@ local function follow(w, p)
     route[k] = { wx, wy, total }
   end
   w.route, w.route_length = route, total
-  if headless and p.points then
-    for k = 1, #p.points - 1 do
-      local a, b = p.points[k], p.points[k + 1]
+  local points = p.points or p.xy       -- the cell path itself on the pure-Lua backend
+  if headless then
+    for k = 1, #points - 1 do
+      local a, b = points[k], points[k + 1]
       stats.segments = stats.segments + 1
       if not grid:line_of_sight(a[1], a[2], b[1], b[2], w.size or 1) then
         stats.walk_bad = stats.walk_bad + 1
@@ -229,7 +232,7 @@ local function new_target(a)
   a.gx, a.gy = c[1], c[2]
   -- an order to the planner: the agent is its key; nothing is searched
   -- until planner:update spends the frame's budget on it
-  planner:request(a, { a.x, a.y }, { a.gx, a.gy }, { smooth = true })
+  planner:request(a, { a.x, a.y }, { a.gx, a.gy }, { smooth = not PURE })
   a.thinking = true
 end
 
@@ -444,6 +447,7 @@ siege_found = function(r)
 end
 
 local function update_siege(dt)
+  if PURE then return end              -- size = 2 needs the native module
   advance(siege, dt)
   if at_end(siege) and not siege.thinking then
     siege.wait = siege.wait - dt
@@ -1013,9 +1017,15 @@ local function draw_status()
   lg.print(("planner: %2d / %d expansions this frame, %d orders pending (of %d walkers); %d paths done")
     :format(stats.used, BUDGET, stats.in_flight, #agents + 1, stats.agent_paths), 116, y0 + 5)
   lg.setColor(0.95, 0.70, 0.25)
-  lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f."
-    .. "  The red door shuts every %g s: %d paths it cut were searched again")
-    :format(siege.wide, siege.narrow, GATE_EVERY, stats.invalidated), 8, y0 + 77)
+  if PURE then
+    lg.print(("pure-Lua backend: cell paths (the siege engine and Tab's scenes need the native module)."
+      .. "  Door: %g s, %d cut paths re-planned")
+      :format(GATE_EVERY, stats.invalidated), 8, y0 + 77)
+  else
+    lg.print(("siege engine (size = 2): the wide road, %.1f cells where a small unit goes %.1f."
+      .. "  The red door shuts every %g s: %d paths it cut were searched again")
+      :format(siege.wide, siege.narrow, GATE_EVERY, stats.invalidated), 8, y0 + 77)
+  end
 
   local h = HEURISTICS[monster.h]
   local cx, cy = monster.x, monster.y

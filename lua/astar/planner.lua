@@ -85,6 +85,12 @@ function M.planner(topo, opts)
   local kind
   if type(topo) == "userdata" and type(topo.query) == "function" then
     if type(topo.node_count) == "function" then kind = "graph" else kind = "cells" end
+  elseif type(topo) == "table" then
+    -- the pure-Lua backend's grid (lua/astar/pure/): a table of class astar.Grid
+    local mt = getmetatable(topo)
+    if type(mt) == "table" and rawget(mt, "__name") == "astar.Grid" and type(topo.query) == "function" then
+      kind = "cells"
+    end
   end
   if not kind then
     argerror(1, "planner", "graph, grid or hex grid expected, got " .. describe(topo))

@@ -46,9 +46,13 @@ local Grid = G.Grid
 -- ---------------------------------------------------------------------------
 -- paths
 
-local PathMT = { __name = "astar.Path" }
-PathMT.__index = function(path, k)
-  if k ~= "xy" then return nil end
+-- Path methods: what the facade adds (astar.follow's point_at, project,
+-- world_length, follower) through core._methods(), as on the native module.
+-- Every grid has its own path metatable, which names the grid (as the
+-- native module's do): getmetatable(path).grid, which astar.follow reads.
+local PathMethods = {}
+local function path_index(path, k)
+  if k ~= "xy" then return PathMethods[k] end
   local w, nodes, xy = rawget(path, "width"), rawget(path, "nodes"), {}
   for i = 1, #nodes do
     local id = nodes[i]
@@ -85,7 +89,13 @@ local function outcome(g, s, o, goal, restarts)
     path.reason = status
   end
   path.restarts = restarts
-  return setmetatable(path, PathMT)
+  path.version = g.ver
+  local mt = g.path_mt
+  if not mt then
+    mt = { __name = "astar.GridPath", __index = path_index, grid = g }
+    g.path_mt = mt
+  end
+  return setmetatable(path, mt)
 end
 
 -- ---------------------------------------------------------------------------
@@ -240,7 +250,7 @@ local function compute_distances(g, o, sources)
       end
     end
   end
-  f.dist = { grid = g, version = g.version, par = par,
+  f.dist = { grid = g, version = g.ver, par = par,
     penalty = o.penalty, penalty_version = o.penalty and o.penalty.version,
     forbid = o.forbid, forbid_version = o.forbid and o.forbid.version,
     recompute = function() return compute_distances(g, o, sources) end }
@@ -285,12 +295,57 @@ local function fields_version(o)
   return (o.penalty and o.penalty.version or 0) .. ":" .. (o.forbid and o.forbid.version or 0)
 end
 
+local function count_arg(n)
+  if type(n) ~= "number" or not (n >= 1) or n ~= floor(n) or n > 2 ^ 53 then
+    argerr("step", 2, ("n must be an integer in 1..2^53, got %s"):format(describe(n)), true)
+  end
+  return n
+end
+
+-- the budget table { n = count, time = seconds }: the native module's
+-- checks and messages; returns the count (or nil) and the seconds (or nil)
+local function budget_arg(b)
+  for k in pairs(b) do
+    if k ~= "n" and k ~= "time" then
+      argerr("step", 2, ("budget keys are n and time, got %s"):format(describe(k)), true)
+    end
+  end
+  if b.n == nil and b.time == nil then argerr("step", 2, "budget table needs n or time", true) end
+  local n, t = b.n, b.time
+  if n ~= nil then count_arg(n) end
+  if t ~= nil and (type(t) ~= "number" or not (t > 0) or t == math.huge) then
+    argerr("step", 2, ("time must be a finite number of seconds > 0, got %s"):format(describe(t)), true)
+  end
+  return n, t
+end
+
+-- a time budget's expansions between two readings of the clock (as native)
+local BATCH = 32
+
+-- run(s, n) within `secs` seconds of os.clock (the CPU time of the process:
+-- plain Lua has no wall clock finer than a second; a step's work is CPU
+-- work), read every BATCH expansions; at least one batch
+local function run_timed(s, n, secs)
+  local t0 = os.clock()
+  while true do
+    local batch = n and (n < BATCH and n or BATCH) or BATCH
+    local status = run(s, batch)
+    if status ~= "searching" then return status end
+    if n then
+      n = n - batch
+      if n <= 0 then return status end
+    end
+    if os.clock() - t0 >= secs then return status end
+  end
+end
+
 function Query.step(q, n)
   check_query(q, "step")
-  if n ~= nil then
-    if type(n) ~= "number" or not (n >= 1) or n ~= floor(n) or n > 2 ^ 53 then
-      argerr("step", 2, ("n must be an integer in 1..2^53, got %s"):format(describe(n)), true)
-    end
+  local secs
+  if type(n) == "table" then
+    n, secs = budget_arg(n)
+  elseif n ~= nil then
+    count_arg(n)
   end
   if q.stepping then raise("cannot step a query while it is stepping") end
   if q.failed then raise("this query failed (an error was raised while it ran): start a new one") end
@@ -301,8 +356,8 @@ function Query.step(q, n)
     q.s = nil
     return "cancelled"
   end
-  if q.s and (q.s.version ~= g.version or q.fv ~= fields_version(o)) then
-    if o.on_change == 2 then
+  if q.s and (q.s.version ~= g.ver or q.fv ~= fields_version(o)) then
+    if o.on_change == 3 then
       q.st_status = "changed"
       q.final_stats = q.s.stats()
       q.s = nil
@@ -322,6 +377,7 @@ function Query.step(q, n)
       q.s = begin(g, o, S.new_state(g.n, false), q.sp, q.gp)
       q.fv = fields_version(o)
     end
+    if secs then return run_timed(q.s, n, secs) end
     return run(q.s, n)
   end)
   unlock(g, o)
@@ -440,6 +496,12 @@ for _, name in ipairs({ "graph", "hex", "landmarks", "cluster_heuristic", "audit
   core[name] = U.needs_native("astar." .. name)
 end
 core._batch_info = U.needs_native("astar._batch_info")
+
+require("astar.pure.edits") -- version, changes, path_valid, bulk edits ...
+
+--- core._methods() -> the method tables: grids, hex grids, graphs (none
+-- here: empty), grid paths (as the native module's)
+function core._methods() return Grid, {}, {}, PathMethods end
 
 -- every public function and method counts its arguments ("got no value")
 U.wrap(Grid)

@@ -133,7 +133,7 @@ function Field.stale(f)
   if not d then return false end
   local g = d.grid
   if g.closed then return false end
-  return g.version ~= d.version or (d.penalty ~= nil and d.penalty.version ~= d.penalty_version)
+  return g.ver ~= d.version or (d.penalty ~= nil and d.penalty.version ~= d.penalty_version)
     or (d.forbid ~= nil and d.forbid.version ~= d.forbid_version)
 end
 

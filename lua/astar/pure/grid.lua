@@ -9,7 +9,10 @@
 --   tag[p]    tag numbers (0: none), absent until the first set_tag;
 --             tagnames[i] the name of tag i, tagid[name] its number
 --   comp[p]   component labels (lazily rebuilt after a cell closes)
--- version grows with every change (queries, distance fields, components).
+-- ver (grid:version()) grows with every change (queries, distance fields,
+-- components, planners); the change log holds the last LOG lines (version,
+-- padded index) in a ring: lv[i], lp[i] for line i (1..LOG), log_n lines
+-- written ever, dropped the version of the last line the ring overwrote.
 -- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local describe = U.describe
@@ -47,6 +50,7 @@ local function check_mutable(g, fname)
   if g.busy > 0 then raise(("cannot call '%s': grid is being searched"):format(fname)) end
   return g
 end
+M.check_mutable = check_mutable
 
 --- cell(g, fname, arg, x, y, nargs) -> padded index (arg: x's argument number, self counted)
 local function cell(g, fname, arg, x, y, nargs)
@@ -123,7 +127,8 @@ local function new_grid(w, h, rule, size, ox, oy)
   end
   local g = setmetatable({
     w = w, h = h, pw = pw, n = n, open = open, rule = rule,
-    cell_size = size, ox = ox, oy = oy, version = 0, busy = 0, closed = false,
+    cell_size = size, ox = ox, oy = oy, ver = 0, busy = 0, closed = false,
+    lv = {}, lp = {}, log_n = 0, dropped = 0, batch = nil,
     tagnames = {}, tagid = {}, comp = nil, comp_version = -1,
   }, Grid)
   return g
@@ -288,9 +293,22 @@ end
 -- ---------------------------------------------------------------------------
 -- cell methods
 
-local function changed(g)
-  g.version = g.version + 1
+M.LOG = 4096
+
+-- a change of cell p: a new version (one for a whole batch: set_blocked_rect
+-- and set_blocked_cells set g.batch) and a line in the change log
+local function changed(g, p)
+  local b = g.batch
+  if not b or not b.bumped then
+    g.ver = g.ver + 1
+    if b then b.bumped = true end
+  end
+  local n = g.log_n + 1
+  local i = (n - 1) % M.LOG + 1
+  if n > M.LOG then g.dropped = g.lv[i] end
+  g.lv[i], g.lp[i], g.log_n = g.ver, p, n
 end
+M.changed = changed
 
 function Grid.set_blocked(g, x, y, b)
   check_mutable(g, "set_blocked")
@@ -299,12 +317,12 @@ function Grid.set_blocked(g, x, y, b)
   local open = g.open
   if open[p] == not b then return end
   open[p] = not b
-  changed(g)
+  changed(g, p)
   if g.jE then M.jump_tables_changed(g, p) end
   -- component labels: a closing cell may split one (relabel at the next
   -- question); an opening cell joins its neighbours' labels when they agree
   local comp = g.comp
-  if comp and g.comp_version == g.version - 1 then
+  if comp and g.comp_version == g.ver - 1 then
     if b then
       comp[p] = 0
       g.comp_version = -1
@@ -312,7 +330,7 @@ function Grid.set_blocked(g, x, y, b)
       local label = M.join_label(g, p)
       if label then
         comp[p] = label
-        g.comp_version = g.version
+        g.comp_version = g.ver
       else
         g.comp_version = -1
       end
@@ -337,8 +355,8 @@ function Grid.set_cost(g, x, y, c)
   end
   if cost[p] == c then return end
   cost[p] = c
-  changed(g)
-  if g.comp_version == g.version - 1 then g.comp_version = g.version end
+  changed(g, p)
+  if g.comp_version == g.ver - 1 then g.comp_version = g.ver end
 end
 
 function Grid.get_cost(g, x, y)
@@ -360,8 +378,8 @@ function Grid.set_tag(g, x, y, t)
   end
   if tag[p] == n then return end
   tag[p] = n
-  changed(g)
-  if g.comp_version == g.version - 1 then g.comp_version = g.version end
+  changed(g, p)
+  if g.comp_version == g.ver - 1 then g.comp_version = g.ver end
 end
 
 function Grid.get_tag(g, x, y)
@@ -548,7 +566,7 @@ function M.relabel(g)
       end
     end
   end
-  g.comp, g.comp_version, g.comp_labels = comp, g.version, label
+  g.comp, g.comp_version, g.comp_labels = comp, g.ver, label
 end
 
 --- the label the newly opened cell p takes: its neighbours' common label
@@ -572,7 +590,7 @@ function M.join_label(g, p)
 end
 
 function M.same_component(g, p, q)
-  if g.comp_version ~= g.version then M.relabel(g) end
+  if g.comp_version ~= g.ver then M.relabel(g) end
   return g.comp[p] == g.comp[q]
 end
 
@@ -673,9 +691,10 @@ end
 -- line of sight: the native rule, an exact integer walk over the segment
 -- between the two cell centres (doubled coordinates); where it passes
 -- exactly through a grid corner it is blocked when both cells beside it
--- there are blocked
+-- there are blocked -- except on "always" grids (squeeze true), where a
+-- diagonal step squeezes between two diagonal walls and so does the line
 
-function M.los(open, pw, x1, y1, x2, y2)
+function M.los(open, pw, x1, y1, x2, y2, squeeze)
   local p = y1 * pw + x1 + 1
   if not open[p] or not open[y2 * pw + x2 + 1] then return false end
   local dx, dy = x2 - x1, y2 - y1
@@ -705,7 +724,7 @@ function M.los(open, pw, x1, y1, x2, y2)
       ty = ty + 2 * ax
     else
       -- through a corner: both cells beside it blocked is a wall
-      if not open[p + sx] and not open[p + sy * pw] then return false end
+      if not squeeze and not open[p + sx] and not open[p + sy * pw] then return false end
       p = p + sx + sy * pw
       ix, iy = ix + 1, iy + 1
       tx, ty = tx + 2 * ay, ty + 2 * ax
@@ -725,7 +744,7 @@ function Grid.line_of_sight(g, x1, y1, x2, y2, size)
     end
     if size > 1 then raise("line_of_sight with a size above 1 needs the native module (astar.core)") end
   end
-  return M.los(g.open, g.pw, x1, y1, x2, y2)
+  return M.los(g.open, g.pw, x1, y1, x2, y2, g.rule == 4)
 end
 
 -- what the pure-Lua backend does not have
@@ -751,7 +770,7 @@ function Grid.visible_from(g, x, y, radius)
   for cy = y0, y1 do
     for cx = x0, x1 do
       local dx, dy = cx - x, cy - y
-      if dx * dx + dy * dy <= r2 and M.los(open, pw, x, y, cx, cy) then v[cy * pw + cx + 1] = 1.0 end
+      if dx * dx + dy * dy <= r2 and M.los(open, pw, x, y, cx, cy, g.rule == 4) then v[cy * pw + cx + 1] = 1.0 end
     end
   end
   return f

@@ -19,7 +19,11 @@ local STOPS = { "expand", "first_hit", "optimal" }
 local TIES = { "high_g", "fifo" }
 local ALGORITHMS = { "auto", "astar", "jps" }
 local DIRECTIONS = { "from_sources", "to_sources" }
-local ON_CHANGE = { "restart", "fail" }
+-- "repair" (the native default) is accepted and begins again: the pure-Lua
+-- backend keeps no change log, so it restarts where the native module
+-- repairs (counted in restarts, as the native module counts the queries it
+-- cannot repair); the answers are the same
+local ON_CHANGE = { "repair", "restart", "fail" }
 
 -- name -> path, distances, query-only
 local OPTIONS = {
@@ -29,17 +33,18 @@ local OPTIONS = {
   max_expansions = { true, false }, max_cost = { true, true }, size = { true, true },
   trace = { true, false }, visited = { true, false }, partial = { true, false },
   algorithm = { true, false }, direction = { false, true }, smooth = { true, false },
-  any_angle = { true, false }, on_change = { false, false, true },
+  any_angle = { true, false }, on_change = { false, false, true }, start_blocked = { true, false },
 }
 M.ORDER = { "penalty", "forbid", "heuristic", "weight", "stop", "tie_break", "costs", "cost",
   "penalty_scale", "max_expansions", "max_cost", "size", "trace", "visited", "partial", "algorithm",
-  "direction", "smooth", "any_angle", "on_change" }
+  "direction", "smooth", "any_angle", "on_change", "start_blocked" }
 
 function M.options_table()
   local t = {}
   for name, a in pairs(OPTIONS) do
     t[name] = { path = a[1], distances = a[2], grids_only = name == "penalty" or name == "forbid"
-      or name == "penalty_scale" or name == "size" or name == "smooth" or name == "any_angle",
+      or name == "penalty_scale" or name == "size" or name == "smooth" or name == "any_angle"
+      or name == "start_blocked",
       query = a[3] == true }
   end
   return t
@@ -54,7 +59,7 @@ end
 -- o holds: h (heuristic id, 0 = callback), hfn, weight, stop (1..3), fifo,
 -- tagf (factors by tag number, false = forbid) or nil, forbidtags,
 -- penalty, pscale, forbid (fields), costfn, max_exp, max_cost, trace,
--- visited, partial, algorithm (1..3), reverse, on_change (1..2)
+-- visited, partial, algorithm (1..3), reverse, on_change (1..3: repair, restart, fail)
 function M.parse(g, fname, arg, opts, kind)
   local o = { h = nil, weight = 1, stop = 1, fifo = false, pscale = 1, max_cost = huge,
     algorithm = 1, reverse = true, on_change = 1, size = 1 }
@@ -227,6 +232,17 @@ function M.algorithm(o, _, fname, arg, v) o.algorithm = U.choice(fname, arg, v, 
 function M.direction(o, _, fname, arg, v)
   o.reverse = U.choice(fname, arg, v, "direction", DIRECTIONS, "", true) == 2
 end
+-- start_blocked: "fail" (the default: what a search from a blocked start
+-- does anyway); "escape" needs the native module (queries refuse it there too)
+local START_BLOCKED = { "fail", "escape" }
+function M.start_blocked(_, _, fname, arg, v)
+  local k = U.choice(fname, arg, v, "start_blocked", START_BLOCKED, "", true)
+  if k == 2 then
+    if fname == "query" then argerr(fname, arg, 'option "start_blocked" is only for find_path', true) end
+    U.raise('option "start_blocked = escape" needs the native module (astar.core)')
+  end
+end
+
 function M.on_change(o, _, fname, arg, v) o.on_change = U.choice(fname, arg, v, "on_change", ON_CHANGE, "", true) end
 
 return M

@@ -80,7 +80,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local hkind = distances and 1 or o.h
   local hfn = o.hfn
 
-  local s = { version = g.version, trace = record_trace and {} or nil, visited = record_visited and {} or nil }
+  local s = { version = g.ver, trace = record_trace and {} or nil, visited = record_visited and {} or nil }
   local expanded, generated, reopened = 0, 0, 0
   local reached, pruned = false, false
   local best, best_h = 0, huge
