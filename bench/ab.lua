@@ -13,7 +13,8 @@
 -- its own process, and prints per family the median CPU seconds (os.clock)
 -- of each side and the median of the per-run ratios B / A (below 1, B is
 -- faster), then the same for the median query (every query of the family
--- in one run, module_bench.lua's times_us: microsecond resolution).  Every answer is checked against the scenario optimum as in
+-- in one run, module_bench.lua's times_us: microsecond resolution).
+-- Every answer is checked against the scenario optimum as in
 -- module_bench.lua.
 --
 -- With "astar", the families run algorithm = "astar" (A*'s fast path, not

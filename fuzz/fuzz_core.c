@@ -653,8 +653,8 @@ static int jps_refused(const world *W, const astar_query *q) {
   int32_t t;
   if (W->shape != W_SQUARE) return 1;
   if (W->rule == ASTAR_DIAG_ONE_OBSTACLE || W->rule == ASTAR_DIAG_ALWAYS) return 1;
-  if (q->size > 1 || W->cost_layer || q->penalty || q->forbid || q->cost_fn || q->weight != 1.0)
-    return 1;
+  if (q->size > 1 && W->rule != ASTAR_DIAG_NO_CORNER_CUTTING) return 1;
+  if (W->cost_layer || q->penalty || q->forbid || q->cost_fn || q->weight != 1.0) return 1;
   if (q->tag_factor && W->tag_layer)
     for (t = 1; t < q->tag_count; t++)
       if (q->tag_factor[t] != 1.0) return 1;

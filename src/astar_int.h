@@ -193,6 +193,7 @@ typedef struct astar_jps_ops {
   /* why jump point search cannot serve q (NULL: it can) */
   const char *(*refusal)(const astar_topology *t, const astar_query *q);
   astar_run_fn run, run_plain; /* its loops (general and fast path) */
+  astar_run_fn run_sized;      /* units of size > 1 (query.size) */
   /* the path to reached jump point v: its length, and with nodes the
   ** internal ids (every cell), links (len - 1 step directions, may be
   ** NULL) and the cost summed step by step in path order */

@@ -111,7 +111,7 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
 ** open there is cut at lim (*dead 2: the cells up to lim are open and none
 ** stops the run). */
 ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
-                             int32_t i, int *dead, int32_t lim) {
+                                 int32_t i, int *dead, int32_t lim) {
   size_t k = (size_t)i >> 6;
   uint64_t pa = k ? a[k - 1] >> 63 : 0, pb = k ? b[k - 1] >> 63 : 0;
   uint64_t first = (i & 63) == 63 ? 0 : ~(uint64_t)0 << ((i & 63) + 1);
@@ -134,7 +134,7 @@ ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uin
 
 /* scan_down for bounded scans: none below lim. */
 ASTAR_INLINE int32_t scan_down_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
-                               size_t words, int32_t i, int *dead, int32_t lim) {
+                                   size_t words, int32_t i, int *dead, int32_t lim) {
   size_t k = (size_t)i >> 6;
   uint64_t na = k + 1 < words ? a[k + 1] << 63 : 0, nb = k + 1 < words ? b[k + 1] << 63 : 0;
   uint64_t first = ((uint64_t)1 << (i & 63)) - 1;
@@ -176,7 +176,7 @@ typedef struct jctx {
   const astar_grid *gr;
   int32_t gx, gy;
   int plain;
-  double fb;   /* the f bound of this expansion's scans */
+  double fb; /* the f bound of this expansion's scans */
   int n;     /* successors waiting in q[], x[], y[], g[] */
   int32_t q[JBUF], x[JBUF], y[JBUF];
   double g[JBUF];
@@ -251,8 +251,9 @@ ASTAR_INLINE int32_t run_limit(double fb, double g, int32_t u, int32_t dd) {
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int32_t scan_rest(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
-                         int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
+static int32_t
+scan_rest(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
+          int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
   const uint64_t *a = m - words, *b = m + words;
   int32_t t = run_limit(J->fb, g, u, dd), lim;
   if (t <= JPS_WINDOW) return edge; /* *dead is still 2: cut at the edge */
@@ -275,9 +276,10 @@ ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, i
     j = up ? scan_up(m, a, b, pos, &dead) : scan_down(m, a, b, words, pos, &dead);
   }
   k = up ? j - pos : pos - j;
-  gd = goal < 0 ? 0 : up ? goal - pos : pos - goal;
+  gd = goal < 0 ? 0 : up ? goal - pos
+                         : pos - goal;
   if (gd > 0 && gd <= k - (dead == 1)) return gd; /* the goal first */
-  if (bounded && dead == 2) return -k - 1; /* cut: -1 - steps */
+  if (bounded && dead == 2) return -k - 1;        /* cut: -1 - steps */
   return dead ? 0 : k;
 }
 
@@ -319,7 +321,8 @@ ASTAR_INLINE int flush(jctx *J, int32_t p) {
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static int flush_full(jctx *J, int32_t p) {
+static int
+flush_full(jctx *J, int32_t p) {
   return J->plain ? flush(J, p) : flush(J, p);
 }
 
@@ -632,6 +635,132 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* units of size k (8-connected, no corner cutting)                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+** A unit of size k moves by the one-cell rules with "open" read as "the
+** unit fits there" (lattice.h: clearance >= k), so its search is jump point
+** search on that derived grid.  It has no bit sets: runs step cell by cell
+** reading the clearance layer, with the same stopping rule as the bit
+** scans (a side cell open whose predecessor on the run is not).
+*/
+#define FITS(gr, c, k) ((gr)->clear[c] >= (k))
+
+/* The straight run from c in cardinal direction d for size k: steps to the
+** first jump point or the goal, 0 at a wall. */
+ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
+                                   int32_t goal) {
+  const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
+  int32_t t = 0;
+  for (;;) {
+    c += step;
+    t++;
+    if (!FITS(gr, c, k)) return 0;
+    if (c == goal) return t;
+    if ((FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
+        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)))
+      return t;
+  }
+}
+
+/* The unit's moves out of c among d's: each straight step where the unit
+** fits, a diagonal one where it fits there and at both side positions. */
+ASTAR_INLINE unsigned unit_moves(const astar_grid *gr, int32_t c, int32_t k) {
+  unsigned m = 0;
+  int d;
+  for (d = 0; d < 4; d++)
+    if (FITS(gr, c + gr->off[0][d], k)) m |= 1u << d;
+  for (d = 4; d < 8; d++) {
+    unsigned sides = 1u << (jdx[d] > 0 ? 0 : 1) | 1u << (jdy[d] > 0 ? 2 : 3);
+    if ((m & sides) == sides && FITS(gr, c + gr->off[0][d], k)) m |= 1u << d;
+  }
+  return m;
+}
+
+/* dirs8 on the derived grid: forced turns where the unit does not fit
+** behind them. */
+ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t k) {
+  int32_t pw = gr->pw;
+  unsigned r;
+  switch (d) {
+    case 0:
+      r = 1u << 0;
+      if (!FITS(gr, p - pw - 1, k)) r |= 1u << 3 | 1u << 5;
+      if (!FITS(gr, p + pw - 1, k)) r |= 1u << 2 | 1u << 4;
+      return r;
+    case 1:
+      r = 1u << 1;
+      if (!FITS(gr, p - pw + 1, k)) r |= 1u << 3 | 1u << 7;
+      if (!FITS(gr, p + pw + 1, k)) r |= 1u << 2 | 1u << 6;
+      return r;
+    case 2:
+      r = 1u << 2;
+      if (!FITS(gr, p - pw + 1, k)) r |= 1u << 0 | 1u << 4;
+      if (!FITS(gr, p - pw - 1, k)) r |= 1u << 1 | 1u << 6;
+      return r;
+    case 3:
+      r = 1u << 3;
+      if (!FITS(gr, p + pw + 1, k)) r |= 1u << 0 | 1u << 5;
+      if (!FITS(gr, p + pw - 1, k)) r |= 1u << 1 | 1u << 7;
+      return r;
+    default: return dirs8(gr, p, d); /* diagonal arrivals read no cell */
+  }
+}
+
+static int expand_unit(astar_search *s, int32_t p) {
+  jctx J;
+  const astar_grid *gr = CGRID(s->topo);
+  const int32_t k = s->q.size, goal = s->goal;
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p), t;
+  double g = node_g(s, p);
+  unsigned m;
+  int d, rc;
+  jctx_init(&J, s, gr, 0);
+  if (par < 0) {
+    m = 0xffu;
+  } else {
+    int32_t qy = par / pw;
+    m = unit_dirs(gr, p, arrival(par - qy * pw, qy, px, py), k);
+  }
+  m &= unit_moves(gr, p, k);
+  for (d = 0; d < 4; d++) {
+    if (!(m >> d & 1u)) continue;
+    t = unit_straight(gr, p, d, k, goal);
+    if (t && (rc = offer(&J, p, p + t * gr->off[0][d], px + t * jdx[d], py + t * jdy[d],
+                         g + t)) != ASTAR_OK)
+      return rc;
+  }
+  for (d = 4; d < 8; d++) {
+    const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+    int32_t c = p, x = px, y = py, i = 0;
+    unsigned mv;
+    if (!(m >> d & 1u)) continue;
+    do {
+      double gc;
+      c += gr->off[0][d];
+      x += jdx[d];
+      y += jdy[d];
+      gc = g + ++i * ASTAR_GRID_DIAG;
+      if (c == goal) {
+        if ((rc = offer(&J, p, c, x, y, gc)) != ASTAR_OK) return rc;
+        break;
+      }
+      mv = unit_moves(gr, c, k);
+      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal)) != 0 &&
+          (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
+        return rc;
+      if ((mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal)) != 0 &&
+          (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
+        return rc;
+    } while (mv >> d & 1u);
+  }
+  return flush(&J, p);
+}
+
+static int run_jps_sized(astar_search *s, uint64_t n) { return search_loop(s, n, expand_unit); }
+
+/* ------------------------------------------------------------------------ */
 /* the loops and the topology operations                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -682,7 +811,8 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
   const astar_grid *gr = CGRID(t);
   if (gr->rule == ASTAR_DIAG_ONE_OBSTACLE) return "diagonal rule one_obstacle";
   if (gr->rule == ASTAR_DIAG_ALWAYS) return "diagonal rule always";
-  if (q->size > 1) return "unit size above 1";
+  if (q->size > 1 && gr->rule != ASTAR_DIAG_NO_CORNER_CUTTING)
+    return "unit size above 1 without diagonal steps";
   if (gr->cost != NULL) return "cell costs";
   if (tags_used(gr, q)) return "tag costs";
   if (q->penalty != NULL) return "penalty";
@@ -738,4 +868,5 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
   return len;
 }
 
-const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain, jps_path};
+const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain, run_jps_sized,
+                                       jps_path};

@@ -264,7 +264,13 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->jps = 0;
   if (s->q.size > 1) {
     s->run = ops->run[reverse ? ASTAR_RUN_SIZED_REVERSE : ASTAR_RUN_SIZED];
-    if (s->q.algorithm == ASTAR_ALGO_JPS) { /* astar_jps_refusal says so */
+    /* jump point search for units: forward searches it can serve, as below */
+    if (!reverse && astar_jps_refusal(t, &s->q) == NULL &&
+        (s->q.algorithm == ASTAR_ALGO_JPS ||
+         (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
+      s->jps = 1;
+      s->run = ops->jps->run_sized;
+    } else if (s->q.algorithm == ASTAR_ALGO_JPS) { /* astar_jps_refusal says so */
       s->topo = NULL;
       return ASTAR_EINVAL;
     }
