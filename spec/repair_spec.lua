@@ -247,8 +247,10 @@ describe("repair: issue 17's reproducers", function()
   it("a sized unit's query finishes although the map changes between every two steps", function()
     local g = astar.grid(128, 128)
     for y = 1, 120 do g:set_blocked(64, y, true) end
-    local q = g:query(2, 2, 120, 120, { size = 3 })
-    local restart = g:query(2, 2, 120, 120, { size = 3, on_change = "restart" })
+    -- A* (jump point search, the default for sized units on uniform grids,
+    -- finishes before the doors matter; its case is the next spec's)
+    local q = g:query(2, 2, 120, 120, { size = 3, algorithm = "astar" })
+    local restart = g:query(2, 2, 120, 120, { size = 3, on_change = "restart", algorithm = "astar" })
     local edits = 0
     for k = 1, 400 do
       local a, b = q:step(64), restart:step(64)
@@ -265,6 +267,37 @@ describe("repair: issue 17's reproducers", function()
     local fp = g:find_path(2, 2, 120, 120, { size = 3 })
     assert.is_true(near(fp.cost, p.cost))
     assert.is_true(g:path_valid(p))
+  end)
+
+  it("a jump point query that a change reaches begins again once, as A*, which the next changes repair", function()
+    for _, size in ipairs({ 1, 3 }) do
+      local g = astar.grid(128, 128)
+      for y = 1, 120 do g:set_blocked(64, y, true) end
+      local q = g:query(2, 2, 120, 120, { size = size })
+      assert.equal("searching", q:step(1)) -- the start: jump points from here
+      local edits = 0
+      for k = 1, 400 do
+        g:set_blocked(100, 1 + k % 100, not g:is_blocked(100, 1 + k % 100)) -- doors
+        edits = edits + 1
+        if q:step(k == 1 and 1 or 64) ~= "searching" then break end
+      end
+      assert.equal("found", q:status())
+      local p = q:result()
+      assert.equal(1, p.restarts)             -- the first change: jump points cannot be repaired
+      assert.equal(edits - 1, p.repairs)      -- every later one, repaired
+      local fp = g:find_path(2, 2, 120, 120, { size = size })
+      assert.is_true(near(fp.cost, p.cost))
+      assert.is_true(g:path_valid(p))
+      -- with algorithm = "jps" asked for, it stays jump point search and begins again
+      local j = g:query(2, 2, 120, 120, { size = size, algorithm = "jps" })
+      assert.equal("searching", j:step(1))
+      g:set_blocked(100, 50, not g:is_blocked(100, 50))
+      assert.equal("searching", j:step(1))
+      g:set_blocked(100, 50, not g:is_blocked(100, 50))
+      assert.equal("found", j:step())
+      assert.equal(2, j:result().restarts)
+      assert.is_nil(j:result().repairs)
+    end
   end)
 
   it("no-op field edits are no change: fail queries go on, distance fields stay fresh", function()

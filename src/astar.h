@@ -680,6 +680,9 @@ int astar_search_step(astar_search *s, uint64_t max_steps);
 /* The last status astar_search_step returned (ESTATE before any begin). */
 int astar_search_status(const astar_search *s);
 const astar_stats *astar_search_stats(const astar_search *s);
+/* 1 when the search begun last runs jump point search (ASTAR_ALGO_AUTO
+** chose it, or ASTAR_ALGO_JPS), else 0. */
+int astar_search_jps(const astar_search *s);
 /* After EHEURISTIC, ECOST or EOVERFLOW: what went wrong and where (cause
 ** ASTAR_CAUSE_NONE otherwise). */
 const astar_error_info *astar_search_error(const astar_search *s);

@@ -484,6 +484,12 @@ static int l_query_step(lua_State *L) {
       if (budget.n > 0) budget.n = budget.n > charge ? budget.n - charge : 1;
       Q->repairs++;
     } else {
+      /* a jump point search cannot be repaired: one that a change reached
+      ** begins again as A* (same answers), which the next changes repair,
+      ** so edits that keep coming never make it begin again for ever */
+      if (Q->opts.on_change == ON_CHANGE_REPAIR && !Q->dist && !Q->opts.any_angle &&
+          Q->opts.q.algorithm == ASTAR_ALGO_AUTO && astar_search_jps(Q->b.s))
+        Q->opts.q.algorithm = ASTAR_ALGO_ASTAR;
       Q->begun = 0; /* the same query, on the new map */
       Q->restarts++;
     }

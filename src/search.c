@@ -466,6 +466,7 @@ int astar_search_step(astar_search *s, uint64_t max_steps) {
 
 int astar_search_status(const astar_search *s) { return s->status; }
 const astar_stats *astar_search_stats(const astar_search *s) { return &s->st; }
+int astar_search_jps(const astar_search *s) { return s->jps; }
 const astar_error_info *astar_search_error(const astar_search *s) { return &s->err; }
 
 /* The internal id of external node `id` when this search has reached it;
