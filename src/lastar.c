@@ -159,8 +159,7 @@ static const lfunc query_metamethods[] = {
     {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_methods[] = {
-    {"value", l_heur_value, 0, NULL}, {"stale", l_heur_stale, 0, NULL},
-    {"close", l_heur_close, 0, NULL},  {NULL, NULL, 0, NULL}};
+    {"value", l_heur_value, 0, NULL}, {"stale", l_heur_stale, 0, NULL}, {"close", l_heur_close, 0, NULL}, {NULL, NULL, 0, NULL}};
 
 static const lfunc heur_metamethods[] = {
     {"__gc", l_heur_gc, 0, NULL},
