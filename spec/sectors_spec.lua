@@ -165,7 +165,7 @@ local function check_would(g, w, h, b, r, make_steps, label)
     end
   end
   for i = 1, w * h do -- nothing changed
-    local x, y = (i - 1) % w + 1, (i - 1) // w + 1
+    local x, y = (i - 1) % w + 1, math.floor((i - 1) / w) + 1
     assert(g:is_blocked(x, y) == (before[i] == true), label .. ": the grid changed")
   end
 end
@@ -333,7 +333,7 @@ describe("connectivity by sectors", function()
         local j = r(1, i - 1)
         if r() < 0.8 then g:connect(i, j, 1) else g:add_edge(i, j, 1) end
       end
-      for _ = 1, r(0, n // 4) do g:add_edge(r(1, n), r(1, n), 1) end
+      for _ = 1, r(0, math.floor(n / 4)) do g:add_edge(r(1, n), r(1, n), 1) end
       for step = 1, 40 do
         local k = r(1, 10)
         if k <= 6 then g:set_enabled(r(1, g:node_count()), false)

@@ -188,7 +188,7 @@ static int l_graph_nearest(lua_State *L) {
   int32_t n = astar_graph_node_count(GRAPH(T)), i, id = -1;
   if (use_z) z = check_finite(L, 4, "z");
   for (i = 0; i < n; i++) {
-    double p[3], d;
+    double p[3] = {0, 0, 0}, d;
     if (!astar_graph_enabled(GRAPH(T), i)) continue;
     astar_graph_position(GRAPH(T), i, p);
     d = (p[0] - x) * (p[0] - x) + (p[1] - y) * (p[1] - y);

@@ -176,7 +176,7 @@ static int l_graph_path_valid(lua_State *L) {
   for (i = from - 1; i < n; i++) {
     int32_t u = S->b.nodes[i];
     if (i > from - 1) {
-      int32_t a, b, tag;
+      int32_t a = -1, b = -1, tag = 0;
       double e;
       lua_rawgeti(L, -1, i);
       e = lua_tonumber(L, -1);

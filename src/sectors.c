@@ -660,7 +660,7 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
   sec_hyp h;
   sec_point *pt;
   int32_t p = LAT_CELL(gr, x, y), id = y * gr->w + x, k, v, x1, y1, total, sbase;
-  int32_t near[LAT_MAXDIR + 1], nnear = 0, i;
+  int32_t nearby[LAT_MAXDIR + 1], nnearby = 0, i;
   size_t j;
   int par, d, b, rc, out = 0;
   if (gr->t.comps.valid && gr->t.comps.uniform) gr->t.comps.valid = gr->t.comps.uniform = 0;
@@ -679,8 +679,8 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
     int qpar, e;
     if (!LAT_INSIDE(gr, nx, ny)) continue;
     t = sec_of(c, nx, ny); /* the sectors whose borders may change */
-    for (i = 0; i < nnear && near[i] != t; i++) continue;
-    if (i == nnear) near[nnear++] = t;
+    for (i = 0; i < nnearby && nearby[i] != t; i++) continue;
+    if (i == nnearby) nearby[nnearby++] = t;
     if (d < 0 || gr->blocked[q]) continue;
     qpar = lat_par(gr, nx, ny);
     for (e = 0; e < gr->ndir; e++) {
@@ -749,8 +749,8 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
       const sec_pair *pp;
       int redo = 0;
       if (t < 0) continue;
-      for (i = 0; i < nnear; i++)
-        if (near[i] == v || near[i] == t) redo = 1;
+      for (i = 0; i < nnearby; i++)
+        if (nearby[i] == v || nearby[i] == t) redo = 1;
       if (redo) {
         np = sec_border(gr, c, &h, v, b, c->tmp);
         pp = c->tmp;
