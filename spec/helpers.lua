@@ -81,4 +81,40 @@ function helpers.close(a, b)
   return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
 end
 
+--- moving_ai_sweep(load, step, check) -> rows: every step-th row of the
+-- scenarios of twelve Moving AI maps in ../shared/maps (pending, and nil,
+-- without them): load(path) gives the grid searched, find_path's default
+-- must reach each row's optimal length, and check(g, p, sx, sy, gx, gy),
+-- when given, checks each path; the failures (at most 20 listed) fail it.
+helpers.MOVING_AI_MAPS = { "arena", "den312d", "lak303d", "Berlin_0_256", "brc202d", "AR0011SR",
+  "CatwalkAlley", "Boston_0_512", "maze512-1-0", "random512-10-0", "random512-20-0", "8room_000" }
+function helpers.moving_ai_sweep(load, step, check)
+  local source = debug.getinfo(1, "S").source:gsub("^@", "")
+  local dir = (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
+  local f = io.open(dir .. "/README.md", "rb")
+  if not f then
+    pending("benchmark data not found at " .. dir)
+    return
+  end
+  f:close()
+  local maps = require("astar.maps")
+  local rows, failures = 0, {}
+  for _, name in ipairs(helpers.MOVING_AI_MAPS) do
+    local g = load(dir .. "/" .. name .. ".map")
+    local list = maps.scenarios(dir .. "/" .. name .. ".map.scen")
+    for i = 1, #list, step do
+      local s = list[i]
+      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2])
+      rows = rows + 1
+      if not p or math.abs(p.cost - s.optimal) > s.tolerance then
+        failures[#failures + 1] = ("%s row %d: cost %s, optimal %.10g"):format(name, i, p and p.cost, s.optimal)
+      elseif check then
+        check(g, p, s.start[1], s.start[2], s.goal[1], s.goal[2])
+      end
+    end
+  end
+  assert(#failures == 0, table.concat(failures, "\n", 1, math.min(20, #failures)))
+  return rows
+end
+
 return helpers

@@ -449,39 +449,8 @@ end)
 
 -- Moving AI maps: a sample of rows in make test, every row under #system
 -- (make test-system; spec/maps_spec.lua checks the files themselves).
-local function maps_dir()
-  local source = debug.getinfo(1, "S").source:gsub("^@", "")
-  return (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
-end
-
-local MAPS = { "arena", "den312d", "lak303d", "Berlin_0_256", "brc202d", "AR0011SR", "CatwalkAlley",
-  "Boston_0_512", "maze512-1-0", "random512-10-0", "random512-20-0", "8room_000" }
-
 local function sweep(step, check_cells)
-  local dir = maps_dir()
-  local f = io.open(dir .. "/README.md", "rb")
-  if not f then
-    pending("benchmark data not found at " .. dir)
-    return
-  end
-  f:close()
-  local rows, failures = 0, {}
-  for _, name in ipairs(MAPS) do
-    local g = astar.maps.load(dir .. "/" .. name .. ".map")
-    local list = astar.maps.scenarios(dir .. "/" .. name .. ".map.scen")
-    for i = 1, #list, step do
-      local s = list[i]
-      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2])
-      rows = rows + 1
-      if not p or math.abs(p.cost - s.optimal) > s.tolerance then
-        failures[#failures + 1] = ("%s row %d: cost %s, optimal %.10g"):format(name, i, p and p.cost, s.optimal)
-      elseif check_cells then
-        check_walk(g, p, s.start[1], s.start[2], s.goal[1], s.goal[2])
-      end
-    end
-  end
-  assert(#failures == 0, table.concat(failures, "\n", 1, math.min(20, #failures)))
-  return rows
+  return helpers.moving_ai_sweep(astar.maps.load, step, check_cells and check_walk)
 end
 
 describe("jps: Moving AI rows (a sample)", function()

@@ -10,15 +10,8 @@
 --             5.4, where every row would take 12, too much for .ci/run's
 --             make test-system): make test-system [LUA=luajit]
 local maps = require("astar.maps")
+local helpers = require("helpers")
 local pure = require("astar.pure.core")
-
-local function maps_dir()
-  local source = debug.getinfo(1, "S").source:gsub("^@", "")
-  return (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
-end
-
-local MAPS = { "arena", "den312d", "lak303d", "Berlin_0_256", "brc202d", "AR0011SR", "CatwalkAlley",
-  "Boston_0_512", "maze512-1-0", "random512-10-0", "random512-20-0", "8room_000" }
 
 local function pure_grid(g)
   local w, h = g:size()
@@ -51,30 +44,8 @@ local function check_walk(g, p, sx, sy, gx, gy)
 end
 
 local function sweep(step, check_cells)
-  local dir = maps_dir()
-  local f = io.open(dir .. "/README.md", "rb")
-  if not f then
-    pending("benchmark data not found at " .. dir)
-    return
-  end
-  f:close()
-  local rows, failures = 0, {}
-  for _, name in ipairs(MAPS) do
-    local g = pure_grid(maps.load(dir .. "/" .. name .. ".map"))
-    local list = maps.scenarios(dir .. "/" .. name .. ".map.scen")
-    for i = 1, #list, step do
-      local s = list[i]
-      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2])
-      rows = rows + 1
-      if not p or math.abs(p.cost - s.optimal) > s.tolerance then
-        failures[#failures + 1] = ("%s row %d: cost %s, optimal %.10g"):format(name, i, p and p.cost, s.optimal)
-      elseif check_cells then
-        check_walk(g, p, s.start[1], s.start[2], s.goal[1], s.goal[2])
-      end
-    end
-  end
-  assert(#failures == 0, table.concat(failures, "\n", 1, math.min(20, #failures)))
-  return rows
+  return helpers.moving_ai_sweep(function(path) return pure_grid(maps.load(path)) end, step,
+    check_cells and check_walk)
 end
 
 describe("the pure-Lua backend on the Moving AI maps", function()

@@ -1,9 +1,10 @@
--- The README's RTS recipe under walls that move (issue 17): 300 units of
--- sizes 1 to 3 on a 256 x 256 map share a budget of 2,000 expansions a
--- frame (q:step(share), the fair share), while a wall across the map moves
--- its door every 60 frames.  Counted in frames, not timed.  With queries
--- that repair (the default) every unit gets its path; with on_change =
--- "restart" the sized units begin again at every move and most never
+-- An RTS under walls that move (issue 17): 300 units of sizes 1 to 3 on a
+-- 256 x 256 map share a budget of 2,000 expansions a frame (q:step(share),
+-- the fair share the README's recipe used before astar.planner, whose own
+-- recipe spec/readme_spec.lua runs), while a wall across the map moves its
+-- door every 60 frames.  Counted in frames, not timed.  With queries that
+-- repair (the default) every unit gets its path; with on_change =
+-- "restart" the sized A* searches begin again at every move and most never
 -- finish within 1,200 frames (the issue's reproducer: 157 of 300).
 local astar = require("astar")
 
