@@ -250,6 +250,60 @@ describe("connectivity by sectors", function()
     end
   end)
 
+  it("walls across the whole map with one gap: closing the gap splits, opening joins (flood oracle)", function()
+    -- the split of bench/edits.lua: every sector of a column relabelled,
+    -- then one sector's component cut in two; sizes that are not
+    -- multiples of the sector side (partial sectors on the far edges)
+    for seed = 1, 12 do
+      local r = rng(seed * 6151)
+      local hexed = seed % 3 == 0
+      local rule = RULES[seed % 4 + 1]
+      local w, h = r(21, 70), r(21, 66)
+      local g = hexed and astar.hex(w, h, { layout = ({ "odd_r", "even_q" })[seed % 2 + 1] })
+        or astar.grid(w, h, { diagonal = rule })
+      local b = {}
+      for _ = 1, r(0, 40) do
+        local x, y = r(1, w), r(1, h)
+        b[(y - 1) * w + x] = true
+        g:set_blocked(x, y, true)
+      end
+      local function check(label)
+        local steps, open
+        if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
+        local comp, reps = flood_labels(w, h, steps, open)
+        check_connected(g, w, h, comp, reps, label)
+      end
+      for round = 1, 4 do
+        local vertical = r() < 0.5
+        local at, gap = vertical and r(2, w - 1) or r(2, h - 1), r(1, vertical and h or w)
+        local n = vertical and h or w
+        local was = {}
+        for i = 1, n do
+          local x, y = vertical and at or i, vertical and i or at
+          local id = (y - 1) * w + x
+          was[i] = b[id]
+          b[id] = i ~= gap or nil
+          g:set_blocked(x, y, i ~= gap)
+        end
+        local label = ("seed %d %s %dx%d round %d"):format(seed, hexed and "hex" or rule, w, h, round)
+        check(label .. " gap open")
+        local gx, gy = vertical and at or gap, vertical and gap or at
+        b[(gy - 1) * w + gx] = true
+        g:set_blocked(gx, gy, true)
+        check(label .. " gap closed")
+        b[(gy - 1) * w + gx] = nil
+        g:set_blocked(gx, gy, false)
+        check(label .. " gap opened again")
+        for i = 1, n do -- the wall taken down again, cell by cell
+          local x, y = vertical and at or i, vertical and i or at
+          b[(y - 1) * w + x] = was[i]
+          g:set_blocked(x, y, was[i] == true)
+        end
+        check(label .. " wall gone")
+      end
+    end
+  end)
+
   it("a one-cell corridor: each of its cells would split it, and closing one splits it", function()
     for _, rule in ipairs(RULES) do
       local w, h = 64, 9

@@ -63,7 +63,12 @@ struct lat_sectors {
   int shift;         /* S = 1 << shift */
   int32_t sw, sh, n; /* sectors across, down, in all */
   int32_t pcap;      /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
-  uint16_t *label;   /* w * h local labels */
+  uint16_t *label;   /* n * S * S local labels: each sector's S rows of S
+                     ** together (a relabel reads and writes one block,
+                     ** not S rows a grid row apart), LAB_NONE outside */
+  unsigned char *lm; /* S * S: a relabel's copy of the sector's moves,
+                      ** those leaving the sector taken out */
+  int32_t loff[2][LAT_MAXDIR]; /* a move inside the block, by parity */
   uint16_t *ncomp;   /* n: local components per sector */
   int32_t *base;     /* n + 1: the sector's first node in the graph */
   sec_pair *pairs;   /* n * pcap */
@@ -77,7 +82,7 @@ struct lat_sectors {
   size_t ucap;
   int32_t *stack;    /* S * S: a relabel's flood */
   uint16_t *old;     /* S * S: a sector's labels before its relabel, or
-                      ** a hypothesis' labels */
+                      ** a hypothesis' labels (the same layout) */
   sec_pair *tmp;     /* 3S: a border's pairs before its rebuild */
   uint32_t relabels; /* sector relabels so far (tests) */
   uint32_t regraphs; /* sector graph relabels so far (tests) */
@@ -85,14 +90,14 @@ struct lat_sectors {
 
 /* The hypothesis of would_disconnect: cell `cell` (padded) blocked, the
 ** move masks it changes (its own and its neighbours'), and the labels of
-** its sector `s` under it, in a scratch rectangle (scr, row length sw,
-** from column x0 and row y0) beside the grid's own. */
+** its sector `s` under it, in a scratch block (scr) laid out as the
+** sector's own. */
 typedef struct sec_hyp {
   int32_t cell;
   int n;
   int32_t at[LAT_MAXDIR + 1];
   unsigned char moves[LAT_MAXDIR + 1];
-  int32_t s, x0, y0, sw;
+  int32_t s;
   uint16_t *scr;
 } sec_hyp;
 
@@ -111,12 +116,21 @@ static int32_t sec_of(const lat_sectors *c, int32_t x, int32_t y) {
   return (y >> c->shift) * c->sw + (x >> c->shift);
 }
 
-/* Where the label of cell (x, y) of sector s is kept: the hypothesis'
-** scratch for its sector, the grid's labels elsewhere. */
-static uint16_t *sec_lab(lat_sectors *c, const sec_hyp *h, const astar_grid *gr, int32_t s,
-                         int32_t x, int32_t y) {
-  if (h != NULL && s == h->s) return &h->scr[(y - h->y0) * h->sw + (x - h->x0)];
-  return &c->label[y * gr->w + x];
+/* Cell (x, y)'s place in its sector's block of labels. */
+static size_t sec_at(const lat_sectors *c, int32_t x, int32_t y) {
+  int32_t m = (1 << c->shift) - 1;
+  return (size_t)((y & m) << c->shift | (x & m));
+}
+
+/* Cell (x, y)'s label: in the label array, or in the hypothesis' scratch
+** when (x, y) is in its sector s. */
+static size_t sec_idx(const lat_sectors *c, int32_t x, int32_t y) {
+  return ((size_t)sec_of(c, x, y) << (2 * c->shift)) + sec_at(c, x, y);
+}
+
+static uint16_t *sec_lab(lat_sectors *c, const sec_hyp *h, int32_t s, int32_t x, int32_t y) {
+  if (h != NULL && s == h->s) return &h->scr[sec_at(c, x, y)];
+  return &c->label[sec_idx(c, x, y)];
 }
 
 /* The neighbour of sector s across its border b, -1 when none. */
@@ -171,53 +185,72 @@ static void sec_rect(const astar_grid *gr, const lat_sectors *c, int32_t s, int3
 
 /* Labels the components of sector s (into the hypothesis' scratch when it
 ** is the hypothesis' sector) by flood fill over the moves inside the
-** sector; returns how many.  Local coordinates throughout: the labels'
-** rows (stride ls), the padded rows of the masks (stride pw). */
+** sector; returns how many.  The sector's moves are first copied into one
+** block laid out as its labels (lm, those leaving the sector taken out on
+** its edge), so the flood reads and writes S * S contiguous cells with no
+** bounds to check, not S rows of the padded grid a row apart (rows a
+** power of two bytes apart share the same few cache sets). */
 static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s) {
-  int32_t x0, y0, x1, y1, x, y, k = 0, rw, rh, ls, pw = gr->pw, m = (int32_t)sec_size(c) - 1;
-  const unsigned char *blk, *mv0;
+  int32_t x0, y0, x1, y1, x, y, k = 0, rw, rh, i, top, S = (int32_t)sec_size(c);
+  int32_t m = S - 1, all = S * S;
+  unsigned char *lm = c->lm;
   uint16_t *lab;
   int hyp = h != NULL && s == h->s;
   sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
   rw = x1 - x0;
   rh = y1 - y0;
-  lab = hyp ? h->scr : c->label + (size_t)y0 * (size_t)gr->w + (size_t)x0;
-  ls = hyp ? h->sw : gr->w;
-  blk = gr->blocked + LAT_CELL(gr, x0, y0);
-  mv0 = gr->moves + LAT_CELL(gr, x0, y0);
-  for (y = 0; y < rh; y++)
-    for (x = 0; x < rw; x++)
-      lab[y * ls + x] = (uint16_t)(blk[y * pw + x] ? LAB_NONE : LAB_TODO);
-  if (hyp) {
-    int32_t cy = h->cell / pw - 1 - y0, cx = h->cell % pw - 1 - x0;
-    lab[cy * ls + cx] = LAB_NONE;
-  }
-  for (y = 0; y < rh; y++)
-    for (x = 0; x < rw; x++) {
-      int32_t top = 0;
-      if (lab[y * ls + x] != LAB_TODO) continue;
-      lab[y * ls + x] = (uint16_t)k;
-      c->stack[top++] = y << c->shift | x;
-      while (top > 0) {
-        int32_t at = c->stack[--top], ux = at & m, uy = at >> c->shift;
-        int par = lat_par(gr, x0 + ux, y0 + uy), d;
-        unsigned mv = h ? sec_moves(gr, h, LAT_CELL(gr, x0 + ux, y0 + uy)) : mv0[uy * pw + ux];
-        const signed char *ddx = gr->ddx[par], *ddy = gr->ddy[par];
-        for (d = 0; mv != 0; d++, mv >>= 1) {
-          int32_t vx, vy;
-          uint16_t *l;
-          if (!(mv & 1u)) continue;
-          vx = ux + ddx[d];
-          vy = uy + ddy[d];
-          if ((uint32_t)vx >= (uint32_t)rw || (uint32_t)vy >= (uint32_t)rh) continue;
-          l = &lab[vy * ls + vx];
-          if (*l != LAB_TODO) continue;
-          *l = (uint16_t)k;
-          c->stack[top++] = vy << c->shift | vx;
+  lab = hyp ? h->scr : c->label + ((size_t)s << (2 * c->shift));
+  for (y = 0; y < S; y++) {
+    const unsigned char *blk = gr->blocked + LAT_CELL(gr, x0, y0 + y);
+    const unsigned char *mv = gr->moves + LAT_CELL(gr, x0, y0 + y);
+    uint16_t *lr = lab + (y << c->shift);
+    unsigned char *mr = lm + (y << c->shift);
+    int edge = y == 0 || y == rh - 1;
+    for (x = 0; x < S; x++) {
+      if (y >= rh || x >= rw || blk[x]) {
+        lr[x] = LAB_NONE;
+        mr[x] = 0;
+        continue;
+      }
+      lr[x] = LAB_TODO;
+      mr[x] = mv[x];
+      if (h != NULL) {
+        int32_t p = LAT_CELL(gr, x0 + x, y0 + y);
+        mr[x] = (unsigned char)sec_moves(gr, h, p);
+        if (p == h->cell) lr[x] = LAB_NONE;
+      }
+      if (edge || x == 0 || x == rw - 1) { /* the moves that leave the sector */
+        int par = lat_par(gr, x0 + x, y0 + y), d;
+        for (d = 0; d < gr->ndir; d++) {
+          int32_t vx = x + gr->ddx[par][d], vy = y + gr->ddy[par][d];
+          if ((uint32_t)vx >= (uint32_t)rw || (uint32_t)vy >= (uint32_t)rh)
+            mr[x] &= (unsigned char)~(1u << d);
         }
       }
-      k++;
     }
+  }
+  for (i = 0; i < all; i++) {
+    if (lab[i] != LAB_TODO) continue;
+    lab[i] = (uint16_t)k;
+    top = 0;
+    c->stack[top++] = i;
+    while (top > 0) {
+      int32_t v = c->stack[--top];
+      /* S is even and x0, y0 multiples of S: the parity is the local one */
+      const int32_t *off = c->loff[lat_par(gr, v & m, v >> c->shift)];
+      unsigned mv = lm[v];
+      int d;
+      for (d = 0; mv != 0; d++, mv >>= 1) {
+        uint16_t *l;
+        if (!(mv & 1u)) continue;
+        l = &lab[v + off[d]];
+        if (*l != LAB_TODO) continue;
+        *l = (uint16_t)k;
+        c->stack[top++] = v + off[d];
+      }
+    }
+    k++;
+  }
   return k;
 }
 
@@ -246,8 +279,8 @@ static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h
       vx = x + gr->ddx[par][d];
       vy = y + gr->ddy[par][d];
       if (sec_of(c, vx, vy) != t) continue;
-      p.a = *sec_lab(c, h, gr, s, x, y);
-      p.b = *sec_lab(c, h, gr, t, vx, vy);
+      p.a = *sec_lab(c, h, s, x, y);
+      p.b = *sec_lab(c, h, t, vx, vy);
       if (n > 0 && out[n - 1].a == p.a && out[n - 1].b == p.b) continue;
       if (n > 1 && out[n - 2].a == p.a && out[n - 2].b == p.b) continue;
       out[n++] = p;
@@ -273,7 +306,7 @@ static void uf_join(int32_t *p, int32_t a, int32_t b) {
 
 /* The sector graph's components into glabel: O(nodes + pairs). */
 static int sec_regraph(astar_grid *gr, lat_sectors *c) {
-  int32_t s, v, k;
+  int32_t s, v, k, step[B_COUNT];
   int b;
   c->base[0] = 0;
   for (s = 0; s < c->n; s++) c->base[s + 1] = c->base[s] + c->ncomp[s];
@@ -283,6 +316,11 @@ static int sec_regraph(astar_grid *gr, lat_sectors *c) {
                   sizeof(int32_t)))
     return ASTAR_ENOMEM;
   for (v = 0; v < k; v++) c->glabel[v] = v;
+  /* a border with pairs has its neighbour: E, S, SE, SW are these steps */
+  step[B_E] = 1;
+  step[B_S] = c->sw;
+  step[B_SE] = c->sw + 1;
+  step[B_SW] = c->sw - 1;
   for (s = 0; s < c->n; s++)
     for (b = 0; b < B_COUNT; b++) {
       int32_t np = c->npairs[s * B_COUNT + b], i, bs, bt;
@@ -290,7 +328,7 @@ static int sec_regraph(astar_grid *gr, lat_sectors *c) {
       if (np == 0) continue;
       p = sec_pairs(c, s, b);
       bs = c->base[s];
-      bt = c->base[sec_across(c, s, b)];
+      bt = c->base[s + step[b]];
       for (i = 0; i < np; i++) uf_join(c->glabel, bs + p[i].a, bt + p[i].b);
     }
   for (v = 0; v < k; v++) c->glabel[v] = c->glabel[c->glabel[v]]; /* parents are smaller */
@@ -302,25 +340,16 @@ static int sec_regraph(astar_grid *gr, lat_sectors *c) {
 /* Relabels sector s; 1 when its components changed (their number, or a
 ** cell open before and after that changed component). */
 static int sec_relabel(astar_grid *gr, lat_sectors *c, int32_t s) {
-  int32_t x0, y0, x1, y1, y, x, k;
-  size_t rw;
+  size_t all = sec_size(c) * sec_size(c), i;
+  const uint16_t *lab = c->label + ((size_t)s << (2 * c->shift));
+  int32_t k;
   int changed = 0;
-  sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
-  rw = (size_t)(x1 - x0);
-  for (y = y0; y < y1; y++)
-    memcpy(c->old + (size_t)(y - y0) * rw, c->label + (size_t)y * (size_t)gr->w + (size_t)x0,
-           rw * sizeof(uint16_t));
+  memcpy(c->old, lab, all * sizeof(uint16_t));
   k = sec_label(gr, c, NULL, s);
   c->relabels++;
   if (k != c->ncomp[s]) changed = 1;
-  for (y = y0; y < y1 && !changed; y++)
-    for (x = x0; x < x1; x++) {
-      uint16_t a = c->old[(size_t)(y - y0) * rw + (size_t)(x - x0)], b = c->label[y * gr->w + x];
-      if (a != b && a != LAB_NONE && b != LAB_NONE) {
-        changed = 1;
-        break;
-      }
-    }
+  for (i = 0; i < all && !changed; i++)
+    if (c->old[i] != lab[i] && c->old[i] != LAB_NONE && lab[i] != LAB_NONE) changed = 1;
   c->ncomp[s] = (uint16_t)k;
   return changed;
 }
@@ -371,9 +400,9 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
 /* lifetime                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static size_t sec_bytes_of(const astar_grid *gr, const lat_sectors *c) {
+static size_t sec_bytes_of(const lat_sectors *c) {
   size_t n = (size_t)c->n, k = sec_size(c);
-  return sizeof *c + (size_t)gr->w * (size_t)gr->h * sizeof(uint16_t) + n * sizeof(uint16_t) +
+  return sizeof *c + n * k * k * sizeof(uint16_t) + k * k + n * sizeof(uint16_t) +
          (n + 1) * sizeof(int32_t) + n * (size_t)c->pcap * sizeof(sec_pair) +
          n * B_COUNT * sizeof(uint16_t) + n + n * sizeof(int32_t) +
          (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (sizeof(int32_t) + sizeof(uint16_t)) +
@@ -386,8 +415,9 @@ void astar__sec_free(astar_grid *gr) {
   astar__release(gr->t.alloc, gr->t.ud, (void **)&c->glabel, &c->gcap, sizeof(int32_t));
   astar__release(gr->t.alloc, gr->t.ud, (void **)&c->uf, &c->ucap, sizeof(int32_t));
   {
-    size_t n = (size_t)c->n, k = sec_size(c), cells = (size_t)gr->w * (size_t)gr->h;
+    size_t n = (size_t)c->n, k = sec_size(c), cells = n * k * k;
     astar__mem(gr->t.alloc, gr->t.ud, c->label, cells * sizeof(uint16_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->lm, k * k, 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->ncomp, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->base, (n + 1) * sizeof(int32_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->pairs, n * (size_t)c->pcap * sizeof(sec_pair), 0);
@@ -417,9 +447,9 @@ static int sec_shift_for(const astar_grid *gr) {
 /* Builds every level from scratch: O(cells). */
 static int sec_build(astar_grid *gr) {
   lat_sectors *c;
-  size_t n, k, cells = (size_t)gr->w * (size_t)gr->h;
+  size_t n, k, cells;
   int32_t s;
-  int b, rc;
+  int b, rc, par, d;
   if (gr->sec == NULL) {
     c = (lat_sectors *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, sizeof *c);
     if (c == NULL) return ASTAR_ENOMEM;
@@ -431,8 +461,13 @@ static int sec_build(astar_grid *gr) {
     c->n = c->sw * c->sh;
     c->pcap = 6 * (int32_t)k + 2;
     n = (size_t)c->n;
+    cells = n * k * k; /* whole sectors, the edge ones too */
     gr->sec = c;
+    for (par = 0; par < 2; par++)
+      for (d = 0; d < gr->ndir; d++)
+        c->loff[par][d] = (int32_t)gr->ddy[par][d] * (int32_t)k + gr->ddx[par][d];
     c->label = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cells * sizeof(uint16_t));
+    c->lm = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k);
     c->ncomp = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->base = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, (n + 1) * sizeof(int32_t));
     c->pairs = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
@@ -444,12 +479,13 @@ static int sec_build(astar_grid *gr) {
     c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(int32_t));
     c->old = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(uint16_t));
     c->tmp = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 3 * k * sizeof(sec_pair));
-    if (!c->label || !c->ncomp || !c->base || !c->pairs || !c->npairs || !c->dirty ||
+    if (!c->label || !c->lm || !c->ncomp || !c->base || !c->pairs || !c->npairs || !c->dirty ||
         !c->dlist || !c->stack || !c->old || !c->tmp) {
       /* astar__sec_free frees by size: give the missing ones none */
       astar_alloc_fn f = gr->t.alloc;
       void *ud = gr->t.ud;
       astar__mem(f, ud, c->label, c->label ? cells * sizeof(uint16_t) : 0, 0);
+      astar__mem(f, ud, c->lm, c->lm ? k * k : 0, 0);
       astar__mem(f, ud, c->ncomp, c->ncomp ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->base, c->base ? (n + 1) * sizeof(int32_t) : 0, 0);
       astar__mem(f, ud, c->pairs, c->pairs ? n * (size_t)c->pcap * sizeof(sec_pair) : 0, 0);
@@ -496,7 +532,8 @@ static int sec_build(astar_grid *gr) {
 ** O(neighbours^2); 0 (a relabel at the next question) otherwise.
 */
 static int sec_local(astar_grid *gr, lat_sectors *c, int32_t x, int32_t y) {
-  int32_t s = sec_of(c, x, y), id = y * gr->w + x, p = LAT_CELL(gr, x, y);
+  int32_t s = sec_of(c, x, y), p = LAT_CELL(gr, x, y);
+  size_t id = sec_idx(c, x, y);
   int32_t nx[LAT_MAXDIR], ny[LAT_MAXDIR];
   int par = lat_par(gr, x, y), d, i, j, n = 0, up[LAT_MAXDIR];
   uint16_t mine = c->label[id];
@@ -507,7 +544,7 @@ static int sec_local(astar_grid *gr, lat_sectors *c, int32_t x, int32_t y) {
       int32_t vx = x + gr->ddx[par][d], vy = y + gr->ddy[par][d];
       uint16_t lv;
       if (!(mv & 1u) || sec_of(c, vx, vy) != s) continue;
-      lv = c->label[vy * gr->w + vx];
+      lv = c->label[sec_idx(c, vx, vy)];
       if (l != LAB_NONE && lv != l) return 0;
       l = lv;
     }
@@ -519,7 +556,7 @@ static int sec_local(astar_grid *gr, lat_sectors *c, int32_t x, int32_t y) {
   for (d = 0; d < gr->ndir; d++) {
     int32_t vx = x + gr->ddx[par][d], vy = y + gr->ddy[par][d];
     if (!LAT_INSIDE(gr, vx, vy) || sec_of(c, vx, vy) != s || gr->blocked[LAT_CELL(gr, vx, vy)] ||
-        c->label[vy * gr->w + vx] != mine)
+        c->label[sec_idx(c, vx, vy)] != mine)
       continue;
     nx[n] = vx;
     ny[n] = vy;
@@ -599,7 +636,7 @@ static int sec_current(const astar_topology *t) {
 /* The sector graph's label of external cell id (-1: blocked); current. */
 static int32_t sec_glabel(const astar_grid *gr, const lat_sectors *c, int32_t id) {
   int32_t x = id % gr->w, y = id / gr->w, s = sec_of(c, x, y);
-  uint16_t l = c->label[id];
+  uint16_t l = c->label[sec_idx(c, x, y)];
   return l == LAB_NONE ? -1 : c->glabel[c->base[s] + l];
 }
 
@@ -616,7 +653,7 @@ static int sec_connected(astar_topology *t, int32_t a, int32_t b) {
 
 static size_t sec_bytes(const astar_topology *t) {
   const astar_grid *gr = (const astar_grid *)t;
-  return gr->sec ? sec_bytes_of(gr, gr->sec) : 0;
+  return gr->sec ? sec_bytes_of(gr->sec) : 0;
 }
 
 static void sec_free_topo(astar_topology *t) { astar__sec_free((astar_grid *)t); }
@@ -659,7 +696,7 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
   lat_sectors *c;
   sec_hyp h;
   sec_point *pt;
-  int32_t p = LAT_CELL(gr, x, y), id = y * gr->w + x, k, v, x1, y1, total, sbase;
+  int32_t p = LAT_CELL(gr, x, y), id = y * gr->w + x, k, v, total, sbase;
   int32_t nearby[LAT_MAXDIR + 1], nnearby = 0, i;
   size_t j;
   int par, d, b, rc, out = 0;
@@ -729,8 +766,6 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
     }
   }
   h.s = sec_of(c, x, y);
-  sec_rect(gr, c, h.s, &h.x0, &h.y0, &x1, &y1);
-  h.sw = x1 - h.x0;
   h.scr = c->old;
   k = sec_label(gr, c, &h, h.s);
   /* the scratch graph: the sector's k nodes after every other node */
@@ -767,7 +802,7 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
   ** other point, never from itself) */
   for (j = 0; j < n; j++) {
     int32_t e = ids[j], ex = e % gr->w, ey = e / gr->w, es = sec_of(c, ex, ey);
-    uint16_t after = *sec_lab(c, &h, gr, es, ex, ey);
+    uint16_t after = *sec_lab(c, &h, es, ex, ey);
     pt[j].now = sec_glabel(gr, c, e);
     if (pt[j].now < 0) pt[j].now = -1 - (int32_t)j;
     pt[j].after = e == id             ? -1 /* every copy of the cell: one place, apart */
