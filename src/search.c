@@ -230,8 +230,11 @@ static int reserve(astar_search *s, size_t n) {
 
 /*
 ** Everything both begins share: checks q against t, prepares t, copies the
-** query (heuristic resolved), sizes and resets the state.  On failure the
-** search is left with no query (ESTATE).
+** query (heuristic resolved), resets the state.  On failure the search is
+** left with no query (ESTATE).  The node directory is sized by each begin
+** (reserve) once it knows the search will run: a path proven unreachable
+** before (the components) never pays for the directory of a map it does
+** not search (on 2048 x 2048, half a millisecond the first time).
 */
 static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
                        int reverse) {
@@ -254,7 +257,6 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
   s->use_cc = s->q.cost_fn != NULL;
   s->use_x = s->use_cc || s->q.heuristic == ASTAR_H_CALLBACK ||
              s->q.stop == ASTAR_STOP_OPTIMAL;
-  if ((rc = reserve(s, ops->span(t))) != ASTAR_OK) return rc;
   s->topo = t;
   s->ops = ops;
   s->count = ops->count(t);
@@ -397,6 +399,7 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
     }
   }
   if (!goal_ok) s->goal = -2; /* never reached; the search runs until empty */
+  if ((rc = reserve(s, ops->span(t))) != ASTAR_OK) return s->status = rc;
   if ((rc = seed(s, s->start)) != ASTAR_OK) return s->status = rc;
   s->status = ASTAR_SEARCHING;
   return ASTAR_OK;
@@ -433,6 +436,7 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
   c.algorithm = ASTAR_ALGO_ASTAR; /* every node's distance: no jumps */
   s->sx = s->sy = s->sz = s->gx = s->gy = s->gz = 0;
   if ((rc = begin_query(s, t, &c, reverse != 0)) != ASTAR_OK) return rc;
+  if ((rc = reserve(s, t->ops->span(t))) != ASTAR_OK) return s->status = rc;
   s->start = -1;
   s->goal = -1;
   for (i = 0; i < count; i++) {
