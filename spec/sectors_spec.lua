@@ -304,6 +304,38 @@ describe("connectivity by sectors", function()
     end
   end)
 
+  it("a new grid's first edit, anywhere (a sector one cell wide on the edge), against the flood", function()
+    -- the first edit labels the grid as it was (all open) and then applies
+    -- itself like any other edit; 33 columns under sectors of 8 leave a last
+    -- column of sectors one cell wide, which one blocked cell splits; on
+    -- grids one cell wide or high the first edit splits the map
+    local cases = { { 33, 10 }, { 33, 1 }, { 1, 1 }, { 17, 10 }, { 32, 20 }, { 9, 9 },
+      { 1, 10, 1, 20 }, { 9, 1, 20, 1 }, { 1, 8, 1, 9 } }
+    for _, rule in ipairs(RULES) do
+      for _, at in ipairs(cases) do
+        for _, hexed in ipairs({ false, true }) do
+          local w, h = at[3] or 33, at[4] or 20
+          local g = hexed and astar.hex(w, h, { layout = rule == "never" and "odd_q" or "even_r" })
+            or astar.grid(w, h, { diagonal = rule })
+          local b = { [(at[2] - 1) * w + at[1]] = true }
+          g:set_blocked(at[1], at[2], true)
+          local steps, open
+          if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
+          local comp, reps = flood_labels(w, h, steps, open)
+          check_connected(g, w, h, comp, reps, ("%s %s first edit at %d,%d"):format(
+            hexed and "hex" or "grid", rule, at[1], at[2]))
+          -- a second edit beside it, and the column strip cut twice
+          local nx, ny = math.min(w, at[1] + (h == 1 and 2 or 0)), math.min(h, at[2] + (h == 1 and 0 or 2))
+          g:set_blocked(nx, ny, true)
+          b[(ny - 1) * w + nx] = true
+          if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
+          comp, reps = flood_labels(w, h, steps, open)
+          check_connected(g, w, h, comp, reps, ("%s %s second edit"):format(hexed and "hex" or "grid", rule))
+        end
+      end
+    end
+  end)
+
   it("a one-cell corridor: each of its cells would split it, and closing one splits it", function()
     for _, rule in ipairs(RULES) do
       local w, h = 64, 9

@@ -70,6 +70,7 @@ struct lat_sectors {
                       ** those leaving the sector taken out */
   int32_t loff[2][LAT_MAXDIR]; /* a move inside the block, by parity */
   uint16_t *ncomp;   /* n: local components per sector */
+  uint16_t *nlocal;  /* n: edits sec_local wrote since the sector's labels */
   int32_t *base;     /* n + 1: the sector's first node in the graph */
   sec_pair *pairs;   /* n * pcap */
   uint16_t *npairs;  /* n * B_COUNT */
@@ -255,16 +256,17 @@ static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h,
 }
 
 /* Lists the pairs of border b of sector s into out (room: its share of
-** pcap), under the hypothesis h (NULL: as is).  Returns how many. */
+** pcap), under the hypothesis h (NULL: as is).  Returns how many.  most:
+** stop there (1: whether a move crosses, where labels are all 0). */
 static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s,
-                          int b, sec_pair *out) {
+                          int b, sec_pair *out, int32_t most) {
   int32_t t = sec_across(c, s, b), x0, y0, x1, y1, x, y, n = 0, i, len;
   if (t < 0) return 0;
   sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
   /* the cells facing t: the last column (E), the last row (S), a corner */
   len = b == B_E ? y1 - y0 : b == B_S ? x1 - x0
                                       : 1;
-  for (i = 0; i < len; i++) {
+  for (i = 0; i < len && n < most; i++) {
     int par, d;
     unsigned mv;
     x = b == B_E || b == B_SE ? x1 - 1 : b == B_S ? x0 + i
@@ -284,6 +286,7 @@ static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h
       if (n > 0 && out[n - 1].a == p.a && out[n - 1].b == p.b) continue;
       if (n > 1 && out[n - 2].a == p.a && out[n - 2].b == p.b) continue;
       out[n++] = p;
+      if (n == most) break;
     }
   }
   return n;
@@ -346,6 +349,7 @@ static int sec_relabel(astar_grid *gr, lat_sectors *c, int32_t s) {
   int changed = 0;
   memcpy(c->old, lab, all * sizeof(uint16_t));
   k = sec_label(gr, c, NULL, s);
+  c->nlocal[s] = 0;
   c->relabels++;
   if (k != c->ncomp[s]) changed = 1;
   for (i = 0; i < all && !changed; i++)
@@ -360,7 +364,7 @@ static int sec_rebuild(astar_grid *gr, lat_sectors *c, int32_t s, int b) {
   sec_pair *p = sec_pairs(c, s, b);
   int32_t before = *np, n;
   memcpy(c->tmp, p, (size_t)before * sizeof *p);
-  n = sec_border(gr, c, NULL, s, b, p);
+  n = sec_border(gr, c, NULL, s, b, p, c->pcap);
   *np = (uint16_t)n;
   return n != before || memcmp(c->tmp, p, (size_t)n * sizeof *p) != 0;
 }
@@ -402,7 +406,7 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
 
 static size_t sec_bytes_of(const lat_sectors *c) {
   size_t n = (size_t)c->n, k = sec_size(c);
-  return sizeof *c + n * k * k * sizeof(uint16_t) + k * k + n * sizeof(uint16_t) +
+  return sizeof *c + n * k * k * sizeof(uint16_t) + k * k + 2 * n * sizeof(uint16_t) +
          (n + 1) * sizeof(int32_t) + n * (size_t)c->pcap * sizeof(sec_pair) +
          n * B_COUNT * sizeof(uint16_t) + n + n * sizeof(int32_t) +
          (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (sizeof(int32_t) + sizeof(uint16_t)) +
@@ -419,6 +423,7 @@ void astar__sec_free(astar_grid *gr) {
     astar__mem(gr->t.alloc, gr->t.ud, c->label, cells * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->lm, k * k, 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->ncomp, n * sizeof(uint16_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->nlocal, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->base, (n + 1) * sizeof(int32_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->pairs, n * (size_t)c->pcap * sizeof(sec_pair), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->npairs, n * B_COUNT * sizeof(uint16_t), 0);
@@ -444,8 +449,11 @@ static int sec_shift_for(const astar_grid *gr) {
   return shift;
 }
 
-/* Builds every level from scratch: O(cells). */
-static int sec_build(astar_grid *gr) {
+/* Builds every level from scratch: O(cells).  open: as the grid was
+** when every cell was open (a new grid's first edit, before astar__sec_mark
+** applies it): every sector one component, its labels written, not
+** flooded (2 bytes a cell), and its borders listed (O(cells / S)). */
+static int sec_build(astar_grid *gr, int open) {
   lat_sectors *c;
   size_t n, k, cells;
   int32_t s;
@@ -469,6 +477,7 @@ static int sec_build(astar_grid *gr) {
     c->label = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cells * sizeof(uint16_t));
     c->lm = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k);
     c->ncomp = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
+    c->nlocal = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->base = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, (n + 1) * sizeof(int32_t));
     c->pairs = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
                                       n * (size_t)c->pcap * sizeof(sec_pair));
@@ -479,7 +488,7 @@ static int sec_build(astar_grid *gr) {
     c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(int32_t));
     c->old = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(uint16_t));
     c->tmp = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 3 * k * sizeof(sec_pair));
-    if (!c->label || !c->lm || !c->ncomp || !c->base || !c->pairs || !c->npairs || !c->dirty ||
+    if (!c->label || !c->lm || !c->ncomp || !c->nlocal || !c->base || !c->pairs || !c->npairs || !c->dirty ||
         !c->dlist || !c->stack || !c->old || !c->tmp) {
       /* astar__sec_free frees by size: give the missing ones none */
       astar_alloc_fn f = gr->t.alloc;
@@ -487,6 +496,7 @@ static int sec_build(astar_grid *gr) {
       astar__mem(f, ud, c->label, c->label ? cells * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->lm, c->lm ? k * k : 0, 0);
       astar__mem(f, ud, c->ncomp, c->ncomp ? n * sizeof(uint16_t) : 0, 0);
+      astar__mem(f, ud, c->nlocal, c->nlocal ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->base, c->base ? (n + 1) * sizeof(int32_t) : 0, 0);
       astar__mem(f, ud, c->pairs, c->pairs ? n * (size_t)c->pcap * sizeof(sec_pair) : 0, 0);
       astar__mem(f, ud, c->npairs, c->npairs ? n * B_COUNT * sizeof(uint16_t) : 0, 0);
@@ -504,10 +514,22 @@ static int sec_build(astar_grid *gr) {
   c = gr->sec;
   c->ndirty = 0;
   memset(c->dirty, 0, (size_t)c->n);
-  for (s = 0; s < c->n; s++) c->ncomp[s] = (uint16_t)sec_label(gr, c, NULL, s);
+  memset(c->nlocal, 0, (size_t)c->n * sizeof(uint16_t));
+  for (s = 0; s < c->n && !open; s++) c->ncomp[s] = (uint16_t)sec_label(gr, c, NULL, s);
+  for (s = 0; s < c->n && open; s++) {
+    int32_t x0, y0, x1, y1, y, K = (int32_t)sec_size(c);
+    uint16_t *lab = c->label + ((size_t)s << (2 * c->shift));
+    sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
+    for (y = 0; y < K; y++) {
+      int32_t x, in = y < y1 - y0 ? x1 - x0 : 0; /* a rectangle: connected */
+      for (x = 0; x < K; x++) lab[y * K + x] = x < in ? 0 : LAB_NONE;
+    }
+    c->ncomp[s] = 1;
+  }
   for (s = 0; s < c->n; s++)
     for (b = 0; b < B_COUNT; b++)
-      c->npairs[s * B_COUNT + b] = (uint16_t)sec_border(gr, c, NULL, s, b, sec_pairs(c, s, b));
+      c->npairs[s * B_COUNT + b] =
+          (uint16_t)sec_border(gr, c, NULL, s, b, sec_pairs(c, s, b), open ? 1 : c->pcap);
   if ((rc = sec_regraph(gr, c)) != ASTAR_OK) return rc;
   gr->t.comps.valid = 1;
   gr->t.comps.uniform = 0;
@@ -592,14 +614,30 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
   lat_sectors *c = gr->sec;
   int32_t cell[LAT_MAXDIR + 1][2];
   int i, n = 1, d, par;
+  if (c == NULL && gr->t.comps.valid && gr->t.comps.uniform && gr->t.lock == 0 &&
+      sec_build(gr, 1) == ASTAR_OK)
+    c = gr->sec; /* the first edit: labelled as all open, then the edit */
   if (!gr->t.comps.valid || c == NULL) { /* nothing built: the next question builds */
     gr->t.comps.valid = gr->t.comps.uniform = 0;
     return;
   }
-  if ((c->dirty[sec_of(c, x, y)] & D_LOCAL) || !sec_local(gr, c, x, y))
-    sec_dirty(c, sec_of(c, x, y), D_LOCAL);
+  {
+    int32_t s = sec_of(c, x, y);
+    /* a sector edited many times since its labels (a map being loaded)
+    ** is marked: its relabel then costs less than the edits did */
+    if (!(c->dirty[s] & D_LOCAL) &&
+        (c->nlocal[s] >= (uint16_t)(sec_size(c) * sec_size(c) / 16) || !sec_local(gr, c, x, y)))
+      sec_dirty(c, s, D_LOCAL);
+    else if (!(c->dirty[s] & D_LOCAL))
+      c->nlocal[s]++;
+  }
   /* the moves that changed all join two cells among (x, y) and its
-  ** neighbours: a border they cross is between two of those cells' sectors */
+  ** neighbours: a border they cross is between two of those cells' sectors,
+  ** none when the cell is two cells or more inside its sector */
+  {
+    int32_t m = (int32_t)sec_size(c) - 1, lx = x & m, ly = y & m;
+    if (lx >= 2 && ly >= 2 && lx <= m - 2 && ly <= m - 2) return;
+  }
   cell[0][0] = x;
   cell[0][1] = y;
   par = lat_par(gr, x, y);
@@ -624,7 +662,7 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
 static int sec_refresh(astar_topology *t) {
   astar_grid *gr = (astar_grid *)t;
   if (t->comps.valid) return t->comps.uniform ? ASTAR_OK : sec_update(gr, gr->sec);
-  return sec_build(gr);
+  return sec_build(gr, 0);
 }
 
 static int sec_current(const astar_topology *t) {
@@ -787,7 +825,7 @@ static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_
       for (i = 0; i < nnearby; i++)
         if (nearby[i] == v || nearby[i] == t) redo = 1;
       if (redo) {
-        np = sec_border(gr, c, &h, v, b, c->tmp);
+        np = sec_border(gr, c, &h, v, b, c->tmp, c->pcap);
         pp = c->tmp;
       } else {
         np = c->npairs[v * B_COUNT + b];

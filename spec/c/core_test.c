@@ -769,6 +769,28 @@ static void test_pages_and_components(void) {
   astar_search_free(s);
   astar_grid_free(gr);
   {
+    /* a new grid's first edit labels it (as all open, then the edit): no
+    ** later question labels the grid; a goal proven unreachable by them
+    ** never sizes the search's directory (16 bytes per 64 cells) */
+    astar_grid *fg = astar_grid_new(1000, 1000, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_topology *ft = astar_grid_topology(fg);
+    astar_search *fs = astar_search_new(NULL, NULL);
+    uint32_t full = ft->comps.relabels;
+    CHECK(astar_grid_set_blocked(fg, 500, 500, 1) == ASTAR_OK);
+    CHECK(astar_topology_components_current(ft));
+    CHECK(ft->comps.relabels == full + 1 && ft->ops->conn->count(ft, 0) == 0);
+    for (y = 0; y < 1000; y++) CHECK(astar_grid_set_blocked(fg, 300, y, 1) == ASTAR_OK);
+    CHECK(astar_topology_connected(ft, 0, 999) == 0);
+    CHECK(ft->comps.relabels == full + 1); /* the column's sectors, not the grid */
+    CHECK(ft->ops->conn->count(ft, 0) > 0 && ft->ops->conn->count(ft, 0) <= 2 * 32);
+    astar_query_init(&q, 0, 999);
+    CHECK(astar_search_begin(fs, ft, &q) == ASTAR_OK &&
+          astar_search_step(fs, 0) == ASTAR_UNREACHABLE);
+    CHECK(astar_search_bytes(fs) < 4096);
+    astar_search_free(fs);
+    astar_grid_free(fg);
+  }
+  {
     /* a graph: a disabled node's bounded check keeps the labels current,
     ** with the side that split off labelled apart (no relabel) */
     astar_graph *g = astar_graph_new(NULL, NULL);
