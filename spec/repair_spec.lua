@@ -320,6 +320,126 @@ describe("repair: issue 17's reproducers", function()
   end)
 end)
 
+describe("repair: penalty and forbid fields that change mid-query", function()
+  -- One random edit of a field: a cell set, a disc added, now and then a
+  -- fill (more cells than a repair takes: the query begins again).
+  local function field_edit(wd, f, fills)
+    local r = wd.r
+    local x, y = r(1, wd.w), r(1, wd.h)
+    if wd.hot and r() < 0.7 then
+      local c = wd.hot[r(1, #wd.hot)]
+      x = math.max(1, math.min(wd.w, c[1] + r(-2, 2)))
+      y = math.max(1, math.min(wd.h, c[2] + r(-2, 2)))
+    end
+    local u = r()
+    if fills and u < 0.03 then
+      f:fill(f == wd.forbid and 0 or r(0, 2))
+    elseif u < 0.7 then
+      f:set(x, y, f == wd.forbid and (r() < 0.4 and 1 or 0) or r(0, 5))
+    elseif f == wd.forbid then
+      f:add_disc(x, y, r(0, 2), r() < 0.5 and 1 or -1)
+    elseif f:get(x, y) < 20 then
+      f:add_disc(x, y, r(0, 3), r(1, 3))
+    end
+  end
+
+  local function field_world(seed)
+    local r = rng(seed * 13 + 5)
+    local hex = seed % 5 == 0
+    local w, h = r(12, 28), r(12, 28)
+    local g = hex and astar.hex(w, h) or astar.grid(w, h, { diagonal = RULES[seed % 4 + 1] })
+    for y = 1, h do
+      for x = 1, w do
+        if r() < 0.18 then g:set_blocked(x, y, true) end
+      end
+    end
+    local o = { size = 1 + seed % 3, algorithm = seed % 2 == 0 and "astar" or nil }
+    local wd = { g = g, r = r, w = w, h = h, o = o }
+    if seed % 3 ~= 2 then wd.pen = astar.field(g); o.penalty = wd.pen end
+    if seed % 3 ~= 0 then wd.forbid = astar.field(g); o.forbid = wd.forbid end
+    return wd
+  end
+
+  it("a finished query equals find_path on the final fields; set and add_disc repair, fill begins again", function()
+    local repaired, restarted = 0, 0
+    for seed = 1, 150 do
+      local wd = field_world(seed)
+      local fills = seed % 4 == 0
+      local x1, y1 = open_cell(wd)
+      local x2, y2 = open_cell(wd)
+      local q = wd.g:query(x1, y1, x2, y2, wd.o)
+      local route = wd.g:find_path(x1, y1, x2, y2, wd.o)
+      wd.hot = route and route.xy
+      local n = 0
+      while q:step(wd.r(1, 20)) == "searching" and n < 12 do
+        n = n + 1
+        for _ = 1, wd.r(1, 3) do
+          local f = (wd.pen and wd.forbid) and (wd.r() < 0.5 and wd.pen or wd.forbid) or wd.pen or wd.forbid
+          field_edit(wd, f, fills)
+        end
+      end
+      q:step()
+      local p, why, stats = q:result()
+      local st = p or stats
+      repaired = repaired + (st.repairs or 0)
+      restarted = restarted + (st.restarts or 0)
+      check_path(wd, "seed " .. seed, p, why, x1, y1, x2, y2)
+    end
+    -- before this change every field edit began the query again
+    assert.is_true(repaired > 100 and repaired > 5 * restarted, repaired .. " repairs, " .. restarted .. " restarts")
+  end)
+
+  it("distances_query ends with distances' field on the final fields", function()
+    local repaired = 0
+    for seed = 1, 40 do
+      local wd = field_world(seed)
+      local o = { penalty = wd.pen, forbid = wd.forbid, size = seed % 4 == 1 and 2 or nil }
+      if seed % 3 == 0 then o.direction = "from_sources" end
+      local sources = {}
+      for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
+      local q = wd.g:distances_query(sources, o)
+      local n = 0
+      while q:step(wd.r(1, 30)) == "searching" and n < 10 do
+        n = n + 1
+        field_edit(wd, wd.pen or wd.forbid, false)
+      end
+      q:step()
+      if tostring(q):find("repaired") then repaired = repaired + 1 end
+      local f, fresh = q:result(), wd.g:distances(sources, o)
+      for y = 1, wd.h do
+        for x = 1, wd.w do
+          local a, b = f:get(x, y), fresh:get(x, y)
+          if not (a == b or near(a, b)) then
+            assert.equal(b, a, ("seed %d cell (%d, %d)"):format(seed, x, y))
+          end
+        end
+      end
+    end
+    assert.is_true(repaired > 20, repaired .. " of 40 repaired")
+  end)
+
+  it("a penalty set on the route mid-query is repaired, not begun again", function()
+    local g = astar.grid(30, 30)
+    local pen = astar.field(g)
+    local q = g:query(1, 15, 30, 15, { penalty = pen, algorithm = "astar" })
+    assert.equal("searching", q:step(10))
+    pen:add_disc(20, 15, 2, 50) -- a danger zone ahead
+    pen:set(5, 15, 3)
+    assert.equal("found", q:step())
+    local p = q:result()
+    assert.equal(1, p.repairs)
+    assert.is_nil(p.restarts)
+    assert.is_true(near(g:find_path(1, 15, 30, 15, { penalty = pen }).cost, p.cost))
+    -- more changes than a field remembers (16) begin it again
+    local q2 = g:query(1, 15, 30, 15, { penalty = pen, algorithm = "astar" })
+    assert.equal("searching", q2:step(10))
+    for i = 1, 17 do pen:set(i, 1, i) end
+    assert.equal("found", q2:step())
+    assert.equal(1, q2:result().restarts)
+    assert.is_nil(q2:result().repairs)
+  end)
+end)
+
 describe("budgets in time", function()
   local function expanded(q) return tonumber(tostring(q):match("(%d+) expanded")) end
 

@@ -12,11 +12,21 @@
 
 #define FIELD_MT "astar.Field"
 
+/* How many changes a field remembers the box of, so that a query reading
+** it as its penalty or forbid field repairs its search after them
+** (lquery.c's query_repair) instead of beginning again. */
+#define FIELD_BOXES 16
+
+typedef struct field_box {
+  int32_t x0, y0, x1, y1; /* the cells a change may have touched, inclusive */
+} field_box;
+
 typedef struct lfield {
   lobj o; /* holds and locks; no C memory of its own */
   int32_t w, h;
   int distances;                            /* made by distances(): next[] follows v[] */
   uint32_t version;                         /* bumped by every change */
+  field_box box[FIELD_BOXES];               /* change number v's box at v % FIELD_BOXES */
   ltopo *grid;                              /* distances: its grid (kept alive by the
                                 ** user value) ... */
   uint32_t grid_version;                    /* ... and that grid's version then */
@@ -29,6 +39,33 @@ typedef struct lfield {
                                 ** outlive its grid) */
   double v[];                               /* w * h values, cell id order (y * w + x) */
 } lfield;
+
+/* A change of the cells in the box (x0, y0)-(x1, y1): a new version,
+** and its box remembered. */
+static void field_changed(lfield *F, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  field_box *b = &F->box[++F->version % FIELD_BOXES];
+  b->x0 = x0;
+  b->y0 = y0;
+  b->x1 = x1;
+  b->y1 = y1;
+}
+
+/* The cells (ids, y * w + x) the changes after version `since` may have
+** touched, appended to out[*n..most): 1, or 0 when the boxes do not reach
+** back that far or hold more cells than there is room for (the caller
+** begins again).  A cell may be listed twice. */
+static int field_changes(const lfield *F, uint32_t since, int32_t *out, size_t *n, size_t most) {
+  uint32_t v;
+  if (F->version - since > FIELD_BOXES) return 0;
+  for (v = since + 1; v != F->version + 1; v++) {
+    const field_box *b = &F->box[v % FIELD_BOXES];
+    int32_t x, y;
+    if ((size_t)(b->x1 - b->x0 + 1) * (size_t)(b->y1 - b->y0 + 1) > most - *n) return 0;
+    for (y = b->y0; y <= b->y1; y++)
+      for (x = b->x0; x <= b->x1; x++) out[(*n)++] = y * F->w + x;
+  }
+  return 1;
+}
 
 /* Distance fields: the next cell toward the nearest source (-1: none). */
 static int32_t *field_next(lfield *F) {
@@ -152,7 +189,7 @@ static int l_field_set(lua_State *L) {
   double v = check_finite(L, 4, "value");
   if (F->v[c] == v) return 0; /* the same value: no change, no new version */
   F->v[c] = v;
-  F->version++;
+  field_changed(F, c % F->w, c / F->w, c % F->w, c / F->w);
   return 0;
 }
 
@@ -165,7 +202,7 @@ static int l_field_fill(lua_State *L) {
     changed |= F->v[i] != v;
     F->v[i] = v;
   }
-  if (changed) F->version++; /* every cell held it already: no change */
+  if (changed) field_changed(F, 0, 0, F->w - 1, F->h - 1); /* else no change */
   return 0;
 }
 
@@ -216,7 +253,11 @@ static int l_field_add_disc(lua_State *L) {
   }
   if (v == 0) return 0; /* adds nothing: no change, no new version */
   disc_apply(F, cx, cy, radius, v, 1);
-  F->version++;
+  {
+    int32_t r = radius > 2.0 * ASTAR_GRID_MAX_SIDE ? 2 * ASTAR_GRID_MAX_SIDE : (int32_t)radius;
+    field_changed(F, cx - r < 0 ? 0 : cx - r, cy - r < 0 ? 0 : cy - r,
+                  cx + r >= F->w ? F->w - 1 : cx + r, cy + r >= F->h ? F->h - 1 : cy + r);
+  }
   return 0;
 }
 

@@ -377,27 +377,37 @@ static qbudget check_budget(lua_State *L) {
 }
 
 /* Repairs the query's search after the changes since its version
-** (repair.c); 0 when it cannot (then it begins again): a topology without
-** a change log (graphs), any-angle searches, a penalty or forbid field that
-** changed (fields log no cells), a log that does not reach back, or a
-** search the core cannot repair (astar_search_repair's EINVAL). */
+** (repair.c): the grid's changed cells and the boxes of the changes of its
+** penalty and forbid fields (lfield.c: a cell whose penalty or permission
+** changed is a changed cell to the repair, as one whose cost changed).
+** 0 when it cannot (then it begins again): a topology without a change log
+** (graphs), any-angle searches, a log that does not reach back (the grid's
+** 4096 cells, a field's last 16 changes), more changed cells than the log
+** holds (a field's fill), or a search the core cannot repair
+** (astar_search_repair's EINVAL). */
 static int query_repair(lua_State *L, lcall *C, lquery *Q, size_t *reset) {
   ltopo *T = Q->T;
   size_t n = 0;
   int rc;
+  lfield *pen = Q->opts.penalty, *forbid = Q->opts.forbid;
   if (T->grid == NULL || Q->opts.any_angle) return 0;
-  if ((Q->opts.penalty && Q->opts.penalty->version != Q->penalty_version) ||
-      (Q->opts.forbid && Q->opts.forbid->version != Q->forbid_version))
-    return 0;
   Q->b.links = (int32_t *)sbuf_grow(L, C->M, Q->b.links, &Q->b.links_cap, QUERY_CHANGES,
                                     sizeof(int32_t));
   if (astar_grid_changes(T->grid, Q->version, Q->b.links, QUERY_CHANGES, &n) != ASTAR_OK)
+    return 0;
+  if (pen && pen->version != Q->penalty_version &&
+      !field_changes(pen, Q->penalty_version, Q->b.links, &n, QUERY_CHANGES))
+    return 0;
+  if (forbid && forbid->version != Q->forbid_version &&
+      !field_changes(forbid, Q->forbid_version, Q->b.links, &n, QUERY_CHANGES))
     return 0;
   rc = astar_search_repair(Q->b.s, Q->b.links, n, &Q->opts.q, Q->dist ? Q->b.nodes : NULL,
                            Q->dist ? Q->nsources : 0, reset);
   if (rc == ASTAR_EINVAL) return 0;
   if (rc != ASTAR_OK) search_error(L, T, Q->b.s, rc);
   Q->version = astar_topology_version(T->t);
+  if (pen) Q->penalty_version = pen->version;
+  if (forbid) Q->forbid_version = forbid->version;
   return 1;
 }
 

@@ -300,7 +300,7 @@ static int l_field_update(lua_State *L) {
   F->grid_version = astar_topology_version(T->t);
   if (F->penalty) F->penalty_version = F->penalty->version;
   if (F->forbid) F->forbid_version = F->forbid->version;
-  F->version++;
+  field_changed(F, 0, 0, F->w - 1, F->h - 1);
   lua_pushstring(L, full ? "rebuilt" : "repaired");
   return 1;
 }
