@@ -13,9 +13,12 @@
 --   wall of 64 + conn.  64 cells in a row blocked, then connected()
 --   would_disconnect    the "what if" question for a random open cell and
 --                       two random cells (this build only)
--- on a 512 x 512 game map (AR0011SR, Baldur's Gate II) and a 2048 x 2048
--- map made of 4 x 4 copies of the street map Boston_0_512, both from
--- ../shared/maps (absent: the row says so).  CPU time (os.clock) per
+-- on a 512 x 512 game map (AR0011SR, Baldur's Gate II), a 2048 x 2048
+-- map made of 4 x 4 copies of the street map Boston_0_512, and one of 4 x 4
+-- copies of maze512-1-0 (corridors one cell wide: every sector holds
+-- dozens of components, so the sector graph is 15 times Boston's and every
+-- closed corridor cell splits the map), all from ../shared/maps (absent:
+-- the row says so).  CPU time (os.clock) per
 -- operation, median and largest over the trials.
 --
 --   lua5.4 bench/edits.lua [base-cpath-dir] [trials]
@@ -47,6 +50,7 @@ end
 local MAP_ROWS = {
   { label = "512x512 AR0011SR", file = "AR0011SR.map", tile = 1, trials = 60 },
   { label = "2048x2048 Boston_0_512 x16", file = "Boston_0_512.map", tile = 4, trials = 25 },
+  { label = "2048x2048 maze512-1-0 x16", file = "maze512-1-0.map", tile = 4, trials = 15 },
 }
 
 -- ---------------------------------------------------------------------------
@@ -252,12 +256,15 @@ for _, m in ipairs(MAP_ROWS) do
       end
       print(("\n%s (%d trials x 3 runs each side, %d splits a run; memory base %.1f MB, this %.1f MB)")
         :format(m.label, trials, B[1].splits, A[1].memory / 2 ^ 20, B[1].memory / 2 ^ 20))
-      print("| operation | base median ms | this median ms | this largest ms | base / this |")
-      print("|---|---:|---:|---:|---:|")
+      print("| operation | base median ms | base largest ms | this median ms | this largest ms | base / this |")
+      print("|---|---:|---:|---:|---:|---:|")
       for _, name in ipairs(ORDER) do
-        local am, bm, bx = {}, {}, 0
+        local am, bm, ax, bx = {}, {}, 0, 0
         for i = 1, 3 do
-          if A[i].rows[name] then am[#am + 1] = A[i].rows[name].med end
+          if A[i].rows[name] then
+            am[#am + 1] = A[i].rows[name].med
+            ax = math.max(ax, A[i].rows[name].max)
+          end
           if B[i].rows[name] then
             bm[#bm + 1] = B[i].rows[name].med
             bx = math.max(bx, B[i].rows[name].max)
@@ -265,8 +272,9 @@ for _, m in ipairs(MAP_ROWS) do
         end
         if #bm > 0 then
           local a, b = median(am), median(bm)
-          print(("| %s | %s | %.3f | %.3f | %s |"):format(NAMES[name], #am > 0 and ("%.3f"):format(a) or "-",
-            b, bx, #am > 0 and ("%.0f"):format(a / b) or "-"))
+          local ratio = #am > 0 and (a / b < 10 and ("%.2f"):format(a / b) or ("%.0f"):format(a / b)) or "-"
+          print(("| %s | %s | %s | %.3f | %.3f | %s |"):format(NAMES[name],
+            #am > 0 and ("%.3f"):format(a) or "-", #am > 0 and ("%.3f"):format(ax) or "-", b, bx, ratio))
         end
       end
     else

@@ -163,8 +163,8 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** root of half the longer side): an edit of a cell's blocked bit only
 ** marks its sector, and the next call relabels each marked sector and,
 ** when a sector's components changed, the small graph of sectors --
-** never the grid (the first call after the first edit of a new grid
-** labels it once).  Graphs: labels computed on first use and kept current
+** never the grid (a new grid's first edit writes its labels as all open,
+** O(cells) then, so no call labels the grid).  Graphs: labels computed on first use and kept current
 ** by mutations that only add steps; disabling a node makes the next call
 ** relabel the graph (O(nodes + steps)).  EINVAL on a bad id, ENOMEM.  astar_search_begin uses the same labels: a query whose goal lies
 ** in another component than its start is UNREACHABLE at once.  The first
