@@ -72,20 +72,20 @@ typedef struct sec_pair {
 } sec_pair;
 
 struct lat_sectors {
-  int shift;         /* S = 1 << shift */
-  int32_t sw, sh, n; /* sectors across, down, in all */
-  int32_t pcap;      /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
-  uint16_t *label;   /* n * S * S local labels: each sector's S rows of S
+  int shift;                   /* S = 1 << shift */
+  int32_t sw, sh, n;           /* sectors across, down, in all */
+  int32_t pcap;                /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
+  uint16_t *label;             /* n * S * S local labels: each sector's S rows of S
                      ** together (a relabel reads and writes one block,
                      ** not S rows a grid row apart), LAB_NONE outside */
-  unsigned char *lm; /* S * S: a relabel's copy of the sector's moves,
+  unsigned char *lm;           /* S * S: a relabel's copy of the sector's moves,
                       ** those leaving the sector taken out */
   int32_t loff[2][LAT_MAXDIR]; /* a move inside the block, by parity */
-  uint16_t *ncomp;   /* n: local components per sector */
-  uint16_t *nlocal;  /* n: edits sec_local wrote since the sector's labels */
-  int32_t *base;     /* n + 1: the sector's first node in the graph */
-  sec_pair *pairs;   /* n * pcap */
-  uint16_t *npairs;  /* n * B_COUNT */
+  uint16_t *ncomp;             /* n: local components per sector */
+  uint16_t *nlocal;            /* n: edits sec_local wrote since the sector's labels */
+  int32_t *base;               /* n + 1: the sector's first node in the graph */
+  sec_pair *pairs;             /* n * pcap */
+  uint16_t *npairs;            /* n * B_COUNT */
   unsigned char *dirty;
   int32_t *dlist, ndirty; /* the dirty sectors, each once */
   int32_t *glabel;        /* per sector node: its component's root */
@@ -628,7 +628,7 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
   int i, n = 1, d, par;
   if (c == NULL && gr->t.comps.valid && gr->t.comps.uniform && gr->t.lock == 0 &&
       sec_build(gr, 1) == ASTAR_OK)
-    c = gr->sec; /* the first edit: labelled as all open, then the edit */
+    c = gr->sec;                         /* the first edit: labelled as all open, then the edit */
   if (!gr->t.comps.valid || c == NULL) { /* nothing built: the next question builds */
     gr->t.comps.valid = gr->t.comps.uniform = 0;
     return;
