@@ -48,7 +48,7 @@ describe("grid:distances_query", function()
     local pen = astar.field(g, 0)
     local q2 = g:distances_query({ { 1, 1 } }, { penalty = pen })
     q2:step(100)
-    pen:set(2, 1, 5)                -- a field it reads changed: restarts too
+    pen:set(2, 1, 5)                -- a field it reads changed: repaired too
     assert.equal("done", run(q, 100))
     assert.equal("done", run(q2, 100))
     assert.equal(g:distances({ { 1, 1 } }):get(30, 1), q:result():get(30, 1))
