@@ -102,6 +102,35 @@ local function check_path(wd, label, p, why, ...)
   assert.equal(g:version(), p.version, label)
 end
 
+-- A finished query's repairs and restarts.
+local function counts(q)
+  local p, _, stats = q:result()
+  local st = p or stats
+  return st.repairs or 0, st.restarts or 0
+end
+
+-- A few open cells to be the sources of a distance query.
+local function random_sources(wd, seed)
+  local sources = {}
+  for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
+  return sources
+end
+
+-- Checks a finished distances_query's field against distances() on the
+-- map as it is; 1 when the query was repaired, else 0.
+local function check_distances(wd, q, sources, o, seed)
+  local f, fresh = q:result(), wd.g:distances(sources, o)
+  for y = 1, wd.h do
+    for x = 1, wd.w do
+      local a, b = f:get(x, y), fresh:get(x, y)
+      if not (a == b or near(a, b)) then
+        assert.equal(b, a, ("seed %d cell (%d, %d)"):format(seed, x, y))
+      end
+    end
+  end
+  return tostring(q):find("repaired") and 1 or 0
+end
+
 -- the everyday tier runs the first seeds, make test-system many more
 local function path_oracle(first, last)
     local repaired, restarted = 0, 0
@@ -113,14 +142,13 @@ local function path_oracle(first, last)
       local route = wd.g:find_path(x1, y1, x2, y2, wd.o)
       wd.hot = route and route.xy
       step_between_edits(wd, q, 25, 12)
-      local p, why, stats = q:result()
-      local st = p or stats
-      repaired = repaired + (st.repairs or 0)
-      restarted = restarted + (st.restarts or 0)
+      local a, b = counts(q)
+      repaired, restarted = repaired + a, restarted + b
+      local p, why = q:result()
       check_path(wd, "seed " .. seed, p, why, x1, y1, x2, y2)
     end
-    -- the repair carried most changes; jump points, fields and the log's
-    -- end restart
+    -- the repair carried most changes; jump points and the log's end
+    -- restart
     assert.is_true(repaired > 2 * restarted, repaired .. " repairs, " .. restarted .. " restarts")
 end
 
@@ -136,20 +164,10 @@ describe("repair: a query stepped between random edits", function()
       local o = { costs = wd.o.costs, penalty = wd.o.penalty, forbid = wd.o.forbid,
         size = seed % 4 == 1 and 2 or nil }
       if seed % 3 == 0 then o.direction = "from_sources" end
-      local sources = {}
-      for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
+      local sources = random_sources(wd, seed)
       local q = wd.g:distances_query(sources, o)
       step_between_edits(wd, q, 30, 10)
-      if tostring(q):find("repaired") then repaired = repaired + 1 end
-      local f, fresh = q:result(), wd.g:distances(sources, o)
-      for y = 1, wd.h do
-        for x = 1, wd.w do
-          local a, b = f:get(x, y), fresh:get(x, y)
-          if not (a == b or near(a, b)) then
-            assert.equal(b, a, ("seed %d cell (%d, %d)"):format(seed, x, y))
-          end
-        end
-      end
+      repaired = repaired + check_distances(wd, q, sources, o, seed)
     end
     assert.is_true(repaired > 20, repaired .. " of 60 repaired")
   end)
@@ -379,10 +397,9 @@ describe("repair: penalty and forbid fields that change mid-query", function()
         end
       end
       q:step()
-      local p, why, stats = q:result()
-      local st = p or stats
-      repaired = repaired + (st.repairs or 0)
-      restarted = restarted + (st.restarts or 0)
+      local a, b = counts(q)
+      repaired, restarted = repaired + a, restarted + b
+      local p, why = q:result()
       check_path(wd, "seed " .. seed, p, why, x1, y1, x2, y2)
     end
     -- before this change every field edit began the query again
@@ -395,8 +412,7 @@ describe("repair: penalty and forbid fields that change mid-query", function()
       local wd = field_world(seed)
       local o = { penalty = wd.pen, forbid = wd.forbid, size = seed % 4 == 1 and 2 or nil }
       if seed % 3 == 0 then o.direction = "from_sources" end
-      local sources = {}
-      for i = 1, 1 + seed % 3 do sources[i] = { open_cell(wd) } end
+      local sources = random_sources(wd, seed)
       local q = wd.g:distances_query(sources, o)
       local n = 0
       while q:step(wd.r(1, 30)) == "searching" and n < 10 do
@@ -404,16 +420,7 @@ describe("repair: penalty and forbid fields that change mid-query", function()
         field_edit(wd, wd.pen or wd.forbid, false)
       end
       q:step()
-      if tostring(q):find("repaired") then repaired = repaired + 1 end
-      local f, fresh = q:result(), wd.g:distances(sources, o)
-      for y = 1, wd.h do
-        for x = 1, wd.w do
-          local a, b = f:get(x, y), fresh:get(x, y)
-          if not (a == b or near(a, b)) then
-            assert.equal(b, a, ("seed %d cell (%d, %d)"):format(seed, x, y))
-          end
-        end
-      end
+      repaired = repaired + check_distances(wd, q, sources, o, seed)
     end
     assert.is_true(repaired > 20, repaired .. " of 40 repaired")
   end)
