@@ -728,6 +728,7 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 #define THETA_REFINE 2
 #define FAST_REFINE 1
 #define FAST_NEAR 32
+#define LANE_TURNS 25
 #define THETA_SKIP 2
 static int32_t cheb(int32_t a, int32_t b, int32_t w) {
   int32_t ddx = a % w - b % w, ddy = a / w - b / w;
@@ -840,15 +841,45 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
   return n;
 }
 
+static double poly_len(const int32_t *p, int32_t n, int32_t w) {
+  double s = 0;
+  int32_t i;
+  for (i = 1; i < n; i++) {
+    double ax = p[i] % w - p[i - 1] % w, ay = p[i] / w - p[i - 1] / w;
+    s += sqrt(ax * ax + ay * ay);
+  }
+  return s;
+}
+
 /* The fast mode's points to `to`: the inner search's cell path, pulled
 ** taut, kept in t->pts (a count of 0 when `to` was not reached, ENOMEM). */
 static int32_t fast_points(astar_theta *t, const seg_ctx *c, int32_t to) {
-  int32_t n = astar_search_path_length(t->inner, to);
+  int32_t n = astar_search_path_length(t->inner, to), w = astar_grid_width(t->gr), m = 0;
+  size_t cells = (size_t)w * (size_t)astar_grid_height(t->gr);
+  astar__lane l;
   if (n <= 0) return 0;
-  if (astar__grow(t->alloc, t->ud, (void **)&t->pts, &t->pts_cap, (size_t)n, sizeof(int32_t)))
+  if (astar__grow(t->alloc, t->ud, (void **)&t->pts, &t->pts_cap, (size_t)n * 4, sizeof(int32_t)))
     return ASTAR_ENOMEM;
   astar_search_path(t->inner, to, t->pts, NULL, NULL);
+  memcpy(t->pts + n, t->pts, (size_t)n * sizeof(int32_t));
   t->npts = astar__grid_taut(t->gr, t->q.forbid, c->strict, t->pts, n);
+  if (t->cap < cells) theta_arrays(t, cells, 0); /* out of memory: the taut path alone */
+  if (t->cap >= cells && t->npts > 2 && (t->npts - 2) * LANE_TURNS >= n) {
+    if (t->gen >= UINT32_MAX - 2) { /* lane stamps gen and gen + 1 */
+      memset(t->stamp, 0, t->cap * sizeof(uint32_t));
+      t->gen = 0;
+    }
+    l.g = t->g, l.f = t->f, l.parent = t->parent, l.hpos = t->hpos, l.heap = t->heap;
+    l.stamp = t->stamp;
+    l.gen = t->gen + 1;
+    t->gen += 2;
+    m = astar__grid_lane(t->gr, t->q.forbid, c->strict, &l, t->pts + n, n,
+                         poly_len(t->pts, t->npts, w), UINT64_MAX, t->pts + 2 * n);
+  }
+  if (m > 0) { /* shorter than the taut path */
+    memmove(t->pts, t->pts + 2 * n, (size_t)m * sizeof(int32_t));
+    t->npts = m;
+  }
   t->npts = refine(t, t->pts, t->npts, FAST_REFINE, 1);
   t->pts_to = to;
   return t->npts;

@@ -146,3 +146,169 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
   }
   return m;
 }
+
+/*
+** The lane: Theta* (basic, with a node's parent chain of turning points up
+** to LANE_UP deep as parent candidates, nearest lower bound first) over
+** the cells within LANE_R (Chebyshev) of the cell path only.  The grid's
+** search takes the shortest path in steps, which may pass an obstacle on
+** the other side than the shortest any-angle path does (octile lengths
+** overrate some directions by up to 8%); within the lane Theta* sees both
+** sides of the small obstacles the cell path passes.  The lane holds the
+** cell path, every step of which Theta* may take, so the goal is reached.
+** Uniform costs: g is a length, the first candidate with passage wins.
+*/
+#define LANE_R 3
+#define LANE_OPEN 1
+#define LANE_CLOSED (-2)
+#define LANE_UP 2
+#define LANE_CAND (8 * (LANE_UP + 1))
+
+static int lane_less(const astar__lane *l, int32_t a, int32_t b) {
+  return l->f[a] < l->f[b] || (l->f[a] == l->f[b] && l->g[a] > l->g[b]);
+}
+
+static void lane_up(astar__lane *l, int32_t i) {
+  int32_t v = l->heap[i];
+  while (i > 0) {
+    int32_t p = (i - 1) / 2;
+    if (!lane_less(l, v, l->heap[p])) break;
+    l->heap[i] = l->heap[p];
+    l->hpos[l->heap[i]] = i;
+    i = p;
+  }
+  l->heap[i] = v;
+  l->hpos[v] = i;
+}
+
+static int32_t lane_pop(astar__lane *l, int32_t *nheap) {
+  int32_t top = l->heap[0], v = l->heap[--*nheap], i = 0;
+  for (;;) {
+    int32_t c = 2 * i + 1;
+    if (c >= *nheap) break;
+    if (c + 1 < *nheap && lane_less(l, l->heap[c + 1], l->heap[c])) c++;
+    if (!lane_less(l, l->heap[c], v)) break;
+    l->heap[i] = l->heap[c];
+    l->hpos[l->heap[i]] = i;
+    i = c;
+  }
+  if (*nheap > 0) {
+    l->heap[i] = v;
+    l->hpos[v] = i;
+  }
+  l->hpos[top] = LANE_CLOSED;
+  return top;
+}
+
+int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
+                         astar__lane *l, const int32_t *cells, int32_t n, double bound,
+                         uint64_t budget, int32_t *out) {
+  static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  taut t;
+  int32_t i, nheap = 0, start = cells[0], goal = cells[n - 1], m = 0, v;
+  struct {
+    double lb;
+    int32_t u, near;
+  } cand[LANE_CAND];
+  double len = 0;
+  uint32_t in = l->gen, seen = l->gen + 1; /* stamps: in the lane, reached */
+  t.gr = gr;
+  t.forbid = forbid;
+  t.strict = strict;
+  t.w = astar_grid_width(gr);
+  t.h = astar_grid_height(gr);
+  for (i = 0; i < n; i++) {
+    int32_t cx = cells[i] % t.w, cy = cells[i] / t.w, x, y;
+    int32_t r = astar__grid_walled(gr, cx, cy) ? LANE_R : LANE_OPEN;
+    for (y = cy - r; y <= cy + r; y++)
+      for (x = cx - r; x <= cx + r; x++)
+        if (x >= 0 && y >= 0 && x < t.w && y < t.h && l->stamp[y * t.w + x] != seen)
+          l->stamp[y * t.w + x] = in;
+    l->stamp[cells[i]] = in;
+  }
+  l->g[start] = 0;
+  l->f[start] = dist(&t, start, goal);
+  l->parent[start] = start;
+  l->stamp[start] = seen;
+  l->heap[nheap++] = start;
+  l->hpos[start] = 0;
+  while (nheap > 0) {
+    int32_t s = lane_pop(l, &nheap), sx = s % t.w, sy = s / t.w, d, p = l->parent[s];
+    unsigned open = 0, moves, mv;
+    if (budget-- == 0) return 0;
+    for (d = 0; d < 8; d++) {
+      int32_t x = sx + ddx[d], y = sy + ddy[d], c = y * t.w + x;
+      if (x >= 0 && y >= 0 && x < t.w && y < t.h && !astar_grid_blocked(gr, x, y) &&
+          !(forbid && forbid[c] != 0))
+        open |= 1u << d;
+    }
+    moves = astar__grid_rule_moves(gr, open);
+    if (p != s && !sees(&t, p, s)) {
+      /* the parent assumed at generation is hidden: the closed neighbours
+      ** (s's generator is one) and their chains of turning points, by
+      ** lower bound; the first with passage (a neighbour has) */
+      int32_t nc = 0, k, j;
+      for (d = 0, mv = moves; mv != 0; d++, mv >>= 1) {
+        int32_t u = (sy + ddy[d]) * t.w + sx + ddx[d];
+        if (!(mv & 1u) || l->stamp[u] != seen || l->hpos[u] != LANE_CLOSED) continue;
+        for (k = 0; k <= LANE_UP && nc < LANE_CAND; k++) {
+          double lb = l->g[u] + dist(&t, u, s);
+          for (j = nc; j > 0 && lb <= cand[j - 1].lb * (1 + 1e-12); j--) cand[j] = cand[j - 1];
+          cand[j].lb = lb;
+          cand[j].u = u;
+          cand[j].near = k == 0;
+          nc++;
+          if (l->parent[u] == u) break;
+          u = l->parent[u];
+        }
+      }
+      for (k = 0; k < nc; k++)
+        if (cand[k].near || sees(&t, cand[k].u, s)) {
+          l->g[s] = cand[k].lb;
+          l->parent[s] = cand[k].u;
+          break;
+        }
+      p = l->parent[s];
+    }
+    if (s == goal) break;
+    for (d = 0; moves != 0; d++, moves >>= 1) {
+      int32_t v = (sy + ddy[d]) * t.w + sx + ddx[d], u = p;
+      double g, f;
+      if (!(moves & 1u) || (l->stamp[v] != in && l->stamp[v] != seen)) continue;
+      if (l->stamp[v] == seen && l->hpos[v] == LANE_CLOSED) continue;
+      /* lazily: s's parent (the start's children: the start), its
+      ** passage to v checked when v is expanded */
+      g = l->g[u] + dist(&t, u, v);
+      if (l->stamp[v] == seen && !(g < l->g[v] * (1 - 1e-12))) continue;
+      f = g + dist(&t, v, goal);
+      if (!(f < bound)) continue; /* cannot beat the bound */
+      l->g[v] = g;
+      l->f[v] = f;
+      l->parent[v] = u;
+      if (l->stamp[v] != seen) {
+        l->stamp[v] = seen;
+        l->hpos[v] = nheap;
+        l->heap[nheap++] = v;
+      }
+      lane_up(l, l->hpos[v]);
+    }
+  }
+  if (l->stamp[goal] != seen) return 0;
+  for (v = goal;; v = l->parent[v]) {
+    out[m++] = v;
+    if (v == start) break;
+  }
+  for (i = 0; i < m / 2; i++) {
+    int32_t k = out[i];
+    out[i] = out[m - 1 - i];
+    out[m - 1 - i] = k;
+  }
+  for (i = 0; i < 8 && m > 2; i++) {
+    int moved = 0;
+    m = settle(&t, out, m, &moved);
+    if (!moved) break;
+  }
+  for (i = 1; i < m; i++) len += dist(&t, out[i - 1], out[i]);
+  return len < bound * (1 - 1e-12) ? m : 0;
+}
