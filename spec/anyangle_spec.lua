@@ -154,13 +154,14 @@ describe("any_angle", function()
     assert.is_true(worst <= 1.05, ("worst ratio %.5f"):format(worst))
   end)
 
-  it("the fast mode is within 1% on average of the visibility graph on random maps", function()
-    -- its worst is the cell search's choice of side round an obstacle
-    -- (measured 8.3% on these maps: a path down one side of a 3-cell block
-    -- where the shortest goes down the other), not the 5% of Theta*
+  it("the fast mode is within 1% on average and 5% at worst of the visibility graph on random maps", function()
+    -- the cell search may pass an obstacle on the other side than the
+    -- shortest any-angle path (the taut path alone: 8.3% on these maps, a
+    -- path down one side of a 3-cell block where the shortest goes down the
+    -- other); on a cluttered route the lane's Theta* (taut.c) looks at both
     local mean, worst = measure(false)
     assert.is_true(mean <= 1.01, ("mean ratio %.5f"):format(mean))
-    assert.is_true(worst <= 1.10, ("worst ratio %.5f"):format(worst))
+    assert.is_true(worst <= 1.05, ("worst ratio %.5f"):format(worst))
   end)
 
   it("bench/vis_oracle.c's restriction to cells near corners keeps the visibility graph's lengths", function()

@@ -294,19 +294,20 @@ int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y);
 ** points' length is at most the cell path's. */
 int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict, int32_t *cells,
                          int32_t n);
-/* Theta* in the lane of cells within a few cells of the cell path
-** cells[0..n-1] (taut.c): its turning points into out (room for 2n),
-** their count returned (0: goal not reached).  The scratch arrays hold a
-** value per cell of the grid; stamp[c] must differ from gen and gen + 1
-** for every cell (the caller moves gen by 2 a run). */
+/* Theta* in the lane of cells near the cell path cells[0..n-1] (taut.c):
+** when its path is shorter than the taut points pts[0..m-1], writes its
+** turning points into out (room for 2n) and returns their count, else 0.
+** The scratch arrays hold a value per cell of the grid (cells); the lane
+** moves *gen by 2 and stamps with the two values (stamps never exceed *gen). */
 typedef struct astar__lane {
   double *g, *f;
   int32_t *parent, *hpos, *heap;
-  uint32_t *stamp, gen;
+  uint32_t *stamp, *gen;
+  size_t cells;
 } astar__lane;
 int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
-                         astar__lane *l, const int32_t *cells, int32_t n, double bound,
-                         uint64_t budget, int32_t *out);
+                         const astar__lane *l, const int32_t *cells, int32_t n,
+                         const int32_t *pts, int32_t m, int32_t *out);
 
 /* search ------------------------------------------------------------------ */
 

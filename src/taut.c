@@ -12,9 +12,11 @@
 **
 ** Work: a few segment tests per turning point (galloping, then a local
 ** search around each turn), each walking the cells the segment crosses; no
-** memory beyond the caller's array.
+** memory beyond the caller's array.  The lane below is a second opinion
+** for cluttered routes, with scratch arrays of a value per grid cell.
 */
 #include <math.h>
+#include <string.h>
 
 #include "astar_int.h"
 
@@ -148,15 +150,22 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
 }
 
 /*
-** The lane: Theta* (basic, with a node's parent chain of turning points up
-** to LANE_UP deep as parent candidates, nearest lower bound first) over
-** the cells within LANE_R (Chebyshev) of the cell path only.  The grid's
-** search takes the shortest path in steps, which may pass an obstacle on
-** the other side than the shortest any-angle path does (octile lengths
-** overrate some directions by up to 8%); within the lane Theta* sees both
-** sides of the small obstacles the cell path passes.  The lane holds the
-** cell path, every step of which Theta* may take, so the goal is reached.
-** Uniform costs: g is a length, the first candidate with passage wins.
+** The lane: Lazy Theta* (Nash, Koenig, Tovey 2010) over the cells within
+** LANE_R (Chebyshev) of the cell path where it runs beside an obstacle,
+** LANE_OPEN where it does not.  The grid's search takes a shortest path in
+** steps, which may pass an obstacle on the other side than the shortest
+** any-angle path (octile lengths overrate some directions by up to 8%);
+** in the lane Theta* sees both sides of the small obstacles the cell path
+** passes.  A node takes its generator's parent unchecked; when it is
+** expanded and that parent is hidden, the closed neighbours and up to
+** LANE_UP of each one's turning points are tried, nearest lower bound
+** first (uniform costs: the first with passage is the best).  Nodes whose
+** f cannot beat the taut path's length are not opened.  The lane holds
+** the cell path, every step of which Theta* may take, so the goal is
+** reached unless the bound cuts it off.  Work: the lane's cells (up to
+** (2 LANE_R + 1)^2 a path cell, each expanded at most once)
+** and a segment test per expansion; the caller runs it on cluttered
+** routes only (anyangle.c).
 */
 #define LANE_R 3
 #define LANE_OPEN 1
@@ -164,11 +173,15 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
 #define LANE_UP 2
 #define LANE_CAND (8 * (LANE_UP + 1))
 
+static double hypot2(int32_t ddx, int32_t ddy) {
+  return sqrt((double)ddx * ddx + (double)ddy * ddy);
+}
+
 static int lane_less(const astar__lane *l, int32_t a, int32_t b) {
   return l->f[a] < l->f[b] || (l->f[a] == l->f[b] && l->g[a] > l->g[b]);
 }
 
-static void lane_up(astar__lane *l, int32_t i) {
+static void lane_up(const astar__lane *l, int32_t i) {
   int32_t v = l->heap[i];
   while (i > 0) {
     int32_t p = (i - 1) / 2;
@@ -181,7 +194,7 @@ static void lane_up(astar__lane *l, int32_t i) {
   l->hpos[v] = i;
 }
 
-static int32_t lane_pop(astar__lane *l, int32_t *nheap) {
+static int32_t lane_pop(const astar__lane *l, int32_t *nheap) {
   int32_t top = l->heap[0], v = l->heap[--*nheap], i = 0;
   for (;;) {
     int32_t c = 2 * i + 1;
@@ -201,8 +214,8 @@ static int32_t lane_pop(astar__lane *l, int32_t *nheap) {
 }
 
 int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
-                         astar__lane *l, const int32_t *cells, int32_t n, double bound,
-                         uint64_t budget, int32_t *out) {
+                         const astar__lane *l, const int32_t *cells, int32_t n,
+                         const int32_t *pts, int32_t npts, int32_t *out) {
   static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   taut t;
@@ -211,13 +224,21 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
     double lb;
     int32_t u, near;
   } cand[LANE_CAND];
-  double len = 0;
-  uint32_t in = l->gen, seen = l->gen + 1; /* stamps: in the lane, reached */
+  double len = 0, bound = 0;
+  uint32_t in, seen; /* stamps: in the lane, reached */
+  int32_t gx = goal % astar_grid_width(gr), gy = goal / astar_grid_width(gr), px, py;
   t.gr = gr;
   t.forbid = forbid;
   t.strict = strict;
   t.w = astar_grid_width(gr);
   t.h = astar_grid_height(gr);
+  if (*l->gen >= UINT32_MAX - 2) { /* wrapped: every stamp is stale again */
+    memset(l->stamp, 0, l->cells * sizeof(uint32_t));
+    *l->gen = 0;
+  }
+  in = ++*l->gen;
+  seen = ++*l->gen;
+  for (i = 1; i < npts; i++) bound += dist(&t, pts[i - 1], pts[i]);
   for (i = 0; i < n; i++) {
     int32_t cx = cells[i] % t.w, cy = cells[i] / t.w, x, y;
     int32_t r = astar__grid_walled(gr, cx, cy) ? LANE_R : LANE_OPEN;
@@ -236,7 +257,6 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
   while (nheap > 0) {
     int32_t s = lane_pop(l, &nheap), sx = s % t.w, sy = s / t.w, d, p = l->parent[s];
     unsigned open = 0, moves, mv;
-    if (budget-- == 0) return 0;
     for (d = 0; d < 8; d++) {
       int32_t x = sx + ddx[d], y = sy + ddy[d], c = y * t.w + x;
       if (x >= 0 && y >= 0 && x < t.w && y < t.h && !astar_grid_blocked(gr, x, y) &&
@@ -272,16 +292,18 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
       p = l->parent[s];
     }
     if (s == goal) break;
+    px = p % t.w;
+    py = p / t.w;
     for (d = 0; moves != 0; d++, moves >>= 1) {
-      int32_t v = (sy + ddy[d]) * t.w + sx + ddx[d], u = p;
+      int32_t x = sx + ddx[d], y = sy + ddy[d], v = y * t.w + x, u = p;
       double g, f;
       if (!(moves & 1u) || (l->stamp[v] != in && l->stamp[v] != seen)) continue;
       if (l->stamp[v] == seen && l->hpos[v] == LANE_CLOSED) continue;
       /* lazily: s's parent (the start's children: the start), its
       ** passage to v checked when v is expanded */
-      g = l->g[u] + dist(&t, u, v);
+      g = l->g[u] + hypot2(x - px, y - py);
       if (l->stamp[v] == seen && !(g < l->g[v] * (1 - 1e-12))) continue;
-      f = g + dist(&t, v, goal);
+      f = g + hypot2(x - gx, y - gy);
       if (!(f < bound)) continue; /* cannot beat the bound */
       l->g[v] = g;
       l->f[v] = f;
