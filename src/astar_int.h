@@ -285,6 +285,9 @@ unsigned astar__grid_rule_moves(const astar_grid *gr, unsigned open);
 ** sight rule.  The cells must be inside the (square) grid. */
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict);
+/* The steps out of cell (x, y) of a square grid under its rule, bit d as
+** in astar__grid_rule_moves, with forbidden cells (forbid, or NULL) shut. */
+unsigned astar__grid_moves(const astar_grid *gr, int32_t x, int32_t y, const double *forbid);
 /* 1 when a cell of the square grid's 3 x 3 block round (x, y) is blocked
 ** (grid.c; the cells a taut path turns at). */
 int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y);

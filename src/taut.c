@@ -256,14 +256,7 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
   l->hpos[start] = 0;
   while (nheap > 0) {
     int32_t s = lane_pop(l, &nheap), sx = s % t.w, sy = s / t.w, d, p = l->parent[s];
-    unsigned open = 0, moves, mv;
-    for (d = 0; d < 8; d++) {
-      int32_t x = sx + ddx[d], y = sy + ddy[d], c = y * t.w + x;
-      if (x >= 0 && y >= 0 && x < t.w && y < t.h && !astar_grid_blocked(gr, x, y) &&
-          !(forbid && forbid[c] != 0))
-        open |= 1u << d;
-    }
-    moves = astar__grid_rule_moves(gr, open);
+    unsigned moves = astar__grid_moves(gr, sx, sy, forbid), mv;
     if (p != s && !sees(&t, p, s)) {
       /* the parent assumed at generation is hidden: the closed neighbours
       ** (s's generator is one) and their chains of turning points, by
