@@ -43,7 +43,8 @@ f:close()
 local clock = os.clock
 local modes = { builtin = {}, lua = { heuristic = octile } }
 print(("Lua heuristic (octile in Lua) vs the built-in octile, default search, %d rounds, CPU time"):format(ROUNDS))
-print("| family | queries | built-in s | Lua s | total Lua/built-in | built-in median µs | Lua median µs | median Lua/built-in |")
+print("| family | queries | built-in s | Lua s | total Lua/built-in | built-in median µs | Lua median µs "
+  .. "| median Lua/built-in |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for _, family in ipairs({ "game", "street" }) do
   local queries = {}

@@ -219,7 +219,7 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
   static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
   taut t;
-  int32_t i, nheap = 0, start = cells[0], goal = cells[n - 1], m = 0, v;
+  int32_t i, nheap = 0, start = cells[0], goal = cells[n - 1], m = 0, z;
   struct {
     double lb;
     int32_t u, near;
@@ -310,9 +310,9 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
     }
   }
   if (l->stamp[goal] != seen) return 0;
-  for (v = goal;; v = l->parent[v]) {
-    out[m++] = v;
-    if (v == start) break;
+  for (z = goal;; z = l->parent[z]) {
+    out[m++] = z;
+    if (z == start) break;
   }
   for (i = 0; i < m / 2; i++) {
     int32_t k = out[i];
