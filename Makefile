@@ -329,6 +329,7 @@ bench: deps
 	$(RUN_ENV) $(LUA) bench/rts.lua
 	@$(MAKE) --no-print-directory build/bench/vis_oracle
 	$(RUN_ENV) $(LUA) bench/anyangle.lua
+	$(RUN_ENV) $(LUA) bench/lua_heuristic.lua
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.

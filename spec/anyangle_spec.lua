@@ -154,13 +154,14 @@ describe("any_angle", function()
     assert.is_true(worst <= 1.05, ("worst ratio %.5f"):format(worst))
   end)
 
-  it("the fast mode is within 1% on average of the visibility graph on random maps", function()
-    -- its worst is the cell search's choice of side round an obstacle
-    -- (measured 8.3% on these maps: a path down one side of a 3-cell block
-    -- where the shortest goes down the other), not the 5% of Theta*
+  it("the fast mode is within 1% on average and 5% at worst of the visibility graph on random maps", function()
+    -- the cell search may pass an obstacle on the other side than the
+    -- shortest any-angle path (the taut path alone: 8.3% on these maps, a
+    -- path down one side of a 3-cell block where the shortest goes down the
+    -- other); on a cluttered route the lane's Theta* (taut.c) looks at both
     local mean, worst = measure(false)
     assert.is_true(mean <= 1.01, ("mean ratio %.5f"):format(mean))
-    assert.is_true(worst <= 1.10, ("worst ratio %.5f"):format(worst))
+    assert.is_true(worst <= 1.05, ("worst ratio %.5f"):format(worst))
   end)
 
   it("bench/vis_oracle.c's restriction to cells near corners keeps the visibility graph's lengths", function()
@@ -465,5 +466,42 @@ describe("any_angle, smooth, find_path, connected and line_of_sight agree", func
       end
     end
     assert.is_true(checked == 40 * 4 * 2 * 6 and reached > 300, ("%d reached"):format(reached))
+  end)
+
+  it("keeps out of forbidden cells on cluttered routes under every rule", function()
+    -- cluttered routes (a turn every few cells) run the lane's Theta* beside
+    -- the taut path (src/taut.c): its steps and segments shut forbidden
+    -- cells as the cell search does
+    local reached = 0
+    for seed = 1, 12 do
+      local r = rng(700 + seed)
+      for _, rule in ipairs(rules) do
+        local g = astar.grid(24, 24, { diagonal = rule })
+        local forbid = astar.field(g)
+        for y = 1, 24 do
+          for x = 1, 24 do
+            local v = r()
+            if v < 0.2 then g:set_blocked(x, y, true) elseif v < 0.3 then forbid:set(x, y, 1) end
+          end
+        end
+        for _ = 1, 4 do
+          local sx, sy, gx, gy = r(1, 24), r(1, 24), r(1, 24), r(1, 24)
+          local what = ("seed %d, %s, (%d, %d) to (%d, %d)"):format(seed, rule, sx, sy, gx, gy)
+          local cell = g:find_path(sx, sy, gx, gy, { forbid = forbid })
+          local any = g:find_path(sx, sy, gx, gy, { any_angle = true, forbid = forbid })
+          assert.equal(cell ~= nil, any ~= nil, what)
+          if cell then
+            reached = reached + 1
+            assert.is_true(sees(g, any.points, 1), what)
+            for _, c in ipairs(any.xy) do
+              assert.is_false(g:is_blocked(c[1], c[2]), what)
+              assert.equal(0, forbid:get(c[1], c[2]), what)
+            end
+            assert.is_true(any.length <= cell.cost + 1e-9, what)
+          end
+        end
+      end
+    end
+    assert.is_true(reached >= 40, ("%d reached"):format(reached))
   end)
 end)

@@ -358,40 +358,21 @@ astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud) {
 }
 
 static void theta_arrays(astar_theta *t, size_t cap, int free_only) {
-  size_t n = t->cap;
-  astar__mem(t->alloc, t->ud, t->g, n * sizeof(double), 0);
-  astar__mem(t->alloc, t->ud, t->f, n * sizeof(double), 0);
-  astar__mem(t->alloc, t->ud, t->parent, n * sizeof(int32_t), 0);
-  astar__mem(t->alloc, t->ud, t->hpos, n * sizeof(int32_t), 0);
-  astar__mem(t->alloc, t->ud, t->heap, n * sizeof(int32_t), 0);
-  astar__mem(t->alloc, t->ud, t->stamp, n * sizeof(uint32_t), 0);
-  t->g = t->f = NULL;
-  t->parent = t->hpos = t->heap = NULL;
-  t->stamp = NULL;
-  t->cap = 0;
-  if (free_only) return;
-  t->g = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(double));
-  t->f = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(double));
-  t->parent = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(int32_t));
-  t->hpos = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(int32_t));
-  t->heap = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(int32_t));
-  t->stamp = (uint32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cap * sizeof(uint32_t));
-  t->cap = cap;
-  if (!t->g || !t->f || !t->parent || !t->hpos || !t->heap || !t->stamp) {
-    /* free what came and remember nothing: the sizes are all-or-nothing */
-    astar__mem(t->alloc, t->ud, t->g, t->g ? cap * sizeof(double) : 0, 0);
-    astar__mem(t->alloc, t->ud, t->f, t->f ? cap * sizeof(double) : 0, 0);
-    astar__mem(t->alloc, t->ud, t->parent, t->parent ? cap * sizeof(int32_t) : 0, 0);
-    astar__mem(t->alloc, t->ud, t->hpos, t->hpos ? cap * sizeof(int32_t) : 0, 0);
-    astar__mem(t->alloc, t->ud, t->heap, t->heap ? cap * sizeof(int32_t) : 0, 0);
-    astar__mem(t->alloc, t->ud, t->stamp, t->stamp ? cap * sizeof(uint32_t) : 0, 0);
-    t->g = t->f = NULL;
-    t->parent = t->hpos = t->heap = NULL;
-    t->stamp = NULL;
-    t->cap = 0;
-  } else {
-    memset(t->stamp, 0, cap * sizeof(uint32_t));
-  }
+  /* g, f, parent, hpos, heap, stamp: all or nothing */
+  static const size_t size[6] = {sizeof(double), sizeof(double), sizeof(int32_t),
+                                 sizeof(int32_t), sizeof(int32_t), sizeof(uint32_t)};
+  void *p[6];
+  int i, ok = 1;
+  p[0] = t->g, p[1] = t->f, p[2] = t->parent, p[3] = t->hpos, p[4] = t->heap, p[5] = t->stamp;
+  for (i = 0; i < 6; i++) p[i] = astar__mem(t->alloc, t->ud, p[i], t->cap * size[i], 0);
+  for (i = 0; i < 6 && !free_only; i++)
+    if ((p[i] = astar__mem(t->alloc, t->ud, NULL, 0, cap * size[i])) == NULL) ok = 0;
+  for (i = 0; i < 6 && !free_only && !ok; i++)
+    p[i] = astar__mem(t->alloc, t->ud, p[i], p[i] ? cap * size[i] : 0, 0);
+  t->cap = free_only || !ok ? 0 : cap;
+  t->g = (double *)p[0], t->f = (double *)p[1], t->parent = (int32_t *)p[2];
+  t->hpos = (int32_t *)p[3], t->heap = (int32_t *)p[4], t->stamp = (uint32_t *)p[5];
+  if (t->cap) memset(t->stamp, 0, cap * sizeof(uint32_t));
 }
 
 void astar_theta_free(astar_theta *t) {
@@ -728,6 +709,7 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 #define THETA_REFINE 2
 #define FAST_REFINE 1
 #define FAST_NEAR 32
+#define LANE_TURNS 25
 #define THETA_SKIP 2
 static int32_t cheb(int32_t a, int32_t b, int32_t w) {
   int32_t ddx = a % w - b % w, ddy = a / w - b / w;
@@ -841,14 +823,31 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
 }
 
 /* The fast mode's points to `to`: the inner search's cell path, pulled
-** taut, kept in t->pts (a count of 0 when `to` was not reached, ENOMEM). */
+** taut; on a cluttered route (a turn every LANE_TURNS cells or more
+** often) the lane's Theta* too, the shorter kept; then refined; kept in
+** t->pts (a count of 0 when `to` was not reached, ENOMEM). */
 static int32_t fast_points(astar_theta *t, const seg_ctx *c, int32_t to) {
-  int32_t n = astar_search_path_length(t->inner, to);
+  int32_t n = astar_search_path_length(t->inner, to), m = 0;
+  size_t cells = (size_t)astar_grid_width(t->gr) * (size_t)astar_grid_height(t->gr);
+  astar__lane l;
   if (n <= 0) return 0;
-  if (astar__grow(t->alloc, t->ud, (void **)&t->pts, &t->pts_cap, (size_t)n, sizeof(int32_t)))
+  if (astar__grow(t->alloc, t->ud, (void **)&t->pts, &t->pts_cap, (size_t)n * 4, sizeof(int32_t)))
     return ASTAR_ENOMEM;
   astar_search_path(t->inner, to, t->pts, NULL, NULL);
+  memcpy(t->pts + n, t->pts, (size_t)n * sizeof(int32_t));
   t->npts = astar__grid_taut(t->gr, t->q.forbid, c->strict, t->pts, n);
+  if (t->npts > 2 && (t->npts - 2) * LANE_TURNS >= n) {
+    if (t->cap < cells) theta_arrays(t, cells, 0); /* out of memory: no lane */
+    l.g = t->g, l.f = t->f, l.parent = t->parent, l.hpos = t->hpos, l.heap = t->heap;
+    l.stamp = t->stamp, l.gen = &t->gen, l.cells = cells;
+    if (t->cap >= cells)
+      m = astar__grid_lane(t->gr, t->q.forbid, c->strict, &l, t->pts + n, n, t->pts, t->npts,
+                           t->pts + 2 * n);
+  }
+  if (m > 0) { /* shorter than the taut path */
+    memmove(t->pts, t->pts + 2 * n, (size_t)m * sizeof(int32_t));
+    t->npts = m;
+  }
   t->npts = refine(t, t->pts, t->npts, FAST_REFINE, 1);
   t->pts_to = to;
   return t->npts;

@@ -285,6 +285,9 @@ unsigned astar__grid_rule_moves(const astar_grid *gr, unsigned open);
 ** sight rule.  The cells must be inside the (square) grid. */
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict);
+/* The steps out of cell (x, y) of a square grid under its rule, bit d as
+** in astar__grid_rule_moves, with forbidden cells (forbid, or NULL) shut. */
+unsigned astar__grid_moves(const astar_grid *gr, int32_t x, int32_t y, const double *forbid);
 /* 1 when a cell of the square grid's 3 x 3 block round (x, y) is blocked
 ** (grid.c; the cells a taut path turns at). */
 int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y);
@@ -294,6 +297,20 @@ int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y);
 ** points' length is at most the cell path's. */
 int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict, int32_t *cells,
                          int32_t n);
+/* Theta* in the lane of cells near the cell path cells[0..n-1] (taut.c):
+** when its path is shorter than the taut points pts[0..m-1], writes its
+** turning points into out (room for 2n) and returns their count, else 0.
+** The scratch arrays hold a value per cell of the grid (cells); the lane
+** moves *gen by 2 and stamps with the two values (stamps never exceed *gen). */
+typedef struct astar__lane {
+  double *g, *f;
+  int32_t *parent, *hpos, *heap;
+  uint32_t *stamp, *gen;
+  size_t cells;
+} astar__lane;
+int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
+                         const astar__lane *l, const int32_t *cells, int32_t n,
+                         const int32_t *pts, int32_t m, int32_t *out);
 
 /* search ------------------------------------------------------------------ */
 

@@ -99,6 +99,17 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
   return 1;
 }
 
+unsigned astar__grid_moves(const astar_grid *gr, int32_t x, int32_t y, const double *forbid) {
+  int32_t p = LAT_CELL(gr, x, y), w = gr->w, d;
+  unsigned open = 0;
+  if (forbid == NULL) return gr->moves[p];
+  for (d = 0; d < 8; d++) {
+    int32_t nx = x + dx[d], ny = y + dy[d];
+    if (!gr->blocked[p + dx[d] + dy[d] * gr->pw] && forbid[ny * w + nx] == 0) open |= 1u << d;
+  }
+  return lat_rule_moves(gr, open);
+}
+
 int astar__grid_walled(const astar_grid *gr, int32_t x, int32_t y) {
   const unsigned char *b = gr->blocked;
   int32_t p = LAT_CELL(gr, x, y), pw = gr->pw;

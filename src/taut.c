@@ -12,9 +12,11 @@
 **
 ** Work: a few segment tests per turning point (galloping, then a local
 ** search around each turn), each walking the cells the segment crosses; no
-** memory beyond the caller's array.
+** memory beyond the caller's array.  The lane below is a second opinion
+** for cluttered routes, with scratch arrays of a value per grid cell.
 */
 #include <math.h>
+#include <string.h>
 
 #include "astar_int.h"
 
@@ -145,4 +147,183 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
     if (!moved) break;
   }
   return m;
+}
+
+/*
+** The lane: Lazy Theta* (Nash, Koenig, Tovey 2010) over the cells within
+** LANE_R (Chebyshev) of the cell path where it runs beside an obstacle,
+** LANE_OPEN where it does not.  The grid's search takes a shortest path in
+** steps, which may pass an obstacle on the other side than the shortest
+** any-angle path (octile lengths overrate some directions by up to 8%);
+** in the lane Theta* sees both sides of the small obstacles the cell path
+** passes.  A node takes its generator's parent unchecked; when it is
+** expanded and that parent is hidden, the closed neighbours and up to
+** LANE_UP of each one's turning points are tried, nearest lower bound
+** first (uniform costs: the first with passage is the best).  Nodes whose
+** f cannot beat the taut path's length are not opened.  The lane holds
+** the cell path, every step of which Theta* may take, so the goal is
+** reached unless the bound cuts it off.  Work: the lane's cells (up to
+** (2 LANE_R + 1)^2 a path cell, each expanded at most once)
+** and a segment test per expansion; the caller runs it on cluttered
+** routes only (anyangle.c).
+*/
+#define LANE_R 3
+#define LANE_OPEN 1
+#define LANE_CLOSED (-2)
+#define LANE_UP 2
+#define LANE_CAND (8 * (LANE_UP + 1))
+
+static double hypot2(int32_t ddx, int32_t ddy) {
+  return sqrt((double)ddx * ddx + (double)ddy * ddy);
+}
+
+static int lane_less(const astar__lane *l, int32_t a, int32_t b) {
+  return l->f[a] < l->f[b] || (l->f[a] == l->f[b] && l->g[a] > l->g[b]);
+}
+
+static void lane_up(const astar__lane *l, int32_t i) {
+  int32_t v = l->heap[i];
+  while (i > 0) {
+    int32_t p = (i - 1) / 2;
+    if (!lane_less(l, v, l->heap[p])) break;
+    l->heap[i] = l->heap[p];
+    l->hpos[l->heap[i]] = i;
+    i = p;
+  }
+  l->heap[i] = v;
+  l->hpos[v] = i;
+}
+
+static int32_t lane_pop(const astar__lane *l, int32_t *nheap) {
+  int32_t top = l->heap[0], v = l->heap[--*nheap], i = 0;
+  for (;;) {
+    int32_t c = 2 * i + 1;
+    if (c >= *nheap) break;
+    if (c + 1 < *nheap && lane_less(l, l->heap[c + 1], l->heap[c])) c++;
+    if (!lane_less(l, l->heap[c], v)) break;
+    l->heap[i] = l->heap[c];
+    l->hpos[l->heap[i]] = i;
+    i = c;
+  }
+  if (*nheap > 0) {
+    l->heap[i] = v;
+    l->hpos[v] = i;
+  }
+  l->hpos[top] = LANE_CLOSED;
+  return top;
+}
+
+int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
+                         const astar__lane *l, const int32_t *cells, int32_t n,
+                         const int32_t *pts, int32_t npts, int32_t *out) {
+  static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+  static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+  taut t;
+  int32_t i, nheap = 0, start = cells[0], goal = cells[n - 1], m = 0, z;
+  struct {
+    double lb;
+    int32_t u, near;
+  } cand[LANE_CAND];
+  double len = 0, bound = 0;
+  uint32_t in, seen; /* stamps: in the lane, reached */
+  int32_t gx = goal % astar_grid_width(gr), gy = goal / astar_grid_width(gr), px, py;
+  t.gr = gr;
+  t.forbid = forbid;
+  t.strict = strict;
+  t.w = astar_grid_width(gr);
+  t.h = astar_grid_height(gr);
+  if (*l->gen >= UINT32_MAX - 2) { /* wrapped: every stamp is stale again */
+    memset(l->stamp, 0, l->cells * sizeof(uint32_t));
+    *l->gen = 0;
+  }
+  in = ++*l->gen;
+  seen = ++*l->gen;
+  for (i = 1; i < npts; i++) bound += dist(&t, pts[i - 1], pts[i]);
+  for (i = 0; i < n; i++) {
+    int32_t cx = cells[i] % t.w, cy = cells[i] / t.w, x, y;
+    int32_t r = astar__grid_walled(gr, cx, cy) ? LANE_R : LANE_OPEN;
+    for (y = cy - r; y <= cy + r; y++)
+      for (x = cx - r; x <= cx + r; x++)
+        if (x >= 0 && y >= 0 && x < t.w && y < t.h && l->stamp[y * t.w + x] != seen)
+          l->stamp[y * t.w + x] = in;
+    l->stamp[cells[i]] = in;
+  }
+  l->g[start] = 0;
+  l->f[start] = dist(&t, start, goal);
+  l->parent[start] = start;
+  l->stamp[start] = seen;
+  l->heap[nheap++] = start;
+  l->hpos[start] = 0;
+  while (nheap > 0) {
+    int32_t s = lane_pop(l, &nheap), sx = s % t.w, sy = s / t.w, d, p = l->parent[s];
+    unsigned moves = astar__grid_moves(gr, sx, sy, forbid), mv;
+    if (p != s && !sees(&t, p, s)) {
+      /* the parent assumed at generation is hidden: the closed neighbours
+      ** (s's generator is one) and their chains of turning points, by
+      ** lower bound; the first with passage (a neighbour has) */
+      int32_t nc = 0, k, j;
+      for (d = 0, mv = moves; mv != 0; d++, mv >>= 1) {
+        int32_t u = (sy + ddy[d]) * t.w + sx + ddx[d];
+        if (!(mv & 1u) || l->stamp[u] != seen || l->hpos[u] != LANE_CLOSED) continue;
+        for (k = 0; k <= LANE_UP && nc < LANE_CAND; k++) {
+          double lb = l->g[u] + dist(&t, u, s);
+          for (j = nc; j > 0 && lb <= cand[j - 1].lb * (1 + 1e-12); j--) cand[j] = cand[j - 1];
+          cand[j].lb = lb;
+          cand[j].u = u;
+          cand[j].near = k == 0;
+          nc++;
+          if (l->parent[u] == u) break;
+          u = l->parent[u];
+        }
+      }
+      for (k = 0; k < nc; k++)
+        if (cand[k].near || sees(&t, cand[k].u, s)) {
+          l->g[s] = cand[k].lb;
+          l->parent[s] = cand[k].u;
+          break;
+        }
+      p = l->parent[s];
+    }
+    if (s == goal) break;
+    px = p % t.w;
+    py = p / t.w;
+    for (d = 0; moves != 0; d++, moves >>= 1) {
+      int32_t x = sx + ddx[d], y = sy + ddy[d], v = y * t.w + x, u = p;
+      double g, f;
+      if (!(moves & 1u) || (l->stamp[v] != in && l->stamp[v] != seen)) continue;
+      if (l->stamp[v] == seen && l->hpos[v] == LANE_CLOSED) continue;
+      /* lazily: s's parent (the start's children: the start), its
+      ** passage to v checked when v is expanded */
+      g = l->g[u] + hypot2(x - px, y - py);
+      if (l->stamp[v] == seen && !(g < l->g[v] * (1 - 1e-12))) continue;
+      f = g + hypot2(x - gx, y - gy);
+      if (!(f < bound)) continue; /* cannot beat the bound */
+      l->g[v] = g;
+      l->f[v] = f;
+      l->parent[v] = u;
+      if (l->stamp[v] != seen) {
+        l->stamp[v] = seen;
+        l->hpos[v] = nheap;
+        l->heap[nheap++] = v;
+      }
+      lane_up(l, l->hpos[v]);
+    }
+  }
+  if (l->stamp[goal] != seen) return 0;
+  for (z = goal;; z = l->parent[z]) {
+    out[m++] = z;
+    if (z == start) break;
+  }
+  for (i = 0; i < m / 2; i++) {
+    int32_t k = out[i];
+    out[i] = out[m - 1 - i];
+    out[m - 1 - i] = k;
+  }
+  for (i = 0; i < 8 && m > 2; i++) {
+    int moved = 0;
+    m = settle(&t, out, m, &moved);
+    if (!moved) break;
+  }
+  for (i = 1; i < m; i++) len += dist(&t, out[i - 1], out[i]);
+  return len < bound * (1 - 1e-12) ? m : 0;
 }
