@@ -647,21 +647,41 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 */
 #define FITS(gr, c, k) ((gr)->clear[c] >= (k))
 
+/* An expansion's work bound: cells read by its straight runs, a diagonal
+** step counted as UNIT_DIAG_WORK (see expand_unit). */
+#define UNIT_WORK 2048
+#define UNIT_DIAG_WORK 4
+
 /* The straight run from c in cardinal direction d for size k: steps to the
-** first jump point or the goal, 0 at a wall. */
+** first jump point or the goal, 0 at a wall.  The cells it reads are added
+** to *work; a run still going when *work reaches UNIT_WORK (after one step
+** at least) is cut there (*cut set: the cell there goes on). */
 ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
-                                   int32_t goal) {
+                                   int32_t goal, int32_t *work, int *cut) {
   const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
+  const int32_t lim = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
   int32_t t = 0;
   for (;;) {
     c += step;
     t++;
-    if (!FITS(gr, c, k)) return 0;
-    if (c == goal) return t;
-    if ((FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
-        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)))
+    if (!FITS(gr, c, k)) break;
+    if (c == goal) {
+      *work += t;
       return t;
+    }
+    if ((FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
+        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k))) {
+      *work += t;
+      return t;
+    }
+    if (ASTAR_UNLIKELY(t >= lim)) {
+      *work += t;
+      *cut = 1;
+      return t;
+    }
   }
+  *work += t;
+  return 0;
 }
 
 /* The unit's moves out of c among d's: each straight step where the unit
@@ -708,14 +728,25 @@ ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t 
   }
 }
 
+/*
+** One expansion's scans are bounded by work (doc/design.md, "Jump point
+** search"): UNIT_WORK cells scanned in all, a diagonal step counted as
+** UNIT_DIAG_WORK.  A straight run from the expanded cell that reaches the
+** bound is cut and the cell there becomes a node that goes on with it; a
+** diagonal run that reaches it (before a step, or in one of its straight
+** scans) offers its current cell, which redoes that cell's scans when it is
+** expanded.  The extra nodes lie on canonical runs, so nothing is lost, and
+** an expansion costs a bounded time: a time-sliced step (lquery.c) cannot
+** overshoot its budget by more than one of them on huge open maps.
+*/
 static int expand_unit(astar_search *s, int32_t p) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
   const int32_t k = s->q.size, goal = s->goal;
-  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p), t;
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p), t, work = 0;
   double g = node_g(s, p);
   unsigned m;
-  int d, rc;
+  int d, rc, cut;
   jctx_init(&J, s, gr, 0);
   if (par < 0) {
     m = 0xffu;
@@ -726,7 +757,8 @@ static int expand_unit(astar_search *s, int32_t p) {
   m &= unit_moves(gr, p, k);
   for (d = 0; d < 4; d++) {
     if (!(m >> d & 1u)) continue;
-    t = unit_straight(gr, p, d, k, goal);
+    cut = 0;
+    t = unit_straight(gr, p, d, k, goal, &work, &cut);
     if (t && (rc = offer(&J, p, p + t * gr->off[0][d], px + t * jdx[d], py + t * jdy[d],
                          g + t)) != ASTAR_OK)
       return rc;
@@ -746,13 +778,20 @@ static int expand_unit(astar_search *s, int32_t p) {
         if ((rc = offer(&J, p, c, x, y, gc)) != ASTAR_OK) return rc;
         break;
       }
-      mv = unit_moves(gr, c, k);
-      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal)) != 0 &&
+      work += UNIT_DIAG_WORK;
+      cut = 0;
+      if (ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
+      mv = cut ? 0 : unit_moves(gr, c, k);
+      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal, &work, &cut)) != 0 && !cut &&
           (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
         return rc;
-      if ((mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal)) != 0 &&
-          (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
+      if (!cut && (mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal, &work, &cut)) != 0 &&
+          !cut && (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
         return rc;
+      if (cut) { /* the bound: c goes on with the run and its scans */
+        if ((rc = offer(&J, p, c, x, y, gc)) != ASTAR_OK) return rc;
+        break;
+      }
     } while (mv >> d & 1u);
   }
   return flush(&J, p);

@@ -26,6 +26,9 @@ typedef struct lsbuf lsbuf;
 ** a query's repair and a distance field's update() reach back that far. */
 #define TOPO_CHANGE_LOG 4096
 
+/* Search states a topology keeps from cancelled queries (lquery.c). */
+#define TOPO_SPARES 2
+
 typedef struct ltopo_class {
   const char *mt;   /* metatable name: "astar.Graph" */
   const char *what; /* "graph": messages */
@@ -99,6 +102,8 @@ struct ltopo {
   astar_topology *t; /* its topology view; NULL once released */
   astar_grid *grid;  /* the grid of cells behind t; NULL for graphs */
   lobj *search;      /* its cached Search (in the user value) */
+  astar_search *spare[TOPO_SPARES]; /* search states of cancelled queries,
+                                ** for the next queries to begin in */
   int32_t cells_w;   /* grids of cells: the width (fixed; read
                                 ** per callback), 0 for graphs */
 };
@@ -164,6 +169,11 @@ static void check_mutable(lua_State *L, ltopo *T) {
 ** references alive for its finalizer), and it is the big one. */
 static void topo_release(lobj *o) {
   ltopo *T = (ltopo *)o;
+  int i;
+  for (i = 0; i < TOPO_SPARES; i++) {
+    astar_search_free(T->spare[i]);
+    T->spare[i] = NULL;
+  }
   T->cls->free(T->impl);
   T->impl = NULL;
   T->t = NULL;
@@ -186,6 +196,7 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->t = NULL;
   T->grid = NULL;
   T->search = NULL;
+  memset(T->spare, 0, sizeof T->spare);
   T->cells_w = 0;
   luaL_getmetatable(L, cls->mt);
   lua_setmetatable(L, -2);
@@ -386,11 +397,14 @@ static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
 static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
   size_t n = astar_topology_bytes(T->t);
   lsearch *S;
+  int i;
   compat_getuv(L, tidx);
   lua_getfield(L, -1, "search");
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL) n += sbuf_bytes(&S->b);
   lua_pop(L, 2);
+  for (i = 0; i < TOPO_SPARES; i++)
+    if (T->spare[i]) n += astar_search_bytes(T->spare[i]);
   return n;
 }
 
