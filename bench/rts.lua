@@ -274,7 +274,7 @@ local function run_map(name)
       local s1 = planner:stats()
       worst[#worst + 1] = { frame = frame, ms = ms, edit = edit_t * 1e3, orders = t_orders * 1e3,
         update = (t1 - t0 - t_orders) * 1e3, results = #results, expansions = s1.expansions - s0.expansions,
-        checks = s1.checks - s0.checks, pending = s0.pending, trace = rawget(_G, "TRACE") }
+        checks = s1.checks - s0.checks, pending = s0.pending }
       table.sort(worst, function(a, b) return a.ms > b.ms end)
       worst[WORST + 1] = nil
     end
@@ -315,16 +315,6 @@ local function run_map(name)
     io.stderr:write(("worst %d: frame %d %.3f ms = edit %.3f + orders %.3f + update %.3f; %d results, %d expansions,"
       .. " %d path checks, %d pending\n"):format(i, f.frame, f.ms, f.edit, f.orders, f.update, f.results,
       f.expansions, f.checks, f.pending))
-    local tr = f.trace
-    if tr then
-      io.stderr:write(("   check %.3f ms, update %.3f ms\n"):format(tr.check * 1e3, (tr.total or 0) * 1e3))
-      for _, st in ipairs(tr.steps) do
-        io.stderr:write(("   step %s%s asked %s (reserve %.3f) did %d -> %s in %.3f ms, finish %.3f ms, path %d\n"):format(
-          st.class, st.fresh and " new" or "", type(st.asked) == "number" and st.asked < 1 and ("%.3f ms"):format(st.asked * 1e3)
-          or tostring(st.asked), (st.res or 0) * 1e3, st.did or -1, tostring(st.status), st.step * 1e3, (st.fin or 0) * 1e3, st.len or 0))
-        if st.fb then io.stderr:write(("     result %.3f cancel %.3f watch %.3f\n"):format(st.fb.result * 1e3, st.fb.cancel * 1e3, (st.fb.watch or 0) * 1e3)) end
-      end
-    end
   end
   return {
     map = ("%s%s (%dx%d)"):format(path:match("([^/]+)%.map$"), scale > 1 and (" x" .. scale) or "", W, H),

@@ -649,7 +649,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 
 /* An expansion's work bound: cells read by its straight runs, a diagonal
 ** step counted as UNIT_DIAG_WORK (see expand_unit). */
-#define UNIT_WORK 2048
+#define UNIT_WORK 8192
 #define UNIT_DIAG_WORK 4
 
 /* The straight run from c in cardinal direction d for size k: steps to the

@@ -548,10 +548,14 @@ static int l_query_step(lua_State *L) {
       Q->repairs++;
     } else {
       /* a jump point search cannot be repaired: one that a change reached
-      ** begins again as A* (same answers), which the next changes repair,
-      ** so edits that keep coming never make it begin again for ever */
+      ** begins again as jump point search the first time (its searches are
+      ** short: beginning again costs less than an A* that repairs, which on
+      ** a large map expands thousands of cells where jump points expand a
+      ** few), and as A* (same answers) the next time, which the later
+      ** changes repair, so edits that keep coming never make it begin again
+      ** for ever */
       if (Q->opts.on_change == ON_CHANGE_REPAIR && !Q->dist && !Q->opts.any_angle &&
-          Q->opts.q.algorithm == ASTAR_ALGO_AUTO && astar_search_jps(Q->b.s))
+          Q->opts.q.algorithm == ASTAR_ALGO_AUTO && astar_search_jps(Q->b.s) && Q->restarts > 0)
         Q->opts.q.algorithm = ASTAR_ALGO_ASTAR;
       Q->begun = 0; /* the same query, on the new map */
       Q->restarts++;

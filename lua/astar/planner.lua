@@ -119,14 +119,16 @@ function M.planner(topo, opts)
     argerror(2, "planner", "slice must be an integer >= 1, got " .. describe(slice))
   end
   local versions = type(topo.version) == "function" and type(topo.path_valid) == "function"
+  local timed_step
+  if opts.clock ~= nil then timed_step = false end
   return setmetatable({
     topo = topo, kind = kind, aging = aging, locate = locate, clock = clock, watch = watch,
     slice = slice,
     versions = versions,       -- the map has versions and path_valid (grids: a change log)
     version = versions and topo:version() or nil,
-    -- q:step{ time = } works (probed on first use); not with a clock of the
-    -- caller's, which the engine cannot read
-    timed_step = opts.clock ~= nil and false or nil,
+    -- q:step{ time = } works (probed on first use: nil); not with a clock
+    -- of the caller's, which the engine cannot read (false)
+    timed_step = timed_step,
     per_exp = {},              -- seconds per expansion by kind of request, measured
                                -- (time budgets by slices; jump point search costs far
                                -- more per expansion than A*)
@@ -582,7 +584,7 @@ local function step(self, r, n, time)
     -- than measured overshoots by a fraction of the budget
     local est = self.per_exp[r.class]
     local k = est and math.floor(0.5 * time / est) or self.slice
-    if k < MIN_SLICE then k = MIN_SLICE elseif k > 1e6 then k = 1e6 end
+    if k < 1 then k = 1 elseif k > 1e6 then k = 1e6 end
     if n and n < k then k = n end
     status = q:step(k)
   else
@@ -679,9 +681,10 @@ function Planner:update(budget)
       ask = time - (clock() - t0) - reserve(self, r, time)
       if ask < MIN_STEP_TIME then
         if stepped then break end
-        -- nothing stepped in this frame yet: one small step all the same,
-        -- so the queue moves every frame (a bounded overshoot, no starving)
-        ask = MIN_STEP_TIME
+        -- nothing stepped in this frame yet: one smallest slice all the
+        -- same (a count), so the queue moves every frame (a bounded
+        -- overshoot, no starving)
+        ask = nil
         if not n or n > MIN_SLICE then n = MIN_SLICE end
       end
     end
