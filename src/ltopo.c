@@ -102,6 +102,8 @@ struct ltopo {
   astar_topology *t; /* its topology view; NULL once released */
   astar_grid *grid;  /* the grid of cells behind t; NULL for graphs */
   lobj *search;      /* its cached Search (in the user value) */
+  lobj *search2;     /* a second one, for calls that run two searches
+                                ** at once (grid:flee; uv.search2) */
   astar_search *spare[TOPO_SPARES]; /* search states of cancelled queries,
                                 ** for the next queries to begin in */
   int32_t cells_w;   /* grids of cells: the width (fixed; read
@@ -179,6 +181,7 @@ static void topo_release(lobj *o) {
   T->t = NULL;
   T->grid = NULL;
   if (T->search && T->search->holds == 0) obj_release(T->search);
+  if (T->search2 && T->search2->holds == 0) obj_release(T->search2);
 }
 
 static void *search_make(lua_State *L, lstate *M);
@@ -196,6 +199,7 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->t = NULL;
   T->grid = NULL;
   T->search = NULL;
+  T->search2 = NULL;
   memset(T->spare, 0, sizeof T->spare);
   T->cells_w = 0;
   luaL_getmetatable(L, cls->mt);
@@ -365,14 +369,16 @@ static lsearch *search_new(lua_State *L, lcall *C) {
   return S;
 }
 
-/* Pushes and holds the search state for a call on the topology at tidx:
-** its cached Search, or a fresh one when that one is in use (a nested
-** search from a callback or a finalizer gets its own) or was freed. */
-static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
+/* Pushes and holds the search state cached in field `field` of the user
+** value of the topology at tidx (slot: its pointer in the topology): that
+** one, or a fresh one when it is in use (a nested search from a callback or
+** a finalizer gets its own) or was freed. */
+static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, const char *field,
+                               lobj **slot) {
   lsearch *S;
   int cache;
   compat_getuv(L, tidx);
-  lua_getfield(L, -1, "search");
+  lua_getfield(L, -1, field);
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL && S->o.holds == 0 && !S->o.released) {
     lua_remove(L, -2);
@@ -384,12 +390,24 @@ static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
   lua_pop(L, 1);
   S = search_new(L, C); /* uv, S */
   if (cache) {
-    ((ltopo *)lua_touserdata(L, tidx))->search = &S->o;
+    *slot = &S->o;
     lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "search");
+    lua_setfield(L, -3, field);
   }
   lua_remove(L, -2);
   return S;
+}
+
+/* The search state for a call on the topology at tidx (acquire_cached). */
+static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
+  ltopo *T = (ltopo *)lua_touserdata(L, tidx);
+  return acquire_cached(L, C, tidx, "search", &T->search);
+}
+
+/* A second one, for a call that runs two searches at once. */
+static lsearch *acquire_search2(lua_State *L, lcall *C, int tidx) {
+  ltopo *T = (ltopo *)lua_touserdata(L, tidx);
+  return acquire_cached(L, C, tidx, "search2", &T->search2);
 }
 
 /* Bytes held in C for the topology at tidx: its own storage plus its cached
@@ -400,6 +418,10 @@ static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
   int i;
   compat_getuv(L, tidx);
   lua_getfield(L, -1, "search");
+  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  if (S != NULL) n += sbuf_bytes(&S->b);
+  lua_pop(L, 1);
+  lua_getfield(L, -1, "search2");
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL) n += sbuf_bytes(&S->b);
   lua_pop(L, 2);

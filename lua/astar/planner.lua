@@ -137,6 +137,8 @@ function M.planner(topo, opts)
     fin_path = nil,            -- the same per path (graphs: no coordinates to predict from)
     len_ratio = 1.5,           -- path entries per cell of distance between the ends, measured
     scratch = { nodes = {} },  -- the window path_valid checks (check_windows)
+    fields = {},               -- forbid field -> { version =, keys = set } of the
+                               -- watched paths made with it (check_fields)
     hex = kind == "cells" and type(getmetatable(topo)) == "table"
       and getmetatable(topo).__name == "astar.Hex" or false,
     frame = 0, seq = 0,
@@ -199,6 +201,11 @@ local function unwatch(self, key)
   local w = self.watched[key]
   if w then
     unindex(self, w)
+    if w.field then
+      local f = self.fields[w.field]
+      f.keys[key] = nil
+      if next(f.keys) == nil then self.fields[w.field] = nil end
+    end
     self.watched[key] = nil
   end
 end
@@ -421,6 +428,49 @@ local function check_windows(self, w, from, set)
   return true
 end
 
+-- Watched path w (of key) is broken at index `broken`: reported, and its
+-- request queued again from where the unit stands (its search is made when
+-- it is first stepped).
+local function invalidate(self, key, w, broken, out)
+  unwatch(self, key)
+  self.counts.invalidated = self.counts.invalidated + 1
+  out[#out + 1] = { key = key, reason = "invalidated", broken = broken }
+  local r = w.request
+  if self.locate then
+    local a, b = self.locate(key)
+    if self.kind == "graph" then
+      if is_int(a) then r.from = a end
+    elseif is_int(a) and is_int(b) then
+      r.from = { a, b }
+    end
+  end
+  r.query = nil
+  enqueue(self, r)
+end
+
+-- A forbid field that watched paths were made with changed (its version):
+-- fields log no cells, so each of those paths is checked whole, from where
+-- its unit stands.  A field that cannot say its version (closed) is left.
+local function check_fields(self, out)
+  for field, f in pairs(self.fields) do
+    local ok, v = pcall(field.version, field)
+    if ok and v ~= f.version then
+      local list = {}
+      for key in pairs(f.keys) do list[#list + 1] = key end
+      for _, key in ipairs(list) do
+        local w = self.watched[key]
+        if w then
+          local from = progress(self, w)
+          self.counts.checks = self.counts.checks + 1
+          local good, broken = self.topo:path_valid(w.path, from, w.request.qopts)
+          if not good then invalidate(self, key, w, broken, out) end
+        end
+      end
+      if self.fields[field] then self.fields[field].version = v end
+    end
+  end
+end
+
 -- The map changed since the last check: every watched path whose part ahead
 -- of its unit crosses a changed cell is checked there (check_windows); a
 -- broken one is reported and its request queued again, from where the unit
@@ -448,22 +498,7 @@ local function check_watched(self, out)
         self.counts.checks = self.counts.checks + 1
         ok, broken = topo:path_valid(w.path, from, w.request.qopts)
       end
-      if not ok then
-        unwatch(self, key)
-        self.counts.invalidated = self.counts.invalidated + 1
-        out[#out + 1] = { key = key, reason = "invalidated", broken = broken }
-        local r = w.request
-        if self.locate then
-          local a, b = self.locate(key)
-          if self.kind == "graph" then
-            if is_int(a) then r.from = a end
-          elseif is_int(a) and is_int(b) then
-            r.from = { a, b }
-          end
-        end
-        r.query = nil              -- made when the request is first stepped
-        enqueue(self, r)
-      end
+      if not ok then invalidate(self, key, w, broken, out) end
     end
   end
   self.version = v                 -- only now: a callback that raised leaves them to check again
@@ -484,6 +519,17 @@ local function watch_path(self, r, path)
   local w = { key = r.key, request = r, path = path, progress = 1, tiles = {} }
   unwatch(self, r.key)
   self.watched[r.key] = w
+  local forbid = r.qopts and r.qopts.forbid
+  if forbid ~= nil and type(forbid.version) == "function" then
+    -- a forbid field: its changes can break the path too (check_fields)
+    local f = self.fields[forbid]
+    if not f then
+      f = { version = forbid:version(), keys = {} }
+      self.fields[forbid] = f
+    end
+    f.keys[r.key] = true
+    w.field = forbid
+  end
   if self.kind == "graph" then return end
   local width, tw, index, tiles, key = self.width, self.tiles_w, self.tiles, w.tiles, r.key
   local seen = {}
@@ -671,6 +717,7 @@ function Planner:update(budget)
   local out = self.carry or {}
   self.carry = out
   if self.versions then check_watched(self, out) end
+  if next(self.fields) ~= nil then check_fields(self, out) end
   local left, stepped = expansions, false
   while #self.queue > 0 do
     if left and left < 1 then break end
