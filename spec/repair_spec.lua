@@ -323,7 +323,7 @@ end)
 describe("budgets in time", function()
   local function expanded(q) return tonumber(tostring(q):match("(%d+) expanded")) end
 
-  it("size their chunks from what an expansion costs: past its time, a step ends after one expansion (4 before the first measure)", function()
+  it("size their chunks from what an expansion costs: past its time, a step ends after one (4 before a measure)", function()
     local g = astar.grid(300, 300)
     g:set_cost(1, 300, 2) -- a cell cost off the way: any_angle runs Theta* (an open grid's fast mode ends at once)
     for _, o in ipairs({ { algorithm = "astar" }, { any_angle = true }, { size = 2 }, {} }) do

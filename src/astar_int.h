@@ -381,9 +381,9 @@ struct astar_search {
   size_t xpages_cap, nxpages;
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */
   size_t slab_bytes;                 /* their size in all */
-  int use_x;       /* this query keeps extras (hc, cc, gpos) */
-  int use_cc;      /* this query keeps cc (it has a cost_fn) */
-  double *scratch; /* audits: h per node (owned here: the
+  int use_x;                         /* this query keeps extras (hc, cc, gpos) */
+  int use_cc;                        /* this query keeps cc (it has a cost_fn) */
+  double *scratch;                   /* audits: h per node (owned here: the
                                 ** heuristic may longjmp out of an audit) */
   size_t scratch_cap;
   int32_t *ids; /* audits: passable nodes (same reason) */

@@ -413,7 +413,8 @@ static uint64_t query_chunk(const lquery *Q, double rest) {
   double f;
   if (Q->per_exp <= 0) return QUERY_CHUNK_FIRST;
   f = 0.5 * rest / Q->per_exp;
-  return f < 1 ? 1 : f > QUERY_CHUNK_MAX ? QUERY_CHUNK_MAX : (uint64_t)f;
+  return f < 1 ? 1 : f > QUERY_CHUNK_MAX ? QUERY_CHUNK_MAX
+                                         : (uint64_t)f;
 }
 
 /* Runs the query's search within budget b; the status. */

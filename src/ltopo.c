@@ -98,15 +98,15 @@ typedef struct lcells_ops {
 struct ltopo {
   lobj o; /* first: the lifetime header */
   const ltopo_class *cls;
-  void *impl;        /* astar_graph, astar_grid */
-  astar_topology *t; /* its topology view; NULL once released */
-  astar_grid *grid;  /* the grid of cells behind t; NULL for graphs */
-  lobj *search;      /* its cached Search (in the user value) */
-  lobj *search2;     /* a second one, for calls that run two searches
+  void *impl;                       /* astar_graph, astar_grid */
+  astar_topology *t;                /* its topology view; NULL once released */
+  astar_grid *grid;                 /* the grid of cells behind t; NULL for graphs */
+  lobj *search;                     /* its cached Search (in the user value) */
+  lobj *search2;                    /* a second one, for calls that run two searches
                                 ** at once (grid:flee; uv.search2) */
   astar_search *spare[TOPO_SPARES]; /* search states of cancelled queries,
                                 ** for the next queries to begin in */
-  int32_t cells_w;   /* grids of cells: the width (fixed; read
+  int32_t cells_w;                  /* grids of cells: the width (fixed; read
                                 ** per callback), 0 for graphs */
 };
 

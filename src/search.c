@@ -134,7 +134,8 @@ static int search_grow_dir(astar_search *s, void ***dir, size_t *cap, size_t n) 
 static void *slab_take(astar_search *s, astar_slab **head, size_t size) {
   astar_slab *b = *head;
   if (b == NULL || b->used == b->cap) {
-    size_t cap = b == NULL ? SLAB_FIRST : b->cap * 2 > SLAB_MAX ? SLAB_MAX : b->cap * 2;
+    size_t cap = b == NULL ? SLAB_FIRST : b->cap * 2 > SLAB_MAX ? SLAB_MAX
+                                                                : b->cap * 2;
     size_t bytes = SLAB_HEAD + cap * size;
     astar_slab *nb = (astar_slab *)astar__mem(s->alloc, s->ud, NULL, 0, bytes);
     if (nb == NULL) return NULL;

@@ -617,13 +617,12 @@ local function step(self, r, n, time)
       error(err, 0)
     end
   end
-  if status then                   -- (the probe stepped)
-  elseif time and self.timed_step then
+  if status == nil and time and self.timed_step then
     -- the engine reads its clock in chunks sized from what its expansions
     -- cost, and an expansion's cost is bounded: the step ends within about
     -- one expansion of its time
     status = q:step({ time = time, n = n })
-  elseif time then
+  elseif status == nil and time then
     -- without the engine's clock: a slice of expansions sized from the
     -- time per expansion measured so far (the first at `slice`), asking for
     -- half of what is left (then half of the rest ...), so a slice slower
@@ -633,7 +632,7 @@ local function step(self, r, n, time)
     if k < 1 then k = 1 elseif k > 1e6 then k = 1e6 end
     if n and n < k then k = n end
     status = q:step(k)
-  else
+  elseif status == nil then
     status = q:step(n)
   end
   local p, _, st = q:result()
@@ -736,7 +735,7 @@ function Planner:update(budget)
       end
     end
     stepped = true
-    local ok, status, did = true, nil, 0
+    local ok = true
     if not r.query then
       local okq, q = pcall(new_query, self, r, 1)
       if okq then
@@ -751,6 +750,7 @@ function Planner:update(budget)
     end
     if ok then
       local t1 = clock()
+      local status, did
       ok, status, did = pcall(step, self, r, n, ask)
       local dt = clock() - t1
       if ok and ask and not self.timed_step then
