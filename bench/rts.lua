@@ -162,7 +162,7 @@ local function run_map(name)
   local rss0, heap0 = rss_kb(), collectgarbage("count")
   local gc_auto = os.getenv("GC") == "auto"
   if not gc_auto then collectgarbage("stop") end
-  local gc_ms = {}
+  local gc_ms, consolidated = {}, 0
 
   -- units and their orders
   local units, row = {}, 0
@@ -317,6 +317,7 @@ local function run_map(name)
       if CONSOLIDATE then
         local t = {}
         for i = 1, 1024 do t[i] = i end
+        consolidated = consolidated + #t
       end
       gc_ms[#gc_ms + 1] = (clock() - tg) * 1e3
     end
