@@ -323,19 +323,19 @@ end)
 describe("budgets in time", function()
   local function expanded(q) return tonumber(tostring(q):match("(%d+) expanded")) end
 
-  it("size their chunks from what an expansion costs: past its time, a step ends after one (4 before a measure)", function()
+  it("size their chunks from what an expansion costs: past its time, a step ends after one (one before a measure too)", function()
     local g = astar.grid(300, 300)
     g:set_cost(1, 300, 2) -- a cell cost off the way: any_angle runs Theta* (an open grid's fast mode ends at once)
     for _, o in ipairs({ { algorithm = "astar" }, { any_angle = true }, { size = 2 }, {} }) do
       local q = g:query(1, 1, 299, 299, o) -- (a unit of size 2 fits there)
       assert.equal("searching", q:step({ time = 1e-9 })) -- over before the first reading: the first chunk
-      assert.equal(4, expanded(q))
+      assert.equal(1, expanded(q))
       assert.equal("searching", q:step({ time = 1e-9 })) -- measured: one expansion
-      assert.equal(5, expanded(q))
+      assert.equal(2, expanded(q))
       assert.equal("searching", q:step({ n = 10, time = 1e-9 }))
-      assert.equal(6, expanded(q))
+      assert.equal(3, expanded(q))
       assert.equal("searching", q:step({ n = 5, time = 1000 })) -- the count ends it first
-      assert.equal(11, expanded(q))
+      assert.equal(8, expanded(q))
       assert.equal("found", q:step({ time = 1000 }))
       local fresh = g:find_path(1, 1, 299, 299, o)
       assert.equal(fresh.cost, q:result().cost)
@@ -343,9 +343,9 @@ describe("budgets in time", function()
     end
     local d = g:distances_query({ { 1, 1 } })
     assert.equal("searching", d:step({ time = 1e-9 }))
-    assert.equal(4, expanded(d))
+    assert.equal(1, expanded(d))
     assert.equal("searching", d:step({ time = 1e-9 }))
-    assert.equal(5, expanded(d))
+    assert.equal(2, expanded(d))
     assert.equal("done", d:step({ time = 1000 }))
     assert.equal(g:distances({ { 1, 1 } }):get(300, 300), d:result():get(300, 300))
   end)

@@ -38,7 +38,7 @@
 
 /* A timed step's chunks: the first when the query has no measure of its
 ** expansions yet, and the largest. */
-#define QUERY_CHUNK_FIRST 4
+#define QUERY_CHUNK_FIRST 1
 #define QUERY_CHUNK_MAX 4096
 
 /* The change log a query's repair reads (lfield.c's size: every grid of

@@ -301,12 +301,15 @@ end
 
 -- The head of the queue: the earliest effective order time (the frame of
 -- the order less `aging` frames per priority level), then the earliest order.
+-- Requests that spent their share of this frame (rested: their step ran
+-- out of time but for the room kept to finish them) are passed over: what
+-- is left goes to the next one.
 local function head(self)
   local best, bt, bs = nil, math.huge, math.huge
-  local aging = self.aging
+  local aging, frame = self.aging, self.frame
   for _, r in ipairs(self.queue) do
     local t = r.ordered - r.priority * aging
-    if t < bt or (t == bt and r.seq < bs) then best, bt, bs = r, t, r.seq end
+    if r.rested ~= frame and (t < bt or (t == bt and r.seq < bs)) then best, bt, bs = r, t, r.seq end
   end
   return best
 end
@@ -717,14 +720,20 @@ function Planner:update(budget)
   self.carry = out
   if self.versions then check_watched(self, out) end
   if next(self.fields) ~= nil then check_fields(self, out) end
-  local left, stepped = expansions, false
+  local left, stepped, rested = expansions, false, false
   while #self.queue > 0 do
     if left and left < 1 then break end
     local r = head(self)
+    if not r then break end
     local n, ask = left, nil
     if time then
       -- the head's step gets what is left but what finishing it would cost
-      ask = time - (clock() - t0) - reserve(self, r, time)
+      local room = reserve(self, r, time)
+      ask = time - (clock() - t0) - room
+      -- after a request rested, the next one gets what is left only if it
+      -- is twice its room to finish: a short search with a long path would
+      -- pass the budget by what its estimate missed
+      if rested and ask < room then ask = 0 end
       if ask < MIN_STEP_TIME then
         if stepped then break end
         -- nothing stepped in this frame yet: one smallest slice all the
@@ -766,6 +775,10 @@ function Planner:update(budget)
       end
       self.counts.expansions = self.counts.expansions + did
       if left then left = left - did end
+      if status == "searching" and ask and time - (clock() - t0) - reserve(self, r, time) < MIN_STEP_TIME then
+        r.rested = self.frame      -- its time is spent; the room it kept, the next one's
+        rested = true
+      end
       if status ~= "searching" then
         local t2 = clock()
         local p = finish(self, r, status, out)

@@ -321,7 +321,7 @@ end
 
 -- a time budget's chunks of expansions (as native): the first before the
 -- query has measured what an expansion costs, and the largest
-local FIRST_CHUNK, MAX_CHUNK = 4, 4096
+local FIRST_CHUNK, MAX_CHUNK = 1, 4096
 
 -- run(s, n) within `secs` seconds of os.clock (the CPU time of the process:
 -- plain Lua has no wall clock finer than a second; a step's work is CPU
