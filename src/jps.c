@@ -657,9 +657,10 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 ** to *work; a run still going when *work reaches UNIT_WORK (after one step
 ** at least) is cut there (*cut set: the cell there goes on). */
 ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
-                                   int32_t goal, int32_t *work, int *cut) {
+                                   int32_t goal, int32_t *work, int *cut, int bounded) {
   const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
-  const int32_t lim = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
+  const int32_t lim = !bounded ? INT32_MAX : *work < UNIT_WORK - 1 ? UNIT_WORK - *work
+                                                                   : 1;
   int32_t t = 0;
   for (;;) {
     c += step;
@@ -674,7 +675,7 @@ ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32
       *work += t;
       return t;
     }
-    if (ASTAR_UNLIKELY(t >= lim)) {
+    if (bounded && ASTAR_UNLIKELY(t >= lim)) {
       *work += t;
       *cut = 1;
       return t;
@@ -737,9 +738,12 @@ ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t 
 ** scans) offers its current cell, which redoes that cell's scans when it is
 ** expanded.  The extra nodes lie on canonical runs, so nothing is lost, and
 ** an expansion costs a bounded time: a time-sliced step (lquery.c) cannot
-** overshoot its budget by more than one of them on huge open maps.
+** overshoot its budget by more than one of them on huge open maps.  Only
+** on grids wider or higher than JPS_BOUNDED cells (run_jps_sized): on the
+** smaller ones an expansion reads at most a few hundred thousand cells and
+** the count would cost their loop a tenth of its time.
 */
-static int expand_unit(astar_search *s, int32_t p) {
+ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
   const int32_t k = s->q.size, goal = s->goal;
@@ -758,7 +762,7 @@ static int expand_unit(astar_search *s, int32_t p) {
   for (d = 0; d < 4; d++) {
     if (!(m >> d & 1u)) continue;
     cut = 0;
-    t = unit_straight(gr, p, d, k, goal, &work, &cut);
+    t = unit_straight(gr, p, d, k, goal, &work, &cut, bounded);
     if (t && (rc = offer(&J, p, p + t * gr->off[0][d], px + t * jdx[d], py + t * jdy[d],
                          g + t)) != ASTAR_OK)
       return rc;
@@ -780,12 +784,12 @@ static int expand_unit(astar_search *s, int32_t p) {
       }
       work += UNIT_DIAG_WORK;
       cut = 0;
-      if (ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
+      if (bounded && ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
       mv = cut ? 0 : unit_moves(gr, c, k);
-      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal, &work, &cut)) != 0 && !cut &&
+      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal, &work, &cut, bounded)) != 0 && !cut &&
           (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
         return rc;
-      if (!cut && (mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal, &work, &cut)) != 0 &&
+      if (!cut && (mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal, &work, &cut, bounded)) != 0 &&
           !cut && (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
         return rc;
       if (cut) { /* the bound: c goes on with the run and its scans */
@@ -797,7 +801,16 @@ static int expand_unit(astar_search *s, int32_t p) {
   return flush(&J, p);
 }
 
-static int run_jps_sized(astar_search *s, uint64_t n) { return search_loop(s, n, expand_unit); }
+static int expand_unit_free(astar_search *s, int32_t p) { return expand_unit(s, p, 0); }
+static int expand_unit_bounded(astar_search *s, int32_t p) { return expand_unit(s, p, 1); }
+static int jps_bounded(const astar_search *s);
+
+/* Sized expansions are bounded by work on the grids where scans are
+** bounded (JPS_BOUNDED): the small maps' loop carries no count. */
+static int run_jps_sized(astar_search *s, uint64_t n) {
+  if (jps_bounded(s)) return search_loop(s, n, expand_unit_bounded);
+  return search_loop(s, n, expand_unit_free);
+}
 
 /* ------------------------------------------------------------------------ */
 /* the loops and the topology operations                                      */
@@ -807,7 +820,7 @@ static int run_jps_sized(astar_search *s, uint64_t n) { return search_loop(s, n,
 ** Moving AI maps are all below: there a run crosses a few words at most). */
 #define JPS_BOUNDED (3 * JPS_WINDOW)
 
-ASTAR_INLINE int jps_bounded(const astar_search *s) {
+static int jps_bounded(const astar_search *s) {
   const astar_grid *gr = CGRID(s->topo);
   return gr->w > JPS_BOUNDED || gr->h > JPS_BOUNDED;
 }
