@@ -3,13 +3,7 @@
 -- the grid, field:version().
 local astar = require("astar")
 
-local function drain(pl, budget)
-  local all = {}
-  while pl:pending() > 0 do
-    for _, r in ipairs(pl:update(budget)) do all[#all + 1] = r end
-  end
-  return all
-end
+local drain = require("helpers").drain
 
 describe("astar.planner and forbid fields", function()
   it("says when a forbid field's change breaks a delivered path, and leaves the others", function()

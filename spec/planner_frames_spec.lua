@@ -9,15 +9,7 @@ local astar = require("astar")
 local rng = require("helpers").rng
 
 -- Runs update until nothing is pending; every result, and the frames.
-local function drain(pl, budget, limit)
-  local all, frames = {}, 0
-  while pl:pending() > 0 do
-    frames = frames + 1
-    assert(frames <= (limit or 10000), "the planner did not drain")
-    for _, r in ipairs(pl:update(budget)) do all[#all + 1] = r end
-  end
-  return all, frames
-end
+local drain = require("helpers").drain
 
 describe("astar.planner on a time budget", function()
   it("stops within one small slice of its budget, by a clock that advances with the searches' work", function()
