@@ -647,42 +647,32 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 */
 #define FITS(gr, c, k) ((gr)->clear[c] >= (k))
 
-/* An expansion's work bound: cells read by its straight runs, a diagonal
-** step counted as UNIT_DIAG_WORK (see expand_unit). */
+/* An expansion's work bound (expand_unit): cells read, a diagonal step 4. */
 #define UNIT_WORK 8192
 #define UNIT_DIAG_WORK 4
 
 /* The straight run from c in cardinal direction d for size k: steps to the
-** first jump point or the goal, 0 at a wall.  The cells it reads are added
-** to *work; a run still going when *work reaches UNIT_WORK (after one step
+** first jump point or the goal, 0 at a wall; the cells read are added to
+** *work.  Bounded, a run still going when *work reaches UNIT_WORK (one step
 ** at least) is cut there (*cut set: the cell there goes on). */
 ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
                                    int32_t goal, int32_t *work, int *cut, int bounded) {
   const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
-  const int32_t lim = !bounded ? INT32_MAX : *work < UNIT_WORK - 1 ? UNIT_WORK - *work
-                                                                   : 1;
-  int32_t t = 0;
+  const int32_t lim = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
+  int32_t t = 0, r = 0;
   for (;;) {
     c += step;
     t++;
     if (!FITS(gr, c, k)) break;
-    if (c == goal) {
-      *work += t;
-      return t;
-    }
-    if ((FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
-        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k))) {
-      *work += t;
-      return t;
-    }
-    if (bounded && ASTAR_UNLIKELY(t >= lim)) {
-      *work += t;
-      *cut = 1;
-      return t;
+    if (c == goal || (FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
+        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)) ||
+        (bounded && ASTAR_UNLIKELY(t >= lim) && (*cut = 1))) {
+      r = t;
+      break;
     }
   }
   *work += t;
-  return 0;
+  return r;
 }
 
 /* The unit's moves out of c among d's: each straight step where the unit
@@ -729,20 +719,10 @@ ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t 
   }
 }
 
-/*
-** One expansion's scans are bounded by work (doc/design.md, "Jump point
-** search"): UNIT_WORK cells scanned in all, a diagonal step counted as
-** UNIT_DIAG_WORK.  A straight run from the expanded cell that reaches the
-** bound is cut and the cell there becomes a node that goes on with it; a
-** diagonal run that reaches it (before a step, or in one of its straight
-** scans) offers its current cell, which redoes that cell's scans when it is
-** expanded.  The extra nodes lie on canonical runs, so nothing is lost, and
-** an expansion costs a bounded time: a time-sliced step (lquery.c) cannot
-** overshoot its budget by more than one of them on huge open maps.  Only
-** on grids wider or higher than JPS_BOUNDED cells (run_jps_sized): on the
-** smaller ones an expansion reads at most a few hundred thousand cells and
-** the count would cost their loop a tenth of its time.
-*/
+/* Bounded (grids over JPS_BOUNDED cells), an expansion reads at most
+** UNIT_WORK cells: a straight run that reaches it is cut, the cell there a
+** node that goes on; a diagonal run offers its cell, which redoes its scans
+** when expanded (canonical runs: nothing lost): timed steps stop in time. */
 ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
@@ -803,14 +783,6 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
 
 static int expand_unit_free(astar_search *s, int32_t p) { return expand_unit(s, p, 0); }
 static int expand_unit_bounded(astar_search *s, int32_t p) { return expand_unit(s, p, 1); }
-static int jps_bounded(const astar_search *s);
-
-/* Sized expansions are bounded by work on the grids where scans are
-** bounded (JPS_BOUNDED): the small maps' loop carries no count. */
-static int run_jps_sized(astar_search *s, uint64_t n) {
-  if (jps_bounded(s)) return search_loop(s, n, expand_unit_bounded);
-  return search_loop(s, n, expand_unit_free);
-}
 
 /* ------------------------------------------------------------------------ */
 /* the loops and the topology operations                                      */
@@ -847,6 +819,10 @@ static int run_jps_plain(astar_search *s, uint64_t n) {
   if (CGRID(s->topo)->rule != ASTAR_DIAG_NEVER && jps_bounded(s))
     return search_loop(s, n, expand_jps_plain_bounded);
   return search_loop(s, n, expand_jps_plain);
+}
+static int run_jps_sized(astar_search *s, uint64_t n) { /* small maps: no count (a tenth) */
+  if (jps_bounded(s)) return search_loop(s, n, expand_unit_bounded);
+  return search_loop(s, n, expand_unit_free);
 }
 
 /* Tags change costs only through the query's factors: a grid whose cells
