@@ -5,6 +5,11 @@
 --   lua5.4 bench/rts.lua                 every map, each in its own process
 --   lua5.4 bench/rts.lua map <name>      one map, printed as key=value
 --   FRAMES=n BUDGET_MS=b                 (defaults 1800 frames, 2 ms)
+--   CONSOLIDATE=0                        no large allocation after the frame's
+--                                        collector step (see (5) below)
+--   WORST=n                              also prints the n worst frames: their
+--                                        wall edits, orders and update (ms), the
+--                                        planner's expansions and path checks
 --   GC=auto                              Lua's collector left to run when it
 --                                        likes (default: stopped, and stepped
 --                                        once a frame after the pathfinding,
@@ -41,6 +46,8 @@ local LUA = os.getenv("LUA") or "lua5.4"
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 local FRAMES = tonumber(os.getenv("FRAMES") or "1800")
 local BUDGET = tonumber(os.getenv("BUDGET_MS") or "2") / 1000
+local WORST = tonumber(os.getenv("WORST") or "0")
+local CONSOLIDATE = os.getenv("CONSOLIDATE") ~= "0"
 local UNITS = 300
 local WALL = 24
 local TOGGLE_EVERY = 60
@@ -155,7 +162,7 @@ local function run_map(name)
   local rss0, heap0 = rss_kb(), collectgarbage("count")
   local gc_auto = os.getenv("GC") == "auto"
   if not gc_auto then collectgarbage("stop") end
-  local gc_ms = {}
+  local gc_ms, consolidated = {}, 0
 
   -- units and their orders
   local units, row = {}, 0
@@ -180,7 +187,7 @@ local function run_map(name)
   local function where(u) return u.x, u.y end
   local planner = astar.planner(grid, { locate = where })
 
-  local frame_ms, edit_frame_ms = {}, {}
+  local frame_ms, edit_frame_ms, worst = {}, {}, {}
   local st = { orders = 0, answers = 0, unreachable = 0, invalidated = 0, entered = 0, bad = 0,
     toggles = 0, postponed = 0, arrived = 0, late = 0, holds = 0 }
   local wall_up, toggle_due = false, TOGGLE_EVERY
@@ -223,6 +230,7 @@ local function run_map(name)
         edited = true
       end
     end
+    local s0 = WORST > 0 and planner:stats()  -- (the instrument's, outside the times)
     local t0 = clock()                        -- (the scan of units above is the game's, not pathfinding)
     -- (2) orders
     for _, u in ipairs(units) do
@@ -236,7 +244,8 @@ local function run_map(name)
     end
     -- (3) the planner, with what is left of the frame's budget after the
     -- edits and the orders
-    local left = BUDGET - edit_t - (clock() - t0)
+    local t_orders = clock() - t0
+    local left = BUDGET - edit_t - t_orders
     local results = planner:update(math.max(left, 1e-6))
     local t1 = clock()                        -- (what the game does with them is not pathfinding)
     for _, r in ipairs(results) do
@@ -264,6 +273,14 @@ local function run_map(name)
     local ms = (edit_t + t1 - t0) * 1e3
     frame_ms[#frame_ms + 1] = ms
     if edited then edit_frame_ms[#edit_frame_ms + 1] = ms end
+    if WORST > 0 then
+      local s1 = planner:stats()
+      worst[#worst + 1] = { frame = frame, ms = ms, edit = edit_t * 1e3, orders = t_orders * 1e3,
+        update = (t1 - t0 - t_orders) * 1e3, results = #results, expansions = s1.expansions - s0.expansions,
+        checks = s1.checks - s0.checks, pending = s0.pending }
+      table.sort(worst, function(a, b) return a.ms > b.ms end)
+      worst[WORST + 1] = nil
+    end
     -- (4) walking (astar.follower, world units = cells): every cell entered
     -- is checked
     for _, u in ipairs(units) do
@@ -292,11 +309,26 @@ local function run_map(name)
     if not gc_auto then
       local tg = clock()
       collectgarbage("step", 256)
+      -- what the step freed sits in glibc's fastbins; the next allocation
+      -- of 1 KB or more consolidates them all (up to ~4 ms after a step
+      -- that swept much): one here, a 16 KB table, pays that in the GC's
+      -- time, where it belongs, not in the next frame's first path table
+      -- (CONSOLIDATE=0 leaves it to fall where it may)
+      if CONSOLIDATE then
+        local t = {}
+        for i = 1, 1024 do t[i] = i end
+        consolidated = consolidated + #t
+      end
       gc_ms[#gc_ms + 1] = (clock() - tg) * 1e3
     end
   end
   local s = planner:stats()
   collectgarbage()
+  for i, f in ipairs(worst) do
+    io.stderr:write(("worst %d: frame %d %.3f ms = edit %.3f + orders %.3f + update %.3f; %d results, %d expansions,"
+      .. " %d path checks, %d pending\n"):format(i, f.frame, f.ms, f.edit, f.orders, f.update, f.results,
+      f.expansions, f.checks, f.pending))
+  end
   return {
     map = ("%s%s (%dx%d)"):format(path:match("([^/]+)%.map$"), scale > 1 and (" x" .. scale) or "", W, H),
     frames = FRAMES, orders = st.orders, load_ms = warm_ms,

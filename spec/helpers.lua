@@ -117,4 +117,17 @@ function helpers.moving_ai_sweep(load, step, check)
   return rows
 end
 
+--- drain(planner, budget [, limit]) -> results, frames: runs planner:update
+-- until nothing is pending (at most `limit` frames, default 10000); every
+-- result in order and the frames it took.
+function helpers.drain(pl, budget, limit)
+  local all, frames = {}, 0
+  while pl:pending() > 0 do
+    frames = frames + 1
+    assert(frames <= (limit or 10000), "the planner did not drain")
+    for _, r in ipairs(pl:update(budget)) do all[#all + 1] = r end
+  end
+  return all, frames
+end
+
 return helpers

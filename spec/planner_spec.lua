@@ -6,17 +6,8 @@
 local astar = require("astar")
 local rng = require("helpers").rng
 
--- Runs update until nothing is pending (at most `limit` frames); returns
--- every result in order and the frames it took.
-local function drain(pl, budget, limit)
-  local all, frames = {}, 0
-  while pl:pending() > 0 do
-    frames = frames + 1
-    assert(frames <= (limit or 10000), "the planner did not drain")
-    for _, r in ipairs(pl:update(budget)) do all[#all + 1] = r end
-  end
-  return all, frames
-end
+-- Runs update until nothing is pending; every result, and the frames.
+local drain = require("helpers").drain
 
 -- A random open cell whose size x size block is free.
 local function open_cell(g, r, size)

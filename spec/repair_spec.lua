@@ -287,7 +287,7 @@ describe("repair: issue 17's reproducers", function()
     assert.is_true(g:path_valid(p))
   end)
 
-  it("a jump point query that a change reaches begins again once, as A*, which the next changes repair", function()
+  it("a jump point query that a change reaches begins again as jump points, then as A*, which the next changes repair", function()
     for _, size in ipairs({ 1, 3 }) do
       local g = astar.grid(128, 128)
       for y = 1, 120 do g:set_blocked(64, y, true) end
@@ -301,8 +301,8 @@ describe("repair: issue 17's reproducers", function()
       end
       assert.equal("found", q:status())
       local p = q:result()
-      assert.equal(1, p.restarts)             -- the first change: jump points cannot be repaired
-      assert.equal(edits - 1, p.repairs)      -- every later one, repaired
+      assert.equal(2, p.restarts)             -- the first two changes: jump points cannot be repaired
+      assert.equal(edits - 2, p.repairs)      -- every later one, repaired (A* from the second)
       local fp = g:find_path(2, 2, 120, 120, { size = size })
       assert.is_true(near(fp.cost, p.cost))
       assert.is_true(g:path_valid(p))
@@ -450,17 +450,19 @@ end)
 describe("budgets in time", function()
   local function expanded(q) return tonumber(tostring(q):match("(%d+) expanded")) end
 
-  it("read the clock every 32 expansions: a step past its time ends after one batch", function()
+  it("size their chunks from what an expansion costs: past its time, a step ends after one (one before a measure too)", function()
     local g = astar.grid(300, 300)
     g:set_cost(1, 300, 2) -- a cell cost off the way: any_angle runs Theta* (an open grid's fast mode ends at once)
-    for _, o in ipairs({ { algorithm = "astar" }, { any_angle = true }, { size = 2 } }) do
+    for _, o in ipairs({ { algorithm = "astar" }, { any_angle = true }, { size = 2 }, {} }) do
       local q = g:query(1, 1, 299, 299, o) -- (a unit of size 2 fits there)
-      assert.equal("searching", q:step({ time = 1e-9 })) -- over before the first reading
-      assert.equal(32, expanded(q))
+      assert.equal("searching", q:step({ time = 1e-9 })) -- over before the first reading: the first chunk
+      assert.equal(1, expanded(q))
+      assert.equal("searching", q:step({ time = 1e-9 })) -- measured: one expansion
+      assert.equal(2, expanded(q))
       assert.equal("searching", q:step({ n = 10, time = 1e-9 }))
-      assert.equal(42, expanded(q))
+      assert.equal(3, expanded(q))
       assert.equal("searching", q:step({ n = 5, time = 1000 })) -- the count ends it first
-      assert.equal(47, expanded(q))
+      assert.equal(8, expanded(q))
       assert.equal("found", q:step({ time = 1000 }))
       local fresh = g:find_path(1, 1, 299, 299, o)
       assert.equal(fresh.cost, q:result().cost)
@@ -468,7 +470,9 @@ describe("budgets in time", function()
     end
     local d = g:distances_query({ { 1, 1 } })
     assert.equal("searching", d:step({ time = 1e-9 }))
-    assert.equal(32, expanded(d))
+    assert.equal(1, expanded(d))
+    assert.equal("searching", d:step({ time = 1e-9 }))
+    assert.equal(2, expanded(d))
     assert.equal("done", d:step({ time = 1000 }))
     assert.equal(g:distances({ { 1, 1 } }):get(300, 300), d:result():get(300, 300))
   end)

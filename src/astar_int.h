@@ -346,6 +346,14 @@ typedef struct astar_node {
 #define ASTAR_PAGE (1 << ASTAR_PAGE_BITS)
 #define ASTAR_PAGE_MASK (ASTAR_PAGE - 1)
 
+/* Pages are carved from blocks (search.c: slab_take) of 4, 8, ... up to
+** 256 pages, freed together: a search that touched ten thousand pages
+** frees about fifty blocks, not ten thousand pages, when it is freed. */
+typedef struct astar_slab {
+  struct astar_slab *next;
+  size_t cap, used, bytes; /* pages it holds, pages handed out, its size */
+} astar_slab;
+
 typedef struct astar_page {
   astar_node ns[ASTAR_PAGE];
   int32_t parent[ASTAR_PAGE]; /* the link each node was reached by */
@@ -388,9 +396,11 @@ struct astar_search {
   astar_xpage **xpages; /* the extras' directory (pages_cap long
                                 ** once any query used it) */
   size_t xpages_cap, nxpages;
-  int use_x;       /* this query keeps extras (hc, cc, gpos) */
-  int use_cc;      /* this query keeps cc (it has a cost_fn) */
-  double *scratch; /* audits: h per node (owned here: the
+  struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */
+  size_t slab_bytes;                 /* their size in all */
+  int use_x;                         /* this query keeps extras (hc, cc, gpos) */
+  int use_cc;                        /* this query keeps cc (it has a cost_fn) */
+  double *scratch;                   /* audits: h per node (owned here: the
                                 ** heuristic may longjmp out of an audit) */
   size_t scratch_cap;
   int32_t *ids; /* audits: passable nodes (same reason) */

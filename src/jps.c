@@ -647,21 +647,32 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 */
 #define FITS(gr, c, k) ((gr)->clear[c] >= (k))
 
+/* An expansion's work bound (expand_unit): cells read, a diagonal step 4. */
+#define UNIT_WORK 8192
+#define UNIT_DIAG_WORK 4
+
 /* The straight run from c in cardinal direction d for size k: steps to the
-** first jump point or the goal, 0 at a wall. */
+** first jump point or the goal, 0 at a wall; the cells read are added to
+** *work.  Bounded, a run still going when *work reaches UNIT_WORK (one step
+** at least) is cut there (*cut set: the cell there goes on). */
 ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
-                                   int32_t goal) {
+                                   int32_t goal, int32_t *work, int *cut, int bounded) {
   const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
-  int32_t t = 0;
+  const int32_t lim = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
+  int32_t t = 0, r = 0;
   for (;;) {
     c += step;
     t++;
-    if (!FITS(gr, c, k)) return 0;
-    if (c == goal) return t;
-    if ((FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
-        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)))
-      return t;
+    if (!FITS(gr, c, k)) break;
+    if (c == goal || (FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
+        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)) ||
+        (bounded && ASTAR_UNLIKELY(t >= lim) && (*cut = 1))) {
+      r = t;
+      break;
+    }
   }
+  *work += t;
+  return r;
 }
 
 /* The unit's moves out of c among d's: each straight step where the unit
@@ -708,14 +719,18 @@ ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t 
   }
 }
 
-static int expand_unit(astar_search *s, int32_t p) {
+/* Bounded (grids over JPS_BOUNDED cells), an expansion reads at most
+** UNIT_WORK cells: a straight run that reaches it is cut, the cell there a
+** node that goes on; a diagonal run offers its cell, which redoes its scans
+** when expanded (canonical runs: nothing lost): timed steps stop in time. */
+ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
   const int32_t k = s->q.size, goal = s->goal;
-  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p), t;
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p), t, work = 0;
   double g = node_g(s, p);
   unsigned m;
-  int d, rc;
+  int d, rc, cut;
   jctx_init(&J, s, gr, 0);
   if (par < 0) {
     m = 0xffu;
@@ -726,7 +741,8 @@ static int expand_unit(astar_search *s, int32_t p) {
   m &= unit_moves(gr, p, k);
   for (d = 0; d < 4; d++) {
     if (!(m >> d & 1u)) continue;
-    t = unit_straight(gr, p, d, k, goal);
+    cut = 0;
+    t = unit_straight(gr, p, d, k, goal, &work, &cut, bounded);
     if (t && (rc = offer(&J, p, p + t * gr->off[0][d], px + t * jdx[d], py + t * jdy[d],
                          g + t)) != ASTAR_OK)
       return rc;
@@ -746,19 +762,27 @@ static int expand_unit(astar_search *s, int32_t p) {
         if ((rc = offer(&J, p, c, x, y, gc)) != ASTAR_OK) return rc;
         break;
       }
-      mv = unit_moves(gr, c, k);
-      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal)) != 0 &&
+      work += UNIT_DIAG_WORK;
+      cut = 0;
+      if (bounded && ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
+      mv = cut ? 0 : unit_moves(gr, c, k);
+      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal, &work, &cut, bounded)) != 0 && !cut &&
           (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
         return rc;
-      if ((mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal)) != 0 &&
-          (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
+      if (!cut && (mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal, &work, &cut, bounded)) != 0 &&
+          !cut && (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
         return rc;
+      if (cut) { /* the bound: c goes on with the run and its scans */
+        if ((rc = offer(&J, p, c, x, y, gc)) != ASTAR_OK) return rc;
+        break;
+      }
     } while (mv >> d & 1u);
   }
   return flush(&J, p);
 }
 
-static int run_jps_sized(astar_search *s, uint64_t n) { return search_loop(s, n, expand_unit); }
+static int expand_unit_free(astar_search *s, int32_t p) { return expand_unit(s, p, 0); }
+static int expand_unit_bounded(astar_search *s, int32_t p) { return expand_unit(s, p, 1); }
 
 /* ------------------------------------------------------------------------ */
 /* the loops and the topology operations                                      */
@@ -768,7 +792,7 @@ static int run_jps_sized(astar_search *s, uint64_t n) { return search_loop(s, n,
 ** Moving AI maps are all below: there a run crosses a few words at most). */
 #define JPS_BOUNDED (3 * JPS_WINDOW)
 
-ASTAR_INLINE int jps_bounded(const astar_search *s) {
+static int jps_bounded(const astar_search *s) {
   const astar_grid *gr = CGRID(s->topo);
   return gr->w > JPS_BOUNDED || gr->h > JPS_BOUNDED;
 }
@@ -795,6 +819,10 @@ static int run_jps_plain(astar_search *s, uint64_t n) {
   if (CGRID(s->topo)->rule != ASTAR_DIAG_NEVER && jps_bounded(s))
     return search_loop(s, n, expand_jps_plain_bounded);
   return search_loop(s, n, expand_jps_plain);
+}
+static int run_jps_sized(astar_search *s, uint64_t n) { /* small maps: no count (a tenth) */
+  if (jps_bounded(s)) return search_loop(s, n, expand_unit_bounded);
+  return search_loop(s, n, expand_unit_free);
 }
 
 /* Tags change costs only through the query's factors: a grid whose cells

@@ -137,6 +137,7 @@ static const lfunc field_methods[] = {
     {"size", l_field_size, 0, NULL},
     {"next_step", l_field_next_step, 0, NULL},
     {"stale", l_field_stale, 0, NULL},
+    {"version", l_field_version, 0, NULL},
     {"update", l_field_update, 1, NULL},
     {"close", l_field_close, 0, NULL},
     {NULL, NULL, 0, NULL}};

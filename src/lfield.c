@@ -297,6 +297,14 @@ static int l_field_stale(lua_State *L) {
   return 1;
 }
 
+/* field:version() -> a number that changes with every change of the
+** field's values (a set, fill or add_disc that changes nothing keeps it):
+** what a caller that watches paths made with the field compares. */
+static int l_field_version(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)check_field(L, 1)->version);
+  return 1;
+}
+
 /* __tostring works on a closed field too (it says so). */
 static int l_field_tostring(lua_State *L) {
   lfield *F = (lfield *)check_ud(L, 1, FIELD_MT);

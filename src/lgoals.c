@@ -445,8 +445,9 @@ static int l_cells_flee(lua_State *L) {
   int rc;
   if (!lua_istable(L, 4)) type_error(L, 4, "table (a list of threats)");
   lua_settop(L, 5);
-  S = acquire_search(L, C, 1); /* 6: the unit's */
-  D = search_new(L, C);        /* 7: the threats' */
+  S = acquire_search(L, C, 1);  /* 6: the unit's */
+  D = acquire_search2(L, C, 1); /* 7: the threats' (kept with the grid: no state
+                               ** made per call) */
   n = read_cells(L, C, T, 4, &D->b, "threats", 0);
   parse_goal_options(L, C, T, 5, &S->b, &o, start);
   o.q.record_visited = 1;

@@ -24,17 +24,22 @@
 ** status "changed" (on_change = "fail").  During a step the topology and
 ** the fields are locked, so nothing changes under a running search.
 **
-** A step's budget is a count of expansions, a time (seconds, read on the
-** monotonic clock every QUERY_CLOCK_EVERY expansions), or both; the
-** repair is part of the step, inside its time.
+** A step's budget is a count of expansions, a time (seconds, on the
+** monotonic clock), or both; the repair is part of the step, inside its
+** time.  A timed step expands in chunks, reading the clock after each: a
+** chunk is sized from the query's measured time per expansion to take at
+** most half of the time left, so the step stops at most about one
+** expansion past its deadline (an expansion's own cost is bounded: jps.c).
 */
 
 #define QUERY_MT "astar.Query"
 
 #include "thread.h"
 
-/* Expansions between two readings of the clock in a timed step. */
-#define QUERY_CLOCK_EVERY 32
+/* A timed step's chunks: the first when the query has no measure of its
+** expansions yet, and the largest. */
+#define QUERY_CHUNK_FIRST 1
+#define QUERY_CHUNK_MAX 4096
 
 /* The change log a query's repair reads (lfield.c's size: every grid of
 ** the binding keeps it, lcells.c). */
@@ -65,6 +70,7 @@ typedef struct lquery {
   uint32_t penalty_version, forbid_version; /* the fields' at begin */
   int dist;                                 /* a distances query (distances_query) */
   size_t nsources;                          /* its sources, in b.nodes */
+  double per_exp;                           /* seconds per expansion, measured (0: not yet) */
 } lquery;
 
 static void query_release(lobj *o) { sbuf_free(o->M, &((lquery *)o)->b); }
@@ -411,15 +417,29 @@ static int query_repair(lua_State *L, lcall *C, lquery *Q, size_t *reset) {
   return 1;
 }
 
+/* The chunk of a timed step with `rest` seconds left: half of it at the
+** query's measured time per expansion, at least one expansion. */
+static uint64_t query_chunk(const lquery *Q, double rest) {
+  double f;
+  if (Q->per_exp <= 0) return QUERY_CHUNK_FIRST;
+  f = 0.5 * rest / Q->per_exp;
+  return f < 1 ? 1 : f > QUERY_CHUNK_MAX ? QUERY_CHUNK_MAX
+                                         : (uint64_t)f;
+}
+
 /* Runs the query's search within budget b; the status. */
 static int query_run(lua_State *L, lquery *Q, qbudget b) {
   uint64_t left = b.n;
+  double t0 = b.time > 0 ? astar_monotonic() : 0;
   int rc;
   for (;;) {
-    uint64_t chunk = left;
+    uint64_t chunk = left, done;
     const astar_stats *st;
     uint64_t before;
-    if (b.time > 0 && (chunk == 0 || chunk > QUERY_CLOCK_EVERY)) chunk = QUERY_CLOCK_EVERY;
+    if (b.time > 0) {
+      uint64_t fit = query_chunk(Q, b.deadline - t0);
+      if (chunk == 0 || chunk > fit) chunk = fit;
+    }
     if (Q->opts.any_angle) {
       st = astar_theta_stats(Q->b.th);
       before = st->expanded;
@@ -429,14 +449,58 @@ static int query_run(lua_State *L, lquery *Q, qbudget b) {
       before = st->expanded;
       if ((rc = astar_search_step(Q->b.s, chunk)) < 0) return search_error(L, Q->T, Q->b.s, rc);
     }
+    done = st->expanded - before;
+    if (b.time > 0 && done > 0) {
+      /* the measure: a slower chunk raises it at once, a faster one lowers
+      ** it by a quarter, so one cheap chunk does not size the next too big */
+      double t1 = astar_monotonic(), e = (t1 - t0) / (double)done;
+      if (e < 1e-9) e = 1e-9; /* a clock that did not move: measured all the same */
+      Q->per_exp = e > Q->per_exp || Q->per_exp <= 0 ? e : 0.75 * Q->per_exp + 0.25 * e;
+      t0 = t1;
+    }
     if (rc != ASTAR_SEARCHING || b.time == 0) return rc;
     if (left > 0) {
-      uint64_t done = st->expanded - before;
       if (done >= left) return rc;
       left -= done;
     }
-    if (astar_monotonic() >= b.deadline) return rc;
+    /* stop at the deadline, or short of it by less than half an expansion */
+    if (b.deadline - t0 < 0.5 * Q->per_exp) return rc;
   }
+}
+
+/* A query freed by cancel() leaves its search state to its topology (a
+** spare, while it has room for one), and a query's first search begins in
+** a spare when there is one: the state's page directory (sized by the
+** topology: 1 MB on a 2048 x 2048 grid) and pages are then neither freed
+** nor allocated and zeroed again, query after query.  A spare keeps the
+** pages its queries touched, as a topology's cached search state does; it
+** is freed with the topology.  A collected query frees its own (the
+** topology may be collected in the same cycle). */
+static void query_leave_spare(lquery *Q) {
+  ltopo *T = Q->T;
+  int i;
+  if (Q->o.holds > 0 || Q->o.released || Q->b.s == NULL || !Q->begun || Q->dist ||
+      Q->opts.any_angle || T == NULL || T->o.closed || T->o.released || Q->o.M->closing)
+    return;
+  for (i = 0; i < TOPO_SPARES; i++)
+    if (T->spare[i] == NULL) {
+      T->spare[i] = Q->b.s;
+      Q->b.s = NULL;
+      return;
+    }
+}
+
+static void query_take_spare(lquery *Q) {
+  ltopo *T = Q->T;
+  int i;
+  if (Q->dist || Q->opts.any_angle || Q->restarts > 0) return;
+  for (i = TOPO_SPARES - 1; i >= 0; i--)
+    if (T->spare[i] != NULL) {
+      astar_search_free(Q->b.s); /* never begun: its header alone */
+      Q->b.s = T->spare[i];
+      T->spare[i] = NULL;
+      return;
+    }
 }
 
 /* q:step([budget]) -> "searching" | "found" | "unreachable" |
@@ -495,10 +559,14 @@ static int l_query_step(lua_State *L) {
       Q->repairs++;
     } else {
       /* a jump point search cannot be repaired: one that a change reached
-      ** begins again as A* (same answers), which the next changes repair,
-      ** so edits that keep coming never make it begin again for ever */
+      ** begins again as jump point search the first time (its searches are
+      ** short: beginning again costs less than an A* that repairs, which on
+      ** a large map expands thousands of cells where jump points expand a
+      ** few), and as A* (same answers) the next time, which the later
+      ** changes repair, so edits that keep coming never make it begin again
+      ** for ever */
       if (Q->opts.on_change == ON_CHANGE_REPAIR && !Q->dist && !Q->opts.any_angle &&
-          Q->opts.q.algorithm == ASTAR_ALGO_AUTO && astar_search_jps(Q->b.s))
+          Q->opts.q.algorithm == ASTAR_ALGO_AUTO && astar_search_jps(Q->b.s) && Q->restarts > 0)
         Q->opts.q.algorithm = ASTAR_ALGO_ASTAR;
       Q->begun = 0; /* the same query, on the new map */
       Q->restarts++;
@@ -507,13 +575,17 @@ static int l_query_step(lua_State *L) {
   if (!Q->begun && Q->dist) {
     dist_query_begin(L, Q);
   } else if (!Q->begun) {
-    if (Q->opts.any_angle) theta_begin(L, C, T, &Q->b, &Q->opts);
-    else if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK) {
-      /* "jps", and the map gained what rules it out since the query began */
-      const char *why = astar_jps_refusal(T->t, &Q->opts.q);
-      if (rc == ASTAR_EINVAL && Q->opts.q.algorithm == ASTAR_ALGO_JPS && why)
-        return raise_error(L, "algorithm \"jps\" does not apply to this query any more (%s)", why);
-      return search_error(L, T, Q->b.s, rc);
+    if (Q->opts.any_angle) {
+      theta_begin(L, C, T, &Q->b, &Q->opts);
+    } else {
+      query_take_spare(Q);
+      if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK) {
+        /* "jps", and the map gained what rules it out since the query began */
+        const char *why = astar_jps_refusal(T->t, &Q->opts.q);
+        if (rc == ASTAR_EINVAL && Q->opts.q.algorithm == ASTAR_ALGO_JPS && why)
+          return raise_error(L, "algorithm \"jps\" does not apply to this query any more (%s)", why);
+        return search_error(L, T, Q->b.s, rc);
+      }
     }
     Q->begun = 1;
     Q->version = astar_topology_version(T->t);
@@ -578,6 +650,7 @@ static int l_query_result(lua_State *L) {
 ** memory (its result stays: final statuses stick). */
 static int l_query_cancel(lua_State *L) {
   lquery *Q = check_query(L, 1);
+  query_leave_spare(Q);
   if (Q->o.locks > 0) {      /* from inside its own step: that */
     Q->cancelled = 1;        /* step's outcome is void, even if */
     Q->state = QS_CANCELLED; /* it finishes the query */

@@ -26,6 +26,9 @@ typedef struct lsbuf lsbuf;
 ** a query's repair and a distance field's update() reach back that far. */
 #define TOPO_CHANGE_LOG 4096
 
+/* Search states a topology keeps from cancelled queries (lquery.c). */
+#define TOPO_SPARES 2
+
 typedef struct ltopo_class {
   const char *mt;   /* metatable name: "astar.Graph" */
   const char *what; /* "graph": messages */
@@ -95,11 +98,15 @@ typedef struct lcells_ops {
 struct ltopo {
   lobj o; /* first: the lifetime header */
   const ltopo_class *cls;
-  void *impl;        /* astar_graph, astar_grid */
-  astar_topology *t; /* its topology view; NULL once released */
-  astar_grid *grid;  /* the grid of cells behind t; NULL for graphs */
-  lobj *search;      /* its cached Search (in the user value) */
-  int32_t cells_w;   /* grids of cells: the width (fixed; read
+  void *impl;                       /* astar_graph, astar_grid */
+  astar_topology *t;                /* its topology view; NULL once released */
+  astar_grid *grid;                 /* the grid of cells behind t; NULL for graphs */
+  lobj *search;                     /* its cached Search (in the user value) */
+  lobj *search2;                    /* a second one, for calls that run two searches
+                                ** at once (grid:flee; uv.search2) */
+  astar_search *spare[TOPO_SPARES]; /* search states of cancelled queries,
+                                ** for the next queries to begin in */
+  int32_t cells_w;                  /* grids of cells: the width (fixed; read
                                 ** per callback), 0 for graphs */
 };
 
@@ -164,11 +171,17 @@ static void check_mutable(lua_State *L, ltopo *T) {
 ** references alive for its finalizer), and it is the big one. */
 static void topo_release(lobj *o) {
   ltopo *T = (ltopo *)o;
+  int i;
+  for (i = 0; i < TOPO_SPARES; i++) {
+    astar_search_free(T->spare[i]);
+    T->spare[i] = NULL;
+  }
   T->cls->free(T->impl);
   T->impl = NULL;
   T->t = NULL;
   T->grid = NULL;
   if (T->search && T->search->holds == 0) obj_release(T->search);
+  if (T->search2 && T->search2->holds == 0) obj_release(T->search2);
 }
 
 static void *search_make(lua_State *L, lstate *M);
@@ -186,6 +199,8 @@ static ltopo *topo_new(lua_State *L, const ltopo_class *cls) {
   T->t = NULL;
   T->grid = NULL;
   T->search = NULL;
+  T->search2 = NULL;
+  memset(T->spare, 0, sizeof T->spare);
   T->cells_w = 0;
   luaL_getmetatable(L, cls->mt);
   lua_setmetatable(L, -2);
@@ -354,14 +369,16 @@ static lsearch *search_new(lua_State *L, lcall *C) {
   return S;
 }
 
-/* Pushes and holds the search state for a call on the topology at tidx:
-** its cached Search, or a fresh one when that one is in use (a nested
-** search from a callback or a finalizer gets its own) or was freed. */
-static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
+/* Pushes and holds the search state cached in field `field` of the user
+** value of the topology at tidx (slot: its pointer in the topology): that
+** one, or a fresh one when it is in use (a nested search from a callback or
+** a finalizer gets its own) or was freed. */
+static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, const char *field,
+                               lobj **slot) {
   lsearch *S;
   int cache;
   compat_getuv(L, tidx);
-  lua_getfield(L, -1, "search");
+  lua_getfield(L, -1, field);
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL && S->o.holds == 0 && !S->o.released) {
     lua_remove(L, -2);
@@ -373,12 +390,24 @@ static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
   lua_pop(L, 1);
   S = search_new(L, C); /* uv, S */
   if (cache) {
-    ((ltopo *)lua_touserdata(L, tidx))->search = &S->o;
+    *slot = &S->o;
     lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "search");
+    lua_setfield(L, -3, field);
   }
   lua_remove(L, -2);
   return S;
+}
+
+/* The search state for a call on the topology at tidx (acquire_cached). */
+static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
+  ltopo *T = (ltopo *)lua_touserdata(L, tidx);
+  return acquire_cached(L, C, tidx, "search", &T->search);
+}
+
+/* A second one, for a call that runs two searches at once. */
+static lsearch *acquire_search2(lua_State *L, lcall *C, int tidx) {
+  ltopo *T = (ltopo *)lua_touserdata(L, tidx);
+  return acquire_cached(L, C, tidx, "search2", &T->search2);
 }
 
 /* Bytes held in C for the topology at tidx: its own storage plus its cached
@@ -386,11 +415,18 @@ static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
 static size_t topo_bytes(lua_State *L, ltopo *T, int tidx) {
   size_t n = astar_topology_bytes(T->t);
   lsearch *S;
+  int i;
   compat_getuv(L, tidx);
   lua_getfield(L, -1, "search");
   S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL) n += sbuf_bytes(&S->b);
+  lua_pop(L, 1);
+  lua_getfield(L, -1, "search2");
+  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  if (S != NULL) n += sbuf_bytes(&S->b);
   lua_pop(L, 2);
+  for (i = 0; i < TOPO_SPARES; i++)
+    if (T->spare[i]) n += astar_search_bytes(T->spare[i]);
   return n;
 }
 

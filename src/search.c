@@ -78,13 +78,18 @@ astar_search *astar_search_new(astar_alloc_fn alloc, void *ud) {
   return s;
 }
 
+static void slabs_free(astar_search *s, astar_slab *b) {
+  while (b) {
+    astar_slab *next = b->next;
+    astar__mem(s->alloc, s->ud, b, b->bytes, 0);
+    b = next;
+  }
+}
+
 void astar_search_free(astar_search *s) {
-  size_t i;
   if (s == NULL) return;
-  for (i = 0; i < s->pages_cap; i++)
-    if (s->pages[i]) astar__mem(s->alloc, s->ud, s->pages[i], sizeof(astar_page), 0);
-  for (i = 0; i < s->xpages_cap; i++)
-    if (s->xpages[i]) astar__mem(s->alloc, s->ud, s->xpages[i], sizeof(astar_xpage), 0);
+  slabs_free(s, s->slabs);
+  slabs_free(s, s->xslabs);
   astar__release(s->alloc, s->ud, (void **)&s->pages, &s->pages_cap, sizeof(astar_page *));
   astar__release(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, sizeof(uintptr_t));
   astar__release(s->alloc, s->ud, (void **)&s->xpages, &s->xpages_cap, sizeof(astar_xpage *));
@@ -99,7 +104,7 @@ void astar_search_free(astar_search *s) {
 }
 
 size_t astar_search_bytes(const astar_search *s) {
-  return sizeof *s + s->npages * sizeof(astar_page) + s->nxpages * sizeof(astar_xpage) +
+  return sizeof *s + s->slab_bytes +
          s->pages_cap * sizeof(astar_page *) + s->xpages_cap * sizeof(astar_xpage *) +
          s->nsb_cap * sizeof(uintptr_t) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
@@ -117,13 +122,40 @@ static int search_grow_dir(astar_search *s, void ***dir, size_t *cap, size_t n) 
   return ASTAR_OK;
 }
 
+/* The header of a block, rounded up so its pages are aligned as any
+** scalar they hold. */
+#define SLAB_HEAD ((sizeof(astar_slab) + 15) & ~(size_t)15)
+#define SLAB_FIRST 4
+#define SLAB_MAX 256
+
+/* A page of `size` bytes from the blocks of list *head (a new block, twice
+** the last one up to SLAB_MAX pages, when it is full); NULL when out of
+** memory.  The page is not zeroed. */
+static void *slab_take(astar_search *s, astar_slab **head, size_t size) {
+  astar_slab *b = *head;
+  if (b == NULL || b->used == b->cap) {
+    size_t cap = b == NULL ? SLAB_FIRST : b->cap * 2 > SLAB_MAX ? SLAB_MAX
+                                                                : b->cap * 2;
+    size_t bytes = SLAB_HEAD + cap * size;
+    astar_slab *nb = (astar_slab *)astar__mem(s->alloc, s->ud, NULL, 0, bytes);
+    if (nb == NULL) return NULL;
+    nb->next = b;
+    nb->cap = cap;
+    nb->used = 0;
+    nb->bytes = bytes;
+    *head = b = nb;
+    s->slab_bytes += bytes;
+  }
+  return (char *)b + SLAB_HEAD + b->used++ * size;
+}
+
 /* Called by node_touch (engine.h) the first time a query reaches a node of a
 ** page that does not exist yet.  A fresh page is zeroed: stamp 0 is no live
 ** generation's, so its nodes read as untouched. */
 int astar__touch_page(astar_search *s, int32_t v) {
   size_t i = (size_t)v >> ASTAR_PAGE_BITS;
   if (s->pages[i] == NULL) {
-    astar_page *p = (astar_page *)astar__mem(s->alloc, s->ud, NULL, 0, sizeof *p);
+    astar_page *p = (astar_page *)slab_take(s, &s->slabs, sizeof *p);
     if (p == NULL) return ASTAR_ENOMEM;
     memset(p, 0, sizeof *p);
     s->pages[i] = p;
@@ -132,7 +164,7 @@ int astar__touch_page(astar_search *s, int32_t v) {
     s->npages++;
   }
   if (s->use_x && s->xpages[i] == NULL) {
-    astar_xpage *x = (astar_xpage *)astar__mem(s->alloc, s->ud, NULL, 0, sizeof *x);
+    astar_xpage *x = (astar_xpage *)slab_take(s, &s->xslabs, sizeof *x);
     if (x == NULL) return ASTAR_ENOMEM;
     s->xpages[i] = x; /* read only where the node's stamp is current */
     s->nxpages++;

@@ -811,6 +811,9 @@ function Field:next_step(x, y) end
 ---@return boolean
 function Field:stale() end
 
+---@return integer
+function Field:version() end
+
 ---@return "current"|"repaired"|"rebuilt"
 function Field:update() end
 

@@ -119,17 +119,28 @@ function M.planner(topo, opts)
     argerror(2, "planner", "slice must be an integer >= 1, got " .. describe(slice))
   end
   local versions = type(topo.version) == "function" and type(topo.path_valid) == "function"
+  local timed_step
+  if opts.clock ~= nil then timed_step = false end
   return setmetatable({
     topo = topo, kind = kind, aging = aging, locate = locate, clock = clock, watch = watch,
     slice = slice,
     versions = versions,       -- the map has versions and path_valid (grids: a change log)
     version = versions and topo:version() or nil,
-    -- q:step{ time = } works (probed on first use); not with a clock of the
-    -- caller's, which the engine cannot read
-    timed_step = opts.clock ~= nil and false or nil,
+    -- q:step{ time = } works (probed on first use: nil); not with a clock
+    -- of the caller's, which the engine cannot read (false)
+    timed_step = timed_step,
     per_exp = {},              -- seconds per expansion by kind of request, measured
                                -- (time budgets by slices; jump point search costs far
                                -- more per expansion than A*)
+    fin_node = nil,            -- seconds per path entry that finishing a request costs
+                               -- (the path built, watched), measured; see reserve()
+    fin_path = nil,            -- the same per path (graphs: no coordinates to predict from)
+    len_ratio = 1.5,           -- path entries per cell of distance between the ends, measured
+    scratch = { nodes = {} },  -- the window path_valid checks (check_windows)
+    fields = {},               -- forbid field -> { version =, keys = set } of the
+                               -- watched paths made with it (check_fields)
+    hex = kind == "cells" and type(getmetatable(topo)) == "table"
+      and getmetatable(topo).__name == "astar.Hex" or false,
     frame = 0, seq = 0,
     queue = {},                -- requests waiting or being searched, in no order
     by_key = {},               -- key -> its record (queued or watched)
@@ -190,6 +201,11 @@ local function unwatch(self, key)
   local w = self.watched[key]
   if w then
     unindex(self, w)
+    if w.field then
+      local f = self.fields[w.field]
+      f.keys[key] = nil
+      if next(f.keys) == nil then self.fields[w.field] = nil end
+    end
     self.watched[key] = nil
   end
 end
@@ -285,12 +301,15 @@ end
 
 -- The head of the queue: the earliest effective order time (the frame of
 -- the order less `aging` frames per priority level), then the earliest order.
+-- Requests that spent their share of this frame (rested: their step ran
+-- out of time but for the room kept to finish them) are passed over: what
+-- is left goes to the next one.
 local function head(self)
   local best, bt, bs = nil, math.huge, math.huge
-  local aging = self.aging
+  local aging, frame = self.aging, self.frame
   for _, r in ipairs(self.queue) do
     local t = r.ordered - r.priority * aging
-    if t < bt or (t == bt and r.seq < bs) then best, bt, bs = r, t, r.seq end
+    if r.rested ~= frame and (t < bt or (t == bt and r.seq < bs)) then best, bt, bs = r, t, r.seq end
   end
   return best
 end
@@ -349,15 +368,27 @@ local function suspects(self, since)
   return found, cells
 end
 
+-- How far a unit of size k standing on cell (x, y) reaches, with the cells
+-- next to its block: x - lo .. x + hi (and y the same).  Square grids: the
+-- block x .. x + k - 1; hex grids: the cells within k - 1 steps, inside
+-- x - (k - 1) .. x + k - 1.
+local function extent(self, k)
+  if self.hex then return k, k end
+  return 1, k
+end
+
 -- The ids of the cells a unit of size k may stand on for its path to meet
--- a changed cell: its block covers it or is next to it (x - k .. x + 1).
+-- a changed cell: its block covers it or is next to it.  A step of the
+-- path can break only where the cell it enters is one of them (a diagonal
+-- step's corners are next to both its cells).
 local function reach(self, cells, k)
   local w, h = self.width, self.height
+  local lo, hi = extent(self, k)
   local set = {}
   for _, c in ipairs(cells) do
     local x, y = (c - 1) % w + 1, math.floor((c - 1) / w) + 1
-    for py = math.max(1, y - k), math.min(h, y + 1) do
-      for px = math.max(1, x - k), math.min(w, x + 1) do
+    for py = math.max(1, y - hi), math.min(h, y + lo) do
+      for px = math.max(1, x - hi), math.min(w, x + lo) do
         set[(py - 1) * w + px] = true
       end
     end
@@ -365,9 +396,88 @@ local function reach(self, cells, k)
   return set
 end
 
+-- Checks the part of watched path w from entry `from` on against the
+-- changed cells (set: reach's): only the steps into entries of the set can
+-- have broken, so each run of such entries is given to path_valid with the
+-- entry before it (a window of a few entries where the path crosses the
+-- change), never the whole path.  true, or false and the first broken index.
+local function check_windows(self, w, from, set)
+  local nodes = w.path.nodes
+  local n = #nodes
+  local sub = self.scratch
+  local win = sub.nodes
+  sub.size = w.path.size
+  local checked = false
+  local i = from
+  while i <= n do
+    if set[nodes[i]] then
+      local a = i > from and i - 1 or i
+      local b = i
+      while b < n and set[nodes[b + 1]] do b = b + 1 end
+      local m = b - a + 1
+      for j = 1, m do win[j] = nodes[a + j - 1] end
+      for j = #win, m + 1, -1 do win[j] = nil end
+      if not checked then
+        checked = true
+        self.counts.checks = self.counts.checks + 1
+      end
+      local ok, at = self.topo:path_valid(sub, 1, w.request.qopts)
+      if not ok then return false, a + at - 1 end
+      i = b + 2
+    else
+      i = i + 1
+    end
+  end
+  return true
+end
+
+-- Watched path w (of key) is broken at index `broken`: reported, and its
+-- request queued again from where the unit stands (its search is made when
+-- it is first stepped).
+local function invalidate(self, key, w, broken, out)
+  unwatch(self, key)
+  self.counts.invalidated = self.counts.invalidated + 1
+  out[#out + 1] = { key = key, reason = "invalidated", broken = broken }
+  local r = w.request
+  if self.locate then
+    local a, b = self.locate(key)
+    if self.kind == "graph" then
+      if is_int(a) then r.from = a end
+    elseif is_int(a) and is_int(b) then
+      r.from = { a, b }
+    end
+  end
+  r.query = nil
+  enqueue(self, r)
+end
+
+-- A forbid field that watched paths were made with changed (its version):
+-- fields log no cells, so each of those paths is checked whole, from where
+-- its unit stands.  A field that cannot say its version (closed) is left.
+local function check_fields(self, out)
+  for field, f in pairs(self.fields) do
+    local ok, v = pcall(field.version, field)
+    if ok and v ~= f.version then
+      local list = {}
+      for key in pairs(f.keys) do list[#list + 1] = key end
+      for _, key in ipairs(list) do
+        local w = self.watched[key]
+        if w then
+          local from = progress(self, w)
+          self.counts.checks = self.counts.checks + 1
+          local good, broken = self.topo:path_valid(w.path, from, w.request.qopts)
+          if not good then invalidate(self, key, w, broken, out) end
+        end
+      end
+      if self.fields[field] then self.fields[field].version = v end
+    end
+  end
+end
+
 -- The map changed since the last check: every watched path whose part ahead
--- of its unit crosses a changed cell is checked with path_valid; a broken one
--- is reported and its request queued again, from where the unit stands.
+-- of its unit crosses a changed cell is checked there (check_windows); a
+-- broken one is reported and its request queued again, from where the unit
+-- stands (its search is made when it is first stepped).
 local function check_watched(self, out)
   local topo = self.topo
   local v = topo:version()
@@ -379,50 +489,31 @@ local function check_watched(self, out)
   for key in pairs(found or self.watched) do list[#list + 1] = key end
   for _, key in ipairs(list) do
     local w = self.watched[key]
-    local from = w and progress(self, w)
-    if w and cells then
-      -- the exact test, before path_valid: a cell ahead of the unit where its
-      -- block meets a changed cell
-      local k = w.request.qopts and w.request.qopts.size or 1
-      local set = near[k]
-      if not set then set = reach(self, cells, k); near[k] = set end
-      local nodes, hit = w.path.nodes, false
-      for i = from, #nodes do
-        if set[nodes[i]] then hit = true; break end
-      end
-      if not hit then w = nil end
-    end
     if w then
-      self.counts.checks = self.counts.checks + 1
-      local ok, broken = topo:path_valid(w.path, from, w.request.qopts)
-      if not ok then
-        unwatch(self, key)
-        self.counts.invalidated = self.counts.invalidated + 1
-        out[#out + 1] = { key = key, reason = "invalidated", broken = broken }
-        local r = w.request
-        if self.locate then
-          local a, b = self.locate(key)
-          if self.kind == "graph" then
-            if is_int(a) then r.from = a end
-          elseif is_int(a) and is_int(b) then
-            r.from = { a, b }
-          end
-        end
-        local okq, q = pcall(new_query, self, r, 1)
-        if okq then
-          r.query = q
-          enqueue(self, r)
-        else                       -- the unit stands where no search can begin
-          self.by_key[key] = nil
-          out[#out + 1] = { key = key, reason = "unreachable", waited = 0 }
-        end
+      local from = progress(self, w)
+      local ok, broken
+      if cells then
+        local k = w.request.qopts and w.request.qopts.size or 1
+        local set = near[k]
+        if not set then set = reach(self, cells, k); near[k] = set end
+        ok, broken = check_windows(self, w, from, set)
+      else                         -- graphs, a log that overflowed: the whole path
+        self.counts.checks = self.counts.checks + 1
+        ok, broken = topo:path_valid(w.path, from, w.request.qopts)
       end
+      if not ok then invalidate(self, key, w, broken, out) end
     end
   end
   self.version = v                 -- only now: a callback that raised leaves them to check again
 end
 
 -- Starts watching a delivered path, listed under its tiles (cells only).
+-- Every STRIDE-th entry is listed with a margin of STRIDE / 2 cells: an
+-- entry between two listed ones is at most that far from one of them (a
+-- path moves one cell per entry), so its tiles are listed too, at an eighth
+-- of the work of listing every entry.
+local STRIDE = 8
+
 local function watch_path(self, r, path)
   if not (self.versions and r.watch and path.nodes and #path.nodes > 0) then
     self.by_key[r.key] = nil
@@ -431,65 +522,121 @@ local function watch_path(self, r, path)
   local w = { key = r.key, request = r, path = path, progress = 1, tiles = {} }
   unwatch(self, r.key)
   self.watched[r.key] = w
+  local forbid = r.qopts and r.qopts.forbid
+  if forbid ~= nil and type(forbid.version) == "function" then
+    -- a forbid field: its changes can break the path too (check_fields)
+    local f = self.fields[forbid]
+    if not f then
+      f = { version = forbid:version(), keys = {} }
+      self.fields[forbid] = f
+    end
+    f.keys[r.key] = true
+    w.field = forbid
+  end
   if self.kind == "graph" then return end
-  local width, tw, index, tiles = self.width, self.tiles_w, self.tiles, w.tiles
+  local width, tw, index, tiles, key = self.width, self.tiles_w, self.tiles, w.tiles, r.key
   local seen = {}
-  local k = r.qopts and r.qopts.size or 1
+  local lo, hi = extent(self, r.qopts and r.qopts.size or 1)
+  lo, hi = lo + STRIDE / 2, hi + STRIDE / 2
   local floor = math.floor
-  for _, id in ipairs(path.nodes) do
-    local x, y = (id - 1) % width, floor((id - 1) / width) -- 0-based
-    -- the block x..x+k-1, y..y+k-1 and the cells next to it
-    local tx0, tx1 = floor((x - 1) / TILE), floor((x + k) / TILE)
-    local ty0, ty1 = floor((y - 1) / TILE), floor((y + k) / TILE)
-    for ty = ty0, ty1 do
-      for tx = tx0, tx1 do
+  local nodes = path.nodes
+  local n = #nodes
+  local i = 1
+  while true do
+    local id = nodes[i] - 1
+    local x = id % width
+    local y = (id - x) / width           -- 0-based
+    for ty = floor((y - lo) / TILE), floor((y + hi) / TILE) do
+      for tx = floor((x - lo) / TILE), floor((x + hi) / TILE) do
         local t = (ty + 1) * tw + tx + 1
         if not seen[t] then
           seen[t] = true
           tiles[#tiles + 1] = t
           local set = index[t]
           if not set then set = {}; index[t] = set end
-          set[r.key] = true
+          set[key] = true
         end
       end
     end
+    if i == n then break end
+    i = i + STRIDE
+    if i > n then i = n end
   end
 end
 
--- One step of query q: at most n expansions, or (n == nil) until `time`
--- seconds are spent.  Returns the status and the expansions it did.
+-- What finishing request r is expected to cost (seconds): its path built
+-- and watched, measured: a cost per path plus one per path entry, times the
+-- entries expected (the distance between its ends times the measured ratio
+-- of entries to it; graphs, with no coordinates, the cost per path alone).
+-- 0 until measured; at most half the frame's time (a path that costs more
+-- to finish than that is finished all the same, past the budget).
+local LONG_PATH = 64               -- entries: a path this long measures the cost per entry
+
+local function reserve(self, r, time)
+  local c = self.fin_path or 0
+  if self.kind ~= "graph" and self.fin_node then
+    local dx, dy = math.abs(r.to[1] - r.from[1]), math.abs(r.to[2] - r.from[2])
+    c = c + self.fin_node * (dx > dy and dx or dy) * self.len_ratio
+  end
+  return math.min(c, 0.5 * time)
+end
+
+-- Learns from a finished request: what finishing it cost beyond its step's
+-- time (cost, seconds) for a path of `len` entries.  Estimates rise at once
+-- and fall slowly, so one cheap path does not make the next reserve short.
+local function blend(old, e)
+  if not old or e > old then return e end
+  return 0.9 * old + 0.1 * e
+end
+
+local function learn(self, r, cost, len)
+  if self.kind == "graph" or len < LONG_PATH then
+    self.fin_path = blend(self.fin_path, cost)
+    return
+  end
+  self.fin_node = blend(self.fin_node, math.max(0, cost - (self.fin_path or 0)) / len)
+  local dx, dy = math.abs(r.to[1] - r.from[1]), math.abs(r.to[2] - r.from[2])
+  local d = dx > dy and dx or dy
+  if d > 0 then
+    local e, old = len / d, self.len_ratio
+    self.len_ratio = e > old and old + 0.5 * (e - old) or 0.95 * old + 0.05 * e
+  end
+end
+
+-- One step of r's query: at most n expansions (nil: no count) and at most
+-- `time` seconds (nil: no time).  Returns the status and the expansions it
+-- did.
 local function step(self, r, n, time)
   local q, status = r.query, nil
-  -- a slice asks for half of what is left (then the next one for half of
-  -- the rest ...): a slice that runs slower than asked (the engine reads its
-  -- clock every few dozen expansions; a sized unit's expansion costs more)
-  -- overshoots by a fraction of the budget, not by all of it
-  if time then time = 0.5 * time end
-  if n then
-    status = q:step(n)
-  else
-    if self.timed_step == nil then
-      -- does this build's step take { time = }?  A refusal of the table
-      -- says no; any other error (a callback's) is the caller's
-      local ok, err = pcall(q.step, q, { time = time })
-      if ok then
-        self.timed_step, status = true, q:status()
-      elseif type(err) == "string" and err:find("n must be an integer", 1, true) then
-        self.timed_step = false
-      else
-        error(err, 0)
-      end
-    end
-    if self.timed_step then
-      if not status then status = q:step({ time = time }) end
+  if time and self.timed_step == nil then
+    -- does this build's step take { time = }?  A refusal of the table says
+    -- no; any other error (a callback's) is the caller's
+    local ok, err = pcall(q.step, q, { time = time, n = n })
+    if ok then
+      self.timed_step, status = true, q:status()
+    elseif type(err) == "string" and err:find("n must be an integer", 1, true) then
+      self.timed_step = false
     else
-      -- without the engine's clock: a slice of expansions sized from the
-      -- time per expansion measured so far (the first at `slice`)
-      local est = self.per_exp[r.class]
-      local k = est and math.floor(time / est) or self.slice
-      if k < MIN_SLICE then k = MIN_SLICE elseif k > 1e6 then k = 1e6 end
-      status = q:step(k)
+      error(err, 0)
     end
+  end
+  if status == nil and time and self.timed_step then
+    -- the engine reads its clock in chunks sized from what its expansions
+    -- cost, and an expansion's cost is bounded: the step ends within about
+    -- one expansion of its time
+    status = q:step({ time = time, n = n })
+  elseif status == nil and time then
+    -- without the engine's clock: a slice of expansions sized from the
+    -- time per expansion measured so far (the first at `slice`), asking for
+    -- half of what is left (then half of the rest ...), so a slice slower
+    -- than measured overshoots by a fraction of the budget
+    local est = self.per_exp[r.class]
+    local k = est and math.floor(0.5 * time / est) or self.slice
+    if k < 1 then k = 1 elseif k > 1e6 then k = 1e6 end
+    if n and n < k then k = n end
+    status = q:step(k)
+  elseif status == nil then
+    status = q:step(n)
   end
   local p, _, st = q:result()
   local total = (p or st).expanded or 0
@@ -500,14 +647,20 @@ local function step(self, r, n, time)
   return status, did
 end
 
+-- Takes r out of the queue.
+local function dequeue(self, r)
+  r.queued = false
+  local queue = self.queue
+  for i = 1, #queue do
+    if queue[i] == r then table.remove(queue, i); break end
+  end
+end
+
 local function finish(self, r, status, out)
   local p, why = r.query:result()
   r.query:cancel()                 -- frees the search state now; the result stays
   r.query = nil
-  r.queued = false
-  for i, x in ipairs(self.queue) do
-    if x == r then table.remove(self.queue, i); break end
-  end
+  dequeue(self, r)
   local waited = self.frame - r.ordered
   record(self.waits, waited)
   local res = { key = r.key, path = p, reason = not p and (why or status) or nil, waited = waited }
@@ -519,7 +672,12 @@ local function finish(self, r, status, out)
     self.counts.failed = self.counts.failed + 1
     self.by_key[r.key] = nil
   end
+  return p
 end
+
+-- The smallest time worth a step (seconds): less is left to the next frame
+-- once something was stepped in this one.
+local MIN_STEP_TIME = 20e-6
 
 --- planner:update(budget) -> list of results.
 -- budget: seconds (a number), or { time = seconds, expansions = n } (either
@@ -561,41 +719,75 @@ function Planner:update(budget)
   local out = self.carry or {}
   self.carry = out
   if self.versions then check_watched(self, out) end
-  local left, stepped = expansions, false
+  if next(self.fields) ~= nil then check_fields(self, out) end
+  local left, stepped, rested = expansions, false, false
   while #self.queue > 0 do
-    local spent_t = clock() - t0
-    local n = left
-    if time and spent_t >= time then
-      -- the checks above spent the time: one smallest slice all the same,
-      -- so the queue moves every frame (a bounded overshoot, never starving)
-      if stepped then break end
-      n = math.min(n or MIN_SLICE, MIN_SLICE)
-    end
     if left and left < 1 then break end
-    stepped = true
     local r = head(self)
-    local ok, status, did
-    if n then
-      ok, status, did = pcall(step, self, r, n, nil)
-    else
+    if not r then break end
+    local n, ask = left, nil
+    if time then
+      -- the head's step gets what is left but what finishing it would cost
+      local room = reserve(self, r, time)
+      ask = time - (clock() - t0) - room
+      -- after a request rested, the next one gets what is left only if it
+      -- is twice its room to finish: a short search with a long path would
+      -- pass the budget by what its estimate missed
+      if rested and ask < room then ask = 0 end
+      if ask < MIN_STEP_TIME then
+        if stepped then break end
+        -- nothing stepped in this frame yet: one smallest slice all the
+        -- same (a count), so the queue moves every frame (a bounded
+        -- overshoot, no starving)
+        ask = nil
+        if not n or n > MIN_SLICE then n = MIN_SLICE end
+      end
+    end
+    stepped = true
+    local ok = true
+    if not r.query then
+      local okq, q = pcall(new_query, self, r, 1)
+      if okq then
+        r.query = q
+      else                         -- the unit stands where no search can begin
+        dequeue(self, r)
+        self.by_key[r.key] = nil
+        self.counts.failed = self.counts.failed + 1
+        out[#out + 1] = { key = r.key, reason = "unreachable", waited = self.frame - r.ordered }
+        ok = nil
+      end
+    end
+    if ok then
       local t1 = clock()
-      ok, status, did = pcall(step, self, r, nil, time - spent_t)
-      if ok and not self.timed_step then
-        local dt = clock() - t1
+      local status, did
+      ok, status, did = pcall(step, self, r, n, ask)
+      local dt = clock() - t1
+      if ok and ask and not self.timed_step then
         local est, old = dt / did, self.per_exp[r.class]
         self.per_exp[r.class] = old and (0.7 * old + 0.3 * est) or est
       end
+      if not ok then
+        -- a callback of this request raised: the request is dropped (its
+        -- query cannot go on) and the error reaches the caller with its value
+        drop(self, r)
+        self.counts.failed = self.counts.failed + 1
+        error(status, 0)
+      end
+      self.counts.expansions = self.counts.expansions + did
+      if left then left = left - did end
+      if status == "searching" and ask and time - (clock() - t0) - reserve(self, r, time) < MIN_STEP_TIME then
+        r.rested = self.frame      -- its time is spent; the room it kept, the next one's
+        rested = true
+      end
+      if status ~= "searching" then
+        local t2 = clock()
+        local p = finish(self, r, status, out)
+        -- what finishing cost: the step's time past what it was asked (the
+        -- path is built when the search ends), and the results and watch
+        local cost = clock() - t2 + (ask and math.max(0, dt - ask) or 0)
+        learn(self, r, cost, p and p.nodes and #p.nodes or 0)
+      end
     end
-    if not ok then
-      -- a callback of this request raised: the request is dropped (its
-      -- query cannot go on) and the error reaches the caller with its value
-      drop(self, r)
-      self.counts.failed = self.counts.failed + 1
-      error(status, 0)
-    end
-    self.counts.expansions = self.counts.expansions + did
-    if left then left = left - did end
-    if status ~= "searching" then finish(self, r, status, out) end
   end
   record(self.times, clock() - t0)
   self.carry = nil

@@ -252,6 +252,7 @@ local FIELD_SIGS = {
   add_disc = { { FX, 2 }, { FY, 2 }, { K.cost("radius"), 1 }, { K.finite("value"), 1 } },
   size = {},
   stale = {},
+  version = {},
 }
 
 -- a field made by grid:distances has more methods

@@ -319,23 +319,38 @@ local function budget_arg(b)
   return n, t
 end
 
--- a time budget's expansions between two readings of the clock (as native)
-local BATCH = 32
+-- a time budget's chunks of expansions (as native): the first before the
+-- query has measured what an expansion costs, and the largest
+local FIRST_CHUNK, MAX_CHUNK = 1, 4096
 
 -- run(s, n) within `secs` seconds of os.clock (the CPU time of the process:
 -- plain Lua has no wall clock finer than a second; a step's work is CPU
--- work), read every BATCH expansions; at least one batch
+-- work), in chunks read on the clock, each sized from the measured time per
+-- expansion (s.per_exp) to take at most half of the time left, at least one
+-- expansion: the step ends at most about one expansion past its time
 local function run_timed(s, n, secs)
   local t0 = os.clock()
+  local deadline = t0 + secs
   while true do
-    local batch = n and (n < BATCH and n or BATCH) or BATCH
-    local status = run(s, batch)
+    local per, chunk = s.per_exp, FIRST_CHUNK
+    if per then
+      chunk = math.floor(0.5 * (deadline - t0) / per)
+      if chunk < 1 then chunk = 1 elseif chunk > MAX_CHUNK then chunk = MAX_CHUNK end
+    end
+    if n and n < chunk then chunk = n end
+    local status = run(s, chunk)
+    local t1 = os.clock()
+    -- a slower chunk raises the measure at once, a faster one lowers it by a quarter
+    local e = (t1 - t0) / chunk
+    if e < 1e-9 then e = 1e-9 end
+    s.per_exp = (not per or e > per) and e or 0.75 * per + 0.25 * e
+    t0 = t1
     if status ~= "searching" then return status end
     if n then
-      n = n - batch
+      n = n - chunk
       if n <= 0 then return status end
     end
-    if os.clock() - t0 >= secs then return status end
+    if deadline - t0 < 0.5 * s.per_exp then return status end
   end
 end
 
