@@ -216,6 +216,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
   end
   local optimal = stop == 3
+  local oct = hkind == 4
 
   -- offers q the cost so far ng from p (direction d, step cost c); (qx, qy): q's coordinates
   local function relax(q, p, d, ng, c, qx, qy)
@@ -228,7 +229,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         pruned = true
         return
       end
-      h = hcalc(qx, qy)
+      if oct then
+        local ax, ay = qx - gx, qy - gy
+        if ax < 0 then ax = -ax end
+        if ay < 0 then ay = -ay end
+        if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+      else
+        h = hcalc(qx, qy)
+      end
       stamp[q] = gen
       hv[q] = h
       ps = 0
@@ -420,10 +428,11 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
   -- where each straight scan stops; the goal is looked for on the ray
-  local JT
+  local JT, JE, JW, JS, JN
+  -- returns the jump point and the number of steps to it, or nil
   local function jscan(p, d, px, py)
-    local k = JT[d][p]
-    local range = k > 0 and k or -k
+    local k
+    if d == 1 then k = JE[p] elseif d == 2 then k = JW[p] elseif d == 3 then k = JS[p] else k = JN[p] end
     if goal > 0 then
       local t = -1
       if d <= 2 then
@@ -431,9 +440,9 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       elseif px == gx then
         t = d == 3 and gy - py or py - gy
       end
-      if t >= 1 and t <= range then return goal end
+      if t >= 1 and (t <= k or t <= -k) then return goal, t end
     end
-    if k > 0 then return p + k * off[d] end
+    if k > 0 then return p + k * off[d], k end
     return nil
   end
   -- the 4-connected variant: a vertical run also stops where a horizontal scan would
@@ -456,44 +465,48 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
     return nil
   end
-  local function diag(p, d)
+  -- a diagonal run from p (at px, py): the jump point and the number of steps, or nil
+  local function diag(p, d, px, py)
     local step = off[d]
     local ho = hoff[d]
     local vo = voff[d]
     local dx = ddx[d]
     local dy = ddy[d]
-    local tH = JT[dx == 1 and 1 or 2]
-    local tV = JT[dy == 1 and 3 or 4]
-    -- the goal's row: its first and last cells; the goal's column: q - goal a multiple of pw
-    local rlo = gy * pw + 2
-    local rhi = rlo + w - 1
-    local q = p
+    local tH = dx == 1 and JE or JW
+    local tV = dy == 1 and JS or JN
+    local q, qx, qy, n = p, px, py, 0
     while open[q + ho] and open[q + vo] and open[q + step] do
       q = q + step
-      if q == goal then return q end
+      n = n + 1
+      if q == goal then return q, n end
       local kh = tH[q]
-      if kh > 0 then return q end
+      if kh > 0 then return q, n end
       local kv = tV[q]
-      if kv > 0 then return q end
-      if q >= rlo and q <= rhi then
-        local t = (goal - q) * dx
-        if t >= 1 and t <= -kh then return q end
+      if kv > 0 then return q, n end
+      qx = qx + dx
+      qy = qy + dy
+      -- the goal on this cell's row or column, within its straight scan
+      if qy == gy then
+        local t = (gx - qx) * dx
+        if t >= 1 and t <= -kh then return q, n end
       end
-      local gq = goal - q
-      if gq % pw == 0 then
-        local t = gq / pw * dy
-        if t >= 1 and t <= -kv then return q end
+      if qx == gx then
+        local t = (gy - qy) * dy
+        if t >= 1 and t <= -kv then return q, n end
       end
     end
     return nil
   end
 
-  local function jump_to(p, d, j, gp, px, py)
+  local function jump_to(p, d, j, n, gp, px, py)
     if j then
-      local n = floor((j - p) / off[d] + 0.5)
       local c = n * LEN[d]
       relax(j, p, d, gp + c, c, px + n * ddx[d], py + n * ddy[d])
     end
+  end
+  -- jump_to for the 4-connected scans, which return the jump point alone
+  local function jump_to4(p, d, j, gp, px, py)
+    if j then jump_to(p, d, j, floor((j - p) / off[d] + 0.5), gp, px, py) end
   end
 
   local function expand_jps8(p)
@@ -501,32 +514,48 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local px = p - 1 - py * pw
     local gp = gv[p]
     local d0 = par[p] ~= 0 and pdir[p] or 0
+    local j, n
     -- the directions to scan: all from the start; else the natural and forced ones
     if d0 == 0 then
-      for d = 1, 4 do jump_to(p, d, jscan(p, d, px, py), gp, px, py) end
-      for d = 5, 8 do jump_to(p, d, diag(p, d), gp, px, py) end
+      for d = 1, 4 do
+        j, n = jscan(p, d, px, py)
+        jump_to(p, d, j, n, gp, px, py)
+      end
+      for d = 5, 8 do
+        j, n = diag(p, d, px, py)
+        jump_to(p, d, j, n, gp, px, py)
+      end
       return
     end
     if d0 >= 5 then
       -- diagonal: its two straight parts and itself
-      jump_to(p, ddx[d0] == 1 and 1 or 2, jscan(p, ddx[d0] == 1 and 1 or 2, px, py), gp, px, py)
-      jump_to(p, ddy[d0] == 1 and 3 or 4, jscan(p, ddy[d0] == 1 and 3 or 4, px, py), gp, px, py)
-      jump_to(p, d0, diag(p, d0), gp, px, py)
+      local dh, dv = ddx[d0] == 1 and 1 or 2, ddy[d0] == 1 and 3 or 4
+      j, n = jscan(p, dh, px, py)
+      jump_to(p, dh, j, n, gp, px, py)
+      j, n = jscan(p, dv, px, py)
+      jump_to(p, dv, j, n, gp, px, py)
+      j, n = diag(p, d0, px, py)
+      jump_to(p, d0, j, n, gp, px, py)
       return
     end
     -- straight: onwards, both sides, and the diagonals onwards past an open side
     local ahead = open[p + off[d0]]
-    if ahead then jump_to(p, d0, jscan(p, d0, px, py), gp, px, py) end
+    if ahead then
+      j, n = jscan(p, d0, px, py)
+      jump_to(p, d0, j, n, gp, px, py)
+    end
     local s1, s2 = 3, 4
     if d0 >= 3 then s1, s2 = 1, 2 end
     for ds = s1, s2 do
       if open[p + off[ds]] then
-        jump_to(p, ds, jscan(p, ds, px, py), gp, px, py)
+        j, n = jscan(p, ds, px, py)
+        jump_to(p, ds, j, n, gp, px, py)
         if ahead then
           local dd
           local dxo, dyo = ddx[d0] + ddx[ds], ddy[d0] + ddy[ds]
           if dxo == 1 then dd = dyo == 1 and 5 or 6 else dd = dyo == 1 and 7 or 8 end
-          jump_to(p, dd, diag(p, dd), gp, px, py)
+          j, n = diag(p, dd, px, py)
+          jump_to(p, dd, j, n, gp, px, py)
         end
       end
     end
@@ -543,7 +572,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       if take and open[p + off[d]] then
         local j
         if horizontal then j = scan4h(p, off[d]) else j = scan4v(p, off[d]) end
-        jump_to(p, d, j, gp, px, py)
+        jump_to4(p, d, j, gp, px, py)
       end
     end
   end
@@ -557,7 +586,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local expand = expand_astar
   if jps then
     expand = rule == 1 and expand_jps4 or expand_jps8
-    if rule == 2 then JT = { G.jump_tables(g) } end
+    if rule == 2 then JE, JW, JS, JN = G.jump_tables(g) end
   end
   s.jps = jps
 
