@@ -428,7 +428,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
   -- where each straight scan stops; the goal is looked for on the ray
-  local JT, JE, JW, JS, JN
+  local JE, JW, JS, JN
   -- returns the jump point and the number of steps to it, or nil
   local function jscan(p, d, px, py)
     local k
