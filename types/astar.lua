@@ -574,6 +574,32 @@ function Cells:get_cost(x, y) end
 ---@param tag string?
 function Cells:set_tag(x, y, tag) end
 
+--- Sets the cost of a rectangle (corners in either order): one change.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param cost number
+function Cells:set_cost_rect(x1, y1, x2, y2, cost) end
+
+--- Sets the cost of a list of {x, y}: one change.
+---@param cells astar.Cell[]
+---@param cost number
+function Cells:set_cost_cells(cells, cost) end
+
+--- Tags a rectangle (corners in either order; nil clears): one change.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param tag string?
+function Cells:set_tag_rect(x1, y1, x2, y2, tag) end
+
+--- Tags a list of {x, y} (nil clears): one change.
+---@param cells astar.Cell[]
+---@param tag string?
+function Cells:set_tag_cells(cells, tag) end
+
 ---@param x integer
 ---@param y integer
 ---@return string?
