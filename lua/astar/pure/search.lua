@@ -465,8 +465,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
     return nil
   end
-  -- a diagonal run from p (at px, py): the jump point and the number of steps, or nil
-  local function diag(p, d, px, py)
+  -- a diagonal run from p (at px, py, cost so far gp), as the native module
+  -- runs it (src/jps.c): the diagonal cells are no nodes; from each, the
+  -- two straight scans' jump points (or the goal within their reach) are
+  -- relaxed directly, parent p, a diagonal then a straight run away; the
+  -- run goes on until a cell or a corner blocks it, or it meets the goal.
+  local function diag(p, d, px, py, gp)
     local step = off[d]
     local ho = hoff[d]
     local vo = voff[d]
@@ -474,28 +478,40 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local dy = ddy[d]
     local tH = dx == 1 and JE or JW
     local tV = dy == 1 and JS or JN
-    local q, qx, qy, n = p, px, py, 0
+    local dh = dx == 1 and 1 or 2
+    local dv = dy == 1 and 3 or 4
+    local hstep, vstep = off[dh], off[dv]
+    local q, qx, qy, gq = p, px, py, gp
+    local cq = 0.0
+    local grow, gcol = gy, gx -- the goal's row and column (none: no goal to meet)
+    if goal <= 0 then grow, gcol = -1, -1 end
     while open[q + ho] and open[q + vo] and open[q + step] do
       q = q + step
-      n = n + 1
-      if q == goal then return q, n end
-      local kh = tH[q]
-      if kh > 0 then return q, n end
-      local kv = tV[q]
-      if kv > 0 then return q, n end
       qx = qx + dx
       qy = qy + dy
-      -- the goal on this cell's row or column, within its straight scan
-      if qy == gy then
-        local t = (gx - qx) * dx
-        if t >= 1 and t <= -kh then return q, n end
+      gq = gq + DIAGONAL
+      cq = cq + DIAGONAL
+      if q == goal then
+        relax(q, p, d, gq, cq, qx, qy)
+        return
       end
-      if qx == gx then
-        local t = (gy - qy) * dy
-        if t >= 1 and t <= -kv then return q, n end
+      local kh = tH[q]
+      local t = -1
+      if qy == grow then t = (gx - qx) * dx end
+      if t >= 1 and (t <= kh or t <= -kh) then
+        relax(goal, p, dh, gq + t, cq + t, gx, gy)
+      elseif kh > 0 then
+        relax(q + kh * hstep, p, dh, gq + kh, cq + kh, qx + kh * dx, qy)
+      end
+      local kv = tV[q]
+      t = -1
+      if qx == gcol then t = (gy - qy) * dy end
+      if t >= 1 and (t <= kv or t <= -kv) then
+        relax(goal, p, dv, gq + t, cq + t, gx, gy)
+      elseif kv > 0 then
+        relax(q + kv * vstep, p, dv, gq + kv, cq + kv, qx, qy + kv * dy)
       end
     end
-    return nil
   end
 
   local function jump_to(p, d, j, n, gp, px, py)
@@ -521,10 +537,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         j, n = jscan(p, d, px, py)
         jump_to(p, d, j, n, gp, px, py)
       end
-      for d = 5, 8 do
-        j, n = diag(p, d, px, py)
-        jump_to(p, d, j, n, gp, px, py)
-      end
+      for d = 5, 8 do diag(p, d, px, py, gp) end
       return
     end
     if d0 >= 5 then
@@ -534,8 +547,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       jump_to(p, dh, j, n, gp, px, py)
       j, n = jscan(p, dv, px, py)
       jump_to(p, dv, j, n, gp, px, py)
-      j, n = diag(p, d0, px, py)
-      jump_to(p, d0, j, n, gp, px, py)
+      diag(p, d0, px, py, gp)
       return
     end
     -- straight: onwards, both sides, and the diagonals onwards past an open side
@@ -554,8 +566,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           local dd
           local dxo, dyo = ddx[d0] + ddx[ds], ddy[d0] + ddy[ds]
           if dxo == 1 then dd = dyo == 1 and 5 or 6 else dd = dyo == 1 and 7 or 8 end
-          j, n = diag(p, dd, px, py)
-          jump_to(p, dd, j, n, gp, px, py)
+          diag(p, dd, px, py, gp)
         end
       end
     end
@@ -695,19 +706,35 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     for i = #rev, 1, -1 do
       local v = rev[i]
       if i < #rev then
-        local d = pdir[v]
-        local step = off[d]
         local from = rev[i + 1]
         if jps then
-          local cur = from + step
-          while cur ~= v do
+          -- a jump: diagonal steps first, then straight ones (src/jps.c)
+          local fx, fy = xy(from)
+          local vx, vy = xy(v)
+          local ax, ay = vx - fx, vy - fy
+          local kx, ky = ax > 0 and 1 or (ax < 0 and -1 or 0), ay > 0 and 1 or (ay < 0 and -1 or 0)
+          if ax < 0 then ax = -ax end
+          if ay < 0 then ay = -ay end
+          local nd = ax < ay and ax or ay
+          local cur = from
+          for _ = 1, nd do
+            cur = cur + ky * pw + kx
+            if cur ~= v then
+              n = n + 1
+              nodes[n] = ext(cur)
+            end
+          end
+          local ss = ax > ay and kx or ky * pw
+          for _ = 1, (ax > ay and ax or ay) - nd - 1 do
+            cur = cur + ss
             n = n + 1
             nodes[n] = ext(cur)
-            cur = cur + step
           end
+          len = len + nd * DIAGONAL + ((ax > ay and ax or ay) - nd)
+        else
+          len = len + LEN[pdir[v]]
         end
         c = c + cc[v]
-        len = len + (jps and floor((v - from) / step + 0.5) or 1) * LEN[d]
       end
       n = n + 1
       nodes[n] = ext(v)
