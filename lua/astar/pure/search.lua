@@ -430,7 +430,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- where each straight scan stops; the goal is looked for on the ray
   local JE, JW, JS, JN
   -- returns the jump point and the number of steps to it, or nil
-  local function jscan(p, d, px, py)
+  -- the straight scan from p (at px, py, cost so far gp) in direction d:
+  -- relaxes the goal when the scan reaches it, else the jump point it stops
+  -- at (none at a wall)
+  local function straight(p, d, px, py, gp)
     local k
     if d == 1 then k = JE[p] elseif d == 2 then k = JW[p] elseif d == 3 then k = JS[p] else k = JN[p] end
     if goal > 0 then
@@ -440,10 +443,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       elseif px == gx then
         t = d == 3 and gy - py or py - gy
       end
-      if t >= 1 and (t <= k or t <= -k) then return goal, t end
+      if t >= 1 and (t <= k or t <= -k) then
+        relax(goal, p, d, gp + t, t + 0.0, gx, gy)
+        return
+      end
     end
-    if k > 0 then return p + k * off[d], k end
-    return nil
+    if k > 0 then relax(p + k * off[d], p, d, gp + k, k + 0.0, px + k * ddx[d], py + k * ddy[d]) end
   end
   -- the 4-connected variant: a vertical run also stops where a horizontal scan would
   local function scan4h(p, step)
@@ -514,15 +519,13 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
   end
 
-  local function jump_to(p, d, j, n, gp, px, py)
+  -- a jump of the 4-connected scans, which return the jump point alone
+  local function jump_to4(p, d, j, gp, px, py)
     if j then
+      local n = floor((j - p) / off[d] + 0.5)
       local c = n * LEN[d]
       relax(j, p, d, gp + c, c, px + n * ddx[d], py + n * ddy[d])
     end
-  end
-  -- jump_to for the 4-connected scans, which return the jump point alone
-  local function jump_to4(p, d, j, gp, px, py)
-    if j then jump_to(p, d, j, floor((j - p) / off[d] + 0.5), gp, px, py) end
   end
 
   local function expand_jps8(p)
@@ -530,38 +533,27 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local px = p - 1 - py * pw
     local gp = gv[p]
     local d0 = par[p] ~= 0 and pdir[p] or 0
-    local j, n
     -- the directions to scan: all from the start; else the natural and forced ones
     if d0 == 0 then
-      for d = 1, 4 do
-        j, n = jscan(p, d, px, py)
-        jump_to(p, d, j, n, gp, px, py)
-      end
+      for d = 1, 4 do straight(p, d, px, py, gp) end
       for d = 5, 8 do diag(p, d, px, py, gp) end
       return
     end
     if d0 >= 5 then
-      -- diagonal: its two straight parts and itself
-      local dh, dv = ddx[d0] == 1 and 1 or 2, ddy[d0] == 1 and 3 or 4
-      j, n = jscan(p, dh, px, py)
-      jump_to(p, dh, j, n, gp, px, py)
-      j, n = jscan(p, dv, px, py)
-      jump_to(p, dv, j, n, gp, px, py)
+      -- diagonal (the goal, met on a diagonal run): its two straight parts and itself
+      straight(p, ddx[d0] == 1 and 1 or 2, px, py, gp)
+      straight(p, ddy[d0] == 1 and 3 or 4, px, py, gp)
       diag(p, d0, px, py, gp)
       return
     end
     -- straight: onwards, both sides, and the diagonals onwards past an open side
     local ahead = open[p + off[d0]]
-    if ahead then
-      j, n = jscan(p, d0, px, py)
-      jump_to(p, d0, j, n, gp, px, py)
-    end
+    if ahead then straight(p, d0, px, py, gp) end
     local s1, s2 = 3, 4
     if d0 >= 3 then s1, s2 = 1, 2 end
     for ds = s1, s2 do
       if open[p + off[ds]] then
-        j, n = jscan(p, ds, px, py)
-        jump_to(p, ds, j, n, gp, px, py)
+        straight(p, ds, px, py, gp)
         if ahead then
           local dd
           local dxo, dyo = ddx[d0] + ddx[ds], ddy[d0] + ddy[ds]
