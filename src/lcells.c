@@ -337,58 +337,46 @@ static void check_cell_list(lua_State *L, int arg) {
   if (!lua_istable(L, arg)) type_error(L, arg, "table (a list of cells)");
 }
 
-/* grid:set_blocked_rect(x1, y1, x2, y2, blocked) */
-static int l_cells_set_blocked_rect(lua_State *L) {
+/* The value of a bulk edit of blocked cells or of costs, at arg. */
+static void bulk_value(lua_State *L, bulk_edit *e, int arg) {
+  if (e->what == 1) e->cost = check_cost(L, arg, "cost");
+  else e->blocked = check_bool(L, arg);
+}
+
+/* grid:set_blocked_rect(x1, y1, x2, y2, blocked) (what 0) and
+** grid:set_cost_rect(x1, y1, x2, y2, cost) (what 1; the first cost other
+** than 1 allocates the cost layer, as set_cost does) */
+static int bulk_rect_call(lua_State *L, int what) {
   ltopo *T = check_self(L);
   int32_t x1, y1, x2, y2;
   bulk_edit e = {0, 0, 1.0, 0};
+  e.what = what;
   check_xy(L, T, 2, &x1, &y1);
   check_xy(L, T, 4, &x2, &y2);
-  e.blocked = check_bool(L, 6);
+  bulk_value(L, &e, 6);
   check_mutable(L, T);
   bulk_rect(L, T, &e, x1, y1, x2, y2);
   account(L, T->o.M);
   return 0;
 }
 
-/* grid:set_blocked_cells(cells, blocked) */
-static int l_cells_set_blocked_cells(lua_State *L) {
+/* grid:set_blocked_cells(cells, blocked) and grid:set_cost_cells(cells, cost) */
+static int bulk_list_call(lua_State *L, int what) {
   ltopo *T = check_self(L);
   bulk_edit e = {0, 0, 1.0, 0};
+  e.what = what;
   check_cell_list(L, 2);
-  e.blocked = check_bool(L, 3);
+  bulk_value(L, &e, 3);
   check_mutable(L, T);
   bulk_list(L, T, &e, 2);
   account(L, T->o.M);
   return 0;
 }
 
-/* grid:set_cost_rect(x1, y1, x2, y2, cost): the first cost other than 1
-** allocates the cost layer, as set_cost does */
-static int l_cells_set_cost_rect(lua_State *L) {
-  ltopo *T = check_self(L);
-  int32_t x1, y1, x2, y2;
-  bulk_edit e = {1, 0, 1.0, 0};
-  check_xy(L, T, 2, &x1, &y1);
-  check_xy(L, T, 4, &x2, &y2);
-  e.cost = check_cost(L, 6, "cost");
-  check_mutable(L, T);
-  bulk_rect(L, T, &e, x1, y1, x2, y2);
-  account(L, T->o.M);
-  return 0;
-}
-
-/* grid:set_cost_cells(cells, cost) */
-static int l_cells_set_cost_cells(lua_State *L) {
-  ltopo *T = check_self(L);
-  bulk_edit e = {1, 0, 1.0, 0};
-  check_cell_list(L, 2);
-  e.cost = check_cost(L, 3, "cost");
-  check_mutable(L, T);
-  bulk_list(L, T, &e, 2);
-  account(L, T->o.M);
-  return 0;
-}
+static int l_cells_set_blocked_rect(lua_State *L) { return bulk_rect_call(L, 0); }
+static int l_cells_set_blocked_cells(lua_State *L) { return bulk_list_call(L, 0); }
+static int l_cells_set_cost_rect(lua_State *L) { return bulk_rect_call(L, 1); }
+static int l_cells_set_cost_cells(lua_State *L) { return bulk_list_call(L, 1); }
 
 /* grid:set_tag_rect(x1, y1, x2, y2, tag) and grid:set_tag_cells(cells,
 ** tag): tag a name or nil (no tag).  Interning a new name allocates (a

@@ -132,53 +132,29 @@ local function check_tag(fname, arg, t)
   if t ~= nil and type(t) ~= "string" then U.type_error(fname, arg, "string (tag name)", t, true) end
 end
 
---- grid:set_blocked_rect(x1, y1, x2, y2, blocked): one change
-function Grid.set_blocked_rect(g, x1, y1, x2, y2, b)
-  check_mutable(g, "set_blocked_rect")
-  local cells = rect_cells(g, "set_blocked_rect", x1, y1, x2, y2)
-  check_bool("set_blocked_rect", 6, b)
-  bulk(g, cells, set_blocked, b)
-end
-
---- grid:set_blocked_cells(cells, blocked): one change
-function Grid.set_blocked_cells(g, list, b)
-  check_mutable(g, "set_blocked_cells")
-  check_list("set_blocked_cells", list)
-  local cells = list_cells(g, "set_blocked_cells", list)
-  check_bool("set_blocked_cells", 3, b)
-  bulk(g, cells, set_blocked, b)
-end
-
---- grid:set_cost_rect(x1, y1, x2, y2, cost): one change
-function Grid.set_cost_rect(g, x1, y1, x2, y2, c)
-  check_mutable(g, "set_cost_rect")
-  local cells = rect_cells(g, "set_cost_rect", x1, y1, x2, y2)
-  check_cost("set_cost_rect", 6, c)
-  bulk(g, cells, set_cost, c)
-end
-
---- grid:set_cost_cells(cells, cost): one change
-function Grid.set_cost_cells(g, list, c)
-  check_mutable(g, "set_cost_cells")
-  check_list("set_cost_cells", list)
-  check_cost("set_cost_cells", 3, c)
-  bulk(g, list_cells(g, "set_cost_cells", list), set_cost, c)
-end
-
---- grid:set_tag_rect(x1, y1, x2, y2, tag): one change (tag: a name or nil)
-function Grid.set_tag_rect(g, x1, y1, x2, y2, t)
-  check_mutable(g, "set_tag_rect")
-  local cells = rect_cells(g, "set_tag_rect", x1, y1, x2, y2)
-  check_tag("set_tag_rect", 6, t)
-  bulk(g, cells, set_tag, t)
-end
-
---- grid:set_tag_cells(cells, tag): one change (tag: a name or nil)
-function Grid.set_tag_cells(g, list, t)
-  check_mutable(g, "set_tag_cells")
-  check_list("set_tag_cells", list)
-  check_tag("set_tag_cells", 3, t)
-  bulk(g, list_cells(g, "set_tag_cells", list), set_tag, t)
+-- grid:set_blocked_rect(x1, y1, x2, y2, blocked), set_cost_rect(..., cost),
+-- set_tag_rect(..., tag); grid:set_blocked_cells(cells, blocked),
+-- set_cost_cells(cells, cost), set_tag_cells(cells, tag): one change each,
+-- checked in the native module's order (the list's type, the value, the
+-- grid not being searched, the cells)
+for _, kind in ipairs({ { "blocked", check_bool, set_blocked }, { "cost", check_cost, set_cost },
+  { "tag", check_tag, set_tag } }) do
+  local what, check_value, edit = kind[1], kind[2], kind[3]
+  local rname, lname = "set_" .. what .. "_rect", "set_" .. what .. "_cells"
+  Grid[rname] = function(g, x1, y1, x2, y2, v)
+    check(g, rname)
+    local cells = rect_cells(g, rname, x1, y1, x2, y2)
+    check_value(rname, 6, v)
+    check_mutable(g, rname)
+    bulk(g, cells, edit, v)
+  end
+  Grid[lname] = function(g, list, v)
+    check(g, lname)
+    check_list(lname, list)
+    check_value(lname, 3, v)
+    check_mutable(g, lname)
+    bulk(g, list_cells(g, lname, list), edit, v)
+  end
 end
 
 --- grid:to_table() -> rows[y][x]: 1 blocked, 0 open
