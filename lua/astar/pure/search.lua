@@ -470,32 +470,56 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
     return nil
   end
+  -- the diagonal run from q in direction d to its next cell where a
+  -- straight scan finds something (a jump point, the goal in its reach) or
+  -- the goal, or nil where a cell or a corner blocks it (q alone carried
+  -- from step to step: LuaJIT's register allocation gives up on more)
+  -- (the goal's row: its first and last cells, rlo and rhi; the goal's
+  -- column: q - goal a multiple of pw)
+  local rlo = gy * pw + 2
+  local rhi = rlo + w - 1
+  local function run_to(q, step, ho, vo, dx, dy, tH, tV)
+    while open[q + ho] and open[q + vo] and open[q + step] do
+      q = q + step
+      if q == goal then return q end
+      local kh = tH[q]
+      if kh > 0 then return q end
+      local kv = tV[q]
+      if kv > 0 then return q end
+      if q >= rlo and q <= rhi then
+        local t = (goal - q) * dx
+        if t >= 1 and t <= -kh then return q end
+      end
+      local gq = goal - q
+      if gq % pw == 0 then
+        local t = gq / pw * dy
+        if t >= 1 and t <= -kv then return q end
+      end
+    end
+    return nil
+  end
+
   -- a diagonal run from p (at px, py, cost so far gp), as the native module
   -- runs it (src/jps.c): the diagonal cells are no nodes; from each, the
   -- two straight scans' jump points (or the goal within their reach) are
   -- relaxed directly, parent p, a diagonal then a straight run away; the
   -- run goes on until a cell or a corner blocks it, or it meets the goal.
   local function diag(p, d, px, py, gp)
-    local step = off[d]
-    local ho = hoff[d]
-    local vo = voff[d]
     local dx = ddx[d]
     local dy = ddy[d]
     local tH = dx == 1 and JE or JW
     local tV = dy == 1 and JS or JN
     local dh = dx == 1 and 1 or 2
     local dv = dy == 1 and 3 or 4
-    local hstep, vstep = off[dh], off[dv]
-    local q, qx, qy, gq = p, px, py, gp
-    local cq = 0.0
+    local hstep, vstep, step, ho, vo = off[dh], off[dv], off[d], hoff[d], voff[d]
     local grow, gcol = gy, gx -- the goal's row and column (none: no goal to meet)
     if goal <= 0 then grow, gcol = -1, -1 end
-    while open[q + ho] and open[q + vo] and open[q + step] do
-      q = q + step
-      qx = qx + dx
-      qy = qy + dy
-      gq = gq + DIAGONAL
-      cq = cq + DIAGONAL
+    local q = run_to(p, step, ho, vo, dx, dy, tH, tV)
+    while q do
+      local n = (q - p) / step
+      local cq = n * DIAGONAL
+      local gq = gp + cq
+      local qx, qy = px + n * dx, py + n * dy
       if q == goal then
         relax(q, p, d, gq, cq, qx, qy)
         return
@@ -516,6 +540,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       elseif kv > 0 then
         relax(q + kv * vstep, p, dv, gq + kv, cq + kv, qx, qy + kv * dy)
       end
+      q = run_to(q, step, ho, vo, dx, dy, tH, tV)
     end
   end
 
