@@ -504,42 +504,46 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- two straight scans' jump points (or the goal within their reach) are
   -- relaxed directly, parent p, a diagonal then a straight run away; the
   -- run goes on until a cell or a corner blocks it, or it meets the goal.
+  -- what the run from p (at px, py, cost so far gp) in direction d finds at
+  -- its cell q: relaxed; true at the goal (the run ends there)
+  local function found(p, q, d, px, py, gp)
+    local dx, dy = ddx[d], ddy[d]
+    local n = (q - p) / off[d]
+    local cq = n * DIAGONAL
+    local gq = gp + cq
+    local qx, qy = px + n * dx, py + n * dy
+    if q == goal then
+      relax(q, p, d, gq, cq, qx, qy)
+      return true
+    end
+    local dh = dx == 1 and 1 or 2
+    local kh = (dx == 1 and JE or JW)[q]
+    local t = -1
+    if goal > 0 and qy == gy then t = (gx - qx) * dx end
+    if t >= 1 and (t <= kh or t <= -kh) then
+      relax(goal, p, dh, gq + t, cq + t, gx, gy)
+    elseif kh > 0 then
+      relax(q + kh * off[dh], p, dh, gq + kh, cq + kh, qx + kh * dx, qy)
+    end
+    local dv = dy == 1 and 3 or 4
+    local kv = (dy == 1 and JS or JN)[q]
+    t = -1
+    if goal > 0 and qx == gx then t = (gy - qy) * dy end
+    if t >= 1 and (t <= kv or t <= -kv) then
+      relax(goal, p, dv, gq + t, cq + t, gx, gy)
+    elseif kv > 0 then
+      relax(q + kv * off[dv], p, dv, gq + kv, cq + kv, qx, qy + kv * dy)
+    end
+    return false
+  end
+
   local function diag(p, d, px, py, gp)
-    local dx = ddx[d]
-    local dy = ddy[d]
+    local dx, dy = ddx[d], ddy[d]
     local tH = dx == 1 and JE or JW
     local tV = dy == 1 and JS or JN
-    local dh = dx == 1 and 1 or 2
-    local dv = dy == 1 and 3 or 4
-    local hstep, vstep, step, ho, vo = off[dh], off[dv], off[d], hoff[d], voff[d]
-    local grow, gcol = gy, gx -- the goal's row and column (none: no goal to meet)
-    if goal <= 0 then grow, gcol = -1, -1 end
+    local step, ho, vo = off[d], hoff[d], voff[d]
     local q = run_to(p, step, ho, vo, dx, dy, tH, tV)
-    while q do
-      local n = (q - p) / step
-      local cq = n * DIAGONAL
-      local gq = gp + cq
-      local qx, qy = px + n * dx, py + n * dy
-      if q == goal then
-        relax(q, p, d, gq, cq, qx, qy)
-        return
-      end
-      local kh = tH[q]
-      local t = -1
-      if qy == grow then t = (gx - qx) * dx end
-      if t >= 1 and (t <= kh or t <= -kh) then
-        relax(goal, p, dh, gq + t, cq + t, gx, gy)
-      elseif kh > 0 then
-        relax(q + kh * hstep, p, dh, gq + kh, cq + kh, qx + kh * dx, qy)
-      end
-      local kv = tV[q]
-      t = -1
-      if qx == gcol then t = (gy - qy) * dy end
-      if t >= 1 and (t <= kv or t <= -kv) then
-        relax(goal, p, dv, gq + t, cq + t, gx, gy)
-      elseif kv > 0 then
-        relax(q + kv * vstep, p, dv, gq + kv, cq + kv, qx, qy + kv * dy)
-      end
+    while q and not found(p, q, d, px, py, gp) do
       q = run_to(q, step, ho, vo, dx, dy, tH, tV)
     end
   end
