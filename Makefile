@@ -192,7 +192,8 @@ PURE_SPECS = spec/components_spec.lua spec/distances_spec.lua spec/field_spec.lu
              spec/world_spec.lua spec/smooth_spec.lua spec/size_spec.lua spec/paging_spec.lua \
              spec/examples_spec.lua spec/readme_spec.lua spec/waypoints_spec.lua \
              spec/pure_maps_spec.lua spec/hostile/backend_spec.lua spec/pure_spec.lua \
-             spec/pure_edits_spec.lua
+             spec/pure_edits_spec.lua spec/bulk_costs_spec.lua spec/tables_spec.lua \
+             spec/hostile/tables_opts_spec.lua
 test-pure: deps
 	ASTAR_BACKEND=lua $(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --tags=pure --exclude-tags=system $(PURE_SPECS)
 

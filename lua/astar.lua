@@ -48,7 +48,8 @@ astar.grid = core.grid
 --- astar.grid_from_string(text [, legend [, grid options]]) -> grid.
 astar.grid_from_string = core.grid_from_string
 
---- astar.grid_from_table(rows [, legend [, grid options]]) -> grid, and
+--- astar.grid_from_table(rows [, legend [, grid options]]) or (rows, opts)
+-- with the legend in opts.legend -> grid, and
 -- astar.hex_from_table: a map as Lua games hold it, rows[y][x] (0 open and
 -- 1 blocked unless the legend says otherwise; lua/astar/tables.lua).
 -- grid:to_table() is the way back.

@@ -1,5 +1,7 @@
 -- The pure-Lua backend's grid methods for changing maps (version, changes,
--- path_valid, set_blocked_rect, set_blocked_cells, to_table, nearest_open),
+-- path_valid, the bulk edits set_blocked_rect, set_blocked_cells,
+-- set_cost_rect, set_cost_cells, set_tag_rect, set_tag_cells, to_table,
+-- nearest_open),
 -- step budgets ({ n =, time = }), and the planner and the follower on its
 -- grids, side by side with the native module in one process: the same
 -- answers and the same messages.  What it does not have raises
@@ -124,6 +126,53 @@ describe("the pure-Lua backend's edits, against the native module", function()
       for _ = 1, 20 do
         local x1, y1, x2, y2 = r(w), r(h), r(w), r(h)
         assert.equal(gn:connected(x1, y1, x2, y2), gp:connected(x1, y1, x2, y2))
+      end
+    end
+  end)
+
+  it("set_cost_rect, set_cost_cells, set_tag_rect, set_tag_cells: the same layers, versions, logs and paths", function()
+    local r = rng(15)
+    local TAGS = { "mud", "road", false }
+    for _ = 1, 30 do
+      local gn, gp, w, h = twin(r, 10)
+      local since = gn:version()
+      assert.equal(since, gp:version())
+      for _ = 1, 6 do
+        local k = r(4)
+        local cost, tag = (r(4) - 1) * 1.5, TAGS[r(3)] or nil
+        if k <= 2 then
+          local x1, y1, x2, y2 = r(w), r(h), r(w), r(h)
+          if k == 1 then
+            gn:set_cost_rect(x1, y1, x2, y2, cost); gp:set_cost_rect(x1, y1, x2, y2, cost)
+          else
+            gn:set_tag_rect(x1, y1, x2, y2, tag); gp:set_tag_rect(x1, y1, x2, y2, tag)
+          end
+        else
+          local cells = {}
+          for i = 1, r(6) - 1 do cells[i] = { r(w), r(h) } end
+          if k == 3 then
+            gn:set_cost_cells(cells, cost); gp:set_cost_cells(cells, cost)
+          else
+            gn:set_tag_cells(cells, tag); gp:set_tag_cells(cells, tag)
+          end
+        end
+        assert.equal(gn:version(), gp:version())
+        local a, b = gn:changes(since), gp:changes(since)
+        table.sort(a); table.sort(b)
+        assert.same(a, b)
+        since = gn:version()
+      end
+      for y = 1, h do
+        for x = 1, w do
+          assert.equal(gn:get_cost(x, y), gp:get_cost(x, y))
+          assert.equal(gn:get_tag(x, y), gp:get_tag(x, y))
+        end
+      end
+      for _ = 1, 5 do
+        local x1, y1, x2, y2 = r(w), r(h), r(w), r(h)
+        local o = { costs = { road = 0.5, mud = false } }
+        assert.equal(outcome(function() local p = gn:find_path(x1, y1, x2, y2, o) return p and p.cost end),
+          outcome(function() local p = gp:find_path(x1, y1, x2, y2, o) return p and p.cost end))
       end
     end
   end)

@@ -1,5 +1,6 @@
 -- Maps the way Lua games hold them (issue 20): astar.grid_from_table and
--- astar.hex_from_table (rows[y][x], a legend), grid:to_table, and the bulk
+-- astar.hex_from_table (rows[y][x], a legend; or rows and options with the
+-- legend in opts.legend), grid:to_table, and the bulk
 -- edits grid:set_blocked_rect and grid:set_blocked_cells (checked first,
 -- one change of the grid, a log line per changed cell).
 local astar = require("astar")
@@ -99,6 +100,51 @@ describe("astar.grid_from_table", function()
   end)
 end)
 
+describe("astar.grid_from_table(rows, opts) with opts.legend #pure", function()
+  it("reads the legend from opts.legend and the grid options from opts", function()
+    local rows = { { 0, 2, 3 }, { 4, 1, 9 } }
+    local legend = { [2] = 3.5, [3] = "mud", [4] = { cost = 2, tag = "road" }, default = { blocked = true } }
+    local g = astar.grid_from_table(rows, { legend = legend, diagonal = "never", cell_size = 2 })
+    local old = astar.grid_from_table(rows, legend, { diagonal = "never", cell_size = 2 })
+    assert.equal("never", g:diagonal())
+    assert.equal(2, (g:world()))
+    assert.equal(old:to_string(), g:to_string())
+    for y = 1, 2 do
+      for x = 1, 3 do
+        assert.equal(old:get_cost(x, y), g:get_cost(x, y))
+        assert.equal(old:get_tag(x, y), g:get_tag(x, y))
+      end
+    end
+    assert.equal(3.5, g:get_cost(2, 1))
+    assert.is_true(g:is_blocked(3, 2))
+  end)
+
+  it("takes options without a legend, and a legend alone, in either form", function()
+    local rows = { { 0, 1 }, { 0, 0 } }
+    assert.equal("never", astar.grid_from_table(rows, { diagonal = "never" }):diagonal())
+    assert.is_true(astar.grid_from_table(rows, { diagonal = "never" }):is_blocked(2, 1))
+    local g = astar.grid_from_table({ { 0, 5 } }, { legend = { [5] = false } })
+    assert.is_true(g:is_blocked(2, 1))
+    assert.is_false(astar.grid_from_table({ { 0, 1 } }, { legend = { [1] = true } }):is_blocked(2, 1))
+    -- the three-argument form still reads the second as the legend
+    assert.is_true(astar.grid_from_table({ { 0, 5 } }, { [5] = false }, { diagonal = "always" }):is_blocked(2, 1))
+    assert.is_true(astar.grid_from_table({ { 0, 5 } }, { [5] = false }):is_blocked(2, 1))
+  end)
+
+  it("names the second argument in its errors", function()
+    assert.equal("bad argument #2 to 'grid_from_table' (opts.legend must be a table, got 3)",
+      error_of(astar.grid_from_table, { { 0 } }, { legend = 3 }))
+    assert.equal("bad argument #2 to 'grid_from_table' (legend[2].cost must be a finite number >= 0, got -1)",
+      error_of(astar.grid_from_table, { { 0 } }, { legend = { [2] = { cost = -1 } } }))
+    assert.equal("bad argument #2 to 'grid_from_table' (cell_size must be a finite number > 0, got -1)",
+      error_of(astar.grid_from_table, { { 0 } }, { legend = {}, cell_size = -1 }))
+    assert.equal("bad argument #2 to 'grid_from_table' (unknown option \"diagnoal\")",
+      error_of(astar.grid_from_table, { { 0 } }, { legend = {}, diagnoal = "never" }))
+    assert.equal("bad argument #1 to 'grid_from_table' (unknown value 7 at rows[1][1] (add it to the legend))",
+      error_of(astar.grid_from_table, { { 7 } }, { legend = { [8] = true } }))
+  end)
+end)
+
 describe("astar.hex_from_table", function()
   it("makes a hex grid with the hex options", function()
     local hx = astar.hex_from_table({ { 0, 1, 0 }, { 0, 0, 0 } }, nil, { layout = "odd_q" })
@@ -107,6 +153,10 @@ describe("astar.hex_from_table", function()
     assert.equal(hx:to_string(), astar.hex_from_table(hx:to_table(), nil, { layout = "odd_q" }):to_string())
     assert.equal("bad argument #1 to 'hex_from_table' (unknown value 3 at rows[1][1] (add it to the legend))",
       error_of(astar.hex_from_table, { { 3 } }))
+    local h2 = astar.hex_from_table({ { 0, 3, 0 }, { 0, 0, 0 } }, { layout = "odd_q", legend = { [3] = false } })
+    assert.equal(hx:to_string(), h2:to_string())
+    assert.equal("bad argument #2 to 'hex_from_table' (opts.legend must be a table, got true)",
+      error_of(astar.hex_from_table, { { 0 } }, { legend = true }))
   end)
 end)
 

@@ -276,58 +276,150 @@ static int l_cells_set_blocked(lua_State *L) {
 }
 
 /* Bulk edits: every cell is checked first (an error changes nothing), then
-** each goes through the core's one-cell edit (astar_grid_set_blocked, so
-** whatever keeps itself current on edits sees each cell) inside one batch
-** (astar_grid_edits_begin): the grid makes one new version, and logs every
-** cell that changed.  Nothing here allocates or runs Lua between the check
-** and the edits, so the list read twice (raw) is the same list. */
+** each goes through the core's one-cell edit (astar_grid_set_blocked,
+** _set_cost, _set_tag, so whatever keeps itself current on edits sees each
+** cell) inside one batch (astar_grid_edits_begin): the grid makes one new
+** version, and logs every cell that changed (a cell left as it was is no
+** change).  Nothing here allocates or runs Lua between the check and the
+** edits, so the list read twice (raw) is the same list.  Only the first
+** cell's edit can fail (allocating the cost or tag layer), before it
+** changes anything. */
+typedef struct bulk_edit {
+  int what; /* 0 blocked, 1 cost, 2 tag */
+  int blocked;
+  double cost;
+  int32_t tag;
+} bulk_edit;
 
-/* grid:set_blocked_rect(x1, y1, x2, y2, blocked): the cells of the
-** rectangle with those corners (either order). */
-static int l_cells_set_blocked_rect(lua_State *L) {
-  ltopo *T = check_self(L);
-  int32_t x1, y1, x2, y2, x, y, t;
-  int b;
-  check_xy(L, T, 2, &x1, &y1);
-  check_xy(L, T, 4, &x2, &y2);
-  b = check_bool(L, 6);
-  check_mutable(L, T);
+static int bulk_cell(astar_grid *gr, const bulk_edit *e, int32_t x, int32_t y) {
+  if (e->what == 1) return astar_grid_set_cost(gr, x, y, e->cost);
+  if (e->what == 2) return astar_grid_set_tag(gr, x, y, e->tag);
+  return astar_grid_set_blocked(gr, x, y, e->blocked);
+}
+
+/* the cells of the rectangle with corners (x1, y1), (x2, y2), either order */
+static void bulk_rect(lua_State *L, ltopo *T, const bulk_edit *e, int32_t x1, int32_t y1,
+                      int32_t x2, int32_t y2) {
+  int32_t x, y, t;
+  int st = ASTAR_OK;
   if (x2 < x1) t = x1, x1 = x2, x2 = t;
   if (y2 < y1) t = y1, y1 = y2, y2 = t;
   astar_grid_edits_begin(T->grid);
-  for (y = y1; y <= y2; y++)
-    for (x = x1; x <= x2; x++) (void)astar_grid_set_blocked(T->grid, x, y, b);
+  for (y = y1; y <= y2 && st == ASTAR_OK; y++)
+    for (x = x1; x <= x2 && st == ASTAR_OK; x++) st = bulk_cell(T->grid, e, x, y);
   astar_grid_edits_end(T->grid);
+  check_status(L, st);
+}
+
+/* the cells of the list at arg: {x, y} each (read raw; repeats allowed) */
+static void bulk_list(lua_State *L, ltopo *T, const bulk_edit *e, int arg) {
+  int32_t w = astar_grid_width(T->grid);
+  size_t i, n = compat_rawlen(L, arg);
+  int st = ASTAR_OK;
+  for (i = 0; i < n; i++) { /* the check: every entry a cell inside the grid */
+    lua_rawgeti(L, arg, (int)i + 1);
+    (void)cells_list_node(L, T, arg, lua_gettop(L), "cells", i);
+    lua_pop(L, 1);
+  }
+  astar_grid_edits_begin(T->grid);
+  for (i = 0; i < n && st == ASTAR_OK; i++) {
+    int32_t id;
+    lua_rawgeti(L, arg, (int)i + 1);
+    id = cells_list_node(L, T, arg, lua_gettop(L), "cells", i);
+    lua_pop(L, 1);
+    st = bulk_cell(T->grid, e, id % w, id / w);
+  }
+  astar_grid_edits_end(T->grid);
+  check_status(L, st);
+}
+
+static void check_cell_list(lua_State *L, int arg) {
+  if (!lua_istable(L, arg)) type_error(L, arg, "table (a list of cells)");
+}
+
+/* The value of a bulk edit of blocked cells or of costs, at arg. */
+static void bulk_value(lua_State *L, bulk_edit *e, int arg) {
+  if (e->what == 1) e->cost = check_cost(L, arg, "cost");
+  else e->blocked = check_bool(L, arg);
+}
+
+/* grid:set_blocked_rect(x1, y1, x2, y2, blocked) (what 0) and
+** grid:set_cost_rect(x1, y1, x2, y2, cost) (what 1; the first cost other
+** than 1 allocates the cost layer, as set_cost does) */
+static int bulk_rect_call(lua_State *L, int what) {
+  ltopo *T = check_self(L);
+  int32_t x1, y1, x2, y2;
+  bulk_edit e = {0, 0, 1.0, 0};
+  e.what = what;
+  check_xy(L, T, 2, &x1, &y1);
+  check_xy(L, T, 4, &x2, &y2);
+  bulk_value(L, &e, 6);
+  check_mutable(L, T);
+  bulk_rect(L, T, &e, x1, y1, x2, y2);
   account(L, T->o.M);
   return 0;
 }
 
-/* grid:set_blocked_cells(cells, blocked): a list of {x, y} (read raw;
-** repeats allowed). */
-static int l_cells_set_blocked_cells(lua_State *L) {
+/* grid:set_blocked_cells(cells, blocked) and grid:set_cost_cells(cells, cost) */
+static int bulk_list_call(lua_State *L, int what) {
   ltopo *T = check_self(L);
-  int32_t w = astar_grid_width(T->grid);
-  size_t i, n;
-  int b;
-  if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of cells)");
-  b = check_bool(L, 3);
+  bulk_edit e = {0, 0, 1.0, 0};
+  e.what = what;
+  check_cell_list(L, 2);
+  bulk_value(L, &e, 3);
   check_mutable(L, T);
-  n = compat_rawlen(L, 2);
-  for (i = 0; i < n; i++) { /* the check: every entry a cell inside the grid */
-    lua_rawgeti(L, 2, (int)i + 1);
-    (void)cells_list_node(L, T, 2, lua_gettop(L), "cells", i);
-    lua_pop(L, 1);
-  }
-  astar_grid_edits_begin(T->grid);
-  for (i = 0; i < n; i++) {
-    int32_t id;
-    lua_rawgeti(L, 2, (int)i + 1);
-    id = cells_list_node(L, T, 2, lua_gettop(L), "cells", i);
-    lua_pop(L, 1);
-    (void)astar_grid_set_blocked(T->grid, id % w, id / w, b);
-  }
-  astar_grid_edits_end(T->grid);
+  bulk_list(L, T, &e, 2);
   account(L, T->o.M);
+  return 0;
+}
+
+static int l_cells_set_blocked_rect(lua_State *L) { return bulk_rect_call(L, 0); }
+static int l_cells_set_blocked_cells(lua_State *L) { return bulk_list_call(L, 0); }
+static int l_cells_set_cost_rect(lua_State *L) { return bulk_rect_call(L, 1); }
+static int l_cells_set_cost_cells(lua_State *L) { return bulk_list_call(L, 1); }
+
+/* grid:set_tag_rect(x1, y1, x2, y2, tag) and grid:set_tag_cells(cells,
+** tag): tag a name or nil (no tag).  Interning a new name allocates (a
+** finalizer may run): with a name the call runs protected, the grid held,
+** and interns before the edit's check of the cells. */
+static int set_tag_bulk(lua_State *L, lcall *C, int rect) {
+  ltopo *T = check_self(L);
+  int32_t x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+  int targ = rect ? 6 : 3;
+  bulk_edit e = {2, 0, 1.0, 0};
+  if (C) hold(L, C, &T->o, 0);
+  if (rect) {
+    check_xy(L, T, 2, &x1, &y1);
+    check_xy(L, T, 4, &x2, &y2);
+  } else {
+    check_cell_list(L, 2);
+  }
+  if (!lua_isnoneornil(L, targ) && lua_type(L, targ) != LUA_TSTRING)
+    type_error(L, targ, "string (tag name)");
+  check_mutable(L, T);
+  if (!lua_isnoneornil(L, targ)) {
+    e.tag = intern_tag(L, 1, targ, T->cls->max_tag);
+    check_mutable(L, T); /* a finalizer's search ended */
+  }
+  if (rect) bulk_rect(L, T, &e, x1, y1, x2, y2);
+  else bulk_list(L, T, &e, 2);
+  return 0;
+}
+
+static int cells_set_tag_rect_named(lua_State *L) { return set_tag_bulk(L, call_frame(L), 1); }
+static int cells_set_tag_cells_named(lua_State *L) { return set_tag_bulk(L, call_frame(L), 0); }
+
+static int l_cells_set_tag_rect(lua_State *L) {
+  if (lua_type(L, 6) == LUA_TSTRING) return l_protected(L); /* cells_set_tag_rect_named */
+  set_tag_bulk(L, NULL, 1);
+  account(L, get_state(L));
+  return 0;
+}
+
+static int l_cells_set_tag_cells(lua_State *L) {
+  if (lua_type(L, 3) == LUA_TSTRING) return l_protected(L); /* cells_set_tag_cells_named */
+  set_tag_bulk(L, NULL, 0);
+  account(L, get_state(L));
   return 0;
 }
 

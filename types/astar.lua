@@ -41,6 +41,14 @@
 ---@field cell_size? number the hexagon's outer radius (default 1)
 ---@field origin? { [1]: number, [2]: number }
 
+--- grid_from_table(rows, opts): the grid options and the legend.
+---@class astar.GridTableOptions : astar.GridOptions
+---@field legend? astar.Legend
+
+--- hex_from_table(rows, opts): the hex options and the legend.
+---@class astar.HexTableOptions : astar.HexOptions
+---@field legend? astar.Legend
+
 --- The search options of find_path, query, distances and astar.batch
 --- (doc/reference.md, "Search options"); an unknown key is an error.
 ---@class astar.SearchOptions
@@ -301,17 +309,20 @@ function astar.grid(width, height, opts) end
 ---@return astar.Grid
 function astar.grid_from_string(text, legend, opts) end
 
---- rows[y][x]: 0 open, 1 blocked, ".", "#", "@" unless the legend says otherwise.
+--- rows[y][x]: 0 open, 1 blocked, ".", "#", "@" unless the legend says otherwise;
+--- or (rows, opts) with the legend in opts.legend.
 ---@param rows (number|string)[][]
 ---@param legend? astar.Legend
 ---@param opts? astar.GridOptions
 ---@return astar.Grid
+---@overload fun(rows: (number|string)[][], opts: astar.GridTableOptions): astar.Grid
 function astar.grid_from_table(rows, legend, opts) end
 
 ---@param rows (number|string)[][]
 ---@param legend? astar.Legend
 ---@param opts? astar.HexOptions
 ---@return astar.Hex
+---@overload fun(rows: (number|string)[][], opts: astar.HexTableOptions): astar.Hex
 function astar.hex_from_table(rows, legend, opts) end
 
 ---@param width integer
@@ -573,6 +584,32 @@ function Cells:get_cost(x, y) end
 ---@param y integer
 ---@param tag string?
 function Cells:set_tag(x, y, tag) end
+
+--- Sets the cost of a rectangle (corners in either order): one change.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param cost number
+function Cells:set_cost_rect(x1, y1, x2, y2, cost) end
+
+--- Sets the cost of a list of {x, y}: one change.
+---@param cells astar.Cell[]
+---@param cost number
+function Cells:set_cost_cells(cells, cost) end
+
+--- Tags a rectangle (corners in either order; nil clears): one change.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param tag string?
+function Cells:set_tag_rect(x1, y1, x2, y2, tag) end
+
+--- Tags a list of {x, y} (nil clears): one change.
+---@param cells astar.Cell[]
+---@param tag string?
+function Cells:set_tag_cells(cells, tag) end
 
 ---@param x integer
 ---@param y integer

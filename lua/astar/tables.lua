@@ -1,7 +1,9 @@
 --- Maps the way Lua games hold them: a 2-D table of numbers or strings.
 --
 --   astar.grid_from_table(rows [, legend [, opts]]) -> grid
+--   astar.grid_from_table(rows, opts)                -> grid (opts.legend)
 --   astar.hex_from_table(rows [, legend [, opts]])  -> hex grid
+--   astar.hex_from_table(rows, opts)                 -> hex grid (opts.legend)
 --   grid:to_table(), hex:to_table()                 -> rows (in C: src/lcells.c)
 --
 -- rows[y][x] is the value of cell (x, y), as Jumper and most Lua games
@@ -65,10 +67,11 @@ local function read_entry(fname, key, v)
     :format(name, describe(v)))
 end
 
--- The legend as a table value -> entry (and the default entry, or nil).
-local function read_legend(fname, legend)
+-- The legend as a table value -> entry (and the default entry, or nil);
+-- what: how the caller named it ("legend" or "opts.legend").
+local function read_legend(fname, legend, what)
   if legend ~= nil and type(legend) ~= "table" then
-    arg_error(fname, 2, ("legend must be a table, got %s"):format(describe(legend)))
+    arg_error(fname, 2, ("%s must be a table, got %s"):format(what, describe(legend)))
   end
   local entries = {}
   for k, v in pairs(DEFAULT_LEGEND) do entries[k] = read_entry(fname, k, v) end
@@ -89,12 +92,12 @@ end
 
 -- The checked map: width, height and the entry of every cell, row after row
 -- (nargs: how many arguments the caller gave, to tell no value from nil).
-local function read_rows(fname, nargs, rows, legend)
+local function read_rows(fname, nargs, rows, legend, what)
   if type(rows) ~= "table" or rawget(rows, 1) == nil then
     arg_error(fname, 1, ("rows must be a non-empty list of rows, got %s"):format(
       nargs == 0 and "no value" or type(rows) == "table" and "an empty table" or describe(rows)))
   end
-  local entries, default = read_legend(fname, legend)
+  local entries, default = read_legend(fname, legend, what)
   local height, width = #rows, nil
   local cells = {} -- the entry of every cell, row after row
   for y = 1, height do
@@ -122,20 +125,49 @@ local function read_rows(fname, nargs, rows, legend)
   return width, height, cells
 end
 
+-- The two forms of the arguments after rows: (legend, opts), or (opts) with
+-- the legend in opts.legend.  The second argument is the options when no
+-- third is given and it has a field named as an option (`legend`, or one of
+-- the constructor's: OPTION_KEYS[fname]); a legend keyed by one of those
+-- words goes in the three-argument form.  Returns the legend, the
+-- constructor's options, the argument number they came in and how the
+-- legend is named in errors.
+local OPTION_KEYS = {
+  grid_from_table = { "legend", "diagonal", "cell_size", "origin" },
+  hex_from_table = { "legend", "layout", "cell_size", "origin" },
+}
+local function split_args(fname, nargs, second, third)
+  if nargs <= 2 or third == nil then
+    if type(second) == "table" then
+      for _, k in ipairs(OPTION_KEYS[fname]) do
+        if rawget(second, k) ~= nil then
+          local opts = {}
+          for key, v in pairs(second) do
+            if key ~= "legend" then opts[key] = v end
+          end
+          return rawget(second, "legend"), opts, 2, "opts.legend"
+        end
+      end
+    end
+  end
+  return second, third, 3, "legend"
+end
+
 -- Builds a grid (make = astar.grid or astar.hex) from rows; errors point at
 -- the caller of the public function (level 3 from here).
-local function from_table(fname, make, nargs, rows, legend, opts)
-  local ok, width, height, cells = pcall(read_rows, fname, nargs, rows, legend)
+local function from_table(fname, make, nargs, rows, second, third)
+  local legend, opts, oarg, what = split_args(fname, nargs, second, third)
+  local ok, width, height, cells = pcall(read_rows, fname, nargs, rows, legend, what)
   if not ok then
     if type(width) == "table" and width[BAD] then error(width[BAD], 3) end
     error(width, 0)
   end
-  -- the grid options are the constructor's third argument as they are ours:
-  -- its error, said by us, at our caller's position
+  -- the grid options are the constructor's third argument as they are our
+  -- third (or second): its error, said by us, at our caller's position
   local made, grid = pcall(make, width, height, opts)
   if not made then
     if type(grid) == "string" and grid:find("bad argument #3 to '", 1, true) then
-      error((grid:gsub("^.-bad argument #3 to '[%w_]+'", "bad argument #3 to '" .. fname .. "'")), 3)
+      error((grid:gsub("^.-bad argument #3 to '[%w_]+'", ("bad argument #%d to '%s'"):format(oarg, fname))), 3)
     end
     error(grid, 0)
   end
@@ -152,20 +184,22 @@ local function from_table(fname, make, nargs, rows, legend, opts)
   return grid
 end
 
---- astar.grid_from_table(rows [, legend [, opts]]) -> grid (opts as for astar.grid).
+--- astar.grid_from_table(rows [, legend [, opts]]) or (rows, opts) with
+-- opts.legend -> grid (opts as for astar.grid).
 function M.grid_from_table(grid_new)
   return function(...)
-    local rows, legend, opts = ...
-    local grid = from_table("grid_from_table", grid_new, select("#", ...), rows, legend, opts)
+    local rows, second, third = ...
+    local grid = from_table("grid_from_table", grid_new, select("#", ...), rows, second, third)
     return grid -- not a tail call: from_table's errors count this frame (level 3)
   end
 end
 
---- astar.hex_from_table(rows [, legend [, opts]]) -> hex grid (opts as for astar.hex).
+--- astar.hex_from_table(rows [, legend [, opts]]) or (rows, opts) with
+-- opts.legend -> hex grid (opts as for astar.hex).
 function M.hex_from_table(hex_new)
   return function(...)
-    local rows, legend, opts = ...
-    local grid = from_table("hex_from_table", hex_new, select("#", ...), rows, legend, opts)
+    local rows, second, third = ...
+    local grid = from_table("hex_from_table", hex_new, select("#", ...), rows, second, third)
     return grid
   end
 end

@@ -232,6 +232,11 @@ static const char *setup_code =
     "  local rows = gr:to_table()\n"
     "  local gt2 = astar.grid_from_table(rows, { [2] = { cost = 3, tag = 'y' } })\n"
     "  gt2:set_blocked_rect(2, 2, 3, 3, true); gt2:set_blocked_cells({ { 5, 1 }, { 6, 1 } }, true)\n"
+    /* bulk costs and tags on a grid without those layers: the first cell's
+    ** edit allocates the layer, a new tag name is interned */
+    "  local gb = astar.grid_from_table({ { 0, 0, 0 }, { 0, 1, 0 } }, { diagonal = 'never' })\n"
+    "  gb:set_cost_rect(1, 1, 3, 1, 2); gb:set_tag_cells({ { 3, 2 }, { 1, 1 } }, 'z')\n"
+    "  gb:set_tag_rect(1, 1, 2, 2, 'w'); gb:set_cost_cells({ { 2, 2 } }, 4)\n"
     /* a hex grid: its cost and tag layers, a field, LOS, text */
     "  local hx = astar.hex(9, 7, { layout = 'odd_q' })\n"
     "  hx:set_blocked(4, 2, true); hx:set_cost(5, 5, 2); hx:set_tag(6, 6, 'mud')\n"

@@ -1,6 +1,7 @@
 -- Hostile input to the pure-Lua backend's methods for changing maps
 -- (version, changes, path_valid, set_blocked_rect, set_blocked_cells,
--- to_table, nearest_open) and to a query's step budget: every kind of wrong
+-- set_cost_rect, set_cost_cells, set_tag_rect, set_tag_cells, to_table,
+-- nearest_open) and to a query's step budget: every kind of wrong
 -- value in every argument.  Each refused call raises a string naming the
 -- function, changes nothing (the map and its version), and the grid still
 -- finds paths; where the native module loads, its message is the same,
@@ -30,6 +31,10 @@ local CASES = {
   { "changes", { 0, 10 } },
   { "set_blocked_rect", { 1, 1, 3, 2, true } },
   { "set_blocked_cells", { { { 1, 1 }, { 2, 3 } }, true } },
+  { "set_cost_rect", { 1, 1, 3, 2, 2.5 } },
+  { "set_cost_cells", { { { 1, 1 }, { 2, 3 } }, 2.5 } },
+  { "set_tag_rect", { 1, 1, 3, 2, "road" } },
+  { "set_tag_cells", { { { 1, 1 }, { 2, 3 } }, "road" } },
   { "nearest_open", { 2, 2, 1, 3 } },
   { "path_valid", { { nodes = { 1, 2 } }, 1, { costs = { mud = false } } } },
 }
@@ -41,7 +46,15 @@ local function fixture(core)
   return g
 end
 
-local function snapshot(g) return g:to_string() .. " v" .. g:version() end
+-- the map (blocked cells, costs, tags) and its version
+local function snapshot(g)
+  local parts = { g:to_string(), " v", g:version() }
+  local w, h = g:size()
+  for y = 1, h do
+    for x = 1, w do parts[#parts + 1] = (" %g:%s"):format(g:get_cost(x, y), tostring(g:get_tag(x, y))) end
+  end
+  return table.concat(parts)
+end
 
 local function healthy(g)
   local p = g:find_path(1, 5, 6, 1)

@@ -1,6 +1,7 @@
 --- astar.pure.edits (internal): the pure-Lua backend's grid methods for maps
--- that change: version, changes, path_valid, set_blocked_rect,
--- set_blocked_cells, to_table, nearest_open; the native module's checks and
+-- that change: version, changes, path_valid, the bulk edits
+-- (set_blocked_rect, set_blocked_cells, set_cost_rect, set_cost_cells,
+-- set_tag_rect, set_tag_cells), to_table, nearest_open; the native module's checks and
 -- messages.  The grid methods the pure-Lua backend does not have raise
 -- "grid:<name> needs the native module".
 -- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
@@ -13,7 +14,8 @@ local floor, sqrt, huge = math.floor, math.sqrt, math.huge
 
 local Grid = G.Grid
 local check, check_mutable, cell = G.check, G.check_mutable, G.cell
-local set_blocked = Grid.set_blocked -- the raw method (before U.wrap)
+-- the raw one-cell edits (before U.wrap)
+local set_blocked, set_cost, set_tag = Grid.set_blocked, Grid.set_cost, Grid.set_tag
 
 local function int_in(fname, arg, v, name, lo, hi)
   if type(v) ~= "number" then U.type_error(fname, arg, "number", v, true) end
@@ -70,24 +72,25 @@ function Grid.changes(g, since, max)
   return ids, now
 end
 
--- the cells of a bulk edit, checked first; then one change for them all
-local function bulk(g, cells, b)
+-- the cells of a bulk edit (x, y pairs), checked first; then edit(g, x, y,
+-- v) on each inside one batch: one change for them all, a log line per
+-- cell that changed.  Blocking cells settles the component labels at the
+-- next question; costs and tags leave them as they are.
+local function bulk(g, cells, edit, v)
   local batch = { bumped = false }
   g.batch = batch
   local ok, err = pcall(function()
-    for i = 1, #cells, 2 do set_blocked(g, cells[i], cells[i + 1], b) end
+    for i = 1, #cells, 2 do edit(g, cells[i], cells[i + 1], v) end
   end)
   g.batch = nil
-  if batch.bumped then g.comp_version = -1 end -- labels: settled by the next question
+  if batch.bumped and edit == set_blocked then g.comp_version = -1 end
   if not ok then error(err, 0) end
 end
 
---- grid:set_blocked_rect(x1, y1, x2, y2, blocked): one change
-function Grid.set_blocked_rect(g, x1, y1, x2, y2, b)
-  check_mutable(g, "set_blocked_rect")
-  cell(g, "set_blocked_rect", 2, x1, y1)
-  cell(g, "set_blocked_rect", 4, x2, y2)
-  if type(b) ~= "boolean" then U.type_error("set_blocked_rect", 6, "boolean", b, true) end
+-- the cells of the rectangle with those corners (checked), as x, y pairs
+local function rect_cells(g, fname, x1, y1, x2, y2)
+  cell(g, fname, 2, x1, y1)
+  cell(g, fname, 4, x2, y2)
   if x1 > x2 then x1, x2 = x2, x1 end
   if y1 > y2 then y1, y2 = y2, y1 end
   local cells = {}
@@ -97,27 +100,61 @@ function Grid.set_blocked_rect(g, x1, y1, x2, y2, b)
       cells[#cells + 1] = y
     end
   end
-  bulk(g, cells, b)
+  return cells
 end
 
---- grid:set_blocked_cells(cells, blocked): one change
-function Grid.set_blocked_cells(g, list, b)
-  check_mutable(g, "set_blocked_cells")
-  if type(list) ~= "table" then U.type_error("set_blocked_cells", 2, "table (a list of cells)", list, true) end
+local function check_list(fname, list)
+  if type(list) ~= "table" then U.type_error(fname, 2, "table (a list of cells)", list, true) end
+end
+
+-- the cells of a list of {x, y} (read raw), checked, as x, y pairs
+local function list_cells(g, fname, list)
   local cells = {}
   for i = 1, #list do
     local c = rawget(list, i)
     local x, y = type(c) == "table" and rawget(c, 1), type(c) == "table" and rawget(c, 2)
     if type(x) ~= "number" or type(y) ~= "number" or x ~= floor(x) or y ~= floor(y)
         or x < 1 or x > g.w or y < 1 or y > g.h then
-      argerr("set_blocked_cells", 2, ("cells[%d] must be a cell {x, y} inside the %dx%d grid, got %s")
+      argerr(fname, 2, ("cells[%d] must be a cell {x, y} inside the %dx%d grid, got %s")
         :format(i, g.w, g.h, describe(c)), true)
     end
     cells[#cells + 1] = x
     cells[#cells + 1] = y
   end
-  if type(b) ~= "boolean" then U.type_error("set_blocked_cells", 3, "boolean", b, true) end
-  bulk(g, cells, b)
+  return cells
+end
+
+local function check_bool(fname, arg, b)
+  if type(b) ~= "boolean" then U.type_error(fname, arg, "boolean", b, true) end
+end
+local function check_cost(fname, arg, c) U.cost(fname, arg, c, "cost", true) end
+local function check_tag(fname, arg, t)
+  if t ~= nil and type(t) ~= "string" then U.type_error(fname, arg, "string (tag name)", t, true) end
+end
+
+-- grid:set_blocked_rect(x1, y1, x2, y2, blocked), set_cost_rect(..., cost),
+-- set_tag_rect(..., tag); grid:set_blocked_cells(cells, blocked),
+-- set_cost_cells(cells, cost), set_tag_cells(cells, tag): one change each,
+-- checked in the native module's order (the list's type, the value, the
+-- grid not being searched, the cells)
+for _, kind in ipairs({ { "blocked", check_bool, set_blocked }, { "cost", check_cost, set_cost },
+  { "tag", check_tag, set_tag } }) do
+  local what, check_value, edit = kind[1], kind[2], kind[3]
+  local rname, lname = "set_" .. what .. "_rect", "set_" .. what .. "_cells"
+  Grid[rname] = function(g, x1, y1, x2, y2, v)
+    check(g, rname)
+    local cells = rect_cells(g, rname, x1, y1, x2, y2)
+    check_value(rname, 6, v)
+    check_mutable(g, rname)
+    bulk(g, cells, edit, v)
+  end
+  Grid[lname] = function(g, list, v)
+    check(g, lname)
+    check_list(lname, list)
+    check_value(lname, 3, v)
+    check_mutable(g, lname)
+    bulk(g, list_cells(g, lname, list), edit, v)
+  end
 end
 
 --- grid:to_table() -> rows[y][x]: 1 blocked, 0 open

@@ -216,6 +216,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
   end
   local optimal = stop == 3
+  local oct = hkind == 4
 
   -- offers q the cost so far ng from p (direction d, step cost c); (qx, qy): q's coordinates
   local function relax(q, p, d, ng, c, qx, qy)
@@ -228,7 +229,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         pruned = true
         return
       end
-      h = hcalc(qx, qy)
+      if oct then
+        local ax, ay = qx - gx, qy - gy
+        if ax < 0 then ax = -ax end
+        if ay < 0 then ay = -ay end
+        if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+      else
+        h = hcalc(qx, qy)
+      end
       stamp[q] = gen
       hv[q] = h
       ps = 0
@@ -420,10 +428,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
   -- where each straight scan stops; the goal is looked for on the ray
-  local JT
-  local function jscan(p, d, px, py)
-    local k = JT[d][p]
-    local range = k > 0 and k or -k
+  local JE, JW, JS, JN
+  -- returns the jump point and the number of steps to it, or nil
+  -- the straight scan from p (at px, py, cost so far gp) in direction d:
+  -- relaxes the goal when the scan reaches it, else the jump point it stops
+  -- at (none at a wall)
+  local function straight(p, d, px, py, gp)
+    local k
+    if d == 1 then k = JE[p] elseif d == 2 then k = JW[p] elseif d == 3 then k = JS[p] else k = JN[p] end
     if goal > 0 then
       local t = -1
       if d <= 2 then
@@ -431,10 +443,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       elseif px == gx then
         t = d == 3 and gy - py or py - gy
       end
-      if t >= 1 and t <= range then return goal end
+      if t >= 1 and (t <= k or t <= -k) then
+        relax(goal, p, d, gp + t, t + 0.0, gx, gy)
+        return
+      end
     end
-    if k > 0 then return p + k * off[d] end
-    return nil
+    if k > 0 then relax(p + k * off[d], p, d, gp + k, k + 0.0, px + k * ddx[d], py + k * ddy[d]) end
   end
   -- the 4-connected variant: a vertical run also stops where a horizontal scan would
   local function scan4h(p, step)
@@ -456,18 +470,15 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
     return nil
   end
-  local function diag(p, d)
-    local step = off[d]
-    local ho = hoff[d]
-    local vo = voff[d]
-    local dx = ddx[d]
-    local dy = ddy[d]
-    local tH = JT[dx == 1 and 1 or 2]
-    local tV = JT[dy == 1 and 3 or 4]
-    -- the goal's row: its first and last cells; the goal's column: q - goal a multiple of pw
-    local rlo = gy * pw + 2
-    local rhi = rlo + w - 1
-    local q = p
+  -- the diagonal run from q in direction d to its next cell where a
+  -- straight scan finds something (a jump point, the goal in its reach) or
+  -- the goal, or nil where a cell or a corner blocks it (q alone carried
+  -- from step to step: LuaJIT's register allocation gives up on more)
+  -- (the goal's row: its first and last cells, rlo and rhi; the goal's
+  -- column: q - goal a multiple of pw)
+  local rlo = gy * pw + 2
+  local rhi = rlo + w - 1
+  local function run_to(q, step, ho, vo, dx, dy, tH, tV)
     while open[q + ho] and open[q + vo] and open[q + step] do
       q = q + step
       if q == goal then return q end
@@ -488,7 +499,57 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     return nil
   end
 
-  local function jump_to(p, d, j, gp, px, py)
+  -- a diagonal run from p (at px, py, cost so far gp), as the native module
+  -- runs it (src/jps.c): the diagonal cells are no nodes; from each, the
+  -- two straight scans' jump points (or the goal within their reach) are
+  -- relaxed directly, parent p, a diagonal then a straight run away; the
+  -- run goes on until a cell or a corner blocks it, or it meets the goal.
+  -- what the run from p (at px, py, cost so far gp) in direction d finds at
+  -- its cell q: relaxed; true at the goal (the run ends there)
+  local function found(p, q, d, px, py, gp)
+    local dx, dy = ddx[d], ddy[d]
+    local n = (q - p) / off[d]
+    local cq = n * DIAGONAL
+    local gq = gp + cq
+    local qx, qy = px + n * dx, py + n * dy
+    if q == goal then
+      relax(q, p, d, gq, cq, qx, qy)
+      return true
+    end
+    local dh = dx == 1 and 1 or 2
+    local kh = (dx == 1 and JE or JW)[q]
+    local t = -1
+    if goal > 0 and qy == gy then t = (gx - qx) * dx end
+    if t >= 1 and (t <= kh or t <= -kh) then
+      relax(goal, p, dh, gq + t, cq + t, gx, gy)
+    elseif kh > 0 then
+      relax(q + kh * off[dh], p, dh, gq + kh, cq + kh, qx + kh * dx, qy)
+    end
+    local dv = dy == 1 and 3 or 4
+    local kv = (dy == 1 and JS or JN)[q]
+    t = -1
+    if goal > 0 and qx == gx then t = (gy - qy) * dy end
+    if t >= 1 and (t <= kv or t <= -kv) then
+      relax(goal, p, dv, gq + t, cq + t, gx, gy)
+    elseif kv > 0 then
+      relax(q + kv * off[dv], p, dv, gq + kv, cq + kv, qx, qy + kv * dy)
+    end
+    return false
+  end
+
+  local function diag(p, d, px, py, gp)
+    local dx, dy = ddx[d], ddy[d]
+    local tH = dx == 1 and JE or JW
+    local tV = dy == 1 and JS or JN
+    local step, ho, vo = off[d], hoff[d], voff[d]
+    local q = run_to(p, step, ho, vo, dx, dy, tH, tV)
+    while q and not found(p, q, d, px, py, gp) do
+      q = run_to(q, step, ho, vo, dx, dy, tH, tV)
+    end
+  end
+
+  -- a jump of the 4-connected scans, which return the jump point alone
+  local function jump_to4(p, d, j, gp, px, py)
     if j then
       local n = floor((j - p) / off[d] + 0.5)
       local c = n * LEN[d]
@@ -503,30 +564,30 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local d0 = par[p] ~= 0 and pdir[p] or 0
     -- the directions to scan: all from the start; else the natural and forced ones
     if d0 == 0 then
-      for d = 1, 4 do jump_to(p, d, jscan(p, d, px, py), gp, px, py) end
-      for d = 5, 8 do jump_to(p, d, diag(p, d), gp, px, py) end
+      for d = 1, 4 do straight(p, d, px, py, gp) end
+      for d = 5, 8 do diag(p, d, px, py, gp) end
       return
     end
     if d0 >= 5 then
-      -- diagonal: its two straight parts and itself
-      jump_to(p, ddx[d0] == 1 and 1 or 2, jscan(p, ddx[d0] == 1 and 1 or 2, px, py), gp, px, py)
-      jump_to(p, ddy[d0] == 1 and 3 or 4, jscan(p, ddy[d0] == 1 and 3 or 4, px, py), gp, px, py)
-      jump_to(p, d0, diag(p, d0), gp, px, py)
+      -- diagonal (the goal, met on a diagonal run): its two straight parts and itself
+      straight(p, ddx[d0] == 1 and 1 or 2, px, py, gp)
+      straight(p, ddy[d0] == 1 and 3 or 4, px, py, gp)
+      diag(p, d0, px, py, gp)
       return
     end
     -- straight: onwards, both sides, and the diagonals onwards past an open side
     local ahead = open[p + off[d0]]
-    if ahead then jump_to(p, d0, jscan(p, d0, px, py), gp, px, py) end
+    if ahead then straight(p, d0, px, py, gp) end
     local s1, s2 = 3, 4
     if d0 >= 3 then s1, s2 = 1, 2 end
     for ds = s1, s2 do
       if open[p + off[ds]] then
-        jump_to(p, ds, jscan(p, ds, px, py), gp, px, py)
+        straight(p, ds, px, py, gp)
         if ahead then
           local dd
           local dxo, dyo = ddx[d0] + ddx[ds], ddy[d0] + ddy[ds]
           if dxo == 1 then dd = dyo == 1 and 5 or 6 else dd = dyo == 1 and 7 or 8 end
-          jump_to(p, dd, diag(p, dd), gp, px, py)
+          diag(p, dd, px, py, gp)
         end
       end
     end
@@ -543,7 +604,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       if take and open[p + off[d]] then
         local j
         if horizontal then j = scan4h(p, off[d]) else j = scan4v(p, off[d]) end
-        jump_to(p, d, j, gp, px, py)
+        jump_to4(p, d, j, gp, px, py)
       end
     end
   end
@@ -557,7 +618,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local expand = expand_astar
   if jps then
     expand = rule == 1 and expand_jps4 or expand_jps8
-    if rule == 2 then JT = { G.jump_tables(g) } end
+    if rule == 2 then JE, JW, JS, JN = G.jump_tables(g) end
   end
   s.jps = jps
 
@@ -666,19 +727,35 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     for i = #rev, 1, -1 do
       local v = rev[i]
       if i < #rev then
-        local d = pdir[v]
-        local step = off[d]
         local from = rev[i + 1]
         if jps then
-          local cur = from + step
-          while cur ~= v do
+          -- a jump: diagonal steps first, then straight ones (src/jps.c)
+          local fx, fy = xy(from)
+          local vx, vy = xy(v)
+          local ax, ay = vx - fx, vy - fy
+          local kx, ky = ax > 0 and 1 or (ax < 0 and -1 or 0), ay > 0 and 1 or (ay < 0 and -1 or 0)
+          if ax < 0 then ax = -ax end
+          if ay < 0 then ay = -ay end
+          local nd = ax < ay and ax or ay
+          local cur = from
+          for _ = 1, nd do
+            cur = cur + ky * pw + kx
+            if cur ~= v then
+              n = n + 1
+              nodes[n] = ext(cur)
+            end
+          end
+          local ss = ax > ay and kx or ky * pw
+          for _ = 1, (ax > ay and ax or ay) - nd - 1 do
+            cur = cur + ss
             n = n + 1
             nodes[n] = ext(cur)
-            cur = cur + step
           end
+          len = len + nd * DIAGONAL + ((ax > ay and ax or ay) - nd)
+        else
+          len = len + LEN[pdir[v]]
         end
         c = c + cc[v]
-        len = len + (jps and floor((v - from) / step + 0.5) or 1) * LEN[d]
       end
       n = n + 1
       nodes[n] = ext(v)
