@@ -117,4 +117,40 @@ function helpers.moving_ai_sweep(load, step, check)
   return rows
 end
 
+--- check_grid_walk(g, p, sx, sy, gx, gy): path p is a legal walk on grid g from (sx, sy) to
+-- (gx, gy) under g's rule, listing every cell, with nodes, xy and cost consistent.
+-- Returns the cost summed here, step by step.
+function helpers.check_grid_walk(g, p, sx, sy, gx, gy)
+  local la = require("luassert")
+  local w = g:size()
+  local four = g:diagonal() == "never"
+  local nodes, xy = p.nodes, p.xy
+  la.equal(#nodes, #xy)
+  la.same({ sx, sy }, xy[1])
+  la.same({ gx, gy }, xy[#xy])
+  local sum = 0
+  for i = 1, #nodes do
+    local x, y = xy[i][1], xy[i][2]
+    if nodes[i] ~= (y - 1) * w + x then error(("cell %d: id %d is not (%d, %d)"):format(i, nodes[i], x, y)) end
+    if g:is_blocked(x, y) then error(("cell %d: (%d, %d) is blocked"):format(i, x, y)) end
+    if i > 1 then
+      local px, py = xy[i - 1][1], xy[i - 1][2]
+      local dx, dy = math.abs(x - px), math.abs(y - py)
+      if dx > 1 or dy > 1 or dx + dy == 0 then error(("cell %d: not a step between neighbours"):format(i)) end
+      if dx + dy == 2 then
+        if four then error(("cell %d: diagonal step on a 4-connected grid"):format(i)) end
+        -- no corner cutting: both side cells open
+        if g:is_blocked(x, py) or g:is_blocked(px, y) then
+          error(("cell %d: diagonal step cuts a corner"):format(i))
+        end
+        sum = sum + require("astar").DIAGONAL
+      else
+        sum = sum + 1
+      end
+    end
+  end
+  la.equal(sum, p.cost)
+  return sum
+end
+
 return helpers
