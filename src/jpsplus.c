@@ -205,15 +205,125 @@ ASTAR_INLINE int32_t jump_to(const int16_t *e, int d, int32_t px, int32_t py, in
   return k;
 }
 
+/* An expansion's successors, relaxed together once its runs are read (their
+** node states prefetched meanwhile). */
+#define PBUF 32
+typedef struct pbuf {
+  int n;
+  int32_t q[PBUF], x[PBUF], y[PBUF];
+  double g[PBUF];
+} pbuf;
+
+ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int plain) {
+  int32_t w = CGRID(s->topo)->w;
+  int i, rc;
+  for (i = 0; i < B->n; i++) {
+    rc = relax_impl(s, B->q[i], plain ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
+                    B->y[i], plain, lat_h_plane);
+    if (rc != ASTAR_OK) return rc;
+  }
+  B->n = 0;
+  return ASTAR_OK;
+}
+
+/* Offers padded cell q = (x, y) at cost g. */
+ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int plain, int32_t q, int32_t x,
+                        int32_t y, double g) {
+#if defined(__GNUC__)
+  if (s->pages[q >> ASTAR_PAGE_BITS] != NULL) __builtin_prefetch(node_at(s, q), 1);
+#endif
+  B->q[B->n] = q;
+  B->x[B->n] = x - 1;
+  B->y[B->n] = y - 1;
+  B->g[B->n++] = g;
+  return B->n == PBUF ? pflush(s, B, p, plain) : ASTAR_OK;
+}
+
+/*
+** The diagonal run from p = (px, py) (reached at cost g) in direction d,
+** from one stop to the next by the table: the stops are the diagonal jump
+** points and the cell where the run crosses the goal's row or column; at
+** each, the straight runs along d's components are read (jump_to) and
+** what they find is offered, as jps.c's diag_run offers it (the diagonal
+** cells are no nodes).  The goal on the run is offered and ends it.
+*/
+ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
+                       int32_t py, double g, int d, int32_t gx, int32_t gy, int plain) {
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
+  int32_t c = p, x = px, y = py, i = 0, m = -1, dx = gx - px, dy = gy - py, k;
+  int rc;
+  if (gx >= 0 && dx * sx > 0 && dy * sy > 0) m = dx * sx < dy * sy ? dx * sx : dy * sy;
+  for (;;) {
+    int32_t e = JT(gr, c, d), t;
+    double gc;
+    if (e == 0) return ASTAR_OK;
+    t = e > 0 ? e : -e;
+    if (m > i && m - i <= t) t = m - i; /* the goal's row or column first */
+    else if (e < 0) return ASTAR_OK;    /* a wall, and nothing on the way */
+    c += t * step;
+    x += t * sx;
+    y += t * sy;
+    i += t;
+    gc = g + i * ASTAR_GRID_DIAG;
+    if (x == gx && y == gy) return poffer(s, B, p, plain, c, x, y, gc);
+    if ((k = jump_to(&JT(gr, c, 0), h, x, y, gx, gy)) != 0 &&
+        (rc = poffer(s, B, p, plain, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
+      return rc;
+    if ((k = jump_to(&JT(gr, c, 0), v, x, y, gx, gy)) != 0 &&
+        (rc = poffer(s, B, p, plain, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
+      return rc;
+  }
+}
+
+/* Whether the run from padded cell c in direction d goes on for n steps
+** unobstructed, hopping from jump point to jump point by the table; the
+** cell there in *end. */
+ASTAR_INLINE int run_open(const astar_grid *gr, int32_t c, int d, int32_t n, int32_t *end) {
+  while (n > 0) {
+    int32_t e = JT(gr, c, d);
+    if (e <= 0) {
+      if (-e < n) return 0;
+      break;
+    }
+    if (e >= n) break;
+    c += e * gr->off[0][d];
+    n -= e;
+  }
+  *end = c + n * gr->off[0][d];
+  return 1;
+}
+
+/*
+** The goal-visible shortcut (jps.c's goal_run, by the table): when the goal
+** lies in a direction the expansion of p scans (mask m) and the run toward
+** it, diagonal first then straight, is unobstructed, its cost is the octile
+** distance, which is p's estimate under the built-in octile: the goal's f
+** is p's, the smallest open, so the goal is reached optimally through p and
+** p's other runs cannot matter.  Returns the run's cost, or -1.
+*/
+ASTAR_INLINE double goal_visible(const astar_grid *gr, int32_t p, int32_t px, int32_t py,
+                                 int32_t gx, int32_t gy, unsigned m) {
+  int32_t dx = gx - px, dy = gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, c = p;
+  int dd = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
+  int sd = ax > ay ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
+  if (gx < 0 || (ax | ay) == 0 || !(m >> (nd > 0 ? dd : sd) & 1u)) return -1;
+  if (nd > 0 && !run_open(gr, c, dd, nd, &c)) return -1;
+  if (ns > 0 && !run_open(gr, c, sd, ns, &c)) return -1;
+  return nd * ASTAR_GRID_DIAG + ns;
+}
+
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, w = gr->w, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
   int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
-  int32_t q[8], qx[8], qy[8];
-  double g = node_at(s, p)->g, qg[8];
+  double g = node_at(s, p)->g;
   const int16_t *e = &JT(gr, p, 0);
+  pbuf B;
   unsigned m;
-  int d, n = 0, i, rc;
+  int d, rc;
+  B.n = 0;
   if (par < 0) {
     m = 0xffu;
   } else {
@@ -221,24 +331,24 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
     m = dirs8(gr, p, arrival(par - ay * pw, ay, px, py));
   }
   m &= gr->moves[p];
-  for (d = 0; d < 8; d++) {
+  if (s->q.heuristic == ASTAR_H_OCTILE) {
+    double run = goal_visible(gr, p, px, py, gx, gy, m);
+    if (run >= 0) {
+      if ((rc = poffer(s, &B, p, plain, s->goal, gx, gy, g + run)) != ASTAR_OK) return rc;
+      return pflush(s, &B, p, plain);
+    }
+  }
+  for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u) || (k = jump_to(e, d, px, py, gx, gy)) == 0) continue;
-    q[n] = p + k * gr->off[0][d];
-    qx[n] = px + k * jdx[d] - 1;
-    qy[n] = py + k * jdy[d] - 1;
-    qg[n] = d < 4 ? g + k : g + k * ASTAR_GRID_DIAG;
-#if defined(__GNUC__)
-    if (s->pages[q[n] >> ASTAR_PAGE_BITS] != NULL) __builtin_prefetch(node_at(s, q[n]), 1);
-#endif
-    n++;
+    if ((rc = poffer(s, &B, p, plain, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+                     g + k)) != ASTAR_OK)
+      return rc;
   }
-  for (i = 0; i < n; i++) {
-    rc = relax_impl(s, q[i], plain ? 0 : qy[i] * w + qx[i], p, qg[i], 0, qx[i], qy[i], plain,
-                    lat_h_plane);
-    if (rc != ASTAR_OK) return rc;
-  }
-  return ASTAR_OK;
+  for (d = 4; d < 8; d++)
+    if ((m >> d & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, d, gx, gy, plain)) != ASTAR_OK)
+      return rc;
+  return pflush(s, &B, p, plain);
 }
 
 static int expand_plus_general(astar_search *s, int32_t p) { return expand_plus(s, p, 0); }
