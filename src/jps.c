@@ -30,7 +30,6 @@
 
 #define CGRID(t) ((const astar_grid *)(t))
 
-
 /* ------------------------------------------------------------------------ */
 /* node state: the few accessors the search reads and writes here            */
 /* ------------------------------------------------------------------------ */
@@ -818,6 +817,6 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
   return len;
 }
 
-const astar_jps_ops astar__grid_jps = {jps_refusal,         run_jps,         run_jps_plain,
-                                       run_jps_sized,       jps_path,        astar__jump_refusal,
-                                       astar__jump_run,     astar__jump_run_plain};
+const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain,
+                                       run_jps_sized, jps_path, astar__jump_refusal,
+                                       astar__jump_run, astar__jump_run_plain};

@@ -28,7 +28,7 @@
 #include "jps.h"
 
 #define CGRID(t) ((const astar_grid *)(t))
-#define JT(gr, c, d) ((gr)->jump[(size_t)(c) * 8u + (size_t)(d)])
+#define JT(gr, c, d) ((gr)->jump[(size_t)(c)*8u + (size_t)(d)])
 
 /* The straight entry of padded cell c in direction d (0..3) from the
 ** next cell's: a wall next is 0, a forced neighbour there (a side cell
@@ -194,7 +194,9 @@ ASTAR_INLINE int32_t jump_to(const int16_t *e, int d, int32_t px, int32_t py, in
   int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
   if (gx < 0) return k;
   if (d < 4) { /* the goal on the run, before any jump point */
-    t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0) : d == 2 ? (dx == 0 ? dy : 0) : (dx == 0 ? -dy : 0);
+    t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
+                                  : d == 2   ? (dx == 0 ? dy : 0)
+                                             : (dx == 0 ? -dy : 0);
     return t > 0 && t <= reach ? t : k;
   }
   if (dx * jdx[d] > 0 && dy * jdy[d] > 0) { /* where the run meets the goal's row or column */

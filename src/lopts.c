@@ -501,8 +501,7 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     const char *why = astar_jps_plus_refusal(T->t, &o->q);
     if (!why && !lua_isnil(L, o->slot + SLOT_COST)) why = "cost callback";
     if (why)
-      arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps+\" does not apply to this query (%s%s)", why,
-                                        strcmp(why, "no jump table") == 0 ? ": grid:precompute_jumps() builds it" : ""));
+      arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps+\" does not apply to this query (%s%s)", why, strcmp(why, "no jump table") == 0 ? ": grid:precompute_jumps() builds it" : ""));
   }
 }
 

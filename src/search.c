@@ -294,7 +294,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
       s->topo = NULL;
       return ASTAR_EINVAL;
     } else if (jps_ok && (s->q.algorithm == ASTAR_ALGO_JPS ||
-                   (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
+                          (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
       s->jps = 1;
       s->run = plain ? ops->jps->run_plain : ops->jps->run;
     } else if (s->q.algorithm == ASTAR_ALGO_JPS) {
