@@ -88,7 +88,10 @@ int main(int argc, char **argv) {
                                     : ASTAR_ALGO_AUTO;
     if (algo == ASTAR_ALGO_JPS_PLUS) {
       build = now();
-      if (astar_grid_precompute_jumps(gr, 1) != ASTAR_OK) return 2;
+      if (astar_grid_precompute_jumps(gr, 1) != ASTAR_OK) {
+        fclose(f);
+        return 2;
+      }
       build = now() - build;
     }
   }

@@ -12,12 +12,13 @@
 **   k <= 0  no jump point: the run has -k open cells before a wall (or,
 **           diagonally, before a step the rule forbids).
 ** Blocked cells (the border too) hold 0 everywhere.  An expansion reads
-** one entry per direction instead of scanning, and stops a run early at
-** the goal (straight) or where a diagonal run crosses the goal's row or
-** column (a node of its own, whose straight runs then reach the goal).
-** Pruning, parents and paths are jps.c's (jps.h, astar__grid_jps.path):
-** each jump is a straight or a diagonal run, so paths list every cell and
-** cost what A*'s cost, to the bit.
+** one entry per straight direction instead of scanning (the goal on the
+** run stops it first); a diagonal run hops from stop to stop -- its jump
+** points and the cell where it crosses the goal's row or column -- and
+** offers what the straight entries there find, as jps.c's diagonal runs
+** do: the nodes are JPS's own.  Pruning, parents and paths are jps.c's
+** (jps.h, astar__grid_jps.path): a jump is a diagonal run then a straight
+** one, so paths list every cell and cost what A*'s cost, to the bit.
 **
 ** Every entry is a function of the next cell's entries along its run and
 ** of the blocked bits and move masks next to it, so the table is built by
@@ -186,25 +187,18 @@ const char *astar__jump_refusal(const astar_topology *t, const astar_query *q) {
   return NULL;
 }
 
-/* The step from padded cell p = (px, py) in direction d that the table and
-** the goal (padded (gx, gy), gx < 0 without one) make: how many steps to
-** the node the run offers, 0 for none. */
+/* The straight run from padded cell p = (px, py) in direction d (0..3) by
+** the table, toward the goal (padded (gx, gy), gx < 0 without one): the
+** steps to what it offers, the goal when it lies on the run before any jump
+** point, else the jump point; 0 for nothing. */
 ASTAR_INLINE int32_t jump_to(const int16_t *e, int d, int32_t px, int32_t py, int32_t gx,
                              int32_t gy) {
   int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
   if (gx < 0) return k;
-  if (d < 4) { /* the goal on the run, before any jump point */
-    t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
-                                  : d == 2   ? (dx == 0 ? dy : 0)
-                                             : (dx == 0 ? -dy : 0);
-    return t > 0 && t <= reach ? t : k;
-  }
-  if (dx * jdx[d] > 0 && dy * jdy[d] > 0) { /* where the run meets the goal's row or column */
-    t = dx < 0 ? -dx : dx;
-    if ((dy < 0 ? -dy : dy) < t) t = dy < 0 ? -dy : dy;
-    if (t <= reach) return t;
-  }
-  return k;
+  t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
+                                : d == 2   ? (dx == 0 ? dy : 0)
+                                           : (dx == 0 ? -dy : 0);
+  return t > 0 && t <= reach ? t : k;
 }
 
 /* An expansion's successors, relaxed together once its runs are read (their
