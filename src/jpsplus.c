@@ -272,44 +272,6 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
   }
 }
 
-/* Whether the run from padded cell c in direction d goes on for n steps
-** unobstructed, hopping from jump point to jump point by the table; the
-** cell there in *end. */
-ASTAR_INLINE int run_open(const astar_grid *gr, int32_t c, int d, int32_t n, int32_t *end) {
-  while (n > 0) {
-    int32_t e = JT(gr, c, d);
-    if (e <= 0) {
-      if (-e < n) return 0;
-      break;
-    }
-    if (e >= n) break;
-    c += e * gr->off[0][d];
-    n -= e;
-  }
-  *end = c + n * gr->off[0][d];
-  return 1;
-}
-
-/*
-** The goal-visible shortcut (jps.c's goal_run, by the table): when the goal
-** lies in a direction the expansion of p scans (mask m) and the run toward
-** it, diagonal first then straight, is unobstructed, its cost is the octile
-** distance, which is p's estimate under the built-in octile: the goal's f
-** is p's, the smallest open, so the goal is reached optimally through p and
-** p's other runs cannot matter.  Returns the run's cost, or -1.
-*/
-ASTAR_INLINE double goal_visible(const astar_grid *gr, int32_t p, int32_t px, int32_t py,
-                                 int32_t gx, int32_t gy, unsigned m) {
-  int32_t dx = gx - px, dy = gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, c = p;
-  int dd = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
-  int sd = ax > ay ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
-  if (gx < 0 || (ax | ay) == 0 || !(m >> (nd > 0 ? dd : sd) & 1u)) return -1;
-  if (nd > 0 && !run_open(gr, c, dd, nd, &c)) return -1;
-  if (ns > 0 && !run_open(gr, c, sd, ns, &c)) return -1;
-  return nd * ASTAR_GRID_DIAG + ns;
-}
-
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
@@ -327,13 +289,6 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
     m = dirs8(gr, p, arrival(par - ay * pw, ay, px, py));
   }
   m &= gr->moves[p];
-  if (s->q.heuristic == ASTAR_H_OCTILE) {
-    double run = goal_visible(gr, p, px, py, gx, gy, m);
-    if (run >= 0) {
-      if ((rc = poffer(s, &B, p, plain, s->goal, gx, gy, g + run)) != ASTAR_OK) return rc;
-      return pflush(s, &B, p, plain);
-    }
-  }
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u) || (k = jump_to(e, d, px, py, gx, gy)) == 0) continue;
