@@ -51,7 +51,8 @@ local function random_grid(r, w, h, density)
 end
 
 -- Queries between random open cells: jps+ against A* (cost, reachability),
--- every path a legal walk; the default takes jps+ (same expansions).
+-- every path a legal walk; the default takes jps+ where the table pays
+-- (grid:has_jumps()'s second value), else JPS (same expansions as either).
 local function check_queries(r, g, n)
   local w, h = g:size()
   for _ = 1, n do
@@ -65,7 +66,9 @@ local function check_queries(r, g, n)
       if a then
         assert.equal(a.cost, j.cost)
         check_walk(g, j, sx, sy, gx, gy)
-        assert.equal(j.expanded, g:find_path(sx, sy, gx, gy).expanded)
+        local _, auto = g:has_jumps()
+        local want = auto and j or g:find_path(sx, sy, gx, gy, { algorithm = "jps" })
+        assert.equal(want.expanded, g:find_path(sx, sy, gx, gy).expanded)
       end
     end
   end
@@ -119,16 +122,17 @@ describe("jps+: the oracle", function()
 end)
 
 describe("jps+: what it serves", function()
-  it("is chosen explicitly, or by auto once the table exists", function()
+  it("is chosen explicitly, or by auto once the table exists where runs are long", function()
     local g = astar.grid(30, 30)
     g:set_blocked_rect(10, 5, 10, 25, true)
+    assert.same({ false, false }, { g:has_jumps() })
     local jps = g:find_path(1, 15, 30, 15, { algorithm = "jps" })
     assert.is_false(g:has_jumps())
     assert.equal("bad argument #5 to 'find_path' (algorithm \"jps+\" does not apply to this query "
       .. "(no jump table: grid:precompute_jumps() builds it))",
       error_of(g.find_path, g, 1, 15, 30, 15, { algorithm = "jps+" }))
     g:precompute_jumps()
-    assert.is_true(g:has_jumps())
+    assert.same({ true, true }, { g:has_jumps() }) -- open: long runs
     local plus = g:find_path(1, 15, 30, 15, { algorithm = "jps+" })
     assert.equal(jps.cost, plus.cost)
     assert.equal(plus.expanded, g:find_path(1, 15, 30, 15).expanded)
@@ -138,6 +142,21 @@ describe("jps+: what it serves", function()
     assert.is_nil(core._jump_table(g))
     assert.equal(jps.expanded, g:find_path(1, 15, 30, 15).expanded)
     assert.truthy(error_of(g.find_path, g, 1, 15, 30, 15, { algorithm = "jps+" }):find("no jump table", 1, true))
+    -- short runs (a checkerboard of walls): auto stays with JPS, "jps+" serves
+    local c = astar.grid(30, 30)
+    for y = 2, 29, 2 do
+      for x = 2, 29, 2 do c:set_blocked(x, y, true) end
+    end
+    c:precompute_jumps()
+    assert.same({ true, false }, { c:has_jumps() })
+    local cj = c:find_path(1, 1, 30, 30, { algorithm = "jps" })
+    local cp = c:find_path(1, 1, 30, 30, { algorithm = "jps+" })
+    assert.equal(cj.cost, cp.cost)
+    assert.equal(cj.expanded, c:find_path(1, 1, 30, 30).expanded)
+    -- decided when the table is built: edits since do not change it
+    c:set_blocked_rect(1, 1, 30, 30, false)
+    assert.same({ true, false }, { c:has_jumps() })
+    assert.same({ true, true }, { c:precompute_jumps():has_jumps() })
   end)
 
   it("falls back to A* under auto on non-uniform queries; \"jps+\" says why", function()

@@ -468,7 +468,8 @@ typedef enum astar_algorithm {
 ** cell and its neighbours, in the same call).  ASTAR_ALGO_JPS_PLUS then
 ** searches with the table: the same queries as JPS serves (uniform costs,
 ** size 1), the same path costs as A*, paths listing every cell; AUTO takes
-** it whenever the table exists and JPS would serve the query.  On a query
+** it where JPS would serve the query and the table pays (see
+** astar_grid_has_jumps).  On a query
 ** it cannot serve (no table, or what JPS refuses) JPS_PLUS is EINVAL
 ** (astar_jps_plus_refusal says why).
 */
@@ -577,7 +578,13 @@ const char *astar_jps_plus_refusal(const astar_topology *t, const astar_query *q
 #define ASTAR_JUMP_MAX_SIDE 32000
 int astar_grid_precompute_jumps(astar_grid *gr, int on);
 
-/* Whether grid gr holds a jump table. */
+/* Whether grid gr holds a jump table: 0 no; 1 yes, and AUTO leaves it to
+** ASTAR_ALGO_JPS_PLUS; 2 yes, and AUTO takes it.  AUTO takes it where the
+** grid's straight runs were long when the table was built (the mean of
+** their lengths to the next jump point or wall, over the open cells, at
+** least 5 cells: game and street maps); on maps of short runs (mazes,
+** random obstacles, rooms) the table's memory reads cost more than JPS's
+** bit scans, and AUTO stays with JPS. */
 int astar_grid_has_jumps(const astar_grid *gr);
 
 /* The jump table of grid gr (NULL without one) and its entry count in *n:

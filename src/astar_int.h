@@ -202,6 +202,7 @@ typedef struct astar_jps_ops {
   /* the precomputed mode (jpsplus.c): why it cannot serve q (NULL: it
   ** can), and its loops */
   const char *(*plus_refusal)(const astar_topology *t, const astar_query *q);
+  int (*plus_auto)(const astar_topology *t); /* AUTO takes it where it serves */
   astar_run_fn run_plus, run_plus_plain;
 } astar_jps_ops;
 

@@ -819,4 +819,4 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
 
 const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain,
                                        run_jps_sized, jps_path, astar__jump_refusal,
-                                       astar__jump_run, astar__jump_run_plain};
+                                       astar__jump_auto, astar__jump_run, astar__jump_run_plain};

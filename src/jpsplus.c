@@ -58,8 +58,12 @@ static int16_t diagonal_entry(const astar_grid *gr, int32_t c, int d) {
 
 /* Every entry, by sweeps against each direction's runs: the straight ones
 ** first (the diagonal ones read them). */
+#define JUMP_AUTO_RUN 5.0
+
 static void build(astar_grid *gr) {
   int32_t pw = gr->pw, w = gr->w, h = gr->h, x, y;
+  double sum = 0, n = 0;
+  int d;
   memset(gr->jump, 0, (size_t)pw * (size_t)gr->ph * 8u * sizeof(int16_t));
   for (y = 1; y <= h; y++) {
     for (x = w; x >= 1; x--) JT(gr, y * pw + x, 0) = straight_entry(gr, y * pw + x, 0);
@@ -69,6 +73,19 @@ static void build(astar_grid *gr) {
     for (x = 1; x <= w; x++) JT(gr, y * pw + x, 2) = straight_entry(gr, y * pw + x, 2);
   for (y = 1; y <= h; y++)
     for (x = 1; x <= w; x++) JT(gr, y * pw + x, 3) = straight_entry(gr, y * pw + x, 3);
+  /* "auto" takes the table where straight runs are long (their mean entry,
+  ** |k|, over the open cells at least JUMP_AUTO_RUN): there a table read
+  ** saves a scan; on maps of short runs (mazes, random, rooms) the table's
+  ** cache misses cost more than the bit scans of JPS (doc/design.md) */
+  for (y = 1; y <= h; y++)
+    for (x = 1; x <= w; x++)
+      if (!gr->blocked[y * pw + x])
+        for (d = 0; d < 4; d++) {
+          int16_t v = JT(gr, y * pw + x, d);
+          sum += (double)(v < 0 ? -v : v);
+          n += 1;
+        }
+  gr->jump_auto = n > 0 && sum >= JUMP_AUTO_RUN * n;
   for (y = h; y >= 1; y--) /* SE and SW read the row below */
     for (x = 1; x <= w; x++) {
       JT(gr, y * pw + x, 4) = diagonal_entry(gr, y * pw + x, 4);
@@ -99,7 +116,9 @@ int astar_grid_precompute_jumps(astar_grid *gr, int on) {
   return ASTAR_OK;
 }
 
-int astar_grid_has_jumps(const astar_grid *gr) { return gr->jump != NULL; }
+int astar_grid_has_jumps(const astar_grid *gr) { return gr->jump ? 1 + gr->jump_auto : 0; }
+
+int astar__jump_auto(const astar_topology *t) { return CGRID(t)->jump_auto; }
 
 const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n) {
   *n = gr->jump ? (size_t)gr->pw * (size_t)gr->ph * 8u : 0;

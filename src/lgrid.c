@@ -128,10 +128,13 @@ static int l_grid_precompute_jumps(lua_State *L) {
   return 1;
 }
 
-/* grid:has_jumps() -> whether the grid holds a jump table. */
+/* grid:has_jumps() -> whether the grid holds a jump table, whether "auto"
+** takes it. */
 static int l_grid_has_jumps(lua_State *L) {
-  lua_pushboolean(L, astar_grid_has_jumps(check_self(L)->grid));
-  return 1;
+  int has = astar_grid_has_jumps(check_self(L)->grid);
+  lua_pushboolean(L, has > 0);
+  lua_pushboolean(L, has == 2);
+  return 2;
 }
 
 /* core._jump_table(grid) -> the table's bytes (specs compare a repaired

@@ -287,7 +287,8 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     ** table (jpsplus.c) */
     int plus_ok = jps_ok && astar_jps_plus_refusal(t, &s->q) == NULL;
     if (plus_ok && (s->q.algorithm == ASTAR_ALGO_JPS_PLUS ||
-                    (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
+                    (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best &&
+                     ops->jps->plus_auto(t)))) {
       s->jps = 1;
       s->run = plain ? ops->jps->run_plus_plain : ops->jps->run_plus;
     } else if (s->q.algorithm == ASTAR_ALGO_JPS_PLUS) {
