@@ -153,4 +153,17 @@ function helpers.check_grid_walk(g, p, sx, sy, gx, gy)
   return sum
 end
 
+--- random_grid(r, w, h, density [, rule]) -> a w x h square grid (diagonal
+-- rule `rule`, default no_corner_cutting) with cells blocked at the given
+-- density, drawn from generator r (helpers.rng).
+function helpers.random_grid(r, w, h, density, rule)
+  local g = require("astar").grid(w, h, rule and { diagonal = rule } or nil)
+  for y = 1, h do
+    for x = 1, w do
+      if r() < density then g:set_blocked(x, y, true) end
+    end
+  end
+  return g
+end
+
 return helpers

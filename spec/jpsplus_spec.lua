@@ -40,15 +40,7 @@ local function check_table(g, what)
   end
 end
 
-local function random_grid(r, w, h, density)
-  local g = astar.grid(w, h)
-  for y = 1, h do
-    for x = 1, w do
-      if r() < density then g:set_blocked(x, y, true) end
-    end
-  end
-  return g
-end
+local random_grid = helpers.random_grid
 
 -- Queries between random open cells: jps+ against A* (cost, reachability),
 -- every path a legal walk; the default takes jps+ where the table pays
