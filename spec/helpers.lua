@@ -81,14 +81,14 @@ function helpers.close(a, b)
   return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
 end
 
---- moving_ai_sweep(load, step, check) -> rows: every step-th row of the
+--- moving_ai_sweep(load, step, check [, opts]) -> rows: every step-th row of the
 -- scenarios of twelve Moving AI maps in ../shared/maps (pending, and nil,
 -- without them): load(path) gives the grid searched, find_path's default
--- must reach each row's optimal length, and check(g, p, sx, sy, gx, gy),
+-- (or find_path with opts) must reach each row's optimal length, and check(g, p, sx, sy, gx, gy),
 -- when given, checks each path; the failures (at most 20 listed) fail it.
 helpers.MOVING_AI_MAPS = { "arena", "den312d", "lak303d", "Berlin_0_256", "brc202d", "AR0011SR",
   "CatwalkAlley", "Boston_0_512", "maze512-1-0", "random512-10-0", "random512-20-0", "8room_000" }
-function helpers.moving_ai_sweep(load, step, check)
+function helpers.moving_ai_sweep(load, step, check, opts)
   local source = debug.getinfo(1, "S").source:gsub("^@", "")
   local dir = (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
   local f = io.open(dir .. "/README.md", "rb")
@@ -104,7 +104,7 @@ function helpers.moving_ai_sweep(load, step, check)
     local list = maps.scenarios(dir .. "/" .. name .. ".map.scen")
     for i = 1, #list, step do
       local s = list[i]
-      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2])
+      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2], opts)
       rows = rows + 1
       if not p or math.abs(p.cost - s.optimal) > s.tolerance then
         failures[#failures + 1] = ("%s row %d: cost %s, optimal %.10g"):format(name, i, p and p.cost, s.optimal)
