@@ -13,7 +13,8 @@
 #   make bench      the benchmark tables (see "Performance" in doc/design.md),
 #                   the edits table (bench/edits.lua) against a base build
 #                   with EDITS_BASE=/tmp/base/build, the "many agents" table
-#                   (bench/agents.lua), then the RTS through the planner
+#                   (bench/agents.lua), the jump table's costs
+#                   (bench/jumps.lua), then the RTS through the planner
 #                   (bench/rts.lua)
 #   make lint       luacheck (Lua), cppcheck (C) and the extra-warnings
 #                   build (-Werror); tools installed when missing
@@ -326,6 +327,7 @@ bench: deps
 	$(RUN_ENV) $(LUA) bench/fields.lua
 	$(RUN_ENV) $(LUA) bench/repair.lua
 	$(RUN_ENV) $(LUA) bench/edits.lua $(EDITS_BASE)
+	$(RUN_ENV) $(LUA) bench/jumps.lua
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/rts.lua
 	@$(MAKE) --no-print-directory build/bench/vis_oracle

@@ -81,14 +81,14 @@ function helpers.close(a, b)
   return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a), math.abs(b))
 end
 
---- moving_ai_sweep(load, step, check) -> rows: every step-th row of the
+--- moving_ai_sweep(load, step, check [, opts]) -> rows: every step-th row of the
 -- scenarios of twelve Moving AI maps in ../shared/maps (pending, and nil,
 -- without them): load(path) gives the grid searched, find_path's default
--- must reach each row's optimal length, and check(g, p, sx, sy, gx, gy),
+-- (or find_path with opts) must reach each row's optimal length, and check(g, p, sx, sy, gx, gy),
 -- when given, checks each path; the failures (at most 20 listed) fail it.
 helpers.MOVING_AI_MAPS = { "arena", "den312d", "lak303d", "Berlin_0_256", "brc202d", "AR0011SR",
   "CatwalkAlley", "Boston_0_512", "maze512-1-0", "random512-10-0", "random512-20-0", "8room_000" }
-function helpers.moving_ai_sweep(load, step, check)
+function helpers.moving_ai_sweep(load, step, check, opts)
   local source = debug.getinfo(1, "S").source:gsub("^@", "")
   local dir = (source:match("^(.*)/[^/]*$") or ".") .. "/../../shared/maps"
   local f = io.open(dir .. "/README.md", "rb")
@@ -104,7 +104,7 @@ function helpers.moving_ai_sweep(load, step, check)
     local list = maps.scenarios(dir .. "/" .. name .. ".map.scen")
     for i = 1, #list, step do
       local s = list[i]
-      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2])
+      local p = g:find_path(s.start[1], s.start[2], s.goal[1], s.goal[2], opts)
       rows = rows + 1
       if not p or math.abs(p.cost - s.optimal) > s.tolerance then
         failures[#failures + 1] = ("%s row %d: cost %s, optimal %.10g"):format(name, i, p and p.cost, s.optimal)
@@ -128,6 +128,55 @@ function helpers.drain(pl, budget, limit)
     for _, r in ipairs(pl:update(budget)) do all[#all + 1] = r end
   end
   return all, frames
+end
+
+--- check_grid_walk(g, p, sx, sy, gx, gy): path p is a legal walk on grid g from (sx, sy) to
+-- (gx, gy) under g's rule, listing every cell, with nodes, xy and cost consistent.
+-- Returns the cost summed here, step by step.
+function helpers.check_grid_walk(g, p, sx, sy, gx, gy)
+  local la = require("luassert")
+  local w = g:size()
+  local four = g:diagonal() == "never"
+  local nodes, xy = p.nodes, p.xy
+  la.equal(#nodes, #xy)
+  la.same({ sx, sy }, xy[1])
+  la.same({ gx, gy }, xy[#xy])
+  local sum = 0
+  for i = 1, #nodes do
+    local x, y = xy[i][1], xy[i][2]
+    if nodes[i] ~= (y - 1) * w + x then error(("cell %d: id %d is not (%d, %d)"):format(i, nodes[i], x, y)) end
+    if g:is_blocked(x, y) then error(("cell %d: (%d, %d) is blocked"):format(i, x, y)) end
+    if i > 1 then
+      local px, py = xy[i - 1][1], xy[i - 1][2]
+      local dx, dy = math.abs(x - px), math.abs(y - py)
+      if dx > 1 or dy > 1 or dx + dy == 0 then error(("cell %d: not a step between neighbours"):format(i)) end
+      if dx + dy == 2 then
+        if four then error(("cell %d: diagonal step on a 4-connected grid"):format(i)) end
+        -- no corner cutting: both side cells open
+        if g:is_blocked(x, py) or g:is_blocked(px, y) then
+          error(("cell %d: diagonal step cuts a corner"):format(i))
+        end
+        sum = sum + require("astar").DIAGONAL
+      else
+        sum = sum + 1
+      end
+    end
+  end
+  la.equal(sum, p.cost)
+  return sum
+end
+
+--- random_grid(r, w, h, density [, rule]) -> a w x h square grid (diagonal
+-- rule `rule`, default no_corner_cutting) with cells blocked at the given
+-- density, drawn from generator r (helpers.rng).
+function helpers.random_grid(r, w, h, density, rule)
+  local g = require("astar").grid(w, h, rule and { diagonal = rule } or nil)
+  for y = 1, h do
+    for x = 1, w do
+      if r() < density then g:set_blocked(x, y, true) end
+    end
+  end
+  return g
 end
 
 return helpers

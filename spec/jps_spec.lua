@@ -11,40 +11,7 @@ local error_of, rng = helpers.error_of, helpers.rng
 
 local DIAG = astar.DIAGONAL
 
--- Checks that path p is a legal walk on grid g from (sx, sy) to (gx, gy)
--- under g's rule, listing every cell, with nodes, xy and cost consistent.
--- Returns the cost summed here, step by step.
-local function check_walk(g, p, sx, sy, gx, gy)
-  local w = g:size()
-  local four = g:diagonal() == "never"
-  local nodes, xy = p.nodes, p.xy
-  assert.equal(#nodes, #xy)
-  assert.same({ sx, sy }, xy[1])
-  assert.same({ gx, gy }, xy[#xy])
-  local sum = 0
-  for i = 1, #nodes do
-    local x, y = xy[i][1], xy[i][2]
-    if nodes[i] ~= (y - 1) * w + x then error(("cell %d: id %d is not (%d, %d)"):format(i, nodes[i], x, y)) end
-    if g:is_blocked(x, y) then error(("cell %d: (%d, %d) is blocked"):format(i, x, y)) end
-    if i > 1 then
-      local px, py = xy[i - 1][1], xy[i - 1][2]
-      local dx, dy = math.abs(x - px), math.abs(y - py)
-      if dx > 1 or dy > 1 or dx + dy == 0 then error(("cell %d: not a step between neighbours"):format(i)) end
-      if dx + dy == 2 then
-        if four then error(("cell %d: diagonal step on a 4-connected grid"):format(i)) end
-        -- no corner cutting: both side cells open
-        if g:is_blocked(x, py) or g:is_blocked(px, y) then
-          error(("cell %d: diagonal step cuts a corner"):format(i))
-        end
-        sum = sum + DIAG
-      else
-        sum = sum + 1
-      end
-    end
-  end
-  assert.equal(sum, p.cost)
-  return sum
-end
+local check_walk = helpers.check_grid_walk
 
 -- A random w x h grid with blocked cells at the given density.
 local function random_grid(r, w, h, rule, density)
@@ -166,7 +133,7 @@ describe("jps: which queries take it", function()
     local g = astar.grid(4, 4)
     for _, v in ipairs({ 1, "JPS", "dijkstra", "", true, {} }) do
       local shown = type(v) == "string" and ('"' .. v .. '"') or (type(v) == "table" and "table" or tostring(v))
-      assert.equal("bad argument #5 to 'find_path' (algorithm must be \"auto\", \"astar\" or \"jps\", got "
+      assert.equal("bad argument #5 to 'find_path' (algorithm must be \"auto\", \"astar\", \"jps\" or \"jps+\", got "
         .. shown .. ")", error_of(g.find_path, g, 1, 1, 4, 4, { algorithm = v }))
     end
     assert.equal("bad argument #2 to 'distances' (option \"algorithm\" does not apply to distances)",

@@ -37,15 +37,7 @@ local function check_unit_walk(g, p, k, sx, sy, gx, gy)
   assert.equal(sum, p.cost)
 end
 
-local function random_grid(r, w, h, density)
-  local g = astar.grid(w, h)
-  for y = 1, h do
-    for x = 1, w do
-      if r() < density then g:set_blocked(x, y, true) end
-    end
-  end
-  return g
-end
+local random_grid = helpers.random_grid
 
 describe("jps for units of size k", function()
   it("takes sized queries (auto and \"jps\") and expands far fewer cells than A*", function()

@@ -454,8 +454,25 @@ typedef enum astar_tie_break {
 typedef enum astar_algorithm {
   ASTAR_ALGO_AUTO = 0,
   ASTAR_ALGO_ASTAR,
-  ASTAR_ALGO_JPS
+  ASTAR_ALGO_JPS,
+  ASTAR_ALGO_JPS_PLUS /* JPS over the grid's jump table (see below) */
 } astar_algorithm;
+
+/*
+** Precomputed jump point search (JPS+, Rabin; Harabor & Grastien, ICAPS
+** 2014): a square grid with diagonal rule no_corner_cutting may hold a
+** table of jump distances, 8 per cell (16 bytes a cell, counted by
+** astar_topology_bytes), built by astar_grid_precompute_jumps (its cost is
+** paid there: one pass over the grid) and kept current by every
+** astar_grid_set_blocked with a local repair (the runs through the edited
+** cell and its neighbours, in the same call).  ASTAR_ALGO_JPS_PLUS then
+** searches with the table: the same queries as JPS serves (uniform costs,
+** size 1), the same path costs as A*, paths listing every cell; AUTO takes
+** it where JPS would serve the query and the table pays (see
+** astar_grid_has_jumps).  On a query
+** it cannot serve (no table, or what JPS refuses) JPS_PLUS is EINVAL
+** (astar_jps_plus_refusal says why).
+*/
 
 /* Returned by a cost callback (or stored in tag_factor) to forbid a step. */
 #define ASTAR_FORBID HUGE_VAL
@@ -548,6 +565,34 @@ void astar_query_init(astar_query *q, int32_t start, int32_t goal);
 ** why not, as a short phrase ("cell costs", "penalty", "weight other than
 ** 1", ...).  Reads the topology as it is now. */
 const char *astar_jps_refusal(const astar_topology *t, const astar_query *q);
+
+/* NULL when ASTAR_ALGO_JPS_PLUS can serve query q on topology t (the grid
+** holds a jump table and JPS serves q); otherwise why not, as a phrase. */
+const char *astar_jps_plus_refusal(const astar_topology *t, const astar_query *q);
+
+/* Builds (on != 0) or drops (on == 0) grid gr's jump table (see
+** ASTAR_ALGO_JPS_PLUS).  EINVAL on a grid whose diagonal rule is not
+** no_corner_cutting or wider or higher than ASTAR_JUMP_MAX_SIDE cells
+** (hex grids have no jump table); ENOMEM (no table) when out of memory;
+** EBUSY while a search steps on the grid.  Building again rebuilds. */
+#define ASTAR_JUMP_MAX_SIDE 32000
+int astar_grid_precompute_jumps(astar_grid *gr, int on);
+
+/* Whether grid gr holds a jump table: 0 no; 1 yes, and AUTO leaves it to
+** ASTAR_ALGO_JPS_PLUS; 2 yes, and AUTO takes it.  AUTO takes it where the
+** grid's straight runs were long when the table was built (the mean of
+** their lengths to the next jump point or wall, over the open cells, at
+** least 5 cells: game and street maps); on maps of short runs (mazes,
+** random obstacles, rooms) the table's memory reads cost more than JPS's
+** bit scans, and AUTO stays with JPS. */
+int astar_grid_has_jumps(const astar_grid *gr);
+
+/* The jump table of grid gr (NULL without one) and its entry count in *n:
+** 8 entries per cell of the padded grid ((width + 2) x (height + 2), one
+** blocked cell around), by direction E, W, S, N, SE, NE, SW, NW; k > 0: a
+** jump point k steps on, k <= 0: -k open steps before the run ends.  For
+** inspection (the specs compare a repaired table with a fresh build). */
+const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
 
 typedef struct astar_stats {
   uint64_t expanded;  /* nodes taken from the open list (re-expansions too) */

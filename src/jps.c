@@ -26,13 +26,9 @@
 */
 #include <string.h>
 
-#include "lattice.h"
+#include "jps.h"
 
 #define CGRID(t) ((const astar_grid *)(t))
-
-/* E, W, S, N, SE, NE, SW, NW (grid.c's order) */
-static const int jdx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-static const int jdy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
 /* ------------------------------------------------------------------------ */
 /* node state: the few accessors the search reads and writes here            */
@@ -339,15 +335,6 @@ ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, doub
   return J->n == JBUF ? flush_full(J, p) : ASTAR_OK;
 }
 
-/* The direction of the last step from padded cell (px, py) into (x, y)
-** along the jump between them: the straight leg's when there is one. */
-ASTAR_INLINE int arrival(int32_t px, int32_t py, int32_t x, int32_t y) {
-  int32_t ax = x > px ? x - px : px - x, ay = y > py ? y - py : py - y;
-  if (ax > ay) return x > px ? 0 : 1;
-  if (ay > ax) return y > py ? 2 : 3;
-  return y > py ? (x > px ? 4 : 6) : (x > px ? 5 : 7);
-}
-
 /* Whether bits lo..hi (lo <= hi) of line m are all set: the cells between
 ** are open. */
 ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
@@ -420,44 +407,6 @@ ASTAR_INLINE int goal_decides(jctx *J, int32_t p, int32_t px, int32_t py, double
 /* ------------------------------------------------------------------------ */
 /* 8-connected, no corner cutting                                             */
 /* ------------------------------------------------------------------------ */
-
-/* The directions worth scanning from p (open cell (x, y)) reached by a
-** jump whose last step went in direction d (-1 at the start): straight on,
-** and a turn where the cell behind the turn is blocked (the side cell is
-** then reached through p or not at all); after a diagonal step, its two
-** components too.  The grid's move mask then drops what the rule forbids. */
-ASTAR_INLINE unsigned dirs8(const astar_grid *gr, int32_t p, int d) {
-  const unsigned char *b = gr->blocked;
-  int32_t pw = gr->pw;
-  unsigned r;
-  switch (d) {
-    case 0: /* E: N forced when NW is blocked, S when SW is */
-      r = 1u << 0;
-      if (b[p - pw - 1]) r |= 1u << 3 | 1u << 5;
-      if (b[p + pw - 1]) r |= 1u << 2 | 1u << 4;
-      return r;
-    case 1: /* W */
-      r = 1u << 1;
-      if (b[p - pw + 1]) r |= 1u << 3 | 1u << 7;
-      if (b[p + pw + 1]) r |= 1u << 2 | 1u << 6;
-      return r;
-    case 2: /* S: E forced when NE is blocked, W when NW is */
-      r = 1u << 2;
-      if (b[p - pw + 1]) r |= 1u << 0 | 1u << 4;
-      if (b[p - pw - 1]) r |= 1u << 1 | 1u << 6;
-      return r;
-    case 3: /* N */
-      r = 1u << 3;
-      if (b[p + pw + 1]) r |= 1u << 0 | 1u << 5;
-      if (b[p + pw - 1]) r |= 1u << 1 | 1u << 7;
-      return r;
-    case 4: return 1u << 4 | 1u << 0 | 1u << 2;
-    case 5: return 1u << 5 | 1u << 0 | 1u << 3;
-    case 6: return 1u << 6 | 1u << 1 | 1u << 2;
-    case 7: return 1u << 7 | 1u << 1 | 1u << 3;
-    default: return 0xffu;
-  }
-}
 
 /*
 ** The diagonal run from p = (px, py), reached at cost g, in direction d
@@ -896,5 +845,6 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
   return len;
 }
 
-const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain, run_jps_sized,
-                                       jps_path};
+const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain,
+                                       run_jps_sized, jps_path, astar__jump_refusal,
+                                       astar__jump_auto, astar__jump_run, astar__jump_run_plain};

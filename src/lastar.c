@@ -126,6 +126,8 @@ static const lfunc cell_metamethods[] = {
 static const lfunc grid_methods[] = {
     {"diagonal", l_grid_diagonal, 0, NULL},
     {"smooth", l_grid_smooth, 1, NULL},
+    {"precompute_jumps", l_grid_precompute_jumps, 0, NULL},
+    {"has_jumps", l_grid_has_jumps, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 static const lfunc hex_methods[] = {
@@ -191,6 +193,7 @@ static const lfunc funcs[] = {
     {"heuristics", l_heuristics, 0, NULL},
     {"_options", l_options, 0, NULL},
     {"_methods", l_methods, 0, NULL},
+    {"_jump_table", l_jump_table, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* A topology class: its metatable, methods (its own and the shared ones:

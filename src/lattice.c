@@ -153,6 +153,7 @@ void astar_grid_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->clear, gr->clear ? n : 0, 0);
   astar__release(gr->t.alloc, gr->t.ud, (void **)&gr->scratch, &gr->scratch_cap,
                  sizeof(int32_t));
+  astar__jump_free(gr);
   astar__comp_free(&gr->t);
   astar__mem(gr->t.alloc, gr->t.ud, gr, sizeof *gr, 0);
 }
@@ -260,6 +261,7 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   for (d = 0; d < gr->ndir; d++) update_moves(gr, p + gr->off[par][d]);
   if (gr->rows) set_open_bit(gr, x + 1, y + 1, !blocked);
   if (gr->clear) gr->shape->clear_update(gr, x, y);
+  if (gr->jump) astar__jump_update(gr, x, y); /* local: the runs through p */
   note_change(gr, x, y);
   astar__sec_mark(gr, x, y); /* O(1): the next question updates the sector */
   return ASTAR_OK;
@@ -455,7 +457,7 @@ size_t astar__lat_bytes(const astar_topology *t) {
   return sizeof *gr + 2 * n + (gr->rows ? bits_words(gr) * sizeof(uint64_t) : 0) +
          (gr->cost ? n * sizeof(double) : 0) + (gr->tag ? n * sizeof(uint16_t) : 0) +
          (gr->clear ? n : 0) + gr->scratch_cap * sizeof(int32_t) +
-         gr->log_cap * sizeof *gr->log;
+         gr->log_cap * sizeof *gr->log + (gr->jump ? 8 * n * sizeof(int16_t) : 0);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -90,6 +90,10 @@ struct astar_grid {
   ** batch, and whether it has made its version yet */
   int edits;
   int edits_versioned;
+  /* the jump table (jpsplus.c), NULL until astar_grid_precompute_jumps:
+  ** 8 per padded cell, by direction; kept current by set_blocked */
+  int16_t *jump;
+  int jump_auto; /* "auto" takes the table (its runs were long at build) */
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the
@@ -481,6 +485,15 @@ void astar__sec_free(astar_grid *gr);
 
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;
+
+/* the jump table (jpsplus.c): the precomputed mode's refusal and loops,
+** the repair after the blocked bit of (x, y) changed, the release */
+const char *astar__jump_refusal(const astar_topology *t, const astar_query *q);
+int astar__jump_auto(const astar_topology *t);
+int astar__jump_run(astar_search *s, uint64_t n);
+int astar__jump_run_plain(astar_search *s, uint64_t n);
+void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);
+void astar__jump_free(astar_grid *gr);
 
 ASTAR_INTERNAL_END
 

@@ -102,3 +102,48 @@ static int l_grid_diagonal(lua_State *L) {
   lua_pushstring(L, diagonal_names[astar_grid_diagonal(check_self(L)->grid)]);
   return 1;
 }
+
+/* ------------------------------------------------------------------------ */
+/* the jump table (precomputed jump point search, jpsplus.c)                  */
+/* ------------------------------------------------------------------------ */
+
+/* grid:precompute_jumps([on]) -> grid: builds the jump table (on true or
+** absent; its whole cost is paid here) or drops it (false).  Refused on a
+** grid whose rule is not no_corner_cutting or a side above the limit. */
+static int l_grid_precompute_jumps(lua_State *L) {
+  ltopo *T = check_self(L);
+  int on = lua_isnoneornil(L, 2) ? 1 : check_bool(L, 2), rc;
+  int diag = astar_grid_diagonal(T->grid);
+  if (on && diag != ASTAR_DIAG_NO_CORNER_CUTTING)
+    return raise_error(L, "grid:precompute_jumps: needs diagonal rule no_corner_cutting (this grid's: %s)",
+                       diagonal_names[diag]);
+  if (on && (astar_grid_width(T->grid) > ASTAR_JUMP_MAX_SIDE ||
+             astar_grid_height(T->grid) > ASTAR_JUMP_MAX_SIDE))
+    return raise_error(L, "grid:precompute_jumps: a side above %d cells", ASTAR_JUMP_MAX_SIDE);
+  check_mutable(L, T);
+  rc = astar_grid_precompute_jumps(T->grid, on);
+  check_status(L, rc);
+  account(L, T->o.M);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* grid:has_jumps() -> whether the grid holds a jump table, whether "auto"
+** takes it. */
+static int l_grid_has_jumps(lua_State *L) {
+  int has = astar_grid_has_jumps(check_self(L)->grid);
+  lua_pushboolean(L, has > 0);
+  lua_pushboolean(L, has == 2);
+  return 2;
+}
+
+/* core._jump_table(grid) -> the table's bytes (specs compare a repaired
+** table with a fresh build), or nil without one. */
+static int l_jump_table(lua_State *L) {
+  ltopo *T = check_topo(L, 1, &grid_class);
+  size_t n;
+  const int16_t *e = astar_grid_jump_table(T->grid, &n);
+  if (e == NULL) return 0;
+  lua_pushlstring(L, (const char *)e, n * sizeof *e);
+  return 1;
+}

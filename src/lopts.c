@@ -31,6 +31,7 @@ static const char *const algorithm_names[] = {
     [ASTAR_ALGO_AUTO] = "auto",
     [ASTAR_ALGO_ASTAR] = "astar",
     [ASTAR_ALGO_JPS] = "jps",
+    [ASTAR_ALGO_JPS_PLUS] = "jps+",
 };
 static const char *const direction_names[] = {"from_sources", "to_sources"};
 /* on_change: what a time-sliced query does at its next step when its
@@ -494,6 +495,13 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
     if (!why && !lua_isnil(L, o->slot + SLOT_COST)) why = "cost callback";
     if (why)
       arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps\" does not apply to this query (%s)", why));
+  }
+  /* "jps+" likewise; without a table, say what builds it */
+  if ((kind & FOR_PATH) && o->q.algorithm == ASTAR_ALGO_JPS_PLUS) {
+    const char *why = astar_jps_plus_refusal(T->t, &o->q);
+    if (!why && !lua_isnil(L, o->slot + SLOT_COST)) why = "cost callback";
+    if (why)
+      arg_error(L, arg, lua_pushfstring(L, "algorithm \"jps+\" does not apply to this query (%s%s)", why, strcmp(why, "no jump table") == 0 ? ": grid:precompute_jumps() builds it" : ""));
   }
 }
 

@@ -584,6 +584,9 @@ static int l_query_step(lua_State *L) {
         const char *why = astar_jps_refusal(T->t, &Q->opts.q);
         if (rc == ASTAR_EINVAL && Q->opts.q.algorithm == ASTAR_ALGO_JPS && why)
           return raise_error(L, "algorithm \"jps\" does not apply to this query any more (%s)", why);
+        why = astar_jps_plus_refusal(T->t, &Q->opts.q);
+        if (rc == ASTAR_EINVAL && Q->opts.q.algorithm == ASTAR_ALGO_JPS_PLUS && why)
+          return raise_error(L, "algorithm \"jps+\" does not apply to this query any more (%s)", why);
         return search_error(L, T, Q->b.s, rc);
       }
     }

@@ -215,7 +215,7 @@ static int validate_query(const astar_query *q, const astar_topology *topo) {
   }
   if (!isfinite(q->penalty_scale)) return ASTAR_EINVAL;
   if (isnan(q->max_cost) || q->max_cost < 0) return ASTAR_EINVAL;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS) return ASTAR_EINVAL;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS_PLUS) return ASTAR_EINVAL;
   if (q->size < 1 || q->size > ASTAR_MAX_UNIT) return ASTAR_EINVAL;
   return ASTAR_OK;
 }
@@ -304,7 +304,8 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
          (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
       s->jps = 1;
       s->run = ops->jps->run_sized;
-    } else if (s->q.algorithm == ASTAR_ALGO_JPS) { /* astar_jps_refusal says so */
+    } else if (s->q.algorithm == ASTAR_ALGO_JPS || s->q.algorithm == ASTAR_ALGO_JPS_PLUS) {
+      /* astar_jps_refusal, astar_jps_plus_refusal say why */
       s->topo = NULL;
       return ASTAR_EINVAL;
     }
@@ -316,8 +317,19 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     ** partial searches (track_best) to A*: their answer when the goal is not
     ** reached is the closest cell, and JPS estimates only jump points */
     int jps_ok = astar_jps_refusal(t, &s->q) == NULL;
-    if (jps_ok && (s->q.algorithm == ASTAR_ALGO_JPS ||
-                   (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
+    /* the precomputed mode: asked for, or AUTO where the grid holds its
+    ** table (jpsplus.c) */
+    int plus_ok = jps_ok && astar_jps_plus_refusal(t, &s->q) == NULL;
+    if (plus_ok && (s->q.algorithm == ASTAR_ALGO_JPS_PLUS ||
+                    (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best &&
+                     ops->jps->plus_auto(t)))) {
+      s->jps = 1;
+      s->run = plain ? ops->jps->run_plus_plain : ops->jps->run_plus;
+    } else if (s->q.algorithm == ASTAR_ALGO_JPS_PLUS) {
+      s->topo = NULL;
+      return ASTAR_EINVAL;
+    } else if (jps_ok && (s->q.algorithm == ASTAR_ALGO_JPS ||
+                          (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
       s->jps = 1;
       s->run = plain ? ops->jps->run_plain : ops->jps->run;
     } else if (s->q.algorithm == ASTAR_ALGO_JPS) {
@@ -364,6 +376,10 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
 
 const char *astar_jps_refusal(const astar_topology *t, const astar_query *q) {
   return t->ops->jps ? t->ops->jps->refusal(t, q) : t->ops->noun;
+}
+
+const char *astar_jps_plus_refusal(const astar_topology *t, const astar_query *q) {
+  return t->ops->jps ? t->ops->jps->plus_refusal(t, q) : t->ops->noun;
 }
 
 /* Internal node v (external id ext) may start or end a path of this query

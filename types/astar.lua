@@ -68,7 +68,7 @@
 ---@field trace? boolean record every expansion
 ---@field visited? boolean record the expanded node ids
 ---@field direction? "to_sources"|"from_sources" distances only
----@field algorithm? "auto"|"astar"|"jps"
+---@field algorithm? "auto"|"astar"|"jps"|"jps+"
 ---@field smooth? boolean add path.points, string-pulled (square grids)
 ---@field any_angle? boolean an any-angle search, Theta* (square grids)
 ---@field on_change? "repair"|"restart"|"fail" queries: what a changed map does between steps (default "repair")
@@ -792,6 +792,16 @@ local Grid = {}
 
 ---@return astar.DiagonalRule
 function Grid:diagonal() end
+
+--- Builds (on true or absent) or drops (false) the jump table of
+--- algorithm = "jps+" (rule no_corner_cutting only); kept current by edits.
+---@param on? boolean
+---@return astar.Grid
+function Grid:precompute_jumps(on) end
+
+--- Whether the grid holds a jump table.
+---@return boolean
+function Grid:has_jumps() end
 
 ---@param path astar.Path|{ nodes: integer[] }
 ---@param opts? astar.SearchOptions

@@ -250,6 +250,9 @@ static const char *setup_code =
     "  local eg = astar.grid(40, 40)\n"
     "  for y = 1, 39 do eg:set_blocked(20, y, true) end\n"
     "  local ec1 = eg:connected(1, 1, 40, 1)\n"
+    /* the jump table: built, searched, repaired by an edit */
+    "  eg:precompute_jumps()\n"
+    "  local ej = assert(eg:find_path(1, 1, 40, 1, { algorithm = 'jps+' }))\n"
     "  local ew = eg:would_disconnect(20, 40, { { 1, 1 }, { 40, 1 } })\n"
     "  eg:set_blocked(20, 40, true)\n"
     "  local ec2 = eg:connected(1, 1, 40, 1)\n"
@@ -264,7 +267,7 @@ static const char *setup_code =
     "    seen:get(22, 7), tostring(los), gr:get_tag(5, 5), gr:get_cost(6, 5),\n"
     "    tp.cost, #tp.trace, dist:get(1, 1), nx, ny, gd[1], gt[1], big.cost, cl,\n"
     "    tostring(los2), tostring(ec1), tostring(ew), tostring(ec2), tostring(hw),\n"
-    "    tostring(gw), tostring(gc), #rows, #rows[1], gt2:to_string() }, '|')\n"
+    "    tostring(gw), tostring(gc), #rows, #rows[1], gt2:to_string(), ej.cost }, '|')\n"
     "end\n"
     /* queries on the objects a failed run left behind; fresh objects too */
     "function check()\n"
@@ -347,6 +350,9 @@ static const huge_case huge_cases[] = {
      "HGRID:set_cost(5, 5, 3); assert(HGRID:get_cost(5, 5) == 3)"},
     {"a clearance layer on a 2000x2000 grid", NULL, "local k = HGRID:clearance(1, 1)", 1 << 20, 0,
      "assert(HGRID:clearance(1, 1) == 255 and HGRID:find_path(1, 1, 9, 9, { size = 3 }))"},
+    {"a jump table on a 2000x2000 grid", NULL, "HGRID:precompute_jumps()", 1 << 20, 0,
+     "assert(not HGRID:has_jumps() and HGRID:find_path(1, 1, 9, 9))\n"
+     "assert(astar.grid(9, 9):precompute_jumps():find_path(1, 1, 9, 9, { algorithm = 'jps+' }))"},
     {"a tag layer on a 2000x2000 grid", NULL, "HGRID:set_tag(5, 5, 'mud')", 1 << 20, 0,
      "HGRID:set_tag(5, 5, 'mud'); assert(HGRID:get_tag(5, 5) == 'mud')\n"
      "local p = assert(HGRID:find_path(1, 1, 9, 9, { costs = { mud = false } }))\n"

@@ -149,6 +149,74 @@ static void test_grid(void) {
   astar_grid_free(gr);
 }
 
+/* The precomputed mode through the C API: EINVAL without a table (the
+** reason from astar_jps_plus_refusal), the table built, the same cost as
+** A* and every cell, auto taking it, set_blocked repairing it (equal to a
+** fresh build), the refusals of other grids, EBUSY while locked. */
+static void test_jps_plus(void) {
+  astar_grid *gr = astar_grid_new(50, 30, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *fresh = astar_grid_new(50, 30, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *four = astar_grid_new(5, 5, ASTAR_DIAG_NEVER, NULL, NULL);
+  astar_grid *hex = astar_hex_new(5, 5, ASTAR_HEX_ODD_R, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  int32_t nodes[256], n, i, y;
+  double cost, acost;
+  size_t na, nb, bytes;
+  const int16_t *ta, *tb;
+  for (y = 0; y < 29; y++) {
+    CHECK(astar_grid_set_blocked(gr, 25, y, 1) == ASTAR_OK);
+    CHECK(astar_grid_set_blocked(fresh, 25, y, 1) == ASTAR_OK);
+  }
+  astar_query_init(&q, 10 * 50, 10 * 50 + 49);
+  q.algorithm = ASTAR_ALGO_JPS_PLUS;
+  CHECK(!astar_grid_has_jumps(gr) && astar_grid_jump_table(gr, &na) == NULL && na == 0);
+  CHECK(strcmp(astar_jps_plus_refusal(astar_grid_topology(gr), &q), "no jump table") == 0);
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
+  bytes = astar_topology_bytes(astar_grid_topology(gr));
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK && astar_grid_has_jumps(gr) == 2);
+  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == bytes + 52 * 32 * 16);
+  CHECK(astar_jps_plus_refusal(astar_grid_topology(gr), &q) == NULL);
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND && astar_search_jps(s));
+  n = astar_search_path(s, q.goal, nodes, NULL, &cost);
+  for (i = 1; i < n; i++) { /* a chain of neighbour cells */
+    int32_t ddx = nodes[i] % 50 - nodes[i - 1] % 50, ddy = nodes[i] / 50 - nodes[i - 1] / 50;
+    CHECK(ddx >= -1 && ddx <= 1 && ddy >= -1 && ddy <= 1 && (ddx || ddy));
+  }
+  q.algorithm = ASTAR_ALGO_ASTAR;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_search_path(s, q.goal, nodes, NULL, &acost) > 0 && acost == cost);
+  q.algorithm = ASTAR_ALGO_AUTO; /* auto: the table */
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND && astar_search_jps(s));
+  /* repaired by edits: the table equals a fresh build's */
+  CHECK(astar_grid_set_blocked(gr, 25, 29, 1) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(gr, 25, 3, 0) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(fresh, 25, 29, 1) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(fresh, 25, 3, 0) == ASTAR_OK);
+  CHECK(astar_grid_precompute_jumps(fresh, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, &na);
+  tb = astar_grid_jump_table(fresh, &nb);
+  CHECK(na == 52 * 32 * 8 && nb == na && memcmp(ta, tb, na * sizeof *ta) == 0);
+  /* other grids; a locked grid; dropping */
+  CHECK(astar_grid_precompute_jumps(four, 1) == ASTAR_EINVAL && !astar_grid_has_jumps(four));
+  CHECK(astar_grid_precompute_jumps(hex, 1) == ASTAR_EINVAL && !astar_grid_has_jumps(hex));
+  CHECK(strcmp(astar_jps_plus_refusal(astar_grid_topology(four), &q), "diagonal rule never") == 0);
+  astar_topology_lock(astar_grid_topology(gr), 1);
+  CHECK(astar_grid_precompute_jumps(gr, 0) == ASTAR_EBUSY && astar_grid_has_jumps(gr));
+  astar_topology_lock(astar_grid_topology(gr), -1);
+  bytes = astar_topology_bytes(astar_grid_topology(gr));
+  CHECK(astar_grid_precompute_jumps(gr, 0) == ASTAR_OK && !astar_grid_has_jumps(gr));
+  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == bytes - 52 * 32 * 16);
+  astar_search_free(s);
+  astar_grid_free(gr);
+  astar_grid_free(fresh);
+  astar_grid_free(four);
+  astar_grid_free(hex);
+}
+
 /* Jump point search through the C API: the default on a uniform grid, the
 ** same cost and every cell as A*, fewer expansions; "jps" where it cannot
 ** serve is EINVAL with the reason from astar_jps_refusal. */
@@ -186,7 +254,7 @@ static void test_jps(void) {
   CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
   CHECK(astar_search_step(s, 0) == ASTAR_ESTATE);
   q.weight = 1;
-  q.algorithm = 3;
+  q.algorithm = ASTAR_ALGO_JPS_PLUS + 1;
   CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
   q.algorithm = ASTAR_ALGO_JPS;
   CHECK(astar_grid_set_cost(gr, 0, 0, 2) == ASTAR_OK);
@@ -876,6 +944,7 @@ int main(void) {
   test_bad_input();
   test_grid();
   test_jps();
+  test_jps_plus();
   test_hex();
   test_lattice();
   test_topology();

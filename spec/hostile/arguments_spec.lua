@@ -241,6 +241,8 @@ end
 
 local GRID_SIGS = cell_sigs("grid", new_grid():version())
 GRID_SIGS.diagonal = {}
+GRID_SIGS.precompute_jumps = { { K.optional(K.bool), true } }
+GRID_SIGS.has_jumps = {}
 GRID_SIGS.smooth = { { K.smooth_path, { nodes = { 1, 2, 7 } } }, { K.opts, {} } }
 GRID_SIGS.to_cell = { { K.finite("x"), 1.5 }, { K.finite("y"), 0.5 } }
 

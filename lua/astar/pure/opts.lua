@@ -17,7 +17,7 @@ M.registry = {}  -- register_heuristic's names
 
 local STOPS = { "expand", "first_hit", "optimal" }
 local TIES = { "high_g", "fifo" }
-local ALGORITHMS = { "auto", "astar", "jps" }
+local ALGORITHMS = { "auto", "astar", "jps", "jps+" }
 local DIRECTIONS = { "from_sources", "to_sources" }
 -- "repair" (the native default) is accepted and begins again: the pure-Lua
 -- backend keeps no change log, so it restarts where the native module
@@ -59,7 +59,7 @@ end
 -- o holds: h (heuristic id, 0 = callback), hfn, weight, stop (1..3), fifo,
 -- tagf (factors by tag number, false = forbid) or nil, forbidtags,
 -- penalty, pscale, forbid (fields), costfn, max_exp, max_cost, trace,
--- visited, partial, algorithm (1..3), reverse, on_change (1..3: repair, restart, fail)
+-- visited, partial, algorithm (1..4), reverse, on_change (1..3: repair, restart, fail)
 function M.parse(g, fname, arg, opts, kind)
   local o = { h = nil, weight = 1, stop = 1, fifo = false, pscale = 1, max_cost = huge,
     algorithm = 1, reverse = true, on_change = 1, size = 1 }
@@ -105,6 +105,8 @@ function M.parse(g, fname, arg, opts, kind)
     local why = M.jps_refusal(g, o)
     if why then argerr(fname, arg, ('algorithm "jps" does not apply to this query (%s)'):format(why), true) end
   end
+  -- the jump table (grid:precompute_jumps) is the native module's
+  if kind ~= "distances" and o.algorithm == 4 then U.raise('algorithm "jps+" needs the native module (astar.core)') end
   return o
 end
 

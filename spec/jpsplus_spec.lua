@@ -1,0 +1,261 @@
+-- Precomputed jump point search (algorithm = "jps+", grid:precompute_jumps):
+-- which grids and queries it serves and the errors where it cannot; answers
+-- against A* on random grids under random edit sequences, the repaired
+-- table compared after every edit with a fresh build, cell by cell (one-cell
+-- edits and bulk ones); memory; a table dropped under a time-sliced query;
+-- and Moving AI rows (a sample in make test; every row under #system).
+local astar = require("astar")
+local core = require("astar.core")
+local helpers = require("helpers")
+local error_of, rng = helpers.error_of, helpers.rng
+local check_walk = helpers.check_grid_walk
+
+-- A fresh grid with g's blocked cells, its table built.
+local function fresh_copy(g)
+  local w, h = g:size()
+  local c = astar.grid(w, h)
+  for y = 1, h do
+    for x = 1, w do
+      if g:is_blocked(x, y) then c:set_blocked(x, y, true) end
+    end
+  end
+  c:precompute_jumps()
+  return c
+end
+
+-- The table of g equals a fresh build's, entry by entry (the first entry
+-- that differs named).
+local function check_table(g, what)
+  local got, want = core._jump_table(g), core._jump_table(fresh_copy(g))
+  assert.is_string(got)
+  if got == want then return end
+  local w = g:size()
+  for i = 1, #got, 2 do
+    if got:sub(i, i + 1) ~= want:sub(i, i + 1) then
+      local e = (i - 1) // 2
+      local cell, d = e // 8, e % 8
+      error(("%s: entry of padded cell (%d, %d), direction %d differs from a fresh build")
+        :format(what, cell % (w + 2), cell // (w + 2), d))
+    end
+  end
+end
+
+local random_grid = helpers.random_grid
+
+-- Queries between random open cells: jps+ against A* (cost, reachability),
+-- every path a legal walk; the default takes jps+ where the table pays
+-- (grid:has_jumps()'s second value), else JPS (same expansions as either).
+local function check_queries(r, g, n)
+  local w, h = g:size()
+  for _ = 1, n do
+    local sx, sy, gx, gy = r(1, w), r(1, h), r(1, w), r(1, h)
+    if not g:is_blocked(sx, sy) and not g:is_blocked(gx, gy) then
+      local a = g:find_path(sx, sy, gx, gy, { algorithm = "astar" })
+      local j = g:find_path(sx, sy, gx, gy, { algorithm = "jps+" })
+      if (a == nil) ~= (j == nil) then
+        error(("(%d, %d) to (%d, %d): A* %s, jps+ %s"):format(sx, sy, gx, gy, tostring(a), tostring(j)))
+      end
+      if a then
+        assert.equal(a.cost, j.cost)
+        check_walk(g, j, sx, sy, gx, gy)
+        local _, auto = g:has_jumps()
+        local want = auto and j or g:find_path(sx, sy, gx, gy, { algorithm = "jps" })
+        assert.equal(want.expanded, g:find_path(sx, sy, gx, gy).expanded)
+      end
+    end
+  end
+end
+
+describe("jps+: the oracle", function()
+  it("answers as A* on random grids, the table repaired after every edit equal to a fresh build", function()
+    local r = rng(19)
+    for trial = 1, 60 do
+      local w, h = r(1, 24), r(1, 24)
+      local g = random_grid(r, w, h, r() * 0.45)
+      assert.equal(g, g:precompute_jumps())
+      check_table(g, "built")
+      check_queries(r, g, 6)
+      for e = 1, 12 do
+        local x, y = r(1, w), r(1, h)
+        g:set_blocked(x, y, not g:is_blocked(x, y))
+        check_table(g, ("trial %d, edit %d at (%d, %d)"):format(trial, e, x, y))
+        if e % 3 == 0 then check_queries(r, g, 3) end
+      end
+    end
+  end)
+
+  it("keeps the table current through bulk edits (rectangles and cell lists)", function()
+    local r = rng(7)
+    for trial = 1, 20 do
+      local w, h = r(4, 30), r(4, 30)
+      local g = random_grid(r, w, h, 0.2)
+      g:precompute_jumps()
+      local x1, y1 = r(1, w), r(1, h)
+      g:set_blocked_rect(x1, y1, r(x1, w), r(y1, h), r() < 0.5)
+      check_table(g, "rect " .. trial)
+      local cells = {}
+      for i = 1, r(1, 12) do cells[i] = { r(1, w), r(1, h) } end
+      g:set_blocked_cells(cells, r() < 0.5)
+      check_table(g, "cells " .. trial)
+      check_queries(r, g, 4)
+    end
+  end)
+
+  it("open and long runs: an empty grid, one wall cell placed and removed", function()
+    local g = astar.grid(70, 70):precompute_jumps()
+    check_table(g, "empty")
+    g:set_blocked(35, 35, true)
+    check_table(g, "one wall")
+    check_queries(rng(3), g, 20)
+    g:set_blocked(35, 35, false)
+    check_table(g, "removed")
+    assert.equal(69 * astar.DIAGONAL, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).cost)
+  end)
+end)
+
+describe("jps+: what it serves", function()
+  it("is chosen explicitly, or by auto once the table exists where runs are long", function()
+    local g = astar.grid(30, 30)
+    g:set_blocked_rect(10, 5, 10, 25, true)
+    assert.same({ false, false }, { g:has_jumps() })
+    local jps = g:find_path(1, 15, 30, 15, { algorithm = "jps" })
+    assert.is_false(g:has_jumps())
+    assert.equal("bad argument #5 to 'find_path' (algorithm \"jps+\" does not apply to this query "
+      .. "(no jump table: grid:precompute_jumps() builds it))",
+      error_of(g.find_path, g, 1, 15, 30, 15, { algorithm = "jps+" }))
+    g:precompute_jumps()
+    assert.same({ true, true }, { g:has_jumps() }) -- open: long runs
+    local plus = g:find_path(1, 15, 30, 15, { algorithm = "jps+" })
+    assert.equal(jps.cost, plus.cost)
+    assert.equal(plus.expanded, g:find_path(1, 15, 30, 15).expanded)
+    -- dropped: auto is JPS again, "jps+" raises
+    assert.equal(g, g:precompute_jumps(false))
+    assert.is_false(g:has_jumps())
+    assert.is_nil(core._jump_table(g))
+    assert.equal(jps.expanded, g:find_path(1, 15, 30, 15).expanded)
+    assert.truthy(error_of(g.find_path, g, 1, 15, 30, 15, { algorithm = "jps+" }):find("no jump table", 1, true))
+    -- short runs (a checkerboard of walls): auto stays with JPS, "jps+" serves
+    local c = astar.grid(30, 30)
+    for y = 2, 29, 2 do
+      for x = 2, 29, 2 do c:set_blocked(x, y, true) end
+    end
+    c:precompute_jumps()
+    assert.same({ true, false }, { c:has_jumps() })
+    local cj = c:find_path(1, 1, 30, 30, { algorithm = "jps" })
+    local cp = c:find_path(1, 1, 30, 30, { algorithm = "jps+" })
+    assert.equal(cj.cost, cp.cost)
+    assert.equal(cj.expanded, c:find_path(1, 1, 30, 30).expanded)
+    -- decided when the table is built: edits since do not change it
+    c:set_blocked_rect(1, 1, 30, 30, false)
+    assert.same({ true, false }, { c:has_jumps() })
+    assert.same({ true, true }, { c:precompute_jumps():has_jumps() })
+  end)
+
+  it("falls back to A* under auto on non-uniform queries; \"jps+\" says why", function()
+    local g = astar.grid(12, 12):precompute_jumps()
+    g:set_tag(3, 3, "mud")
+    for _, case in ipairs({ { { weight = 2 }, "weight other than 1" }, { { costs = { mud = 3 } }, "tag costs" },
+      { { cost = function(_, _, _, _, c) return c end }, "cost callback" },
+      { { penalty = astar.field(g) }, "penalty" }, { { forbid = astar.field(g) }, "forbid" } }) do
+      local opts, why = case[1], case[2]
+      local auto = assert(g:find_path(1, 1, 12, 12, opts))
+      opts.algorithm = "astar"
+      assert.equal(g:find_path(1, 1, 12, 12, opts).expanded, auto.expanded)
+      opts.algorithm = "jps+"
+      assert.equal("bad argument #5 to 'find_path' (algorithm \"jps+\" does not apply to this query (" .. why .. "))",
+        error_of(g.find_path, g, 1, 1, 12, 12, opts))
+    end
+    g:set_cost(5, 5, 2)
+    assert.equal("bad argument #5 to 'find_path' (algorithm \"jps+\" does not apply to this query (cell costs))",
+      error_of(g.find_path, g, 1, 1, 12, 12, { algorithm = "jps+" }))
+    assert.equal(g:find_path(1, 1, 12, 12, { algorithm = "astar" }).cost, g:find_path(1, 1, 12, 12).cost)
+    -- sized units: JPS's own loop under auto
+    g = astar.grid(12, 12):precompute_jumps()
+    assert.equal("bad argument #5 to 'find_path' (algorithm \"jps+\" does not apply to this query (unit size above 1))",
+      error_of(g.find_path, g, 1, 1, 11, 11, { algorithm = "jps+", size = 2 }))
+    assert.equal(g:find_path(1, 1, 11, 11, { algorithm = "astar", size = 2 }).cost,
+      g:find_path(1, 1, 11, 11, { size = 2 }).cost)
+  end)
+
+  it("is refused on grids of other diagonal rules", function()
+    for _, rule in ipairs({ "never", "one_obstacle", "always" }) do
+      local g = astar.grid(5, 5, { diagonal = rule })
+      assert.equal("grid:precompute_jumps: needs diagonal rule no_corner_cutting (this grid's: " .. rule .. ")",
+        error_of(g.precompute_jumps, g))
+      assert.is_false(g:has_jumps())
+      g:precompute_jumps(false) -- dropping none is no error
+    end
+    assert.is_nil(astar.hex(4, 4).precompute_jumps)
+  end)
+
+  it("counts the table in grid:memory() (16 bytes a padded cell)", function()
+    local g = astar.grid(40, 30)
+    local before = g:memory()
+    g:precompute_jumps()
+    assert.equal(before + 16 * 42 * 32, g:memory())
+    g:precompute_jumps() -- a rebuild: the same table
+    assert.equal(before + 16 * 42 * 32, g:memory())
+    g:precompute_jumps(false)
+    assert.equal(before, g:memory())
+  end)
+
+  it("a table dropped under a time-sliced query: it goes on as JPS; a restart without it raises", function()
+    local g = astar.grid(40, 40):precompute_jumps()
+    for y = 3, 38, 5 do g:set_blocked_rect(y % 2 == 0 and 1 or 6, y, y % 2 == 0 and 35 or 40, y, true) end
+    local want = g:find_path(1, 1, 40, 40, { algorithm = "astar" }).cost
+    local auto = g:query(1, 1, 40, 40, { on_change = "fail" })
+    local plus = g:query(1, 1, 40, 40, { algorithm = "jps+" })
+    local general = g:query(1, 1, 40, 40, { algorithm = "jps+", heuristic = "manhattan", weight = 1, max_cost = 1e9 })
+    assert.equal("searching", auto:step(2))
+    assert.equal("searching", plus:step(2))
+    assert.equal("searching", general:step(2))
+    -- never during a step: the heuristic callback's attempt raises
+    local msg = error_of(function()
+      g:find_path(1, 1, 40, 40, { algorithm = "jps+", heuristic = function()
+        g:precompute_jumps(false)
+        return 0
+      end })
+    end)
+    assert.truthy(msg:find("grid is being searched", 1, true), msg)
+    assert.is_true(g:has_jumps())
+    g:precompute_jumps(false)
+    assert.equal("found", auto:step())
+    assert.equal("found", plus:step())
+    assert.equal("found", general:step())
+    assert.equal(want, auto:result().cost)
+    assert.equal(want, plus:result().cost)
+    check_walk(g, plus:result(), 1, 1, 40, 40)
+    -- a change restarts the explicit one: without the table it raises
+    local again = g:query(1, 1, 40, 40, { algorithm = "jps" })
+    g:precompute_jumps()
+    local q = g:query(1, 1, 40, 40, { algorithm = "jps+" })
+    assert.equal("searching", q:step(1))
+    g:precompute_jumps(false)
+    g:set_blocked(40, 1, true)
+    assert.equal("algorithm \"jps+\" does not apply to this query any more (no jump table)",
+      error_of(q.step, q, 1))
+    assert.equal("found", again:step())
+  end)
+end)
+
+-- Moving AI maps with the table built, every query algorithm = "jps+" (the
+-- default takes it on the game and street maps only).
+local function sweep(step, check)
+  return helpers.moving_ai_sweep(function(path)
+    local g = astar.maps.load(path)
+    g:precompute_jumps()
+    return g
+  end, step, check and check_walk, { algorithm = "jps+" })
+end
+
+describe("jps+: Moving AI rows (a sample)", function()
+  it("every 199th row of every map: optimal, every path a legal walk", function()
+    assert(sweep(199, true) > 140)
+  end)
+end)
+
+describe("jps+: every Moving AI row #system #benchmark", function()
+  it("all 29,649 rows of ../shared/maps with algorithm = \"jps+\" are optimal", function()
+    assert.equal(29649, sweep(1, false))
+  end)
+end)

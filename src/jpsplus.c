@@ -1,0 +1,339 @@
+/*
+** jpsplus.c -- jump point search over precomputed jump distances (JPS+:
+** Rabin, GDC 2015; Harabor & Grastien, "Improving jump point search",
+** ICAPS 2014), on square grids with diagonal rule no_corner_cutting.
+**
+** The table holds, for every padded cell and each of the 8 directions
+** (grid.c's order), where the run from the cell in that direction stops,
+** as jps.c's scans would find it:
+**   k > 0   a jump point k steps on (straight: a cell with a forced
+**           neighbour; diagonal: a cell from which a straight run along
+**           one of the diagonal's two components finds a jump point);
+**   k <= 0  no jump point: the run has -k open cells before a wall (or,
+**           diagonally, before a step the rule forbids).
+** Blocked cells (the border too) hold 0 everywhere.  An expansion reads
+** one entry per straight direction instead of scanning (the goal on the
+** run stops it first); a diagonal run hops from stop to stop -- its jump
+** points and the cell where it crosses the goal's row or column -- and
+** offers what the straight entries there find, as jps.c's diagonal runs
+** do: the nodes are JPS's own.  Pruning, parents and paths are jps.c's
+** (jps.h, astar__grid_jps.path): a jump is a diagonal run then a straight
+** one, so paths list every cell and cost what A*'s cost, to the bit.
+**
+** Every entry is a function of the next cell's entries along its run and
+** of the blocked bits and move masks next to it, so the table is built by
+** one sweep per direction against the run, and an edit repairs it by
+** recomputing the entries whose inputs it changed and walking back along
+** each run while the values change (astar__jump_update).
+*/
+#include "jps.h"
+
+#define CGRID(t) ((const astar_grid *)(t))
+#define JT(gr, c, d) ((gr)->jump[(size_t)(c)*8u + (size_t)(d)])
+
+/* The straight entry of padded cell c in direction d (0..3) from the
+** next cell's: a wall next is 0, a forced neighbour there (a side cell
+** open whose predecessor, beside c, is blocked) is a jump point 1 on. */
+static int16_t straight_entry(const astar_grid *gr, int32_t c, int d) {
+  const unsigned char *b = gr->blocked;
+  int32_t st = gr->off[0][d], sd = d < 2 ? gr->pw : 1, n = c + st;
+  int16_t v;
+  if (b[c] || b[n]) return 0;
+  if ((!b[n + sd] && b[c + sd]) || (!b[n - sd] && b[c - sd])) return 1;
+  v = JT(gr, n, d);
+  return (int16_t)(v > 0 ? v + 1 : v - 1);
+}
+
+/* The diagonal entry of padded cell c in direction d (4..7): 0 where the
+** rule forbids the step, a jump point 1 on where a straight run from the
+** next cell along a component finds one. */
+static int16_t diagonal_entry(const astar_grid *gr, int32_t c, int d) {
+  int32_t n = c + gr->off[0][d];
+  int16_t v;
+  if (!(gr->moves[c] >> d & 1u)) return 0; /* blocked cells have no moves */
+  if (JT(gr, n, jdx[d] > 0 ? 0 : 1) > 0 || JT(gr, n, jdy[d] > 0 ? 2 : 3) > 0) return 1;
+  v = JT(gr, n, d);
+  return (int16_t)(v > 0 ? v + 1 : v - 1);
+}
+
+/* Every entry, by sweeps against each direction's runs: the straight ones
+** first (the diagonal ones read them). */
+#define JUMP_AUTO_RUN 5.0
+
+static void build(astar_grid *gr) {
+  int32_t pw = gr->pw, w = gr->w, h = gr->h, x, y;
+  double sum = 0, n = 0;
+  int d;
+  memset(gr->jump, 0, (size_t)pw * (size_t)gr->ph * 8u * sizeof(int16_t));
+  for (y = 1; y <= h; y++) {
+    for (x = w; x >= 1; x--) JT(gr, y * pw + x, 0) = straight_entry(gr, y * pw + x, 0);
+    for (x = 1; x <= w; x++) JT(gr, y * pw + x, 1) = straight_entry(gr, y * pw + x, 1);
+  }
+  for (y = h; y >= 1; y--)
+    for (x = 1; x <= w; x++) JT(gr, y * pw + x, 2) = straight_entry(gr, y * pw + x, 2);
+  for (y = 1; y <= h; y++)
+    for (x = 1; x <= w; x++) JT(gr, y * pw + x, 3) = straight_entry(gr, y * pw + x, 3);
+  /* "auto" takes the table where straight runs are long (their mean entry,
+  ** |k|, over the open cells at least JUMP_AUTO_RUN): there a table read
+  ** saves a scan; on maps of short runs (mazes, random, rooms) the table's
+  ** cache misses cost more than the bit scans of JPS (doc/design.md) */
+  for (y = 1; y <= h; y++)
+    for (x = 1; x <= w; x++)
+      if (!gr->blocked[y * pw + x])
+        for (d = 0; d < 4; d++) {
+          int16_t v = JT(gr, y * pw + x, d);
+          sum += (double)(v < 0 ? -v : v);
+          n += 1;
+        }
+  gr->jump_auto = n > 0 && sum >= JUMP_AUTO_RUN * n;
+  for (y = h; y >= 1; y--) /* SE and SW read the row below */
+    for (x = 1; x <= w; x++) {
+      JT(gr, y * pw + x, 4) = diagonal_entry(gr, y * pw + x, 4);
+      JT(gr, y * pw + x, 6) = diagonal_entry(gr, y * pw + x, 6);
+    }
+  for (y = 1; y <= h; y++) /* NE and NW the row above */
+    for (x = 1; x <= w; x++) {
+      JT(gr, y * pw + x, 5) = diagonal_entry(gr, y * pw + x, 5);
+      JT(gr, y * pw + x, 7) = diagonal_entry(gr, y * pw + x, 7);
+    }
+}
+
+int astar_grid_precompute_jumps(astar_grid *gr, int on) {
+  size_t bytes;
+  if (gr->t.lock > 0) return ASTAR_EBUSY;
+  if (!on) {
+    astar__jump_free(gr);
+    return ASTAR_OK;
+  }
+  if (gr->rows == NULL || gr->rule != ASTAR_DIAG_NO_CORNER_CUTTING ||
+      gr->w > ASTAR_JUMP_MAX_SIDE || gr->h > ASTAR_JUMP_MAX_SIDE)
+    return ASTAR_EINVAL;
+  bytes = (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof(int16_t);
+  if (gr->jump == NULL &&
+      (gr->jump = (int16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, bytes)) == NULL)
+    return ASTAR_ENOMEM;
+  build(gr);
+  return ASTAR_OK;
+}
+
+int astar_grid_has_jumps(const astar_grid *gr) { return gr->jump ? 1 + gr->jump_auto : 0; }
+
+int astar__jump_auto(const astar_topology *t) { return CGRID(t)->jump_auto; }
+
+const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n) {
+  *n = gr->jump ? (size_t)gr->pw * (size_t)gr->ph * 8u : 0;
+  return gr->jump;
+}
+
+void astar__jump_free(astar_grid *gr) {
+  if (gr->jump == NULL) return;
+  astar__mem(gr->t.alloc, gr->t.ud, gr->jump,
+             (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof(int16_t), 0);
+  gr->jump = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* repair                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Recomputes the diagonal entry of c in direction d, and while it changes
+** the entries before it along the run (which read it).  Blocked cells and
+** the border hold 0 and stay so: a walk stops there. */
+static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
+  int32_t st = gr->off[0][d];
+  for (;; c -= st) {
+    int16_t v = diagonal_entry(gr, c, d);
+    if (v == JT(gr, c, d)) return;
+    JT(gr, c, d) = v;
+  }
+}
+
+/* The diagonals whose entries read a straight entry of direction d (as a
+** component of theirs). */
+static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
+
+/* The same for the straight entry of c in direction d; each change also
+** repairs the diagonal runs that read it. */
+static void fix_straight(astar_grid *gr, int32_t c, int d) {
+  int32_t st = gr->off[0][d];
+  for (;; c -= st) {
+    int16_t v = straight_entry(gr, c, d);
+    int k;
+    if (v == JT(gr, c, d)) return;
+    JT(gr, c, d) = v;
+    for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
+  }
+}
+
+/*
+** After the blocked bit of (x, y) changed (and the move masks around it):
+** the entries whose inputs changed are those of the cell itself, of the
+** cells before it on its runs and, for the forced-neighbour test, of the
+** two cells on each side line (beside it and before that); the diagonal
+** entries of its 3 x 3 block read its move masks.  Each is recomputed and
+** walked back along its run while it changes.  The order does not matter:
+** a walk recomputes every entry from its inputs as they are, and any later
+** change of an input walks back over it again.
+*/
+void astar__jump_update(astar_grid *gr, int32_t x, int32_t y) {
+  int32_t p = LAT_CELL(gr, x, y), pw = gr->pw, dx, dy;
+  int d;
+  for (d = 0; d < 4; d++) {
+    int32_t st = gr->off[0][d], sd = d < 2 ? pw : 1;
+    fix_straight(gr, p, d);
+    fix_straight(gr, p - st, d);
+    fix_straight(gr, p + sd, d);
+    fix_straight(gr, p - sd, d);
+    fix_straight(gr, p + sd - st, d);
+    fix_straight(gr, p - sd - st, d);
+  }
+  for (dy = -1; dy <= 1; dy++)
+    for (dx = -1; dx <= 1; dx++)
+      for (d = 4; d < 8; d++) fix_diagonal(gr, p + dy * pw + dx, d);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the search                                                                 */
+/* ------------------------------------------------------------------------ */
+
+const char *astar__jump_refusal(const astar_topology *t, const astar_query *q) {
+  const astar_grid *gr = CGRID(t);
+  const char *why = astar__grid_jps.refusal(t, q);
+  if (why != NULL) return why;
+  if (gr->rule != ASTAR_DIAG_NO_CORNER_CUTTING) return "diagonal rule never";
+  if (q->size > 1) return "unit size above 1";
+  if (gr->jump == NULL) return "no jump table";
+  return NULL;
+}
+
+/* The straight run from padded cell p = (px, py) in direction d (0..3) by
+** the table, toward the goal (padded (gx, gy), gx < 0 without one): the
+** steps to what it offers, the goal when it lies on the run before any jump
+** point, else the jump point; 0 for nothing. */
+ASTAR_INLINE int32_t jump_to(const int16_t *e, int d, int32_t px, int32_t py, int32_t gx,
+                             int32_t gy) {
+  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
+  if (gx < 0) return k;
+  t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
+                                : d == 2   ? (dx == 0 ? dy : 0)
+                                           : (dx == 0 ? -dy : 0);
+  return t > 0 && t <= reach ? t : k;
+}
+
+/* An expansion's successors, relaxed together once its runs are read (their
+** node states prefetched meanwhile). */
+#define PBUF 32
+typedef struct pbuf {
+  int n;
+  int32_t q[PBUF], x[PBUF], y[PBUF];
+  double g[PBUF];
+} pbuf;
+
+ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int plain) {
+  int32_t w = CGRID(s->topo)->w;
+  int i, rc;
+  for (i = 0; i < B->n; i++) {
+    rc = relax_impl(s, B->q[i], plain ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
+                    B->y[i], plain, lat_h_plane);
+    if (rc != ASTAR_OK) return rc;
+  }
+  B->n = 0;
+  return ASTAR_OK;
+}
+
+/* Offers padded cell q = (x, y) at cost g. */
+ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int plain, int32_t q, int32_t x,
+                        int32_t y, double g) {
+#if defined(__GNUC__)
+  if (s->pages[q >> ASTAR_PAGE_BITS] != NULL) __builtin_prefetch(node_at(s, q), 1);
+#endif
+  B->q[B->n] = q;
+  B->x[B->n] = x - 1;
+  B->y[B->n] = y - 1;
+  B->g[B->n++] = g;
+  return B->n == PBUF ? pflush(s, B, p, plain) : ASTAR_OK;
+}
+
+/*
+** The diagonal run from p = (px, py) (reached at cost g) in direction d,
+** from one stop to the next by the table: the stops are the diagonal jump
+** points and the cell where the run crosses the goal's row or column; at
+** each, the straight runs along d's components are read (jump_to) and
+** what they find is offered, as jps.c's diag_run offers it (the diagonal
+** cells are no nodes).  The goal on the run is offered and ends it.
+*/
+ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
+                       int32_t py, double g, int d, int32_t gx, int32_t gy, int plain) {
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
+  int32_t c = p, x = px, y = py, i = 0, m = -1, dx = gx - px, dy = gy - py, k;
+  int rc;
+  if (gx >= 0 && dx * sx > 0 && dy * sy > 0) m = dx * sx < dy * sy ? dx * sx : dy * sy;
+  for (;;) {
+    int32_t e = JT(gr, c, d), t;
+    double gc;
+    if (e == 0) return ASTAR_OK;
+    t = e > 0 ? e : -e;
+    if (m > i && m - i <= t) t = m - i; /* the goal's row or column first */
+    else if (e < 0) return ASTAR_OK;    /* a wall, and nothing on the way */
+    c += t * step;
+    x += t * sx;
+    y += t * sy;
+    i += t;
+    gc = g + i * ASTAR_GRID_DIAG;
+    if (x == gx && y == gy) return poffer(s, B, p, plain, c, x, y, gc);
+    if ((k = jump_to(&JT(gr, c, 0), h, x, y, gx, gy)) != 0 &&
+        (rc = poffer(s, B, p, plain, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
+      return rc;
+    if ((k = jump_to(&JT(gr, c, 0), v, x, y, gx, gy)) != 0 &&
+        (rc = poffer(s, B, p, plain, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
+      return rc;
+  }
+}
+
+ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
+  const astar_grid *gr = CGRID(s->topo);
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
+  int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
+  double g = node_at(s, p)->g;
+  const int16_t *e = &JT(gr, p, 0);
+  pbuf B;
+  unsigned m;
+  int d, rc;
+  B.n = 0;
+  if (par < 0) {
+    m = 0xffu;
+  } else {
+    int32_t ay = par / pw;
+    m = dirs8(gr, p, arrival(par - ay * pw, ay, px, py));
+  }
+  m &= gr->moves[p];
+  for (d = 0; d < 4; d++) {
+    int32_t k;
+    if (!(m >> d & 1u) || (k = jump_to(e, d, px, py, gx, gy)) == 0) continue;
+    if ((rc = poffer(s, &B, p, plain, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+                     g + k)) != ASTAR_OK)
+      return rc;
+  }
+  for (d = 4; d < 8; d++)
+    if ((m >> d & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, d, gx, gy, plain)) != ASTAR_OK)
+      return rc;
+  return pflush(s, &B, p, plain);
+}
+
+static int expand_plus_general(astar_search *s, int32_t p) { return expand_plus(s, p, 0); }
+ASTAR_INLINE int expand_plus_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 1); }
+
+/* The table may have been dropped between two steps of a query (a step
+** holds the grid's lock, so never during one): the query goes on as JPS.
+** Its nodes are jump points with their parents as JPS keeps them, and an
+** expansion's successors depend only on the node and its arrival, so JPS
+** takes over the open list as it is. */
+int astar__jump_run(astar_search *s, uint64_t n) {
+  if (CGRID(s->topo)->jump == NULL) return (s->run = s->ops->jps->run)(s, n);
+  return search_loop(s, n, expand_plus_general);
+}
+int astar__jump_run_plain(astar_search *s, uint64_t n) {
+  if (CGRID(s->topo)->jump == NULL) return (s->run = s->ops->jps->run_plain)(s, n);
+  return search_loop(s, n, expand_plus_plain);
+}
