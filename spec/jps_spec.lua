@@ -13,16 +13,7 @@ local DIAG = astar.DIAGONAL
 
 local check_walk = helpers.check_grid_walk
 
--- A random w x h grid with blocked cells at the given density.
-local function random_grid(r, w, h, rule, density)
-  local g = astar.grid(w, h, { diagonal = rule })
-  for y = 1, h do
-    for x = 1, w do
-      if r() < density then g:set_blocked(x, y, true) end
-    end
-  end
-  return g
-end
+local random_grid = helpers.random_grid
 
 -- An open cell of g, or any cell when none is open.
 local function open_cell(r, g)
@@ -149,7 +140,7 @@ describe("jps: random grids against A*", function()
       local n = 0
       for case = 1, 400 do
         local w, h = r(1, 24), r(1, 24)
-        local g = random_grid(r, w, h, rule, ({ 0, 0.1, 0.25, 0.4 })[case % 4 + 1])
+        local g = random_grid(r, w, h, ({ 0, 0.1, 0.25, 0.4 })[case % 4 + 1], rule)
         for k = 1, 4 do
           local sx, sy, gx, gy = ends(r, g, k)
           local a, why_a = g:find_path(sx, sy, gx, gy, { algorithm = "astar" })
@@ -172,7 +163,7 @@ describe("jps: random grids against A*", function()
   it("follows set_blocked: the bit rows stay current between queries #pure", function()
     local r = rng(99)
     for _, rule in ipairs({ "no_corner_cutting", "never" }) do
-      local g = random_grid(r, 40, 23, rule, 0.2)
+      local g = random_grid(r, 40, 23, 0.2, rule)
       for _ = 1, 150 do
         for _ = 1, 10 do
           local x, y = r(1, 40), r(1, 23)
