@@ -19,8 +19,8 @@
 -- which Moving AI's rule does not, and its default heuristic, Manhattan,
 -- overestimates on 8-connected grids).
 --
--- Needs LUA_PATH to find lua/ (make bench-pure sets it) and, for the native
--- side, build/astar/core.so for this interpreter.
+-- Run from the repository's top (it finds lua/ itself); the native side needs
+-- build/astar/core.so for this interpreter on package.cpath (.busted's cpath).
 package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
 local pure = require("astar.pure.core")
 local maps = require("astar.maps")
