@@ -73,19 +73,22 @@ describe("field:version()", function()
   end)
 end)
 
+-- a userdata's user value (its environment table before 5.2)
+local getuv = debug.getuservalue or debug.getfenv
+
 describe("grid:flee", function()
   it("keeps its threats' search state with the grid: one state for every call, the same answers", function()
     local g = astar.grid(40, 40)
     for y = 5, 35 do g:set_blocked(20, y, true) end
     local first = g:flee(10, 20, { { 12, 20 } }, { max_cost = 15 })
-    local uv = debug.getuservalue(g)
+    local uv = getuv(g)
     local state = uv.search2
     assert.is_not_nil(state)
     for _ = 1, 20 do
       local p = g:flee(10, 20, { { 12, 20 } }, { max_cost = 15 })
       assert.equal(first.cost, p.cost)
       assert.equal(first.threat_distance, p.threat_distance)
-      assert.equal(state, debug.getuservalue(g).search2)
+      assert.equal(state, getuv(g).search2)
     end
   end)
 end)

@@ -32,10 +32,10 @@ local function check_table(g, what)
   local w = g:size()
   for i = 1, #got, 2 do
     if got:sub(i, i + 1) ~= want:sub(i, i + 1) then
-      local e = (i - 1) // 2
-      local cell, d = e // 8, e % 8
+      local e = math.floor((i - 1) / 2)
+      local cell, d = math.floor(e / 8), e % 8
       error(("%s: entry of padded cell (%d, %d), direction %d differs from a fresh build")
-        :format(what, cell % (w + 2), cell // (w + 2), d))
+        :format(what, cell % (w + 2), math.floor(cell / (w + 2)), d))
     end
   end
 end

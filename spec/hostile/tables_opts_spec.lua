@@ -15,7 +15,7 @@ if has_common then
   VALUES, NONE = C.VALUES, C.NONE
 else
   for _, v in ipairs({ "1", "abc", "", {}, print, true, false, 1.5, 0.5, -1 / math.huge, 0, -1, 2 ^ 31, 2 ^ 53,
-    0 / 0, math.huge, -math.huge, { 1, 2 }, { x = 1 }, astar.grid(2, 2), coroutine.create(print) }) do
+    0 / 0, math.huge, -math.huge, { 1, 2 }, { x = 1 }, astar.grid(2, 2), coroutine.create(function() end) }) do
     VALUES[#VALUES + 1] = { label = tostring(v), v = v }
   end
   VALUES[#VALUES + 1] = { label = "nil", v = nil }
