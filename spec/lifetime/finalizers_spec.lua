@@ -222,7 +222,24 @@ local function refs(K)
   return R
 end
 
+-- Lua 5.2 checks the collector as it enters any C function (luaD_precall),
+-- so a collector step can run as the body of a protected call is entered,
+-- before it holds its object: a finalizer that closes the object there closes
+-- it before the call, which then rightly raises as on an object closed before
+-- it.  Which step that is depends on the suite's earlier allocations (seen in
+-- CI when another spec file failed to load).
+local LUA52 = _VERSION == "Lua 5.2" and not jit
+
+local function closed_at_entry(K, action, ctx, res)
+  return LUA52 and action == "close" and ctx.fired > 0 and #ctx.act_errors == 0
+    and tostring(res[2]):match("attempt to use a closed " .. K.kind .. "$") ~= nil
+end
+
 local function check_inside(K, R, action, ctx, res)
+  if not res[1] and closed_at_entry(K, action, ctx, res) then
+    for _, o in ipairs(ctx.closes) do assert.equal("no error", o) end
+    return assert_closed(ctx.g, K.kind)
+  end
   if not res[1] then error(K.name .. " raised: " .. tostring(res[2]), 0) end
   if #ctx.act_errors > 0 then error("a finalizer's action raised: " .. ctx.act_errors[1], 0) end
   local got = K.print(ctx, res)
