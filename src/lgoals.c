@@ -239,8 +239,8 @@ static int cmp_id(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Reads the list of cells (what: "goals", "threats") at arg into b->nodes,
-** sorted when asked; returns how many.  Raw reads: no Lua code runs. */
+/* Reads the list of cells (what: "threats") at arg into b->nodes, sorted
+** when asked; returns how many.  Raw reads: no Lua code runs. */
 static size_t read_cells(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b, const char *what,
                          int sort) {
   size_t i, count;
@@ -258,6 +258,36 @@ static size_t read_cells(lua_State *L, lcall *C, ltopo *T, int arg, lsbuf *b, co
   return count;
 }
 
+/* The most goals a list may hold (a list longer than the topology has
+** nodes repeats some; this bound keeps 2 * n ids addressable). */
+#define GOALS_MAX 0x3fffffff
+
+/* Reads the list of goals (the value at v, for argument arg: find_nearest's
+** goals, or options.goals) into b->nodes: the ids as listed, then the same
+** sorted after them (2 * n ids); returns n.  Raw reads: no Lua code runs,
+** and nothing reads the caller's table again (a callback may change it:
+** the answer is for the list as it was at the call). */
+static size_t read_goal_list(lua_State *L, lcall *C, ltopo *T, int arg, int v, lsbuf *b) {
+  size_t i, count;
+  if (!lua_istable(L, v)) {
+    const char *got = describe(L, v);
+    arg_error(L, arg, lua_pushfstring(L, "goals must be a non-empty list of %s, got %s",
+                                      T->grid ? "cells {x, y}" : "node ids", got));
+  }
+  count = compat_rawlen(L, v);
+  if (count == 0) arg_error(L, arg, "goals must be a non-empty list");
+  if (count > GOALS_MAX) arg_error(L, arg, "goals: too many (at most 2^30 - 1)");
+  b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, 2 * count, sizeof(int32_t));
+  for (i = 0; i < count; i++) {
+    lua_rawgeti(L, v, (lua_Integer)i + 1);
+    b->nodes[i] = T->cls->list_node(L, T, arg, lua_gettop(L), "goals", i);
+    lua_pop(L, 1);
+  }
+  memcpy(b->nodes + count, b->nodes, count * sizeof(int32_t));
+  qsort(b->nodes + count, count, sizeof(int32_t), cmp_id);
+  return count;
+}
+
 /* The options of a search that is a distance search underneath (the
 ** distances options but direction). */
 static void parse_goal_options(lua_State *L, lcall *C, ltopo *T, int optarg, lsbuf *b, lopts *o,
@@ -268,27 +298,38 @@ static void parse_goal_options(lua_State *L, lcall *C, ltopo *T, int optarg, lsb
 }
 
 /* The fail of a distance search that found no goal: "max_cost" when a
-** budget was given, "unreachable" otherwise; then the statistics. */
-static int push_no_goal(lua_State *L, ltopo *T, lsbuf *b, const lopts *o) {
+** budget was given, "unreachable" otherwise. */
+static int goals_fail(const lopts *o) {
+  return o->q.max_cost < HUGE_VAL ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
+}
+
+/* nil, reason, stats for a search to several goals that ended with status. */
+static int push_no_goal(lua_State *L, ltopo *T, lsbuf *b, const lopts *o, int status) {
   lua_pushnil(L);
-  lua_pushstring(L, o->q.max_cost < HUGE_VAL ? "max_cost" : "unreachable");
+  lua_pushstring(L, astar_status_name(status));
   lua_createtable(L, 0, 3);
   push_stats(L, T, b->s, o);
   return 3;
 }
 
-/* Sets path.goal (the path on top) to the index of the first entry of the
-** goals at garg naming `goal`; returns 1 (the path). */
-static int nearest_goal_index(lua_State *L, ltopo *T, int garg, size_t n, int32_t goal) {
+/* The 1-based index in the goals as listed (b->nodes[0..n)) of the first
+** entry naming `goal`. */
+static size_t goal_index(const lsbuf *b, size_t n, int32_t goal) {
   size_t i;
-  for (i = 0; i < n; i++) {
-    int32_t g;
-    lua_rawgeti(L, garg, (int)i + 1);
-    g = T->cls->list_node(L, T, garg, lua_gettop(L), "goals", i);
-    lua_pop(L, 1);
-    if (g == goal) break;
+  for (i = 0; i < n && b->nodes[i] != goal; i++) {
   }
-  lua_pushinteger(L, (lua_Integer)i + 1);
+  return i + 1;
+}
+
+/* Pushes the path to `goal` (path.goal: its index in the goals as listed;
+** stats.expanded: `expanded`, the expansions up to the goal's).  The goal
+** lists in b->nodes are spent (push_path writes the path there). */
+static int push_goal_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                          int32_t goal, uint64_t expanded) {
+  size_t idx = goal_index(b, o->ngoals, goal);
+  push_path(L, C, T, b, o, goal);
+  set_int(L, "expanded", (double)expanded);
+  lua_pushinteger(L, (lua_Integer)idx);
   lua_setfield(L, -2, "goal");
   return 1;
 }
@@ -310,7 +351,7 @@ static int cmp_bound(const void *a, const void *b) {
 }
 
 /*
-** find_nearest on a grid query jump point search serves (uniform costs:
+** The nearest goal on a grid query jump point search serves (uniform costs:
 ** every path costs at least the octile / Manhattan distance between its
 ** ends): one jump point search per goal, nearest bound first, each bounded
 ** by max_cost = the best cost so far, stopping once a bound reaches it.
@@ -340,6 +381,7 @@ static int32_t nearest_by_searches(lua_State *L, lcall *C, ltopo *T, lsbuf *b, l
   o->q.record_visited = 0;
   for (i = 0; i < n; i++) {
     if (gb[i].bound > user_max || (best >= 0 && gb[i].bound >= best_cost)) break;
+    if (i > 0 && gb[i].goal == gb[i - 1].goal) continue; /* a repeated goal */
     o->q.start = start;
     o->q.goal = gb[i].goal;
     o->q.max_cost = best >= 0 ? best_cost : user_max;
@@ -364,55 +406,104 @@ static int32_t nearest_by_searches(lua_State *L, lcall *C, ltopo *T, lsbuf *b, l
 }
 
 /*
+** The search to the nearest of several goals: a Dijkstra search from the
+** start (a forward distance search under the query's costs, filter, size,
+** max_cost and max_expansions) that stops when it settles the first goal
+** -- the cheapest path to any of them, however many.  goals_begin begins
+** it; goals_advance expands at most n more nodes (0: to the end) in chunks,
+** looking each expansion up among the sorted goals by bisection.  A query
+** steps it a slice at a time; find_path and find_nearest to the end.  The
+** answer does not depend on the slicing: the search expands in the same
+** order, and the goal is the first settled.
+*/
+static int goals_begin(astar_search *s, ltopo *T, lopts *o, goal_search *gs) {
+  gs->seen = 0;
+  gs->goal = -1;
+  o->q.record_visited = 1;
+  return astar_search_begin_distances(s, T->t, &o->q.start, 1, 0, &o->q);
+}
+
+/* Runs at most n expansions (0: no limit) of the search gs; returns
+** SEARCHING, FOUND (gs->goal settled), the fail (UNREACHABLE, MAX_COST,
+** MAX_EXPANSIONS) or an error status. */
+static int goals_advance(astar_search *s, const lopts *o, goal_search *gs, uint64_t n) {
+  uint64_t chunk_max = (o->trace || o->visited) ? 1 : GOALS_CHUNK;
+  int rc;
+  for (;;) {
+    uint64_t chunk = n == 0 || n > chunk_max ? chunk_max : n;
+    const astar_stats *st = astar_search_stats(s);
+    uint64_t before = st->expanded;
+    size_t nv;
+    const int32_t *vis;
+    rc = astar_search_step(s, chunk);
+    if (rc < 0) return rc;
+    vis = astar_search_visited(s, &nv);
+    for (; gs->seen < nv; gs->seen++)
+      if (bsearch(&vis[gs->seen], o->goal_ids, o->ngoals, sizeof(int32_t), cmp_id)) {
+        gs->goal = vis[gs->seen++];
+        return ASTAR_FOUND;
+      }
+    if (rc == ASTAR_FOUND) return goals_fail(o); /* every reachable node settled */
+    if (rc != ASTAR_SEARCHING) return rc;
+    if (n > 0) {
+      uint64_t done = st->expanded - before;
+      if (done >= n) return rc;
+      n -= done;
+    }
+  }
+}
+
+/*
+** find_path(..., { goals = {...} }) and find_nearest, to the end: the
+** search to the nearest goal (one jump point search per goal where that
+** serves, see nearest_by_searches; else goals_begin / goals_advance) from
+** o->q.start; pushes the path (path.goal) or nil, reason, stats.
+*/
+static int goals_find(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o, int slot_cost) {
+  goal_search gs;
+  size_t n = o->ngoals;
+  int rc;
+  bridge br;
+  if (T->grid != NULL && n <= NEAREST_SEARCHES_MAX && lua_isnil(L, slot_cost) && !o->trace &&
+      !o->visited && o->q.algorithm == ASTAR_ALGO_AUTO &&
+      astar_jps_refusal(T->t, &o->q) == NULL) {
+    uint64_t expanded;
+    int32_t goal = nearest_by_searches(L, C, T, b, o, o->q.start, n, &expanded);
+    if (goal < 0) return push_no_goal(L, T, b, o, goals_fail(o));
+    return push_goal_path(L, C, T, b, o, goal, expanded);
+  }
+  bridge_attach(&br, L, T, o);
+  if ((rc = goals_begin(b->s, T, o, &gs)) != ASTAR_OK ||
+      (rc = goals_advance(b->s, o, &gs, 0)) < 0)
+    return search_error(L, T, b->s, rc);
+  if (rc != ASTAR_FOUND) return push_no_goal(L, T, b, o, rc);
+  return push_goal_path(L, C, T, b, o, gs.goal, gs.seen);
+}
+
+/*
 ** graph:find_nearest(start, goals [, opts]) / grid:find_nearest(x, y,
 ** goals [, opts]) -> path (path.goal: the index in goals of the goal it
-** ends at) | nil, reason, stats.  A Dijkstra search from the start (a
-** forward distance search: the query's costs, filter, size and max_cost)
-** that stops when it settles the first goal: the cheapest path to any of
-** them, however many.  Goals are sorted once; each expansion is looked up
-** by bisection.
+** ends at) | nil, reason, stats: find_path with { goals = goals } under
+** the distances options (goals_find).
 */
 static int l_find_nearest(lua_State *L) {
   /* stack: 1 topology, its node arguments, the goals, the options, then
   ** the search state and the option slots */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
-  int na = T->cls->node_args, garg = 2 + na, optarg = garg + 1, rc;
-  int32_t start = T->cls->check_node(L, T, 2), goal = -1;
-  size_t n, seen = 0, nv;
-  const int32_t *vis;
+  int na = T->cls->node_args, garg = 2 + na, optarg = garg + 1;
+  int32_t start = T->cls->check_node(L, T, 2);
+  size_t n;
   lsearch *S;
   lopts o;
-  bridge b;
   if (!lua_istable(L, garg)) type_error(L, garg, "table (a list of goals)");
   lua_settop(L, optarg);
   S = acquire_search(L, C, 1);
-  n = read_cells(L, C, T, garg, &S->b, "goals", 1);
+  n = read_goal_list(L, C, T, garg, garg, &S->b);
   parse_goal_options(L, C, T, optarg, &S->b, &o, start);
-  if (T->grid != NULL && n <= NEAREST_SEARCHES_MAX && lua_isnil(L, o.slot + SLOT_COST) &&
-      astar_jps_refusal(T->t, &o.q) == NULL) {
-    uint64_t expanded;
-    goal = nearest_by_searches(L, C, T, &S->b, &o, start, n, &expanded);
-    if (goal < 0) return push_no_goal(L, T, &S->b, &o);
-    push_path(L, C, T, &S->b, &o, goal);
-    set_int(L, "expanded", (double)expanded);
-    return nearest_goal_index(L, T, garg, n, goal);
-  }
-  o.q.record_visited = 1;
-  bridge_attach(&b, L, T, &o);
-  rc = astar_search_begin_distances(S->b.s, T->t, &start, 1, 0, &o.q);
-  while (rc >= 0 && goal < 0) {
-    rc = astar_search_step(S->b.s, 256);
-    if (rc < 0) break;
-    vis = astar_search_visited(S->b.s, &nv);
-    for (; seen < nv && goal < 0; seen++)
-      if (bsearch(&vis[seen], S->b.nodes, n, sizeof(int32_t), cmp_id)) goal = vis[seen];
-    if (rc != ASTAR_SEARCHING) break;
-  }
-  if (rc < 0) return search_error(L, T, S->b.s, rc);
-  if (goal < 0) return push_no_goal(L, T, &S->b, &o);
-  push_path(L, C, T, &S->b, &o, goal);
-  return nearest_goal_index(L, T, garg, n, goal);
+  o.ngoals = n;
+  o.goal_ids = S->b.nodes + n;
+  return goals_find(L, C, T, &S->b, &o, o.slot + SLOT_COST);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -480,7 +571,7 @@ static int l_cells_flee(lua_State *L) {
       best = vis[i];
     }
   }
-  if (best < 0) return push_no_goal(L, T, &S->b, &o);
+  if (best < 0) return push_no_goal(L, T, &S->b, &o, goals_fail(&o));
   push_path(L, C, T, &S->b, &o, best);
   lua_pushnumber(L, bestd);
   lua_setfield(L, -2, "threat_distance");

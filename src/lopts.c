@@ -63,6 +63,9 @@ typedef struct lopts {
   int reverse;              /* distances: 1 = cost to the sources */
   int on_change;            /* queries: ON_CHANGE_* */
   int escape;               /* find_path: start_blocked = "escape" (lgoals.c) */
+  size_t ngoals;            /* goals = {...} (lgoals.c): how many, 0 without; their
+                            ** ids in buf->nodes, as listed then sorted (2 * ngoals) */
+  const int32_t *goal_ids;  /* the sorted ones, set where the search runs */
   lfield *penalty, *forbid; /* the fields the query reads, if any */
 } lopts;
 
@@ -71,7 +74,8 @@ typedef struct lopts {
 enum { FOR_PATH = 1,
        FOR_DIST = 2,
        FOR_QUERY = 4,
-       FOR_FIND = 8 /* find_path itself (start_blocked: not queries, not batches) */ };
+       FOR_FIND = 8, /* find_path itself (start_blocked: not queries, not batches) */
+       FOR_GOALS = 16 /* find_path and query: goals = {...} (lgoals.c) */ };
 
 /* The parser's context. */
 typedef struct lparse {
@@ -311,6 +315,15 @@ static void opt_start_blocked(lua_State *L, lparse *P, int v) {
   P->o->escape = check_choice(L, P->arg, v, "start_blocked", names, 2, "");
 }
 
+/* goals: the list of goals a search to the nearest of several reads (the
+** goal arguments are left out then; lgoals.c).  Read here, once, raw: the
+** ids go to buf->nodes, as listed, then sorted after them, so nothing
+** reads the caller's table again (a callback may change it). */
+static size_t read_goal_list(lua_State *L, lcall *C, ltopo *T, int arg, int v, lsbuf *b);
+static void opt_goals(lua_State *L, lparse *P, int v) {
+  P->o->ngoals = read_goal_list(L, P->C, P->T, P->arg, v, P->buf);
+}
+
 /* ------------------------------------------------------------------------ */
 /* the table                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -340,6 +353,7 @@ static const lopt options[] = {
     {"any_angle", FOR_PATH, 1, opt_any_angle},
     {"on_change", FOR_QUERY, 0, opt_on_change},
     {"start_blocked", FOR_PATH, 1, opt_start_blocked},
+    {"goals", FOR_GOALS, 0, opt_goals},
 };
 #define FIELD_OPTIONS 2 /* penalty and forbid, first in the table */
 
@@ -362,7 +376,9 @@ static const lopt *own_option(lua_State *L, int arg, ltopo *T, unsigned kind) {
   const lopt *p = lua_type(L, -2) == LUA_TSTRING ? find_option(lua_tostring(L, -2)) : NULL;
   /* distances-only options are unknown to path searches (which take every
   ** other option); path-only ones do not apply to distances */
-  if (p == NULL || ((kind & FOR_PATH) && !(p->applies & (FOR_PATH | FOR_QUERY))))
+  if (p != NULL && p->applies == FOR_GOALS && !(kind & FOR_GOALS))
+    arg_error(L, arg, lua_pushfstring(L, "option \"goals\" is only for find_path and query, got %s", describe(L, -1)));
+  if (p == NULL || ((kind & FOR_PATH) && !(p->applies & (FOR_PATH | FOR_QUERY | FOR_GOALS))))
     arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
   if (!(p->applies & kind) && p->applies == FOR_QUERY)
     arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for queries (query())", p->name));
@@ -399,6 +415,17 @@ static void check_combinations(lua_State *L, lparse *P) {
   }
   if (P->o->smooth && given(P->o, "cost"))
     arg_error(L, P->arg, "option \"cost\" cannot be combined with smooth");
+  if (P->o->ngoals > 0) {
+    /* the search to the nearest of several goals is one Dijkstra search
+    ** (lgoals.c): no heuristic guides it, and it has no partial answer */
+    static const char *const not_goals[] = {"heuristic", "weight", "stop", "tie_break",
+                                            "partial", "any_angle"};
+    for (i = 0; i < COUNT_OF(not_goals); i++)
+      if (i < 4 ? given(P->o, not_goals[i]) : i == 4 ? P->o->partial : P->o->any_angle)
+        arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" cannot be combined with goals (the search to the nearest of several goals is Dijkstra's)", not_goals[i]));
+    if (P->o->q.algorithm == ASTAR_ALGO_JPS || P->o->q.algorithm == ASTAR_ALGO_JPS_PLUS)
+      arg_error(L, P->arg, lua_pushfstring(L, "algorithm \"%s\" cannot be combined with goals (\"auto\" takes jump point search where it serves)", algorithm_names[P->o->q.algorithm]));
+  }
 }
 
 /* With no heuristic option, the topology's default -- by name, so a
@@ -435,6 +462,8 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   o->reverse = 1;
   o->on_change = ON_CHANGE_REPAIR;
   o->escape = 0;
+  o->ngoals = 0;
+  o->goal_ids = NULL;
   o->penalty = o->forbid = NULL;
   luaL_checkstack(L, OPT_SLOTS + 8, "too many arguments");
   for (i = 0; i < OPT_SLOTS; i++) lua_pushnil(L);

@@ -71,6 +71,7 @@ typedef struct lquery {
   int dist;                                 /* a distances query (distances_query) */
   size_t nsources;                          /* its sources, in b.nodes */
   double per_exp;                           /* seconds per expansion, measured (0: not yet) */
+  goal_search gs;                           /* goals = {...}: the search's progress */
 } lquery;
 
 static void query_release(lobj *o) { sbuf_free(o->M, &((lquery *)o)->b); }
@@ -151,14 +152,18 @@ static void query_refresh_tags(lua_State *L, lcall *C, lquery *Q, int qidx) {
   lua_settop(L, top);
 }
 
-/* graph:query(start, goal [, opts]) / grid:query(x1, y1, x2, y2 [, opts]).
-** No callback runs here: the search begins on the first step. */
+/* graph:query(start, goal [, opts]) / grid:query(x1, y1, x2, y2 [, opts]);
+** with opts.goals, the goal left out (as find_path: goal_layout), a query
+** to the nearest of several goals (lgoals.c).  No callback runs here: the
+** search begins on the first step. */
 static int l_query(lua_State *L) {
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 0);
-  int na = T->cls->node_args, optarg = 2 + 2 * na, qidx, i;
-  int32_t start = T->cls->check_node(L, T, 2), goal = T->cls->check_node(L, T, 2 + na);
+  int optarg, omitted, garg, qidx, i;
+  int32_t start = T->cls->check_node(L, T, 2), goal;
   lquery *Q;
+  garg = goal_layout(L, T, &optarg, &omitted);
+  goal = omitted ? start : T->cls->check_node(L, T, garg);
   lua_settop(L, optarg);
   Q = (lquery *)compat_newud(L, sizeof(lquery));
   memset(Q, 0, sizeof *Q);
@@ -169,7 +174,9 @@ static int l_query(lua_State *L) {
   qidx = lua_gettop(L);
   Q->b.s = astar_search_new(state_alloc, C->M);
   if (Q->b.s == NULL) return status_error(L, ASTAR_ENOMEM);
-  parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal, FOR_PATH | FOR_QUERY);
+  parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal,
+                FOR_PATH | FOR_QUERY | FOR_GOALS);
+  (void)goal_check(L, T, &Q->opts, garg, optarg, omitted);
   lua_createtable(L, 0, 8); /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");
@@ -327,6 +334,10 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
     if (Q->opts.any_angle && Q->b.th) push_theta_stats(L, Q->b.th, &Q->opts);
     else push_stats(L, Q->T, Q->b.s, &Q->opts);
     n = 3;
+  } else if (Q->opts.ngoals > 0) {
+    n = Q->status == ASTAR_FOUND
+            ? push_goal_path(L, C, Q->T, &Q->b, &Q->opts, Q->gs.goal, Q->gs.seen)
+            : push_no_goal(L, Q->T, &Q->b, &Q->opts, Q->status);
   } else {
     n = push_outcome(L, C, Q->T, &Q->b, &Q->opts, Q->status);
   }
@@ -447,7 +458,9 @@ static int query_run(lua_State *L, lquery *Q, qbudget b) {
     } else {
       st = astar_search_stats(Q->b.s);
       before = st->expanded;
-      if ((rc = astar_search_step(Q->b.s, chunk)) < 0) return search_error(L, Q->T, Q->b.s, rc);
+      rc = Q->opts.ngoals > 0 ? goals_advance(Q->b.s, &Q->opts, &Q->gs, chunk)
+                              : astar_search_step(Q->b.s, chunk);
+      if (rc < 0) return search_error(L, Q->T, Q->b.s, rc);
     }
     done = st->expanded - before;
     if (b.time > 0 && done > 0) {
@@ -577,6 +590,11 @@ static int l_query_step(lua_State *L) {
   } else if (!Q->begun) {
     if (Q->opts.any_angle) {
       theta_begin(L, C, T, &Q->b, &Q->opts);
+    } else if (Q->opts.ngoals > 0) {
+      query_take_spare(Q);
+      Q->opts.goal_ids = Q->b.nodes + Q->opts.ngoals;
+      if ((rc = goals_begin(Q->b.s, T, &Q->opts, &Q->gs)) != ASTAR_OK)
+        return search_error(L, T, Q->b.s, rc);
     } else {
       query_take_spare(Q);
       if ((rc = astar_search_begin(Q->b.s, T->t, &Q->opts.q)) != ASTAR_OK) {
@@ -595,6 +613,7 @@ static int l_query_step(lua_State *L) {
     if (Q->opts.penalty) Q->penalty_version = Q->opts.penalty->version;
     if (Q->opts.forbid) Q->forbid_version = Q->opts.forbid->version;
   }
+  if (Q->opts.ngoals > 0) Q->opts.goal_ids = Q->b.nodes + Q->opts.ngoals;
   rc = query_run(L, Q, budget);
   Q->status = rc;
   if (Q->cancelled) {        /* cancelled during this step: */

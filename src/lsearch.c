@@ -103,24 +103,81 @@ static int32_t escape_exit(lua_State *L, ltopo *T, const lopts *o, int32_t start
 static void escape_prepend(lua_State *L, lcall *C, ltopo *T, lsbuf *b, int32_t start,
                            int32_t exit);
 
+/* The search to the nearest of several goals (lgoals.c): its state between
+** slices, and its parts. */
+typedef struct goal_search {
+  size_t seen;  /* expansions looked up so far */
+  int32_t goal; /* the goal settled, -1 until then */
+} goal_search;
+
+/* Expansions between two look-ups of the visited list (one when the
+** caller keeps the trace or the visited list, so they end at the goal). */
+#define GOALS_CHUNK 256
+
+static int goals_find(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o, int slot_cost);
+static int goals_begin(astar_search *s, ltopo *T, lopts *o, goal_search *gs);
+static int goals_advance(astar_search *s, const lopts *o, goal_search *gs, uint64_t n);
+static int push_goal_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
+                          int32_t goal, uint64_t expanded);
+static int push_no_goal(lua_State *L, ltopo *T, lsbuf *b, const lopts *o, int status);
+
+/* The argument of find_path's and query's options, and whether the goal
+** arguments are left out (goals = {...} names the goals then): the goal's
+** node arguments all nil, or the options table in their place
+** (grid:find_path(x, y, opts), graph:find_path(start, opts)). */
+static int goal_layout(lua_State *L, ltopo *T, int *optarg, int *omitted) {
+  int na = T->cls->node_args, garg = 2 + na, i;
+  *optarg = garg + na;
+  if (lua_gettop(L) == garg && lua_istable(L, garg)) {
+    *optarg = garg;
+    *omitted = 1;
+    return garg;
+  }
+  *omitted = lua_gettop(L) < garg ? 2 : 1; /* 2: no value there at all */
+  for (i = 0; i < na; i++)
+    if (!lua_isnoneornil(L, garg + i)) *omitted = 0;
+  return garg;
+}
+
+/* After the options: the goal (-1 with goals = {...}), or an error naming
+** what is missing or doubled. */
+static int32_t goal_check(lua_State *L, ltopo *T, const lopts *o, int garg, int optarg,
+                          int omitted) {
+  if (o->ngoals > 0 && !omitted)
+    arg_error(L, optarg, "goals cannot be combined with a goal argument (leave the goal out, or nil)");
+  if (o->ngoals > 0) return -1;
+  if (omitted && optarg == garg)
+    arg_error(L, garg, lua_pushfstring(L, "a goal (or options.goals) expected, got %s", describe(L, garg)));
+  if (omitted == 2) lua_settop(L, garg - 1); /* raising: "got no value" */
+  return T->cls->check_node(L, T, garg);
+}
+
 /* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
-** [, opts]) -> path | nil, reason, stats */
+** [, opts]) -> path | nil, reason, stats; with opts.goals, the goal left
+** out: the path to the nearest of the goals (path.goal, lgoals.c) */
 static int l_find_path(lua_State *L) {
   /* stack: 1 topology, its node arguments, the options, then the search
   ** state and the option slots */
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 1);
-  int na = T->cls->node_args, optarg = 2 + 2 * na, rc;
-  int32_t start = T->cls->check_node(L, T, 2), goal = T->cls->check_node(L, T, 2 + na);
+  int optarg, omitted, garg, rc;
+  int32_t start = T->cls->check_node(L, T, 2), goal;
   lsearch *S;
   lopts o;
   bridge b;
   int32_t from;
+  garg = goal_layout(L, T, &optarg, &omitted);
+  goal = omitted ? start : T->cls->check_node(L, T, garg);
   lua_settop(L, optarg);
   S = acquire_search(L, C, 1);
-  parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal, FOR_PATH | FOR_FIND);
+  parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal,
+                FOR_PATH | FOR_FIND | FOR_GOALS);
+  (void)goal_check(L, T, &o, garg, optarg, omitted);
   from = o.q.start = escape_exit(L, T, &o, start);
-  if (o.any_angle) {
+  if (o.ngoals > 0) {
+    o.goal_ids = S->b.nodes + o.ngoals;
+    rc = goals_find(L, C, T, &S->b, &o, o.slot + SLOT_COST);
+  } else if (o.any_angle) {
     rc = theta_find_path(L, C, T, &S->b, &o);
   } else {
     bridge_attach(&b, L, T, &o);

@@ -171,7 +171,13 @@ local function run(s, n)
   return status
 end
 
-local function path_args(g, fname, nargs, x1, y1, x2, y2)
+-- goals = {...} (the nearest of several goals, the goal left out) is the
+-- native module's: it raises here, before the goal is checked
+local function path_args(g, fname, nargs, x1, y1, x2, y2, opts)
+  local o = type(x2) == "table" and y2 == nil and x2 or opts
+  if type(o) == "table" and rawget(o, "goals") ~= nil then
+    U.raise(('option "goals" of %s needs the native module (astar.core)'):format(fname))
+  end
   local sp = G.cell(g, fname, 2, x1, y1, nargs)
   local gp = G.cell(g, fname, 4, x2, y2, nargs)
   return sp, gp
@@ -180,7 +186,7 @@ end
 function Grid.find_path(...)
   local g, x1, y1, x2, y2, opts = ...
   G.check(g, "find_path")
-  local sp, gp = path_args(g, "find_path", select("#", ...), x1, y1, x2, y2)
+  local sp, gp = path_args(g, "find_path", select("#", ...), x1, y1, x2, y2, opts)
   local o = O.parse(g, "find_path", 6, opts, "path")
   local st = take_state(g)
   lock(g, o)
@@ -280,7 +286,7 @@ Query.__name = "astar.Query"
 function Grid.query(...)
   local g, x1, y1, x2, y2, opts = ...
   G.check(g, "query")
-  local sp, gp = path_args(g, "query", select("#", ...), x1, y1, x2, y2)
+  local sp, gp = path_args(g, "query", select("#", ...), x1, y1, x2, y2, opts)
   local o = O.parse(g, "query", 6, opts, "query")
   return setmetatable({ g = g, o = o, sp = sp, gp = gp, st_status = "searching", restarts = nil,
     stepping = false }, Query)
