@@ -73,6 +73,7 @@
 ---@field any_angle? boolean an any-angle search, Theta* (square grids)
 ---@field on_change? "repair"|"restart"|"fail" queries: what a changed map does between steps (default "repair")
 ---@field start_blocked? "fail"|"escape" grids, find_path only: "escape" leaves a start the unit cannot stand on by the nearest way out (default "fail")
+---@field goals? astar.Cell[]|integer[] find_path and query, the goal arguments left out (nil): the path to the nearest of these cells {x, y} (grids) or node ids (graphs); path.goal says which
 
 --- One entry of path.trace.
 ---@class astar.TraceEntry
@@ -106,7 +107,7 @@
 ---@field reason? astar.Reason on a partial path
 ---@field version integer the version of the map the path was made on (grid:version(), graph:version())
 ---@field size? integer grids, a unit of size above 1: its size (what path_valid checks)
----@field goal? integer find_nearest: the index in goals of the goal reached
+---@field goal? integer find_nearest, and find_path or query with goals: the index in goals of the goal reached
 ---@field threat_distance? number flee: the threats' cost to reach the path's end (math.huge: none can)
 ---@field escape? integer start_blocked = "escape" from a cell the unit cannot stand on: the first `escape` entries of nodes are the escape leg
 
@@ -505,7 +506,7 @@ function Graph:nearest(x, y, z) end
 function Graph:find_nearest(start, goals, opts) end
 
 ---@param start integer
----@param goal integer
+---@param goal? integer nil (or left out) with opts.goals
 ---@param opts? astar.SearchOptions
 ---@return astar.Path? path nil on fail
 ---@return astar.Reason? reason
@@ -513,7 +514,7 @@ function Graph:find_nearest(start, goals, opts) end
 function Graph:find_path(start, goal, opts) end
 
 ---@param start integer
----@param goal integer
+---@param goal? integer nil (or left out) with opts.goals
 ---@param opts? astar.SearchOptions
 ---@return astar.Query
 function Graph:query(start, goal, opts) end
@@ -654,8 +655,8 @@ function Cells:would_disconnect(x, y, cells) end
 
 ---@param x1 integer
 ---@param y1 integer
----@param x2 integer
----@param y2 integer
+---@param x2? integer nil (or left out) with opts.goals
+---@param y2? integer nil (or left out) with opts.goals
 ---@param opts? astar.SearchOptions
 ---@return astar.GridPath? path nil on fail
 ---@return astar.Reason? reason
@@ -664,8 +665,8 @@ function Cells:find_path(x1, y1, x2, y2, opts) end
 
 ---@param x1 integer
 ---@param y1 integer
----@param x2 integer
----@param y2 integer
+---@param x2? integer nil (or left out) with opts.goals
+---@param y2? integer nil (or left out) with opts.goals
 ---@param opts? astar.SearchOptions
 ---@return astar.Query
 function Cells:query(x1, y1, x2, y2, opts) end
