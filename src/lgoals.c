@@ -465,7 +465,7 @@ static int goals_find(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o, int 
   int rc;
   bridge br;
   if (T->grid != NULL && n <= NEAREST_SEARCHES_MAX && lua_isnil(L, slot_cost) && !o->trace &&
-      !o->visited && o->q.algorithm == ASTAR_ALGO_AUTO &&
+      !o->visited && o->q.max_expansions == 0 && o->q.algorithm == ASTAR_ALGO_AUTO &&
       astar_jps_refusal(T->t, &o->q) == NULL) {
     uint64_t expanded;
     int32_t goal = nearest_by_searches(L, C, T, b, o, o->q.start, n, &expanded);
