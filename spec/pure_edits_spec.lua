@@ -321,6 +321,8 @@ describe("the pure-Lua backend's edits, against the native module", function()
       { "flee", function() return g:flee(1, 1, { { 8, 8 } }) end },
       { "nearest_open with a size above 1", function() return g:nearest_open(1, 1, 2) end },
       { "start_blocked = escape", function() return g:find_path(1, 1, 8, 8, { start_blocked = "escape" }) end },
+      { 'option "goals" of find_path', function() return g:find_path(2, 2, { goals = { { 8, 8 } } }) end },
+      { 'option "goals" of query', function() return g:query(2, 2, nil, nil, { goals = { { 8, 8 } } }) end },
     }) do
       local ok, err = pcall(call[2])
       assert.is_false(ok)
