@@ -169,7 +169,7 @@ describe("goals = {...}", function()
         local goals = random_goals(rng, w, h, t % 3 == 0)
         local want = { g:find_path(sx, sy, nil, nil, plus(o, { goals = goals, algorithm = "astar" })) }
         local q = g:query(sx, sy, nil, nil, plus(o, { goals = goals }))
-        local slices, status = 0, nil
+        local slices, status = 0
         repeat
           slices = slices + 1
           status = q:step(t % 2 == 0 and (1 + math.floor(rng() * 7)) or { time = 1e-5 })
@@ -201,7 +201,8 @@ describe("goals = {...}", function()
       local goals = random_goals(rng, w, h, t % 4 == 0)
       local on_change = t % 3 == 0 and "restart" or "repair"
       local q = g:query(sx, sy, nil, nil, { goals = goals, on_change = on_change })
-      local status, edits = nil, 0
+      local status
+      local edits = 0
       repeat
         status = q:step(3)
         if status == "searching" and edits < 4 then

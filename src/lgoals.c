@@ -271,15 +271,14 @@ static size_t read_goal_list(lua_State *L, lcall *C, ltopo *T, int arg, int v, l
   size_t i, count;
   if (!lua_istable(L, v)) {
     const char *got = describe(L, v);
-    arg_error(L, arg, lua_pushfstring(L, "goals must be a non-empty list of %s, got %s",
-                                      T->grid ? "cells {x, y}" : "node ids", got));
+    arg_error(L, arg, lua_pushfstring(L, "goals must be a non-empty list of %s, got %s", T->grid ? "cells {x, y}" : "node ids", got));
   }
   count = compat_rawlen(L, v);
   if (count == 0) arg_error(L, arg, "goals must be a non-empty list");
   if (count > GOALS_MAX) arg_error(L, arg, "goals: too many (at most 2^30 - 1)");
   b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, 2 * count, sizeof(int32_t));
   for (i = 0; i < count; i++) {
-    lua_rawgeti(L, v, (lua_Integer)i + 1);
+    lua_rawgeti(L, v, (int)i + 1);
     b->nodes[i] = T->cls->list_node(L, T, arg, lua_gettop(L), "goals", i);
     lua_pop(L, 1);
   }

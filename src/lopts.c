@@ -421,7 +421,8 @@ static void check_combinations(lua_State *L, lparse *P) {
     static const char *const not_goals[] = {"heuristic", "weight", "stop", "tie_break",
                                             "partial", "any_angle"};
     for (i = 0; i < COUNT_OF(not_goals); i++)
-      if (i < 4 ? given(P->o, not_goals[i]) : i == 4 ? P->o->partial : P->o->any_angle)
+      if (i < 4 ? given(P->o, not_goals[i]) : i == 4 ? P->o->partial
+                                                     : P->o->any_angle)
         arg_error(L, P->arg, lua_pushfstring(L, "option \"%s\" cannot be combined with goals (the search to the nearest of several goals is Dijkstra's)", not_goals[i]));
     if (P->o->q.algorithm == ASTAR_ALGO_JPS || P->o->q.algorithm == ASTAR_ALGO_JPS_PLUS)
       arg_error(L, P->arg, lua_pushfstring(L, "algorithm \"%s\" cannot be combined with goals (\"auto\" takes jump point search where it serves)", algorithm_names[P->o->q.algorithm]));
