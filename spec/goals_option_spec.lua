@@ -61,7 +61,8 @@ end
 local function oracle(g, sx, sy, goals, o)
   local best = math.huge
   for _, q in ipairs(goals) do
-    local p = g:find_path(sx, sy, q[1], q[2], plus(o, { algorithm = "astar" }))
+    -- Dijkstra (cheap cells and tag factors below 1 make octile overestimate)
+    local p = g:find_path(sx, sy, q[1], q[2], plus(o, { algorithm = "astar", heuristic = "zero" }))
     if p then best = math.min(best, p.cost) end
   end
   return best
@@ -225,6 +226,59 @@ describe("goals = {...}", function()
       end
     end
     assert.is_true(restarted > 0)
+  end)
+
+  it("uniform square grids (A* on the least of the goals' distances): a sliced query equals find_path", function()
+    local rng = lcg(1808)
+    for t = 1, 40 do
+      local rule = RULES[t % 4 + 1]
+      local g = require("helpers").random_grid(rng, 20, 20, 0.25, rule)
+      local size = t % 3 + 1
+      local goals = random_goals(rng, 20, 20, t % 4 == 0)
+      local want = { g:find_path(1, 1, { goals = goals, algorithm = "astar", size = size }) }
+      local q = g:query(1, 1, { goals = goals, size = size })
+      while q:step(1 + t % 5) == "searching" do end
+      local got = { q:result() }
+      local best = oracle(g, 1, 1, goals, { size = size })
+      if want[1] then
+        assert.is_true(near(want[1].cost, best))
+        assert.same(want[1].nodes, got[1].nodes)
+        assert.equal(want[1].goal, got[1].goal)
+        assert.equal(want[1].expanded, got[1].expanded)
+      else
+        assert.equal(math.huge, best)
+        assert.is_nil(got[1])
+        assert.equal(want[2], got[2])
+      end
+    end
+  end)
+
+  it("the A* form expands fewer nodes than the Dijkstra form (more than 64 goals), at the same cost", function()
+    local g = astar.grid(64, 64)
+    for y = 10, 60 do g:set_blocked(32, y, true) end
+    local few = { { 60, 60 }, { 60, 5 } }
+    local many = {}
+    for i = 1, 65 do many[i] = few[i % 2 + 1] end -- 65 entries: the Dijkstra form
+    local a = assert(g:find_path(5, 40, { goals = few, algorithm = "astar" }))
+    local d = assert(g:find_path(5, 40, { goals = many, algorithm = "astar" }))
+    assert.is_true(near(a.cost, d.cost))
+    assert.same(few[a.goal], many[d.goal])
+    assert.is_true(a.expanded * 2 < d.expanded, a.expanded .. " vs " .. d.expanded)
+  end)
+
+  it("no goal in the start's component: unreachable at once, no expansion", function()
+    local g = astar.grid(30, 30)
+    for y = 1, 30 do g:set_blocked(15, y, true) end
+    for _, goals in ipairs({ { { 20, 20 }, { 30, 1 } }, { { 20, 20 }, { 15, 3 } } }) do
+      for _, o in ipairs({ { goals = goals }, { goals = goals, algorithm = "astar" }, { goals = goals, costs = {} } }) do
+        local p, why, stats = g:find_path(1, 1, o)
+        assert.is_nil(p)
+        assert.equal("unreachable", why)
+        assert.equal(0, stats.expanded)
+        local q = g:query(1, 1, o)
+        assert.equal("unreachable", q:step(1))
+      end
+    end
   end)
 
   it('on_change = "fail" ends with "changed"', function()

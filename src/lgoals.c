@@ -405,20 +405,70 @@ static int32_t nearest_by_searches(lua_State *L, lcall *C, ltopo *T, lsbuf *b, l
 }
 
 /*
-** The search to the nearest of several goals: a Dijkstra search from the
-** start (a forward distance search under the query's costs, filter, size,
-** max_cost and max_expansions) that stops when it settles the first goal
-** -- the cheapest path to any of them, however many.  goals_begin begins
-** it; goals_advance expands at most n more nodes (0: to the end) in chunks,
+** The search to the nearest of several goals, one search from the start
+** that stops when it settles the first goal: the cheapest path to any of
+** them.  On a square grid of uniform costs (where jump point search serves
+** the query: octile and Manhattan distances are exact lower bounds there)
+** with at most GOALS_H_MAX goals, A* whose heuristic is the least of the
+** goals' distances (goals_h: admissible and consistent, as each is); else
+** a Dijkstra search (a forward distance search).  Either under the query's
+** costs, filter, size, max_cost and max_expansions.  goals_begin begins it;
+** goals_advance expands at most n more nodes (0: to the end) in chunks,
 ** looking each expansion up among the sorted goals by bisection.  A query
 ** steps it a slice at a time; find_path and find_nearest to the end.  The
 ** answer does not depend on the slicing: the search expands in the same
-** order, and the goal is the first settled.
+** order, and the goal is the first settled.  When no goal lies in the
+** start's component (astar_topology_connected: a proof), it is unreachable
+** at once, with no search.
 */
+#define GOALS_H_MAX 64
+
+/* The A* form's heuristic: the least distance from `node` to a goal by the
+** grid's step lengths on open ground (octile; Manhattan under rule never),
+** as cell_metric measures it; `goal` is not read. */
+static int goals_h(void *ctx, int32_t node, int32_t goal, double *h) {
+  const goal_search *gs = (const goal_search *)ctx;
+  int32_t w = astar_grid_width(gs->gr), x = node % w, y = node / w;
+  double best = HUGE_VAL;
+  size_t i;
+  (void)goal;
+  for (i = 0; i < gs->n; i++) {
+    double d = cell_metric(gs->gr, METRIC_STEPS, x, y, gs->ids[i] % w, gs->ids[i] / w);
+    if (d < best) best = d;
+  }
+  *h = best;
+  return 0;
+}
+
 static int goals_begin(astar_search *s, ltopo *T, lopts *o, goal_search *gs) {
+  size_t i;
+  int rc;
   gs->seen = 0;
   gs->goal = -1;
+  gs->none = 1;
+  gs->gr = NULL;
+  for (i = 0; i < o->ngoals && gs->none; i++) {
+    if ((rc = astar_topology_connected(T->t, o->q.start, o->goal_ids[i])) < 0) return rc;
+    gs->none = rc == 0;
+  }
   o->q.record_visited = 1;
+  if (!gs->none && T->grid != NULL && o->ngoals <= GOALS_H_MAX &&
+      astar_jps_refusal(T->t, &o->q) == NULL) {
+    /* a path search toward the first goal, stopped by goals_advance at
+    ** whichever it settles first; track_best keeps it going when that goal
+    ** is one the unit cannot stand on or lies apart */
+    astar_query q = o->q;
+    gs->gr = T->grid;
+    gs->ids = o->goal_ids;
+    gs->n = o->ngoals;
+    q.goal = o->goal_ids[0];
+    q.heuristic = ASTAR_H_CALLBACK;
+    q.heuristic_fn = goals_h;
+    q.heuristic_ctx = gs;
+    q.algorithm = ASTAR_ALGO_ASTAR;
+    q.track_best = 1;
+    return astar_search_begin(s, T->t, &q);
+  }
   return astar_search_begin_distances(s, T->t, &o->q.start, 1, 0, &o->q);
 }
 
@@ -428,6 +478,7 @@ static int goals_begin(astar_search *s, ltopo *T, lopts *o, goal_search *gs) {
 static int goals_advance(astar_search *s, const lopts *o, goal_search *gs, uint64_t n) {
   uint64_t chunk_max = (o->trace || o->visited) ? 1 : GOALS_CHUNK;
   int rc;
+  if (gs->none) return ASTAR_UNREACHABLE;
   for (;;) {
     uint64_t chunk = n == 0 || n > chunk_max ? chunk_max : n;
     const astar_stats *st = astar_search_stats(s);
@@ -442,7 +493,9 @@ static int goals_advance(astar_search *s, const lopts *o, goal_search *gs, uint6
         gs->goal = vis[gs->seen++];
         return ASTAR_FOUND;
       }
-    if (rc == ASTAR_FOUND) return goals_fail(o); /* every reachable node settled */
+    /* the Dijkstra form: every reachable node settled; the A* form: the
+    ** first goal expanded (found above) */
+    if (rc == ASTAR_FOUND) return goals_fail(o);
     if (rc != ASTAR_SEARCHING) return rc;
     if (n > 0) {
       uint64_t done = st->expanded - before;
@@ -468,7 +521,11 @@ static int goals_find(lua_State *L, lcall *C, ltopo *T, lsbuf *b, lopts *o, int 
       astar_jps_refusal(T->t, &o->q) == NULL) {
     uint64_t expanded;
     int32_t goal = nearest_by_searches(L, C, T, b, o, o->q.start, n, &expanded);
-    if (goal < 0) return push_no_goal(L, T, b, o, goals_fail(o));
+    if (goal < 0) {
+      push_no_goal(L, T, b, o, goals_fail(o));
+      set_int(L, "expanded", (double)expanded); /* all of them, as a path's */
+      return 3;
+    }
     return push_goal_path(L, C, T, b, o, goal, expanded);
   }
   bridge_attach(&br, L, T, o);

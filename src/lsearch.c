@@ -108,6 +108,11 @@ static void escape_prepend(lua_State *L, lcall *C, ltopo *T, lsbuf *b, int32_t s
 typedef struct goal_search {
   size_t seen;  /* expansions looked up so far */
   int32_t goal; /* the goal settled, -1 until then */
+  int none;     /* no goal in the start's component: unreachable at once */
+  /* the A* form's heuristic (goals_h): the grid, the goals (sorted ids) */
+  const astar_grid *gr;
+  const int32_t *ids;
+  size_t n;
 } goal_search;
 
 /* Expansions between two look-ups of the visited list (one when the
