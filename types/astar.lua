@@ -233,7 +233,7 @@ local Planner = {}
 --- Orders a path for key (replacing the key's old request).
 ---@param key any not nil, not NaN
 ---@param from astar.Cell|integer {x, y} on grids, a node on graphs
----@param to astar.Cell|integer
+---@param to? astar.Cell|integer nil with opts.goals (the nearest of several goals)
 ---@param opts? astar.RequestOptions
 function Planner:request(key, from, to, opts) end
 

@@ -173,7 +173,8 @@ local function new_query(self, r, level)
   if self.kind == "graph" then
     ok, q = pcall(topo.query, topo, r.from, r.to, r.qopts)
   else
-    ok, q = pcall(topo.query, topo, r.from[1], r.from[2], r.to[1], r.to[2], r.qopts)
+    local to = r.to or {} -- goals = {...}: no goal arguments
+    ok, q = pcall(topo.query, topo, r.from[1], r.from[2], to[1], to[2], r.qopts)
   end
   if not ok then
     local n, msg = tostring(q):match("^bad argument #(%d+) to '[^']*' %((.*)%)$")
@@ -235,16 +236,20 @@ end
 --- planner:request(key, from, to [, opts]) -> nothing.
 -- key: any value but nil and NaN (a unit table is a good key); a new request
 -- for a key replaces its old one.  from, to: { x, y } on grids and hex grids,
--- node ids on graphs.  opts: priority (a number, default 0, higher first),
+-- node ids on graphs; to nil with opts.goals: the nearest of those goals
+-- (find_path's goals = {...}, copied here; path.goal says which).  opts: priority (a number, default 0, higher first),
 -- watch (default: the planner's), and any option of find_path.
 function Planner:request(key, from, to, opts)
   if getmetatable(self) ~= Planner then argerror(1, "request", "planner expected, got " .. describe(self)) end
   if key == nil or key ~= key then argerror(1, "request", "key must not be nil or NaN, got " .. describe(key)) end
   check_end(self, from, 2, "from")
-  check_end(self, to, 3, "to")
   if opts ~= nil and type(opts) ~= "table" then
     argerror(4, "request", "options must be a table, got " .. describe(opts))
   end
+  -- goals = {...} with `to` nil: the nearest of several goals (the query
+  -- checks the list)
+  local goals = to == nil and opts and opts.goals or nil
+  if goals == nil then check_end(self, to, 3, "to") end
   local priority, watch, qopts = 0, self.watch, nil
   if opts then
     priority = opts.priority == nil and 0 or opts.priority
@@ -257,14 +262,31 @@ function Planner:request(key, from, to, opts)
     for k in pairs(opts) do
       if not REQUEST_OPTS[k] then qopts[k] = opts[k] end
     end
+    if type(qopts.goals) == "table" then
+      -- a copy: every search of the request (again after an invalidation)
+      -- goes to the goals as they were requested
+      local copy = {}
+      for i, v in ipairs(qopts.goals) do
+        copy[i] = type(v) == "table" and { v[1], v[2] } or v
+      end
+      qopts.goals = copy
+    end
   end
   local r = {
     key = key, priority = priority, watch = watch, qopts = qopts,
-    class = qopts and ("%s/%s/%s"):format(tostring(qopts.size), tostring(qopts.algorithm),
-      tostring(qopts.any_angle)) or "",
+    class = qopts and ("%s/%s/%s%s"):format(tostring(qopts.size), tostring(qopts.algorithm),
+      tostring(qopts.any_angle), goals and "/goals" or "") or "",
     from = self.kind == "graph" and from or { from[1], from[2] },
-    to = self.kind == "graph" and to or { to[1], to[2] },
+    to = (self.kind ~= "graph" and to ~= nil) and { to[1], to[2] } or to,
+    goals = goals and qopts.goals,
+    vopts = qopts, -- path_valid's options: the query's but goals
   }
+  if goals then
+    r.vopts = {}
+    for k, v in pairs(qopts) do
+      if k ~= "goals" then r.vopts[k] = v end
+    end
+  end
   r.query = new_query(self, r, 2)  -- raises on a bad end or option, before anything changes
   local old = self.by_key[key]
   if old then drop(self, old); self.counts.cancelled = self.counts.cancelled + 1 end
@@ -421,7 +443,7 @@ local function check_windows(self, w, from, set)
         checked = true
         self.counts.checks = self.counts.checks + 1
       end
-      local ok, at = self.topo:path_valid(sub, 1, w.request.qopts)
+      local ok, at = self.topo:path_valid(sub, 1, w.request.vopts)
       if not ok then return false, a + at - 1 end
       i = b + 2
     else
@@ -465,7 +487,7 @@ local function check_fields(self, out)
         if w then
           local from = progress(self, w)
           self.counts.checks = self.counts.checks + 1
-          local good, broken = self.topo:path_valid(w.path, from, w.request.qopts)
+          local good, broken = self.topo:path_valid(w.path, from, w.request.vopts)
           if not good then invalidate(self, key, w, broken, out) end
         end
       end
@@ -499,7 +521,7 @@ local function check_watched(self, out)
         ok, broken = check_windows(self, w, from, set)
       else                         -- graphs, a log that overflowed: the whole path
         self.counts.checks = self.counts.checks + 1
-        ok, broken = topo:path_valid(w.path, from, w.request.qopts)
+        ok, broken = topo:path_valid(w.path, from, w.request.vopts)
       end
       if not ok then invalidate(self, key, w, broken, out) end
     end
@@ -572,10 +594,28 @@ end
 -- to finish than that is finished all the same, past the budget).
 local LONG_PATH = 64               -- entries: a path this long measures the cost per entry
 
+-- The cell a grid request heads for, for these estimates: its goal, or
+-- (goals = {...}) the goal nearest its start in rows or columns (a lower
+-- bound of the path's length), kept until its start moves.
+local function target(r)
+  if r.to then return r.to end
+  if r.near_from ~= r.from then
+    local best, bd = r.from, math.huge
+    for _, c in ipairs(r.goals) do
+      local dx, dy = math.abs(c[1] - r.from[1]), math.abs(c[2] - r.from[2])
+      local d = dx > dy and dx or dy
+      if d < bd then best, bd = c, d end
+    end
+    r.near, r.near_from = best, r.from
+  end
+  return r.near
+end
+
 local function reserve(self, r, time)
   local c = self.fin_path or 0
   if self.kind ~= "graph" and self.fin_node then
-    local dx, dy = math.abs(r.to[1] - r.from[1]), math.abs(r.to[2] - r.from[2])
+    local to = target(r)
+    local dx, dy = math.abs(to[1] - r.from[1]), math.abs(to[2] - r.from[2])
     c = c + self.fin_node * (dx > dy and dx or dy) * self.len_ratio
   end
   return math.min(c, 0.5 * time)
@@ -595,7 +635,8 @@ local function learn(self, r, cost, len)
     return
   end
   self.fin_node = blend(self.fin_node, math.max(0, cost - (self.fin_path or 0)) / len)
-  local dx, dy = math.abs(r.to[1] - r.from[1]), math.abs(r.to[2] - r.from[2])
+  local to = target(r)
+  local dx, dy = math.abs(to[1] - r.from[1]), math.abs(to[2] - r.from[2])
   local d = dx > dy and dx or dy
   if d > 0 then
     local e, old = len / d, self.len_ratio
