@@ -333,6 +333,7 @@ bench: deps
 	@$(MAKE) --no-print-directory build/bench/vis_oracle
 	$(RUN_ENV) $(LUA) bench/anyangle.lua
 	$(RUN_ENV) $(LUA) bench/lua_heuristic.lua
+	$(RUN_ENV) $(LUA) bench/goals.lua
 
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.

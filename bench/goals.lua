@@ -5,7 +5,8 @@
 --
 --   lua5.4 bench/goals.lua [map] [trials]
 --
--- map: a Moving AI map under ../shared/maps (default Boston_0_512).  Each
+-- map: a Moving AI map under $MAPS (default ../shared/maps; default map
+-- Boston_0_512).  `make bench` runs it.  Each
 -- trial draws a start and k goals among the map's open cells (the same for
 -- every column).  Columns: goals = {...} as find_path runs it by default
 -- (one jump point search per goal up to 16 goals, else the Dijkstra
@@ -14,7 +15,7 @@
 -- Dijkstra search); k single find_path calls (jump point search); k single
 -- A* searches.
 local astar = require("astar")
-local MAPS = os.getenv("ASTAR_MAPS") or "../shared/maps"
+local MAPS = os.getenv("MAPS") or "../shared/maps"
 local map = arg[1] or "Boston_0_512"
 local trials = tonumber(arg[2] or 30)
 local g = astar.maps.load(MAPS .. "/" .. map .. ".map")
@@ -46,7 +47,8 @@ local function time(fn)
 end
 
 print(("%s, %d trials; ms per answer, medians (cost agreement checked)"):format(map, trials))
-print("| goals | goals= default | goals= astar (= query) | k × find_path | k × A* | default ÷ k × find_path | astar ÷ k × A* |")
+print("| goals | goals= default | goals= astar (= query) | k × find_path | k × A* "
+  .. "| default ÷ k × find_path | astar ÷ k × A* |")
 print("|---:|---:|---:|---:|---:|---:|---:|")
 for _, k in ipairs({ 1, 4, 16, 64 }) do
   local cols = { {}, {}, {}, {} }
@@ -64,9 +66,15 @@ for _, k in ipairs({ 1, 4, 16, 64 }) do
         return best
       end
     end
+    local function together(opts)
+      return function()
+        local p = g:find_path(s[1], s[2], opts)
+        return p and p.cost or math.huge
+      end
+    end
     local fns = {
-      function() local p = g:find_path(s[1], s[2], { goals = goals }); return p and p.cost or math.huge end,
-      function() local p = g:find_path(s[1], s[2], { goals = goals, algorithm = "astar" }); return p and p.cost or math.huge end,
+      together({ goals = goals }),
+      together({ goals = goals, algorithm = "astar" }),
       singles(nil),
       singles({ algorithm = "astar" }),
     }
@@ -78,10 +86,12 @@ for _, k in ipairs({ 1, 4, 16, 64 }) do
       got[i] = c
     end
     for i = 2, 4 do
-      assert(got[i] == got[1] or math.abs(got[i] - got[1]) <= 1e-9 * math.max(1, got[1]), ("costs differ: %s %.17g %.17g %.17g %.17g"):format(k, got[1], got[2], got[3], got[4]))
+      assert(got[i] == got[1] or math.abs(got[i] - got[1]) <= 1e-9 * math.max(1, got[1]),
+        ("costs differ: %s %.17g %.17g %.17g %.17g"):format(k, got[1], got[2], got[3], got[4]))
     end
   end
   local m = {}
   for i = 1, 4 do m[i] = median(cols[i]) end
-  print(("| %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f |"):format(k, m[1], m[2], m[3], m[4], m[1] / m[3], m[2] / m[4]))
+  print(("| %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f |"):format(k, m[1], m[2], m[3], m[4],
+    m[1] / m[3], m[2] / m[4]))
 end
