@@ -154,6 +154,14 @@ describe("hostile goals", function()
     still_works(g)
   end)
 
+  it("a proxy list (metatables are not read: raw entries only) is refused as empty", function()
+    local g = fresh()
+    local proxy = setmetatable({}, { __index = function() return { 1, 1 } end, __len = function() return 3 end })
+    assert.equal("bad argument #3 to 'find_path' (goals must be a non-empty list)",
+      msg(g.find_path, g, 1, 1, { goals = proxy }))
+    still_works(g)
+  end)
+
   it("goals read through an options __index (defaults) are honoured once", function()
     local g = fresh()
     local reads = 0
