@@ -193,13 +193,17 @@ describe("field:update", function()
     for _ = 1, 5000 do g:set_blocked(20, 20, not g:is_blocked(20, 20)) end -- past the log
     assert.equal("rebuilt", f:update())
     same_as_fresh(f, g:distances({ { 1, 1 } }), 40, 40, "past the log")
-    -- a penalty field changed: stale, and recomputed with its new values
+    -- a penalty field changed: stale, and repaired with its new values
+    -- (field_repair_spec); a fill is a change of every cell: recomputed
     local pen = astar.field(g, 0)
     local fp = g:distances({ { 1, 1 } }, { penalty = pen })
     pen:set(1, 1, 10) -- toward the sources: the step into (1, 1) pays it
     assert.is_true(fp:stale())
-    assert.equal("rebuilt", fp:update())
+    assert.equal("repaired", fp:update())
     assert.equal(11, fp:get(2, 1))
+    pen:fill(1)
+    assert.equal("rebuilt", fp:update())
+    assert.equal(2, fp:get(2, 1)) -- the fill replaced the 10
     -- a sized unit: an edit reaches as far as the unit is wide
     local fs = g:distances({ { 1, 1 } }, { size = 3 })
     g:set_blocked(10, 10, true)
