@@ -199,8 +199,11 @@ describe("field:update", function()
     local fp = g:distances({ { 1, 1 } }, { penalty = pen })
     pen:set(1, 1, 10) -- toward the sources: the step into (1, 1) pays it
     assert.is_true(fp:stale())
-    assert.equal("repaired", fp:update())
+    assert.equal("rebuilt", fp:update()) -- every route ends there: afresh is cheaper
     assert.equal(11, fp:get(2, 1))
+    pen:set(30, 30, 10)
+    assert.equal("repaired", fp:update())
+    same_as_fresh(fp, g:distances({ { 1, 1 } }, { penalty = pen }), 40, 40, "penalty")
     pen:fill(1)
     assert.equal("rebuilt", fp:update())
     assert.equal(2, fp:get(2, 1)) -- the fill replaced the 10

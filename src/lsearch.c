@@ -293,11 +293,12 @@ static int l_field_update(lua_State *L) {
            (F->forbid && F->forbid->version != F->forbid_version &&
             !field_changes(F->forbid, F->forbid_version, S->b.links, &nch, cap));
   }
-  if (full)
-    rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q);
-  else
-    rc = astar_grid_repair_distances(S->b.s, T->grid, S->b.nodes, n, o.reverse,
-                                     &o.q, F->v, field_link(F), S->b.links, nch);
+  if (!full) {
+    rc = astar_grid_repair_distances(S->b.s, T->grid, S->b.nodes, n, o.reverse, &o.q, F->v,
+                                     field_link(F), S->b.links, nch);
+    full = rc == ASTAR_EINVAL; /* most of the field hung on the changes */
+  }
+  if (full) rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q);
   if (rc != ASTAR_OK || (rc = astar_search_step(S->b.s, 0)) < 0)
     return search_error(L, T, S->b.s, rc);
   field_fill_distances(F, T, S->b.s);
