@@ -145,9 +145,9 @@ int astar_graph_track_changes(astar_graph *g, size_t cap) {
   astar__release(g->t.alloc, g->t.ud, (void **)&g->log, &g->log_cap, sizeof *g->log);
   if (astar__grow(g->t.alloc, g->t.ud, (void **)&g->log, &g->log_cap, cap, sizeof *g->log))
     return ASTAR_ENOMEM;
-  /* no line yet: a version the log has not written is not found (the
-  ** current one is never written again before 2^32 changes) */
-  for (i = 0; i < g->log_cap; i++) g->log[i].version = g->t.version;
+  /* no line yet: line i holds a version that is not i modulo the ring's
+  ** size (16 or more), which no lookup there asks for */
+  for (i = 0; i < g->log_cap; i++) g->log[i].version = (uint32_t)i + 1;
   return ASTAR_OK;
 }
 
