@@ -37,13 +37,13 @@ local function edit(g, w, h, pen, forbid, r)
   elseif pen then pen:set(x, y, 0) end
 end
 
-local function oracle(seeds, make)
+local function oracle(seeds, make, size)
   local repaired, rebuilt, checks = 0, 0, 0
   for seed = 1, seeds do
     local g, w, h, r, label0 = make(seed)
     local pen = seed % 3 ~= 2 and astar.field(g, 0) or nil
     local forbid = seed % 3 ~= 1 and astar.field(g, 0) or nil
-    local opts = { penalty = pen, forbid = forbid }
+    local opts = { penalty = pen, forbid = forbid, size = size and size(seed) }
     if seed % 4 == 0 then opts.costs = { mud = 2.5, road = false, ice = false } end
     if seed % 5 == 0 then opts.penalty_scale = 2 end
     if seed % 2 == 0 then opts.direction = "from_sources" end
@@ -75,6 +75,29 @@ describe("field:update after penalty and forbid changes", function()
     -- only a fill (a whole-field change) or a long run of changes rebuilds
     assert.is_true(repaired > 220, ("repaired %d, rebuilt %d"):format(repaired, rebuilt))
     for _, rule in ipairs(worlds.RULES) do assert.is_true(rules[rule], rule) end
+  end)
+
+  it("repairs for units of size 2 and 3, equal to a fresh distances() (every rule, hex)", function()
+    local LAYOUTS = { "odd_r", "even_r", "odd_q", "even_q" }
+    local repaired, rebuilt, checks = oracle(40, function(seed)
+      if seed % 5 == 0 then
+        local r = require("helpers").rng(seed * 11 + 3)
+        local w, h = r(8, 16), r(7, 14)
+        local hx = astar.hex(w, h, { layout = LAYOUTS[seed % 4 + 1] })
+        for y = 1, h do
+          for x = 1, w do
+            if r() < 0.12 then hx:set_blocked(x, y, true) end
+            if r() < 0.2 then hx:set_cost(x, y, ({ 0.5, 2, 3 })[r(1, 3)]) end
+          end
+        end
+        return hx, w, h, r, "hex " .. hx:layout()
+      end
+      local world = worlds.random_grid(seed, { width = { 8, 18 }, height = { 7, 16 }, density = 0.15,
+        costed = 0.2, costs = { 0.5, 2, 3 }, tagged = 0.15, tags = { "mud", "road" } })
+      return world.g, world.w, world.h, world.r, world.rule
+    end, function(seed) return 2 + seed % 2 end)
+    assert.equal(40 * 10, checks)
+    assert.is_true(repaired > 200, ("repaired %d, rebuilt %d"):format(repaired, rebuilt))
   end)
 
   it("repairs on hex grids, equal to a fresh distances()", function()

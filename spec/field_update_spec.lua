@@ -207,9 +207,13 @@ describe("field:update", function()
     pen:fill(1)
     assert.equal("rebuilt", fp:update())
     assert.equal(2, fp:get(2, 1)) -- the fill replaced the 10
-    -- a sized unit: an edit reaches as far as the unit is wide
+    -- a sized unit: an edit reaches as far as the unit is wide (repaired
+    -- by the unit's box: field_repair_spec)
     local fs = g:distances({ { 1, 1 } }, { size = 3 })
-    g:set_blocked(10, 10, true)
+    g:set_blocked(37, 4, true)
+    assert.equal("repaired", fs:update())
+    same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3 corner")
+    g:set_blocked(10, 10, true) -- on most routes: afresh is cheaper
     assert.equal("rebuilt", fs:update())
     same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3")
     -- a hex grid repairs as a square one does (one lattice under both)

@@ -684,10 +684,11 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
 ** change relax outward; run astar_search_step to the end and read the
 ** results as after astar_search_begin_distances -- the costs equal a fresh
 ** search's exactly.  Penalty and forbid fields must be the ones the field
-** was made with, with their changed cells among changed[].  EINVAL with a
-** cost callback (its costs are not in the log), a sized unit (size > 1), a
-** bad id, or when more than half of the field's reached cells hang on the
-** changes (a fresh search costs less then; the search is left unusable
+** was made with, with their changed cells among changed[].  A sized unit
+** (size > 1) is repaired by astar_search_repair's rules (the unit's box;
+** its EINVAL cases too).  EINVAL with a cost callback (its costs are not in
+** the log), a bad id, or when more than half of the field's reached cells
+** hang on the changes (a fresh search costs less then; the search is left unusable
 ** until the next begin); ENOMEM.
 */
 int astar_grid_repair_distances(astar_search *s, astar_grid *gr,

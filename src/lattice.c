@@ -549,9 +549,8 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
   int32_t n = gr->w * gr->h, x, y, *queue;
   size_t span = (size_t)gr->pw * (size_t)gr->ph, k, head, ndirty = 0, nreached = 0;
   int rc;
-  /* a cost callback's costs are not logged; a sized unit's steps depend on
-  ** the cells of the unit, further than a neighbour away */
-  if (q->cost_fn != NULL || q->size > 1) return ASTAR_EINVAL;
+  /* a cost callback's costs are not logged */
+  if (q->cost_fn != NULL) return ASTAR_EINVAL;
   for (k = 0; k < nsources; k++)
     if (sources[k] < 0 || sources[k] >= n) return ASTAR_EINVAL;
   for (k = 0; k < nchanged; k++)
@@ -582,6 +581,14 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
       pg->parent[p & ASTAR_PAGE_MASK] = lr[x];
       nreached++;
     }
+  }
+  if (q->size > 1) {
+    /* a sized unit's steps depend on the cells of the unit, further than
+    ** a neighbour away: the running search's repair (repair.c) resets by
+    ** the unit's box, from the imported state as from a search it ran */
+    s->status = ASTAR_SEARCHING;
+    s->st.generated = nreached;
+    return astar_search_repair(s, changed, nchanged, q, sources, nsources, NULL);
   }
   /* 2. the steps an edit can change: a step between two cells is decided by
   ** the two cells and, for a diagonal, its two side cells -- all among the

@@ -239,8 +239,8 @@ static int l_distances(lua_State *L) {
 ** (astar_grid_repair_distances) from the grid's change log and the boxes
 ** of its penalty and forbid fields' changes; it recomputes when the logs
 ** do not reach back far enough, when many cells changed, with a cost
-** callback (whose costs may have changed anywhere), or for a sized unit
-** (size > 1: an edit reaches as far as the unit is wide).
+** callback (whose costs may have changed anywhere), or when most of the
+** field hangs on the changes (astar_grid_repair_distances' EINVAL).
 */
 static int l_field_update(lua_State *L) {
   /* stack: 1 field, 2 its user value, 3 the grid, 4 sources, 5 options,
@@ -278,8 +278,7 @@ static int l_field_update(lua_State *L) {
   parse_options(L, C, T, 3, 5, &S->b, &o, 0, 0, FOR_DIST);
   bridge_attach(&b, L, T, &o);
   count = F->w * F->h;
-  full = !(astar_topology_abilities(T->t) & ASTAR_CAN_REPAIR) || o.q.cost_fn != NULL ||
-         o.q.size > 1;
+  full = !(astar_topology_abilities(T->t) & ASTAR_CAN_REPAIR) || o.q.cost_fn != NULL;
   if (!full) {
     /* the grid's changed cells, then the boxes of the option fields'
     ** changes (a cell whose penalty or permission changed is repaired as

@@ -92,7 +92,8 @@ int astar__repair_reset(astar_search *s, int32_t p, size_t *n, size_t most) {
 int astar__repair_reopen(astar_search *s, int32_t p) {
   astar_node *nd;
   double h, f;
-  if (!node_seen(s, p) || (nd = node_at(s, p))->pos != POS_CLOSED) return ASTAR_OK;
+  /* closed, or imported from a distance field (lattice.c) */
+  if (!node_seen(s, p) || (nd = node_at(s, p))->pos >= 0 || nd->pos == POS_NEXT) return ASTAR_OK;
   h = s->goal >= 0 ? s->ops->estimate(s, p) : 0.0;
   f = s->q.weight == 1.0 ? nd->g + h : nd->g + s->q.weight * h;
   s->st.reopened++;
