@@ -3,7 +3,7 @@
 --
 --   lua5.4 bench/repair.lua [file.map] [pairs] [parts]
 --
--- parts: a comma list of grid, graph, field (default all three).
+-- parts: a comma list of grid, graph, field, jps (default all four).
 --
 -- For seeded start/goal pairs between open cells of one component, each
 -- query (A*, units of size 1 and 2) is stepped through half (then 90 %) of
@@ -25,7 +25,7 @@ local astar = require("astar")
 local map_path = arg[1] or "../shared/maps/Boston_0_512.map"
 local PAIRS = math.tointeger(tonumber(arg[2] or "40"))
 local PARTS = {}
-for part in (arg[3] or "grid,graph,field"):gmatch("[^,]+") do PARTS[part] = true end
+for part in (arg[3] or "grid,graph,field,jps"):gmatch("[^,]+") do PARTS[part] = true end
 
 local grid = astar.maps.load(map_path)
 local w, h = grid:size()
@@ -316,6 +316,68 @@ if PARTS.field then
       end
       print(("%-5s %-9s %12.3f %12.3f %8.2f %8d"):format(name, where, median(tr) * 1e3, median(tq) * 1e3,
         median(ratios), rebuilt))
+    end
+  end
+end
+
+-- ---------------------------------------------------------------------------
+-- jps: what a jump point query (algorithm = "auto") pays after a change --
+-- it begins again as jump points (the first change; as A* the second) --
+-- against the A* query that repairs, each stepped through the same share
+-- of its own expansions first.  The finishing step, CPU time, alternating.
+-- ---------------------------------------------------------------------------
+if PARTS.jps then
+  print("jump points begun again (auto) against A* repaired, the finishing step")
+  print(("%-5s %-4s %5s %12s %12s %8s %10s %10s"):format("edit", "size", "done", "jps ms", "A* rep ms", "ratio",
+    "exp jps", "exp A*"))
+  local function jrun(pair, size, algorithm, fresh, edit, done)
+    local q = grid:query(pair[1], pair[2], pair[3], pair[4], { algorithm = algorithm, size = size })
+    q:step(math.max(1, math.floor(fresh.expanded * done)))
+    local before = select(3, q:result()).expanded
+    local undo = edit(pair[5])
+    if not undo then return nil end
+    grid:connected(pair[1], pair[2], pair[3], pair[4])
+    local t0 = os.clock()
+    q:step()
+    local t = os.clock() - t0
+    local p, _, stats = q:result()
+    local st = p or stats
+    local want = grid:find_path(pair[1], pair[2], pair[3], pair[4], { algorithm = "astar", size = size })
+    assert((p == nil) == (want == nil), "query and find_path disagree")
+    if p then assert(math.abs(p.cost - want.cost) <= 1e-9 * want.cost, "costs differ") end
+    undo()
+    return t, (st.restarts or 0) > 0 and st.expanded or st.expanded - before
+  end
+  for _, size in ipairs({ 1, 2 }) do
+    local jpairs = {}
+    while #jpairs < PAIRS do
+      local x1, y1, x2, y2 = rand(w), rand(h), rand(w), rand(h)
+      if not grid:is_blocked(x1, y1) and grid:connected(x1, y1, x2, y2) then
+        local a = grid:find_path(x1, y1, x2, y2, { algorithm = "astar", size = size })
+        local j = grid:find_path(x1, y1, x2, y2, { size = size })
+        if a and a.expanded > 200 then jpairs[#jpairs + 1] = { x1, y1, x2, y2, a, j } end
+      end
+    end
+    for _, done in ipairs({ 0.5, 0.9 }) do
+      for _, name in ipairs({ "far", "near" }) do
+        local tj, ta, ratios, ej, ea = {}, {}, {}, {}, {}
+        for i, pair in ipairs(jpairs) do
+          local a, b, xa, xb
+          if i % 2 == 0 then
+            a, xa = jrun(pair, size, "auto", pair[6], EDITS[name], done)
+            b, xb = jrun(pair, size, "astar", pair[5], EDITS[name], done)
+          else
+            b, xb = jrun(pair, size, "astar", pair[5], EDITS[name], done)
+            a, xa = jrun(pair, size, "auto", pair[6], EDITS[name], done)
+          end
+          if a and b then
+            tj[#tj + 1], ta[#ta + 1], ej[#ej + 1], ea[#ea + 1] = a, b, xa, xb
+            ratios[#ratios + 1] = a / math.max(b, 1e-7)
+          end
+        end
+        print(("%-5s %-4d %4.0f%% %12.3f %12.3f %8.2f %10.0f %10.0f"):format(name, size, done * 100,
+          median(tj) * 1e3, median(ta) * 1e3, median(ratios), median(ej), median(ea)))
+      end
     end
   end
 end
