@@ -947,7 +947,7 @@ static void test_graph_repair(void) {
   astar_topology *t = astar_graph_topology(g);
   astar_search *s = astar_search_new(NULL, NULL), *f = astar_search_new(NULL, NULL);
   astar_query q;
-  int32_t what[8], id, i, bad;
+  int32_t what[32], id, i, bad;
   size_t n = 9;
   uint32_t v0;
   for (i = 0; i < 6; i++) CHECK(astar_graph_add_node(g, i, 0, 0, &id) == ASTAR_OK);
