@@ -6,22 +6,8 @@
 -- grids and both directions.
 local astar = require("astar")
 local worlds = require("worlds")
-local HUGE = math.huge
 
-local function same_as_fresh(f, fresh, w, h, label)
-  for y = 1, h do
-    for x = 1, w do
-      local a, b = f:get(x, y), fresh:get(x, y)
-      if a ~= b then
-        error(("%s: cell (%d,%d) repaired %.17g, fresh %.17g"):format(label, x, y, a, b), 2)
-      end
-      if a < HUGE and a > 0 then -- next_step leads to a cell no farther
-        local nx, ny = f:next_step(x, y)
-        assert(nx and f:get(nx, ny) <= a, label .. ": next_step")
-      end
-    end
-  end
-end
+local same_as_fresh = require("helpers").same_field
 
 -- One random edit: of the grid, or of the penalty or forbid field (a cell,
 -- a disc, or rarely a fill, which is a whole-grid change).

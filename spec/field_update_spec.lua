@@ -7,36 +7,7 @@ local HUGE = math.huge
 
 local D = astar.DIAGONAL
 
--- Every cell of f equals fresh's; next_step from every reached cell leads
--- to a neighbour (of the hex grid hx when given) no farther, and the walk
--- ends at a cell of cost 0.
-local function same_as_fresh(f, fresh, w, h, label, hx)
-  for y = 1, h do
-    for x = 1, w do
-      local a, b = f:get(x, y), fresh:get(x, y)
-      if a ~= b then
-        error(("%s: cell (%d,%d) repaired %.17g, fresh %.17g"):format(label, x, y, a, b), 2)
-      end
-    end
-  end
-  for y = 1, h do
-    for x = 1, w do
-      if f:get(x, y) < HUGE then
-        local cx, cy, steps = x, y, 0
-        while true do
-          local nx, ny = f:next_step(cx, cy)
-          if not nx then break end
-          assert(math.abs(nx - cx) <= 1 and math.abs(ny - cy) <= 1, label .. ": next_step is no neighbour")
-          assert(not hx or hx:distance(cx, cy, nx, ny) == 1, label .. ": next_step is no hex neighbour")
-          assert(f:get(nx, ny) <= f:get(cx, cy), label .. ": next_step climbs")
-          cx, cy, steps = nx, ny, steps + 1
-          assert(steps <= w * h, label .. ": next_step loops")
-        end
-        assert(f:get(cx, cy) == 0, label .. ": the walk ends away from a source")
-      end
-    end
-  end
-end
+local same_as_fresh = require("helpers").same_field
 
 -- A random edit of the world: block, open, a new cost or a new tag.
 local function edit(world, r)

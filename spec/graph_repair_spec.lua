@@ -5,7 +5,8 @@
 -- a distances_query with a fresh distances' -- both directions.  Fixed-seed
 -- generator (helpers.rng).
 local astar = require("astar")
-local rng = require("helpers").rng
+local helpers = require("helpers")
+local rng = helpers.rng
 
 local function near(a, b)
   return a == b or math.abs(a - b) <= 1e-9 * math.max(1, math.abs(a))
@@ -66,19 +67,10 @@ local function edit(wd)
 end
 
 local function step_between_edits(wd, q, most, rounds)
-  local n = 0
-  while q:step(wd.r(1, most)) == "searching" and n < rounds do
-    n = n + 1
-    for _ = 1, wd.r(1, 3) do edit(wd) end
-  end
-  q:step()
+  helpers.step_between_edits(q, wd.r, most, rounds, function() edit(wd) end)
 end
 
-local function counts(q)
-  local p, _, stats = q:result()
-  local st = p or stats
-  return st.repairs or 0, st.restarts or 0
-end
+local counts = helpers.repair_counts
 
 -- Path queries over seeds first..last; options by seed.  Returns repairs,
 -- restarts.
