@@ -615,7 +615,7 @@ static size_t graph_bytes(const astar_topology *t) {
   const astar_graph *g = CGRAPH(t);
   return sizeof *g + g->ncap * sizeof(node_rec) + g->ocap + g->ecap * sizeof(edge_rec) +
          (g->first_cap + g->rfirst_cap + g->redge_cap + g->cutq_cap) * sizeof(int32_t) +
-         g->seen_cap * sizeof(uint32_t) +
+         g->seen_cap * sizeof(uint32_t) + g->log_cap * sizeof *g->log +
          g->adj_cap * sizeof(adj_rec);
 }
 
