@@ -7,36 +7,7 @@ local HUGE = math.huge
 
 local D = astar.DIAGONAL
 
--- Every cell of f equals fresh's; next_step from every reached cell leads
--- to a neighbour (of the hex grid hx when given) no farther, and the walk
--- ends at a cell of cost 0.
-local function same_as_fresh(f, fresh, w, h, label, hx)
-  for y = 1, h do
-    for x = 1, w do
-      local a, b = f:get(x, y), fresh:get(x, y)
-      if a ~= b then
-        error(("%s: cell (%d,%d) repaired %.17g, fresh %.17g"):format(label, x, y, a, b), 2)
-      end
-    end
-  end
-  for y = 1, h do
-    for x = 1, w do
-      if f:get(x, y) < HUGE then
-        local cx, cy, steps = x, y, 0
-        while true do
-          local nx, ny = f:next_step(cx, cy)
-          if not nx then break end
-          assert(math.abs(nx - cx) <= 1 and math.abs(ny - cy) <= 1, label .. ": next_step is no neighbour")
-          assert(not hx or hx:distance(cx, cy, nx, ny) == 1, label .. ": next_step is no hex neighbour")
-          assert(f:get(nx, ny) <= f:get(cx, cy), label .. ": next_step climbs")
-          cx, cy, steps = nx, ny, steps + 1
-          assert(steps <= w * h, label .. ": next_step loops")
-        end
-        assert(f:get(cx, cy) == 0, label .. ": the walk ends away from a source")
-      end
-    end
-  end
-end
+local same_as_fresh = require("helpers").same_field
 
 -- A random edit of the world: block, open, a new cost or a new tag.
 local function edit(world, r)
@@ -193,16 +164,27 @@ describe("field:update", function()
     for _ = 1, 5000 do g:set_blocked(20, 20, not g:is_blocked(20, 20)) end -- past the log
     assert.equal("rebuilt", f:update())
     same_as_fresh(f, g:distances({ { 1, 1 } }), 40, 40, "past the log")
-    -- a penalty field changed: stale, and recomputed with its new values
+    -- a penalty field changed: stale, and repaired with its new values
+    -- (field_repair_spec); a fill is a change of every cell: recomputed
     local pen = astar.field(g, 0)
     local fp = g:distances({ { 1, 1 } }, { penalty = pen })
     pen:set(1, 1, 10) -- toward the sources: the step into (1, 1) pays it
     assert.is_true(fp:stale())
-    assert.equal("rebuilt", fp:update())
+    assert.equal("rebuilt", fp:update()) -- every route ends there: afresh is cheaper
     assert.equal(11, fp:get(2, 1))
-    -- a sized unit: an edit reaches as far as the unit is wide
+    pen:set(30, 30, 10)
+    assert.equal("repaired", fp:update())
+    same_as_fresh(fp, g:distances({ { 1, 1 } }, { penalty = pen }), 40, 40, "penalty")
+    pen:fill(1)
+    assert.equal("rebuilt", fp:update())
+    assert.equal(2, fp:get(2, 1)) -- the fill replaced the 10
+    -- a sized unit: an edit reaches as far as the unit is wide (repaired
+    -- by the unit's box: field_repair_spec)
     local fs = g:distances({ { 1, 1 } }, { size = 3 })
-    g:set_blocked(10, 10, true)
+    g:set_blocked(37, 4, true)
+    assert.equal("repaired", fs:update())
+    same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3 corner")
+    g:set_blocked(10, 10, true) -- on most routes: afresh is cheaper
     assert.equal("rebuilt", fs:update())
     same_as_fresh(fs, g:distances({ { 1, 1 } }, { size = 3 }), 40, 40, "size 3")
     -- a hex grid repairs as a square one does (one lattice under both)

@@ -179,4 +179,56 @@ function helpers.random_grid(r, w, h, density, rule)
   return g
 end
 
+--- step_between_edits(q, r, most, rounds, edit) steps query q (at most
+-- r(1, most) expansions a time) with 1 to 3 calls of edit() between two
+-- steps, `rounds` times at most, then to the end (the repair oracles).
+function helpers.step_between_edits(q, r, most, rounds, edit)
+  local n = 0
+  while q:step(r(1, most)) == "searching" and n < rounds do
+    n = n + 1
+    for _ = 1, r(1, 3) do edit() end
+  end
+  q:step()
+end
+
+--- repair_counts(q) -> a finished path query's repairs, restarts (0 when
+-- absent), from its path or its stats.
+function helpers.repair_counts(q)
+  local p, _, stats = q:result()
+  local st = p or stats
+  return st.repairs or 0, st.restarts or 0
+end
+
+--- same_field(f, fresh, w, h, label [, hx]): every cell of distance field f
+-- equals fresh's; next_step from every reached cell leads
+-- to a neighbour (of the hex grid hx when given) no farther, and the walk
+-- ends at a cell of cost 0.
+function helpers.same_field(f, fresh, w, h, label, hx)
+  for y = 1, h do
+    for x = 1, w do
+      local a, b = f:get(x, y), fresh:get(x, y)
+      if a ~= b then
+        error(("%s: cell (%d,%d) repaired %.17g, fresh %.17g"):format(label, x, y, a, b), 2)
+      end
+    end
+  end
+  for y = 1, h do
+    for x = 1, w do
+      if f:get(x, y) < math.huge then
+        local cx, cy, steps = x, y, 0
+        while true do
+          local nx, ny = f:next_step(cx, cy)
+          if not nx then break end
+          assert(math.abs(nx - cx) <= 1 and math.abs(ny - cy) <= 1, label .. ": next_step is no neighbour")
+          assert(not hx or hx:distance(cx, cy, nx, ny) == 1, label .. ": next_step is no hex neighbour")
+          assert(f:get(nx, ny) <= f:get(cx, cy), label .. ": next_step climbs")
+          cx, cy, steps = nx, ny, steps + 1
+          assert(steps <= w * h, label .. ": next_step loops")
+        end
+        assert(f:get(cx, cy) == 0, label .. ": the walk ends away from a source")
+      end
+    end
+  end
+end
+
 return helpers

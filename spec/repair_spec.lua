@@ -7,7 +7,8 @@
 -- that appear mid-query, edits that touch nothing the query reached, sized
 -- units under walls that move.  Fixed-seed generator (helpers.rng).
 local astar = require("astar")
-local rng = require("helpers").rng
+local helpers = require("helpers")
+local rng = helpers.rng
 
 local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
 
@@ -65,15 +66,8 @@ local function edit(wd)
   else g:set_tag(x, y, nil) end
 end
 
--- Steps q (at most `most` expansions a time) with 1 to 3 edits between
--- two steps, `rounds` times at most, then to the end.
 local function step_between_edits(wd, q, most, rounds)
-  local n = 0
-  while q:step(wd.r(1, most)) == "searching" and n < rounds do
-    n = n + 1
-    for _ = 1, wd.r(1, 3) do edit(wd) end
-  end
-  q:step()
+  helpers.step_between_edits(q, wd.r, most, rounds, function() edit(wd) end)
 end
 
 local function open_cell(wd)
@@ -102,12 +96,7 @@ local function check_path(wd, label, p, why, ...)
   assert.equal(g:version(), p.version, label)
 end
 
--- A finished query's repairs and restarts.
-local function counts(q)
-  local p, _, stats = q:result()
-  local st = p or stats
-  return st.repairs or 0, st.restarts or 0
-end
+local counts = helpers.repair_counts
 
 -- A few open cells to be the sources of a distance query.
 local function random_sources(wd, seed)

@@ -229,6 +229,20 @@ int astar_graph_edge(const astar_graph *g, int32_t edge, int32_t *from,
 int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost);
 /* A disabled node is impassable: no path enters, leaves or ends at it. */
 int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled);
+/*
+** The change log of a graph, for repairing running searches
+** (astar_search_repair).  Once tracking is on, the graph keeps what its
+** last `cap` changes changed (add_node, add_edge, set_cost and
+** set_enabled that changed something; each change is a version of its
+** own).  A larger cap starts a larger, empty log.  ENOMEM.
+*/
+int astar_graph_track_changes(astar_graph *g, size_t cap);
+/* [out] what[0..*n-1]: what changed since version `since`, oldest first:
+** a node (its id, >= 0) or an edge (-1 - its id).  EOVERFLOW when the log
+** does not reach back that far or more than `cap` changes were made.
+** [out] n: 0 when nothing changed. */
+int astar_graph_changes(const astar_graph *g, uint32_t since, int32_t *what, size_t cap,
+                        size_t *n);
 /* 1 enabled, 0 disabled, EINVAL on a bad id. */
 int astar_graph_enabled(const astar_graph *g, int32_t node);
 
@@ -670,8 +684,12 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t,
 ** change relax outward; run astar_search_step to the end and read the
 ** results as after astar_search_begin_distances -- the costs equal a fresh
 ** search's exactly.  Penalty and forbid fields must be the ones the field
-** was made with, unchanged.  EINVAL with a cost callback (its costs are not
-** in the log), a sized unit (size > 1) or a bad id; ENOMEM.
+** was made with, with their changed cells among changed[].  A sized unit
+** (size > 1) is repaired by astar_search_repair's rules (the unit's box;
+** its EINVAL cases too).  EINVAL with a cost callback (its costs are not in
+** the log), a bad id, or when more than half of the field's reached cells
+** hang on the changes (a fresh search costs less then; the search is left unusable
+** until the next begin); ENOMEM.
 */
 int astar_grid_repair_distances(astar_search *s, astar_grid *gr,
                                 const int32_t *sources, size_t nsources,
@@ -688,10 +706,11 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
                                 double *dist, int32_t *next, signed char *link);
 
 /*
-** Repairs a running search (SEARCHING) on a grid after edits, so that it
-** need not begin again (repair.c): changed[0..nchanged-1] are the cells
-** changed since it began or was last repaired (astar_grid_changes, any
-** order, repeats allowed).  Reached cells whose route may use a changed
+** Repairs a running search (SEARCHING) on a grid or a graph after edits,
+** so that it need not begin again (repair.c): changed[0..nchanged-1] are
+** the cells changed since it began or was last repaired
+** (astar_grid_changes, any order, repeats allowed), on a graph what
+** changed (astar_graph_changes: nodes and -1 - edge ids).  Reached cells whose route may use a changed
 ** step are reset with everything routed through them; the cells around
 ** them and around each change go back on the open list.  Then
 ** astar_search_step goes on, and the search ends with the costs a fresh
@@ -703,8 +722,11 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
 ** path searches pass none.  After a path search's repair the status may
 ** be UNREACHABLE at once (an end blocked or cut off).  [out] nreset (may
 ** be NULL): the reached cells reset.  EINVAL when this search cannot be
-** repaired -- not a grid, jump point search, a cost or heuristic callback,
-** the bisector heuristics or manhattan where it is not the default, weight
+** repaired -- jump point search, a cost or heuristic callback, on grids
+** the bisector heuristics or manhattan where it is not the default, on
+** graphs an estimate other than zero, euclidean or chebyshev, or one of
+** those with an edge cheaper than the line between its ends or a tag
+** factor below 1 (the estimate may overestimate then), weight
 ** above 1, stop other than "expand", max_expansions, a finite max_cost,
 ** track_best, trace or visited -- when it would reset more than half of
 ** the nodes the search generated (an edit beside its start: beginning again

@@ -450,6 +450,19 @@ struct astar_search {
   astar_error_info err;
 };
 
+/* Repairs of running searches (repair.c; astar_search_repair).  reset:
+** takes reached node v out of the search (off the open list; its parent
+** link stays, so its children are found by it) and queues it in s->ids
+** (*n of them); EINVAL past `most` (beginning again is cheaper).  reopen:
+** puts reached, closed node v back on the open list at its g.  The graph's
+** repair (graph.c) is astar_search_repair's on graphs; search_regrow sizes
+** the search for nodes the topology gained since it began (search.c). */
+int astar__repair_reset(astar_search *s, int32_t v, size_t *n, size_t most);
+int astar__repair_reopen(astar_search *s, int32_t v);
+int astar__graph_repair(astar_search *s, const int32_t *changed, size_t nchanged,
+                        const int32_t *sources, size_t nsources, size_t *nreset);
+int astar__search_regrow(astar_search *s);
+
 ASTAR_INTERNAL_END
 
 #endif

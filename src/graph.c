@@ -61,6 +61,18 @@ struct astar_graph {
   uint32_t *seen, stamp;
   size_t seen_cap, cutq_cap;
   int32_t *cutq;
+  /* the change log (astar_graph_track_changes): what version v changed,
+  ** at log[v % log_cap] -- a node (its id) or an edge (-1 - its id); every
+  ** change of a graph is a version of its own */
+  struct graph_change {
+    uint32_t version;
+    int32_t what;
+  } * log;
+  size_t log_cap;
+  /* the edges shorter than the straight line between their ends (cost
+  ** below graph_distance): while there is none, the euclidean estimate is
+  ** admissible, and a running search may be repaired (astar__graph_repair) */
+  int32_t nshort;
 };
 
 #define GRAPH(t) ((astar_graph *)(t))
@@ -97,6 +109,7 @@ void astar_graph_free(astar_graph *g) {
   astar__release(f, ud, (void **)&g->redge, &g->redge_cap, sizeof(int32_t));
   astar__release(f, ud, (void **)&g->seen, &g->seen_cap, sizeof(uint32_t));
   astar__release(f, ud, (void **)&g->cutq, &g->cutq_cap, sizeof(int32_t));
+  astar__release(f, ud, (void **)&g->log, &g->log_cap, sizeof *g->log);
   astar__comp_free(&g->t);
   astar__mem(f, ud, g, sizeof *g, 0);
 }
@@ -106,6 +119,53 @@ int32_t astar_graph_node_count(const astar_graph *g) { return g->nn; }
 int32_t astar_graph_edge_count(const astar_graph *g) { return g->ne; }
 
 static int valid_cost(double c) { return c >= 0 && isfinite(c); }
+
+static double graph_distance(const astar_topology *t, int32_t a, int32_t b);
+
+/* Whether edge e is shorter than the straight line between its ends. */
+static int edge_short(const astar_graph *g, int32_t e) {
+  const edge_rec *r = &g->edges[e];
+  return r->cost < graph_distance(&g->t, r->from, r->to);
+}
+
+/* A change of the graph: a new version, and its line in the log (what: a
+** node, or -1 - an edge). */
+static void graph_changed(astar_graph *g, int32_t what) {
+  g->t.version++;
+  if (g->log_cap > 0) {
+    struct graph_change *c = &g->log[g->t.version % g->log_cap];
+    c->version = g->t.version;
+    c->what = what;
+  }
+}
+
+int astar_graph_track_changes(astar_graph *g, size_t cap) {
+  size_t i;
+  if (cap <= g->log_cap) return ASTAR_OK;
+  astar__release(g->t.alloc, g->t.ud, (void **)&g->log, &g->log_cap, sizeof *g->log);
+  if (astar__grow(g->t.alloc, g->t.ud, (void **)&g->log, &g->log_cap, cap, sizeof *g->log))
+    return ASTAR_ENOMEM;
+  /* no line yet: line i holds a version that is not i modulo the ring's
+  ** size (16 or more), which no lookup there asks for */
+  for (i = 0; i < g->log_cap; i++) g->log[i].version = (uint32_t)i + 1;
+  return ASTAR_OK;
+}
+
+int astar_graph_changes(const astar_graph *g, uint32_t since, int32_t *what, size_t cap,
+                        size_t *n) {
+  uint32_t want = g->t.version - since, v; /* versions (since, now]: modulo 2^32 */
+  size_t found = 0;
+  *n = 0;
+  if (want == 0) return ASTAR_OK;
+  if (want > g->log_cap || want > cap) return ASTAR_EOVERFLOW;
+  for (v = since + 1; found < want; v++) {
+    const struct graph_change *c = &g->log[v % g->log_cap];
+    if (c->version != v) return ASTAR_EOVERFLOW; /* written over, or before the log */
+    what[found++] = c->what;
+  }
+  *n = found;
+  return ASTAR_OK;
+}
 
 int astar_graph_add_node(astar_graph *g, double x, double y, double z,
                          int32_t *id) {
@@ -125,7 +185,7 @@ int astar_graph_add_node(astar_graph *g, double x, double y, double z,
   g->on[g->nn] = 1;
   *id = g->nn++;
   g->csr_valid = g->rcsr_valid = 0;
-  g->t.version++;
+  graph_changed(g, *id);
   astar__comp_kept(&g->t);
   astar__comp_node(&g->t, *id);
   return ASTAR_OK;
@@ -149,8 +209,9 @@ int astar_graph_add_edge(astar_graph *g, int32_t from, int32_t to, double cost,
   e->slot = -1;
   if (cost > g->max_cost) g->max_cost = cost;
   *id = g->ne++;
+  g->nshort += edge_short(g, *id);
   g->csr_valid = g->rcsr_valid = 0;
-  g->t.version++;
+  graph_changed(g, -1 - *id);
   astar__comp_kept(&g->t);
   astar__comp_union(&g->t, from, to); /* weak components: either way */
   return ASTAR_OK;
@@ -180,10 +241,12 @@ int astar_graph_set_cost(astar_graph *g, int32_t edge, double cost) {
   if (g->t.lock > 0) return ASTAR_EBUSY;
   if (edge < 0 || edge >= g->ne || !valid_cost(cost)) return ASTAR_EINVAL;
   if (g->edges[edge].cost == cost) return ASTAR_OK; /* no change, no new version */
+  g->nshort -= edge_short(g, edge);
   g->edges[edge].cost = cost;
+  g->nshort += edge_short(g, edge);
   if (cost > g->max_cost) g->max_cost = cost;
   if (g->csr_valid) g->adj[g->edges[edge].slot].cost = cost;
-  g->t.version++;
+  graph_changed(g, -1 - edge);
   astar__comp_kept(&g->t);
   return ASTAR_OK;
 }
@@ -278,7 +341,7 @@ int astar_graph_set_enabled(astar_graph *g, int32_t node, int enabled) {
   if (g->on[node] == enabled) return ASTAR_OK;
   g->on[node] = (uint8_t)enabled;
   g->ndisabled += enabled ? -1 : 1;
-  g->t.version++;
+  graph_changed(g, node);
   if (enabled) {
     /* enabling only adds steps, all of them this node's: its edges both
     ** ways when the two adjacencies are built (a disable's check builds
@@ -552,8 +615,155 @@ static size_t graph_bytes(const astar_topology *t) {
   const astar_graph *g = CGRAPH(t);
   return sizeof *g + g->ncap * sizeof(node_rec) + g->ocap + g->ecap * sizeof(edge_rec) +
          (g->first_cap + g->rfirst_cap + g->redge_cap + g->cutq_cap) * sizeof(int32_t) +
-         g->seen_cap * sizeof(uint32_t) +
+         g->seen_cap * sizeof(uint32_t) + g->log_cap * sizeof *g->log +
          g->adj_cap * sizeof(adj_rec);
+}
+
+/* ------------------------------------------------------------------------ */
+/* repair of a running search (astar_search_repair on graphs)                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+** A search's state is a tree: every reached node has a g, the cost of the
+** route its parent links spell (a link is the edge a node was reached by:
+** forward, the edge into it; reverse, the edge out of it toward the
+** sources).  A change touches few steps: a node's every edge (enabled,
+** disabled or added: its relaxers reach it again), or one edge (a new cost,
+** or added).  The repair
+**   1. resets every reached node that was disabled, or whose link is a
+**      changed edge, and everything routed through them (their subtrees:
+**      a node's children are the far ends of its edges whose link is that
+**      edge), taking them off the open list;
+**   2. puts back on the open list every surviving reached node that relaxes
+**      a reset one (the reset region is relaxed again from its boundary),
+**      every reached node that relaxes a changed node and the reached end
+**      that expands each changed edge (what got cheaper, opened or was
+**      added is relaxed from there); a distance search seeds its sources
+**      that are not reached and enabled.
+** Afterwards the state is that of an A* search with reopening on the graph
+** as it is, which finishes with the costs of a fresh search when the
+** estimate is admissible: zero, or euclidean or chebyshev while no edge is
+** shorter than the straight line between its ends and no tag factor is
+** below 1 (else EINVAL: beginning again).  The cost is the call's: the
+** nodes reset (each once) and their edges, a heap operation for each node
+** put back; more than half of what the search generated gives up (EINVAL).
+** Edges and nodes added since the search began rebuild the adjacencies
+** (what the next search would do) and the search's node directory.
+*/
+
+/* Whether the query's estimate stays admissible on g as it is. */
+static int repair_admissible(const astar_search *s, const astar_graph *g) {
+  int32_t t;
+  if (s->q.heuristic == ASTAR_H_ZERO) return 1;
+  if ((s->q.heuristic != ASTAR_H_EUCLIDEAN && s->q.heuristic != ASTAR_H_CHEBYSHEV) ||
+      g->nshort > 0)
+    return 0;
+  for (t = 1; s->q.tag_factor && t < s->q.tag_count; t++)
+    if (s->q.tag_factor[t] < 1.0) return 0;
+  return 1;
+}
+
+/* Edge e's two ends as the search reads it: x expands it, y is relaxed
+** by it (a reached y whose link is e has x for its parent). */
+ASTAR_INLINE int32_t edge_x(const astar_search *s, const astar_graph *g, int32_t e) {
+  return s->reverse ? g->edges[e].to : g->edges[e].from;
+}
+ASTAR_INLINE int32_t edge_y(const astar_search *s, const astar_graph *g, int32_t e) {
+  return s->reverse ? g->edges[e].from : g->edges[e].to;
+}
+
+/* The edges node v expands (relaxers 0: its children are among their far
+** ends) or is relaxed by (relaxers 1), as positions [*lo, *hi) in adj[]
+** (*out 1: out-edges, forward expansion or reverse relaxers) or redge[]
+** (in-edges); repair_edge reads the edge id at one. */
+static void repair_edges(const astar_search *s, const astar_graph *g, int32_t v, int relaxers,
+                         int32_t *lo, int32_t *hi, int *out) {
+  *out = s->reverse == relaxers; /* out-edges: adj */
+  *lo = *out ? g->first[v] : g->rfirst[v];
+  *hi = *out ? g->first[v + 1] : g->rfirst[v + 1];
+}
+
+ASTAR_INLINE int32_t repair_edge(const astar_graph *g, int out, int32_t i) {
+  return out ? g->adj[i].edge : g->redge[i];
+}
+
+/* Reopens the reached nodes that relax node v (their expansion offers v a
+** g again). */
+static int repair_relaxers(astar_search *s, const astar_graph *g, int32_t v) {
+  int32_t i, lo, hi;
+  int out, rc;
+  repair_edges(s, g, v, 1, &lo, &hi, &out);
+  for (i = lo; i < hi; i++)
+    if ((rc = astar__repair_reopen(s, edge_x(s, g, repair_edge(g, out, i)))) != ASTAR_OK)
+      return rc;
+  return ASTAR_OK;
+}
+
+int astar__graph_repair(astar_search *s, const int32_t *changed, size_t nchanged,
+                        const int32_t *sources, size_t nsources, size_t *nreset) {
+  astar_graph *g = GRAPH(s->topo);
+  size_t k, head, nr = 0, most;
+  int32_t i, lo, hi;
+  int out, rc;
+  if (!repair_admissible(s, g)) return ASTAR_EINVAL;
+  for (k = 0; k < nchanged; k++)
+    if (changed[k] >= g->nn || (changed[k] < 0 && -1 - changed[k] >= g->ne))
+      return ASTAR_EINVAL;
+  for (k = 0; k < nsources; k++)
+    if (sources[k] < 0 || sources[k] >= g->nn) return ASTAR_EINVAL;
+  s->status = ASTAR_ESTATE; /* until the state is whole again */
+  if ((rc = graph_prepare(s->topo, 1)) != ASTAR_OK || (rc = astar__search_regrow(s)) != ASTAR_OK)
+    return rc;
+  /* the fast path assumed no sum of steps overflows: a dearer edge may
+  ** have ended that */
+  if (s->run == graph_run_plain && !graph_plain(s->topo)) s->run = graph_run;
+  most = (size_t)(s->st.generated / 2) + 64;
+  /* 1. disabled nodes and the ends of changed edges that were reached by
+  ** them, then their subtrees */
+  for (k = 0; k < nchanged; k++) {
+    int32_t v = changed[k] >= 0 ? changed[k] : edge_y(s, g, -1 - changed[k]);
+    if (!node_seen(s, v)) continue;
+    if (changed[k] >= 0 ? !g->on[v] : *parent_at(s, v) == -1 - changed[k])
+      if ((rc = astar__repair_reset(s, v, &nr, most)) != ASTAR_OK) return rc;
+  }
+  for (head = 0; head < nr; head++) {
+    int32_t v = s->ids[head];
+    repair_edges(s, g, v, 0, &lo, &hi, &out);
+    for (i = lo; i < hi; i++) {
+      int32_t e = repair_edge(g, out, i), c = edge_y(s, g, e);
+      if (node_seen(s, c) && *parent_at(s, c) == e &&
+          (rc = astar__repair_reset(s, c, &nr, most)) != ASTAR_OK)
+        return rc;
+    }
+  }
+  /* 2. what the search goes on from */
+  for (k = 0; k < nsources; k++) {
+    int32_t v = sources[k];
+    if (node_seen(s, v) || !g->on[v]) continue;
+    if ((rc = relax_impl(s, v, v, -1, 0.0, 0.0, 0, 0, 0, graph_h)) != ASTAR_OK) return rc;
+  }
+  for (head = 0; head < nr; head++)
+    if ((rc = repair_relaxers(s, g, s->ids[head])) != ASTAR_OK) return rc;
+  for (k = 0; k < nchanged; k++) {
+    rc = changed[k] >= 0 ? repair_relaxers(s, g, changed[k])
+                         : astar__repair_reopen(s, edge_x(s, g, -1 - changed[k]));
+    if (rc != ASTAR_OK) return rc;
+  }
+  s->version = s->topo->version;
+  s->status = ASTAR_SEARCHING;
+  if (nreset) *nreset = nr;
+  if (s->goal >= 0) {
+    /* the ends, as begin checks them */
+    if (!g->on[s->start] || !g->on[s->goal]) {
+      s->status = ASTAR_UNREACHABLE;
+    } else if (s->start != s->goal) {
+      rc = astar_topology_connected(s->topo, s->start, s->goal);
+      if (rc < 0) return s->status = rc;
+      if (rc == 0) s->status = ASTAR_UNREACHABLE;
+    }
+    s->reached = node_seen(s, s->goal);
+  }
+  return ASTAR_OK;
 }
 
 static const astar_topo_ops graph_ops = {

@@ -547,11 +547,10 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
                                 const double *dist, const signed char *link,
                                 const int32_t *changed, size_t nchanged) {
   int32_t n = gr->w * gr->h, x, y, *queue;
-  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, head, ndirty = 0;
+  size_t span = (size_t)gr->pw * (size_t)gr->ph, k, head, ndirty = 0, nreached = 0;
   int rc;
-  /* a cost callback's costs are not logged; a sized unit's steps depend on
-  ** the cells of the unit, further than a neighbour away */
-  if (q->cost_fn != NULL || q->size > 1) return ASTAR_EINVAL;
+  /* a cost callback's costs are not logged */
+  if (q->cost_fn != NULL) return ASTAR_EINVAL;
   for (k = 0; k < nsources; k++)
     if (sources[k] < 0 || sources[k] >= n) return ASTAR_EINVAL;
   for (k = 0; k < nchanged; k++)
@@ -580,7 +579,16 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
       nd->stamp = s->gen;
       nd->pos = POS_IMPORTED;
       pg->parent[p & ASTAR_PAGE_MASK] = lr[x];
+      nreached++;
     }
+  }
+  if (q->size > 1) {
+    /* a sized unit's steps depend on the cells of the unit, further than
+    ** a neighbour away: the running search's repair (repair.c) resets by
+    ** the unit's box, from the imported state as from a search it ran */
+    s->status = ASTAR_SEARCHING;
+    s->st.generated = nreached;
+    return astar_search_repair(s, changed, nchanged, q, sources, nsources, NULL);
   }
   /* 2. the steps an edit can change: a step between two cells is decided by
   ** the two cells and, for a diagonal, its two side cells -- all among the
@@ -603,6 +611,9 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
   for (head = 0; head < ndirty; head++) {
     int32_t v = queue[head];
     int par = lat_par_of(gr, v), d;
+    /* most of the field hangs on the edits (beside a source): computing it
+    ** afresh costs less than resetting and relaxing it again */
+    if (ndirty > nreached / 2 + 64) return ASTAR_EINVAL;
     for (d = 0; d < gr->ndir; d++) {
       int32_t u = v + gr->off[par][d];
       if (repair_reached(s, u) && repair_parent(s, u) == v) repair_reset(s, u, queue, &ndirty);

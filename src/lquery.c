@@ -396,9 +396,10 @@ static qbudget check_budget(lua_State *L) {
 /* Repairs the query's search after the changes since its version
 ** (repair.c): the grid's changed cells and the boxes of the changes of its
 ** penalty and forbid fields (lfield.c: a cell whose penalty or permission
-** changed is a changed cell to the repair, as one whose cost changed).
-** 0 when it cannot (then it begins again): a topology without a change log
-** (graphs), any-angle searches, a log that does not reach back (the grid's
+** changed is a changed cell to the repair, as one whose cost changed), or
+** the graph's changed nodes and edges (its log starts with its first
+** query: l_query_step).  0 when it cannot (then it begins again):
+** any-angle searches, a log that does not reach back (the grid's
 ** 4096 cells, a field's last 16 changes), more changed cells than the log
 ** holds (a field's fill), or a search the core cannot repair
 ** (astar_search_repair's EINVAL). */
@@ -407,10 +408,13 @@ static int query_repair(lua_State *L, lcall *C, lquery *Q, size_t *reset) {
   size_t n = 0;
   int rc;
   lfield *pen = Q->opts.penalty, *forbid = Q->opts.forbid;
-  if (T->grid == NULL || Q->opts.any_angle) return 0;
+  if (Q->opts.any_angle) return 0;
   Q->b.links = (int32_t *)sbuf_grow(L, C->M, Q->b.links, &Q->b.links_cap, QUERY_CHANGES,
                                     sizeof(int32_t));
-  if (astar_grid_changes(T->grid, Q->version, Q->b.links, QUERY_CHANGES, &n) != ASTAR_OK)
+  if (T->grid == NULL ? astar_graph_changes((astar_graph *)T->impl, Q->version, Q->b.links,
+                                            QUERY_CHANGES, &n) != ASTAR_OK
+                      : astar_grid_changes(T->grid, Q->version, Q->b.links, QUERY_CHANGES,
+                                           &n) != ASTAR_OK)
     return 0;
   if (pen && pen->version != Q->penalty_version &&
       !field_changes(pen, Q->penalty_version, Q->b.links, &n, QUERY_CHANGES))
@@ -585,6 +589,11 @@ static int l_query_step(lua_State *L) {
       Q->restarts++;
     }
   }
+  /* a graph logs its changes from its first query on, so that its
+  ** queries repair (a graph without queries pays nothing) */
+  if (!Q->begun && T->grid == NULL &&
+      astar_graph_track_changes((astar_graph *)T->impl, QUERY_CHANGES) != ASTAR_OK)
+    status_error(L, ASTAR_ENOMEM);
   if (!Q->begun && Q->dist) {
     dist_query_begin(L, Q);
   } else if (!Q->begun) {

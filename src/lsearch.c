@@ -298,11 +298,11 @@ static int l_distances(lua_State *L) {
 ** field:update() -> "current" | "repaired" | "rebuilt": brings a stale
 ** distance field up to date in place, with the sources and options it was
 ** made with.  The costs equal a fresh grid:distances exactly.  It repairs
-** (astar_grid_repair_distances) from the grid's change log; it recomputes
-** when the log does not reach back far enough, when many cells changed,
-** when a penalty or forbid field changed, with a cost callback (whose
-** costs may have changed anywhere), or for a sized unit (size > 1: an edit
-** reaches as far as the unit is wide).
+** (astar_grid_repair_distances) from the grid's change log and the boxes
+** of its penalty and forbid fields' changes; it recomputes when the logs
+** do not reach back far enough, when many cells changed, with a cost
+** callback (whose costs may have changed anywhere), or when most of the
+** field hangs on the changes (astar_grid_repair_distances' EINVAL).
 */
 static int l_field_update(lua_State *L) {
   /* stack: 1 field, 2 its user value, 3 the grid, 4 sources, 5 options,
@@ -340,22 +340,26 @@ static int l_field_update(lua_State *L) {
   parse_options(L, C, T, 3, 5, &S->b, &o, 0, 0, FOR_DIST);
   bridge_attach(&b, L, T, &o);
   count = F->w * F->h;
-  full = !(astar_topology_abilities(T->t) & ASTAR_CAN_REPAIR) || o.q.cost_fn != NULL ||
-         o.q.size > 1 ||
-         (F->penalty && F->penalty->version != F->penalty_version) ||
-         (F->forbid && F->forbid->version != F->forbid_version);
+  full = !(astar_topology_abilities(T->t) & ASTAR_CAN_REPAIR) || o.q.cost_fn != NULL;
   if (!full) {
+    /* the grid's changed cells, then the boxes of the option fields'
+    ** changes (a cell whose penalty or permission changed is repaired as
+    ** one whose cost changed: both decide the steps entering it) */
     size_t cap = FIELD_REPAIR_MAX(count);
     S->b.links = (int32_t *)sbuf_grow(L, C->M, S->b.links, &S->b.links_cap, cap,
                                       sizeof(int32_t));
-    full = astar_grid_changes(T->grid, F->grid_version, S->b.links, cap, &nch) !=
-           ASTAR_OK;
+    full = astar_grid_changes(T->grid, F->grid_version, S->b.links, cap, &nch) != ASTAR_OK ||
+           (F->penalty && F->penalty->version != F->penalty_version &&
+            !field_changes(F->penalty, F->penalty_version, S->b.links, &nch, cap)) ||
+           (F->forbid && F->forbid->version != F->forbid_version &&
+            !field_changes(F->forbid, F->forbid_version, S->b.links, &nch, cap));
   }
-  if (full)
-    rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q);
-  else
-    rc = astar_grid_repair_distances(S->b.s, T->grid, S->b.nodes, n, o.reverse,
-                                     &o.q, F->v, field_link(F), S->b.links, nch);
+  if (!full) {
+    rc = astar_grid_repair_distances(S->b.s, T->grid, S->b.nodes, n, o.reverse, &o.q, F->v,
+                                     field_link(F), S->b.links, nch);
+    full = rc == ASTAR_EINVAL; /* most of the field hung on the changes */
+  }
+  if (full) rc = astar_search_begin_distances(S->b.s, T->t, S->b.nodes, n, o.reverse, &o.q);
   if (rc != ASTAR_OK || (rc = astar_search_step(S->b.s, 0)) < 0)
     return search_error(L, T, S->b.s, rc);
   field_fill_distances(F, T, S->b.s);

@@ -53,30 +53,29 @@ static int qr_stands(const astar_search *s, const astar_grid *gr, int32_t p) {
          !(s->shuts && filter_forbids(&s->q, lat_ext(gr, p), lat_tag(gr, p)));
 }
 
-/* The kinds of search a repair serves: a grid, A* (no jump
-** points), and the answer independent of the order of expansions
-** (built-in admissible estimates, weight <= 1, stop = "expand", no
-** budgets, no partial paths, nothing recorded, no callback). */
+/* The kinds of search a repair serves: A* (no jump points), and the
+** answer independent of the order of expansions (weight <= 1, stop =
+** "expand", no budgets, no partial paths, nothing recorded, no callback);
+** on a grid, built-in admissible estimates (a graph's repair checks its
+** own: astar__graph_repair). */
 static int qr_repairable(const astar_search *s) {
   const astar_query *q = &s->q;
   int h = q->heuristic;
-  if (!(astar_topology_abilities(s->topo) & ASTAR_CAN_CELLS) || s->jps) return 0;
-  if (q->cost_fn != NULL || h == ASTAR_H_CALLBACK || h == ASTAR_H_BISECTOR ||
-      h == ASTAR_H_FULL_BISECTOR)
-    return 0;
-  /* manhattan overestimates a diagonal step: only the default where it is */
-  if (h == ASTAR_H_MANHATTAN && h != s->ops->default_heuristic(s->topo)) return 0;
+  if (s->jps || q->cost_fn != NULL || h == ASTAR_H_CALLBACK) return 0;
   if (!(q->weight <= 1.0) || q->stop != ASTAR_STOP_EXPAND || q->max_expansions != 0 ||
       q->max_cost != HUGE_VAL || q->track_best || q->record_trace || q->record_visited)
     return 0;
-  return 1;
+  if (!(astar_topology_abilities(s->topo) & ASTAR_CAN_CELLS)) return 1;
+  if (h == ASTAR_H_BISECTOR || h == ASTAR_H_FULL_BISECTOR) return 0;
+  /* manhattan overestimates a diagonal step: only the default where it is */
+  return h != ASTAR_H_MANHATTAN || h == s->ops->default_heuristic(s->topo);
 }
 
 /* Takes reached cell p off the open list (or the bypass slot) and out of
 ** the search (it loses its route), and queues it.  Its parent link stays:
 ** its children are found by it.  EINVAL once more than `most` cells were
 ** reset: beginning again is cheaper then. */
-static int qr_reset(astar_search *s, int32_t p, size_t *n, size_t most) {
+int astar__repair_reset(astar_search *s, int32_t p, size_t *n, size_t most) {
   astar_node *nd = node_at(s, p);
   if (*n >= most) return ASTAR_EINVAL;
   if (nd->pos >= 0) heap_remove(s, &s->open, (size_t)nd->pos, 0);
@@ -90,10 +89,11 @@ static int qr_reset(astar_search *s, int32_t p, size_t *n, size_t most) {
 }
 
 /* Puts reached, closed cell p back on the open list at its g. */
-static int qr_reopen(astar_search *s, int32_t p) {
+int astar__repair_reopen(astar_search *s, int32_t p) {
   astar_node *nd;
   double h, f;
-  if (!node_seen(s, p) || (nd = node_at(s, p))->pos != POS_CLOSED) return ASTAR_OK;
+  /* closed, or imported from a distance field (lattice.c) */
+  if (!node_seen(s, p) || (nd = node_at(s, p))->pos >= 0 || nd->pos == POS_NEXT) return ASTAR_OK;
   h = s->goal >= 0 ? s->ops->estimate(s, p) : 0.0;
   f = s->q.weight == 1.0 ? nd->g + h : nd->g + s->q.weight * h;
   s->st.reopened++;
@@ -123,6 +123,14 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
   if (nreset) *nreset = 0;
   if (s->status != ASTAR_SEARCHING || s->topo == NULL) return ASTAR_ESTATE;
   if (!qr_repairable(s)) return ASTAR_EINVAL;
+  /* the query may name tags the topology gained since (a longer factor
+  ** list); nothing else of it may differ */
+  if (q->tag_factor != NULL) {
+    s->q.tag_factor = q->tag_factor;
+    s->q.tag_count = q->tag_count;
+  }
+  if (!(astar_topology_abilities(s->topo) & ASTAR_CAN_CELLS))
+    return astar__graph_repair(s, changed, nchanged, sources, nsources, nreset);
   gr = (astar_grid *)s->topo;
   ops = s->ops;
   n = gr->w * gr->h;
@@ -130,12 +138,6 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     if (changed[k] < 0 || changed[k] >= n) return ASTAR_EINVAL;
   for (k = 0; k < nsources; k++)
     if (sources[k] < 0 || sources[k] >= n) return ASTAR_EINVAL;
-  /* the query may name tags the grid gained since (a longer factor list);
-  ** nothing else of it may differ */
-  if (q->tag_factor != NULL) {
-    s->q.tag_factor = q->tag_factor;
-    s->q.tag_count = q->tag_count;
-  }
   s->shuts = s->q.forbid != NULL || filter_forbids_tags(&s->q);
   /* what begin decided from the grid: the fast path ignores costs (a cost
   ** layer may have appeared), a sized unit lists its cells only when costs
@@ -161,7 +163,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
         if (!node_seen(s, p)) continue;
         /* a start or source keeps its g = 0 while it may be stood on */
         if (*parent_at(s, p) < 0 && (s->goal >= 0 || qr_stands(s, gr, p))) continue;
-        if ((rc = qr_reset(s, p, &nr, most)) != ASTAR_OK) return rc;
+        if ((rc = astar__repair_reset(s, p, &nr, most)) != ASTAR_OK) return rc;
       }
   }
   for (head = 0; head < nr; head++) {
@@ -169,7 +171,7 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     int par = lat_par_of(gr, v), d;
     for (d = 0; d < gr->ndir; d++) {
       int32_t u = v + gr->off[par][d];
-      if (node_seen(s, u) && qr_parent(s, u) == v && (rc = qr_reset(s, u, &nr, most)) != ASTAR_OK)
+      if (node_seen(s, u) && qr_parent(s, u) == v && (rc = astar__repair_reset(s, u, &nr, most)) != ASTAR_OK)
         return rc;
     }
   }
@@ -184,13 +186,13 @@ int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged
     int32_t v = s->ids[head];
     int par = lat_par_of(gr, v), d;
     for (d = 0; d < gr->ndir; d++)
-      if ((rc = qr_reopen(s, v + gr->off[par][d])) != ASTAR_OK) return rc;
+      if ((rc = astar__repair_reopen(s, v + gr->off[par][d])) != ASTAR_OK) return rc;
   }
   for (k = 0; k < nchanged; k++) {
     qr_box(gr, changed[k], r, &x0, &y0, &x1, &y1);
     for (y = y0; y <= y1; y++)
       for (x = x0; x <= x1; x++)
-        if ((rc = qr_reopen(s, LAT_CELL(gr, x, y))) != ASTAR_OK) return rc;
+        if ((rc = astar__repair_reopen(s, LAT_CELL(gr, x, y))) != ASTAR_OK) return rc;
   }
   s->version = s->topo->version;
   s->status = ASTAR_SEARCHING;

@@ -260,6 +260,11 @@ static int reserve(astar_search *s, size_t n) {
   return ASTAR_OK;
 }
 
+int astar__search_regrow(astar_search *s) {
+  s->count = s->ops->count(s->topo);
+  return reserve(s, s->ops->span(s->topo));
+}
+
 /*
 ** Everything both begins share: checks q against t, prepares t, copies the
 ** query (heuristic resolved), resets the state.  On failure the search is

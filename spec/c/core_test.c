@@ -937,6 +937,86 @@ static void test_edits(void) {
   astar_grid_free(gr);
 }
 
+/* A graph's change log (astar_graph_track_changes/_changes) and the repair
+** of a running graph search: what each mutator logs, a log that does not
+** reach back, bad ids refused (EINVAL, begin again), a node added while the
+** search ran (its directory grows), and the repaired answer against a
+** fresh search's. */
+static void test_graph_repair(void) {
+  astar_graph *g = astar_graph_new(NULL, NULL);
+  astar_topology *t = astar_graph_topology(g);
+  astar_search *s = astar_search_new(NULL, NULL), *f = astar_search_new(NULL, NULL);
+  astar_query q;
+  int32_t what[32], id, i, bad;
+  size_t n = 9;
+  uint32_t v0;
+  for (i = 0; i < 6; i++) CHECK(astar_graph_add_node(g, i, 0, 0, &id) == ASTAR_OK);
+  for (i = 0; i < 5; i++) CHECK(astar_graph_add_edge(g, i, i + 1, 1, 0, &id) == ASTAR_OK);
+  v0 = astar_topology_version(t);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_OK && n == 0);
+  CHECK(astar_graph_changes(g, v0 - 1, what, 8, &n) == ASTAR_EOVERFLOW); /* no log yet */
+  CHECK(astar_graph_track_changes(g, 4) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0 - 1, what, 8, &n) == ASTAR_EOVERFLOW); /* before it */
+  CHECK(astar_graph_set_enabled(g, 2, 0) == ASTAR_OK);
+  CHECK(astar_graph_set_enabled(g, 2, 0) == ASTAR_OK); /* no change: no line */
+  CHECK(astar_graph_set_cost(g, 4, 2) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_OK && n == 2);
+  CHECK(n == 2 && what[0] == 2 && what[1] == -1 - 4); /* oldest first */
+  CHECK(astar_graph_changes(g, v0, what, 1, &n) == ASTAR_EOVERFLOW); /* room for 1 */
+  CHECK(astar_graph_set_enabled(g, 2, 1) == ASTAR_OK);
+  CHECK(astar_graph_add_node(g, 9, 9, 0, &id) == ASTAR_OK && id == 6);
+  CHECK(astar_graph_add_edge(g, 1, 3, 5, 0, &bad) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_OK && n == 5 && what[3] == 6);
+  CHECK(what[4] == -1 - bad);
+  for (i = 0; i < 12; i++) CHECK(astar_graph_set_cost(g, 0, 2 - i % 2) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0, what, 32, &n) == ASTAR_EOVERFLOW); /* a ring of 16 */
+  CHECK(astar_graph_changes(g, v0 + 1, what, 32, &n) == ASTAR_OK && n == 16);
+  /* a search stepped a little, then edited: a node added and tied in, the
+  ** route's middle disabled (a detour through the added edge 1 -> 3) */
+  astar_query_init(&q, 0, 5);
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 3) == ASTAR_SEARCHING);
+  v0 = astar_topology_version(t);
+  for (i = 0; i < 40; i++) CHECK(astar_graph_add_node(g, 10 + i, 5, 0, &id) == ASTAR_OK);
+  CHECK(astar_graph_add_edge(g, 0, id, 1, 0, &bad) == ASTAR_OK);
+  CHECK(astar_graph_set_enabled(g, 2, 0) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_EOVERFLOW); /* 42 changes */
+  CHECK(astar_graph_track_changes(g, 64) == ASTAR_OK);              /* a new, empty log */
+  CHECK(astar_graph_changes(g, v0 + 41, what, 8, &n) == ASTAR_EOVERFLOW);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_EOVERFLOW);
+  v0 = astar_topology_version(t);
+  CHECK(astar_graph_set_cost(g, 0, 1.5) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_OK && n == 1);
+  /* euclidean, and edges shorter than their ends' distance now (0 -> 49
+  ** costs 1): the estimate may overestimate, no repair */
+  CHECK(astar_search_repair(s, what, n, &q, NULL, 0, NULL) == ASTAR_EINVAL);
+  q.heuristic = ASTAR_H_ZERO;
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 3) == ASTAR_SEARCHING);
+  bad = 99;
+  CHECK(astar_search_repair(s, &bad, 1, &q, NULL, 0, NULL) == ASTAR_EINVAL);
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && astar_search_step(s, 3) == ASTAR_SEARCHING);
+  bad = -1 - 999;
+  CHECK(astar_search_repair(s, &bad, 1, &q, NULL, 0, NULL) == ASTAR_EINVAL);
+  /* EINVAL: begin again; then a repair of every change since (the added
+  ** nodes too) */
+  CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 2) == ASTAR_SEARCHING);
+  v0 = astar_topology_version(t);
+  CHECK(astar_graph_add_node(g, 60, 5, 0, &id) == ASTAR_OK);
+  CHECK(astar_graph_add_edge(g, id, 5, 1, 0, &bad) == ASTAR_OK);
+  CHECK(astar_graph_add_edge(g, 1, id, 60, 0, &bad) == ASTAR_OK);
+  CHECK(astar_graph_set_enabled(g, 3, 0) == ASTAR_OK);
+  CHECK(astar_graph_changes(g, v0, what, 8, &n) == ASTAR_OK && n == 4);
+  CHECK(astar_search_repair(s, what, n, &q, NULL, 0, NULL) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  CHECK(astar_search_begin(f, t, &q) == ASTAR_OK && astar_search_step(f, 0) == ASTAR_FOUND);
+  CHECK(astar_search_g(s, 5) == astar_search_g(f, 5) && astar_search_g(s, 5) == 62.5);
+  astar_search_free(s);
+  astar_search_free(f);
+  astar_graph_free(g);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -958,6 +1038,7 @@ int main(void) {
   test_step_fault();
   test_sizes();
   test_edits();
+  test_graph_repair();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
