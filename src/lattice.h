@@ -486,8 +486,9 @@ void astar__sec_free(astar_grid *gr);
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;
 
-/* the jump table (jpsplus.c): the precomputed mode's refusal and loops,
-** the repair after the blocked bit of (x, y) changed, the release */
+/* the jump table (jpsplus.c): the precomputed mode's own refusal (for a
+** query JPS serves) and loops, the repair after the blocked bit of (x, y)
+** changed, the release */
 const char *astar__jump_refusal(const astar_topology *t, const astar_query *q);
 int astar__jump_auto(const astar_topology *t);
 int astar__jump_run(astar_search *s, uint64_t n);
