@@ -263,7 +263,7 @@ ASTAR_INLINE double lat_base_cost(const astar_grid *gr, const lat_shape *sh, int
 ** the two side positions).  A step costs the largest of the entered
 ** unit's cell costs.  One-cell queries never come here.  The unit's cells
 ** are listed once per query in the search (s->foot, lattice.c's
-** lat_unit_begin): their steps by parity, in padded and external ids.
+** unit_begin): their steps by parity, in padded and external ids.
 */
 ASTAR_INLINE const int32_t *lat_foot(const astar_search *s, int par) {
   return s->foot + (size_t)par * 2 * (size_t)s->nfoot;
