@@ -170,10 +170,11 @@ int astar_topology_components_current(const astar_topology *t);
 ** ids[0..n) that are connected now (the node itself counts as separated
 ** from any node connected to it): 1, 0 (also when the node is impassable
 ** already, or n < 2), EINVAL on a bad id, ENOMEM.  Nothing of the
-** topology changes: not its cells or nodes, not its version (the labels
-** are brought up to date first).  Grids relabel the node's sector (S x S
-** cells) and the sector graph in scratch, O(S * S + (w / S) * (h / S) +
-** n log n); graphs take one pass over their edges, O(nodes + edges).
+** topology changes: not its cells or nodes, not its version (for n >= 2
+** and the node passable, the labels are brought up to date first).  Grids
+** relabel the node's sector (S x S cells) and the sector graph in scratch,
+** O(S * S + (w / S) * (h / S) + n log n); graphs take one pass over their
+** edges, O(nodes + edges).
 */
 int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids, size_t n);
 
