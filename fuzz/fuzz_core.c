@@ -79,6 +79,14 @@
 **   - a cell whose tag's factor forbids is a forbidden cell: the same query
 **     with the cell forbidden either way gives the same answers (paths,
 **     statistics, fields, faults, segments, smoothing, Theta*);
+**   - the jump table (JPS+): built exactly on no_corner_cutting grids,
+**     equal to a fresh build after every edit (single or as one change),
+**     queries under ASTAR_ALGO_JPS_PLUS refused exactly where astar.h says,
+**     else answering as A* and the oracle;
+**   - edits as one change (astar_grid_edits_begin/_end, nested): one
+**     version when anything changed, none otherwise; connected and
+**     would_disconnect against reachability recomputed here, the latter
+**     changing nothing (not the version);
 **   - precomputed tables (landmarks, clusters) never overestimate, guide
 **     A* to Dijkstra's cost, and the audit finds no overestimate;
 **   - a search or Theta* begun before an edit refuses to step (ECHANGED); a
@@ -254,6 +262,7 @@ typedef struct world {
   int32_t tag[MAXN];
   int cost_layer, tag_layer;
   size_t log_cap; /* the change log's capacity (astar_grid_track_changes) */
+  int jumps;      /* the grid holds a jump table (op_jumps built it) */
   /* graphs: nodes' enabled flags and the edges as added */
   unsigned char enabled[MAXN];
   int32_t ne, efrom[MAXE], eto[MAXE], etag[MAXE];
@@ -661,6 +670,14 @@ static int jps_refused(const world *W, const astar_query *q) {
   return 0;
 }
 
+/* The precomputed mode's refusal, from astar.h's rules: what JPS refuses,
+** then a grid that is not no_corner_cutting, a unit, no table. */
+ORACLE
+static int plus_refused(const world *W, const astar_query *q) {
+  return jps_refused(W, q) || W->rule != ASTAR_DIAG_NO_CORNER_CUTTING || q->size > 1 ||
+         !W->jumps;
+}
+
 /* Whether built-in heuristic h applies to the world's topology (astar.h:
 ** "hex" to hex grids only; manhattan, octile, chebyshev not to them). */
 ORACLE
@@ -691,9 +708,10 @@ static int query_invalid(const world *W, const astar_query *q) {
         return 1;
   }
   if (!isfinite(q->penalty_scale) || isnan(q->max_cost) || q->max_cost < 0) return 1;
-  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS) return 1;
+  if (q->algorithm < ASTAR_ALGO_AUTO || q->algorithm > ASTAR_ALGO_JPS_PLUS) return 1;
   if (q->size < 1 || q->size > ASTAR_MAX_UNIT) return 1;
   if (q->size > 1 && W->shape == W_GRAPH) return 1;
+  if (q->algorithm == ASTAR_ALGO_JPS_PLUS) return plus_refused(W, q);
   return q->algorithm == ASTAR_ALGO_JPS && jps_refused(W, q);
 }
 
@@ -1896,7 +1914,7 @@ static void op_path(world *W, input *in, int sized) {
   q.track_best = (flags >> 4) & 1;
   q.record_trace = q.record_visited = (flags >> 5) & 1;
   if (flags & 64) q.max_expansions = 1 + u8(in) % 32;
-  q.algorithm = u8(in) % 4;                 /* 3 is out of range */
+  q.algorithm = u8(in) % 5;                 /* 3: JPS+ (a table: op_jumps); 4 is out of range */
   q.size = sized ? 2 + u8(in) % 3 : 1;
   if (q.heuristic == ASTAR_H_CALLBACK || (u8(in) & 1)) {
     q.heuristic_fn = fuzz_h;
@@ -2843,6 +2861,154 @@ static void op_forbid(world *W, input *in) {
   if (W->abil & ASTAR_CAN_SEGMENTS) forbid_segments(W, &qa, &qb, in);
 }
 
+
+/* ---- the lattice format: the jump table, edits as one change ------------- */
+
+/* Grid W's jump table against a fresh build on a grid of the same cells
+** (a repaired table must be exactly a fresh one). */
+static void jumps_fresh(const world *W) {
+  astar_grid *g = astar_grid_new(W->w, W->h, W->rule, NULL, NULL);
+  const int16_t *ta, *tb;
+  size_t na = 0, nb = 0;
+  int32_t i;
+  CHECK(g != NULL);
+  for (i = 0; i < W->n; i++)
+    if (W->blk[i]) CHECK(astar_grid_set_blocked(g, i % W->w, i / W->w, 1) == ASTAR_OK);
+  CHECK(astar_grid_precompute_jumps(g, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(W->gr, &na);
+  tb = astar_grid_jump_table(g, &nb);
+  CHECK(ta != NULL && tb != NULL && na == nb);
+  CHECK(na == (size_t)(W->w + 2) * (size_t)(W->h + 2) * 8);
+  CHECK(memcmp(ta, tb, na * sizeof *ta) == 0);
+  astar_grid_free(g);
+}
+
+/* The precomputed mode (JPS+, square grids): the table is built exactly on
+** no_corner_cutting grids (EINVAL elsewhere); blocked-bit edits between
+** queries repair it to a fresh build's; a query under JPS_PLUS (or AUTO,
+** which may take the table) is refused exactly where astar.h says (what
+** JPS refuses, the rule, a unit, no table: plus_refused), else answers as
+** A* and the oracle; sometimes the table is dropped again. */
+static void op_jumps(world *W, input *in) {
+  int ncc = W->rule == ASTAR_DIAG_NO_CORNER_CUTTING, rounds = 1 + u8(in) % 4, r;
+  if (W->jumps) jumps_fresh(W); /* repaired by the ops since the last build */
+  CHECK(astar_grid_precompute_jumps(W->gr, 1) == (ncc ? ASTAR_OK : ASTAR_EINVAL));
+  W->jumps = ncc;
+  CHECK((astar_grid_has_jumps(W->gr) != 0) == W->jumps);
+  for (r = 0; r < rounds; r++) {
+    astar_query q, a;
+    int st, st2, i, edits = u8(in) % 4;
+    int32_t start, goal;
+    field f;
+    for (i = 0; i < edits; i++) {
+      int32_t x, y;
+      cell_decode(W, in, &x, &y);
+      w_block(W, x, y, u8(in) & 1);
+    }
+    if (W->jumps && edits) jumps_fresh(W);
+    start = (int32_t)(u8(in) % W->n);
+    goal = (int32_t)(u8(in) % W->n);
+    astar_query_init(&q, start, goal);
+    q.algorithm = (u8(in) & 1) ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_AUTO;
+    q.stop = u8(in) % 3;
+    switch (u8(in) % 6) { /* something the table cannot serve, or not */
+      case 0: q.size = 2; break;
+      case 1: q.weight = 2; break;
+      case 2: mods_decode(W, &q, u8(in), in); break;
+      case 3: q.track_best = 1; break;
+      default: break;
+    }
+    CHECK((astar_jps_plus_refusal(W->t, &q) != NULL) == plus_refused(W, &q));
+    st = astar_search_begin(W->s, W->t, &q);
+    CHECK((st == ASTAR_EINVAL) == query_invalid(W, &q));
+    if (st != ASTAR_OK) continue;
+    st = run_slices(W->s, (uint64_t)(1 + 3 * r)); /* reads nothing: rounds stay aligned */
+    if (data_error(st)) continue;
+    oracle_path(W, &q, W->s, st);
+    a = q;
+    a.algorithm = ASTAR_ALGO_ASTAR;
+    CHECK(astar_search_begin(W->s2, W->t, &a) == ASTAR_OK);
+    st2 = run_all(W->s2);
+    if (data_error(st2)) continue;
+    CHECK(st == st2);
+    if (st == ASTAR_FOUND && (q.stop == ASTAR_STOP_OPTIMAL ||
+                              (q.stop == ASTAR_STOP_EXPAND && !jps_refused(W, &q)))) {
+      double c = check_cell_path(W, &q, W->s, goal), c2 = check_cell_path(W, &a, W->s2, goal);
+      cell_oracle(W, &q, &start, 1, 0, &f);
+      if (!f.bad) CHECK(fabs(c - f.d[goal]) <= tol(c) && fabs(c2 - f.d[goal]) <= tol(c2));
+    }
+  }
+  if (u8(in) % 4 == 0) {
+    CHECK(astar_grid_precompute_jumps(W->gr, 0) == ASTAR_OK && !astar_grid_has_jumps(W->gr));
+    W->jumps = 0;
+  }
+}
+
+/* One-cell reachability from a to b under the grid's own rules, with the
+** record's blocked cells (the oracle). */
+ORACLE
+static int reaches(const world *W, int32_t a, int32_t b) {
+  field f;
+  cell_oracle(W, NULL, &a, 1, 0, &f);
+  return f.d[b] < HUGE_VAL;
+}
+
+/* Edits as one change (astar_grid_edits_begin/_end, nested once or twice):
+** each does what it does alone (the getters against the record), the
+** version moves by one when any changed something and not at all
+** otherwise; then the components against reachability recomputed here:
+** connected, and would_disconnect (the node blocked in the record only),
+** which changes nothing of the grid (its version stays). */
+static void op_bulk(world *W, input *in) {
+  int count = 1 + u8(in) % 12, nest = 1 + u8(in) % 2, i, k, changed = 0;
+  uint32_t v0 = astar_topology_version(W->t);
+  for (k = 0; k < nest; k++) astar_grid_edits_begin(W->gr);
+  for (i = 0; i < count; i++) {
+    int32_t x, y, c = -1;
+    uint8_t kind = u8(in);
+    unsigned char b0 = 0;
+    double c0 = 0;
+    int32_t t0 = 0;
+    cell_decode(W, in, &x, &y);
+    if (cell_in(W, x, y)) {
+      c = y * W->w + x;
+      b0 = W->blk[c];
+      c0 = W->cost[c];
+      t0 = W->tag[c];
+    }
+    if (kind % 3 == 0) w_block(W, x, y, u8(in) & 1);
+    else if (kind % 3 == 1) w_cost(W, x, y, (double)(u8(in) % 4));
+    else w_tag(W, x, y, u8(in) % 4);
+    if (c >= 0 && (W->blk[c] != b0 || W->cost[c] != c0 || W->tag[c] != t0)) changed = 1;
+  }
+  for (k = 0; k < nest; k++) astar_grid_edits_end(W->gr);
+  CHECK(astar_topology_version(W->t) == v0 + (uint32_t)changed);
+  w_verify(W);
+  for (i = 0; i < 2; i++) {
+    int32_t node = (int32_t)(u8(in) % W->n), ids[4], n = (int32_t)(u8(in) % 5), j, l;
+    uint32_t v = astar_topology_version(W->t);
+    unsigned char before[4][4];
+    int want = 0;
+    for (j = 0; j < n; j++) ids[j] = (int32_t)(u8(in) % W->n);
+    for (j = 0; j < n; j++)
+      for (l = 0; l < n; l++) before[j][l] = (unsigned char)reaches(W, ids[j], ids[l]);
+    for (j = 0; j + 1 < n; j++)
+      CHECK(astar_topology_connected(W->t, ids[j], ids[j + 1]) == before[j][j + 1]);
+    if (!W->blk[node] && n >= 2) {
+      W->blk[node] = 1; /* the record only: the grid stays as it is */
+      for (j = 0; j < n; j++)
+        for (l = 0; l < n; l++)
+          if (ids[j] != ids[l] && before[j][l] && !reaches(W, ids[j], ids[l])) want = 1;
+      W->blk[node] = 0;
+    }
+    CHECK(astar_topology_would_disconnect(W->t, node, ids, (size_t)n) == want);
+    CHECK(astar_topology_version(W->t) == v);
+    /* a real question (two cells, the node open) brings the labels up to
+    ** date; fewer cells or a blocked node are answered with no work */
+    if (n >= 2 && !W->blk[node]) CHECK(astar_topology_components_current(W->t));
+  }
+}
+
 /* ---- the lattice format: the driver -------------------------------------- */
 
 enum {
@@ -2860,6 +3026,8 @@ enum {
   OP_FORBID,
   OP_SIGHT,
   OP_TABLES,
+  OP_JUMPS,
+  OP_BULK,
   N_OPS
 };
 
@@ -2879,6 +3047,8 @@ static const unsigned op_needs[N_OPS] = {
     [OP_FORBID] = ASTAR_CAN_CELLS,
     [OP_SIGHT] = ASTAR_CAN_CELLS,
     [OP_TABLES] = 0,
+    [OP_JUMPS] = ASTAR_CAN_JPS,
+    [OP_BULK] = ASTAR_CAN_CELLS,
 };
 
 /* A topology without the ability an op needs: where astar.h says asking
@@ -2893,10 +3063,12 @@ static void refused(world *W, int op) {
     CHECK(astar_search_begin(W->s, W->t, &q) == ASTAR_EINVAL);
     CHECK(astar_search_begin_distances(W->s, W->t, &src, 1, 0, &q) == ASTAR_EINVAL);
     CHECK(astar_topology_prepare(W->t, &q) == ASTAR_EINVAL);
-  } else if (op == OP_JPS) {
-    q.algorithm = ASTAR_ALGO_JPS;
-    CHECK(astar_jps_refusal(W->t, &q) != NULL);
+  } else if (op == OP_JPS || op == OP_JUMPS) {
+    q.algorithm = op == OP_JPS ? ASTAR_ALGO_JPS : ASTAR_ALGO_JPS_PLUS;
+    CHECK(astar_jps_refusal(W->t, &q) != NULL && astar_jps_plus_refusal(W->t, &q) != NULL);
+    CHECK(strcmp(astar_jps_plus_refusal(W->t, &q), astar_jps_refusal(W->t, &q)) == 0);
     CHECK(astar_search_begin(W->s, W->t, &q) == ASTAR_EINVAL);
+    if (W->gr) CHECK(astar_grid_precompute_jumps(W->gr, 1) == ASTAR_EINVAL);
   } else if ((op == OP_SEGMENT || op == OP_SMOOTH || op == OP_THETA) && W->shape != W_GRAPH) {
     /* a grid without segments (hex) refuses every segment function */
     astar_theta *th = astar_theta_new(NULL, NULL);
@@ -2930,6 +3102,8 @@ static void lattice_op(world *W, int op, input *in) {
     case OP_FAULT: op_fault(W, in); break;
     case OP_FORBID: op_forbid(W, in); break;
     case OP_SIGHT: op_sight(W, in); break;
+    case OP_JUMPS: op_jumps(W, in); break;
+    case OP_BULK: op_bulk(W, in); break;
     default: fuzz_tables(W->t, in, W->s, W->s2, &W->cb); break;
   }
 }

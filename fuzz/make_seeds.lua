@@ -6,7 +6,9 @@
 -- the plain fast path and the general one, jump point search, sized units,
 -- distance fields forwards, backwards and sized, clearance, line of sight,
 -- segments, smoothing and Theta* (square grids), field repair, step faults,
--- the forbidding tag, edits, precomputed tables.  A short fuzzing run then
+-- the forbidding tag, edits, precomputed tables, the jump table of JPS+
+-- (built, repaired by edits, refused where it cannot serve), edits as one
+-- change and the component questions (connected, would_disconnect).  A short fuzzing run then
 -- starts from every mode instead of finding them by chance.
 --
 -- Usage (from the repository root; any Lua 5.1 to 5.4):
@@ -26,6 +28,7 @@ local function bit(flags, b) return math.floor(flags / b) % 2 == 1 end
 local OP = {
   edit = 0, path = 1, units = 2, field = 3, clear = 4, jps = 5, segment = 6,
   smooth = 7, theta = 8, repair = 9, fault = 10, forbid = 11, sight = 12, tables = 13,
+  jumps = 14, bulk = 15,
 }
 
 -- A byte string from numbers (each 0..255) and strings, in order.
@@ -279,6 +282,37 @@ local function tables(kind, k)
   return op("tables", bytes(kind, k, 5, 0, slices(40)))
 end
 
+-- op_jumps: the jump table built, then rounds {edits, s, g, plus, stop,
+-- spoil}: edits {x, y, blocked} before the query, plus (JPS_PLUS, else
+-- AUTO), spoil (0 size 2, 1 weight 2, 2 modifiers (flags follow), 3
+-- track_best, 4 nothing); drop: the table dropped after.
+local function jumps(rounds, drop)
+  local b = { #rounds - 1 }
+  for _, rd in ipairs(rounds) do
+    b[#b + 1] = #rd.edits
+    for _, e in ipairs(rd.edits) do b[#b + 1] = e[1]; b[#b + 1] = e[2]; b[#b + 1] = e[3] end
+    b[#b + 1] = rd[1]; b[#b + 1] = rd[2]; b[#b + 1] = rd.plus and 1 or 0
+    b[#b + 1] = rd.stop or 0; b[#b + 1] = rd.spoil or 4
+    if (rd.spoil or 4) == 2 then b[#b + 1] = rd.flags or 1 end
+  end
+  b[#b + 1] = drop and 0 or 1
+  return op("jumps", bytes(unpack(b)))
+end
+
+-- op_bulk: edits {kind, x, y, arg} as one change (kind 0 blocked, 1 cost
+-- 0..3, 2 tag 0..3), nested once or twice; then two questions {node,
+-- cells...} (connected between neighbours in the list, would_disconnect).
+local function bulk(list, nest, questions)
+  local b = { #list - 1, nest - 1 }
+  for _, e in ipairs(list) do b[#b + 1] = e[1]; b[#b + 1] = e[2]; b[#b + 1] = e[3]; b[#b + 1] = e[4] end
+  for _, qn in ipairs(questions) do
+    b[#b + 1] = qn[1]
+    b[#b + 1] = #qn - 1
+    for i = 2, #qn do b[#b + 1] = qn[i] end
+  end
+  return op("bulk", bytes(unpack(b)))
+end
+
 -- ---- the seeds ---------------------------------------------------------------
 
 local seeds = {}
@@ -353,6 +387,28 @@ for r, rule in ipairs(rules) do
     sight({ { 0, last }, { 8, 63 } }, 0, 5),
     tables(0, 3),
   }))
+  -- the jump table (built on no_corner_cutting grids, refused on the
+  -- others), repaired by single and bulk edits; edits as one change and
+  -- the component questions
+  name = "lattice-square-" .. rule .. "-jumps"
+  seed(name, input(kind, grid_build(name, { w = w, h = h, walls = 14 }), {
+    jumps({
+      { 0, last, plus = true, edits = {} },
+      { last, 4, plus = false, stop = 2, edits = { { 4, 3, 1 }, { 4, 4, 1 } } },
+      { 9, last - 9, plus = true, spoil = 0, edits = { { 4, 3, 0 } } },
+      { 2, 60, plus = true, spoil = 1, edits = { { 0, 5, 1 } } },
+    }),
+    path(0, last, { alg = 3 }),                               -- JPS+ through op_path
+    bulk({ { 0, 4, 2, 1 }, { 0, 4, 5, 1 }, { 1, 6, 6, 3 }, { 2, 7, 1, 2 }, { 0, 4, 2, 0 } }, 2,
+         { { 40, 0, last, 36 }, { 31, 22, 40, 49 } }),
+    bulk({ { 0, 1, 1, 0 } }, 1, { { 13, 4, 22 }, { 0, 0 } }),  -- nothing changes: no version
+    jumps({
+      { last, 0, plus = true, stop = 1, edits = { { 5, 5, 1 }, { 5, 6, 1 }, { 5, 7, 1 } } },
+      { 0, last, plus = false, spoil = 3, edits = {} },
+      { 0, last, plus = true, spoil = 2, flags = 4, edits = { { 1, 1, 1 } } },
+    }, true),
+    jumps({ { 3, last - 2, plus = true, spoil = 2, flags = 1, edits = {} } }),
+  }))
 end
 
 for l, layout in ipairs(layouts) do
@@ -394,6 +450,14 @@ for l, layout in ipairs(layouts) do
     fault(1 + 4, 1, { { -1, 12 }, { 12, 13 }, { 12, 20 }, { 30, 21 } }, 0),
     edit({ { 0, 3, 3, 1 }, { 1, 4, 4, 6 }, { 2, 5, 5, 3 }, { 7, 2, 2 } }, { 0, last, 0, 40 }),
     tables(1, 4),
+  }))
+  name = "lattice-hex-" .. layout .. "-bulk"
+  seed(name, input(kind, grid_build(name, { w = w, h = h, walls = 14 }), {
+    bulk({ { 0, 3, 2, 1 }, { 0, 3, 3, 1 }, { 0, 3, 4, 1 }, { 1, 5, 5, 2 }, { 2, 6, 1, 3 } }, 2,
+         { { 30, 0, last, 27 }, { 21, 20, 22, 29, 13 } }),
+    bulk({ { 0, 3, 3, 0 }, { 0, 3, 3, 0 } }, 1, { { 35, 27, 43 }, { 4, 4 } }),
+    op("jumps", bytes(0)),                                    -- refused: no jump table on hex
+    path(0, last, { alg = 3 }),                               -- JPS+ refused
   }))
 end
 
@@ -451,6 +515,8 @@ do
     op("units", bytes(0)),
     op("jps", bytes(0)),
     op("clear", bytes(0)),
+    op("jumps", bytes(0)),
+    op("bulk", bytes(0)),
     gq(0, 9, 2, 1),
     tables(1, 2),
   }))

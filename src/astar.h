@@ -31,15 +31,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Symbols (doc/reference.md, "Symbols and linkage").  Every external name
-** of the core starts with astar_ (this header) or astar__ (the internal
-** headers), every macro with ASTAR_.  Compiled as the core (its own files
-** define ASTAR_CORE_BUILD), the functions are hidden where the compiler
-** can hide them (GCC and Clang, ELF and Mach-O): they link between the
-** files of the program or shared object they are built into, but are not
-** exported from it, so the Lua module exports luaopen_astar_core alone and
-** an engine that compiles the core in exports nothing of it.  To build the
-** core as a shared library of its own, compile it with -DASTAR_VISIBLE. */
+/* Symbols (doc/reference.md, "Symbols and linkage"): external names start
+** with astar_ (astar__ inside the core), macros with ASTAR_.  Built as the
+** core (ASTAR_CORE_BUILD), the functions are hidden from outside the
+** program or shared object they link into (GCC, Clang; ELF, Mach-O); to
+** build the core as a shared library of its own, use -DASTAR_VISIBLE. */
 #if defined(ASTAR_CORE_BUILD) && !defined(ASTAR_VISIBLE) && \
     (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
 #define ASTAR_HIDDEN_API 1
@@ -78,8 +74,7 @@ typedef enum astar_status {
   ASTAR_ECHANGED = -6,      /* the topology changed since the search began */
   ASTAR_EBUSY = -7,         /* mutation of a locked (being searched) topology */
   ASTAR_ESTATE = -8,        /* call out of order (step before begin, ...) */
-  ASTAR_EOVERFLOW = -9      /* a path's cost summed to infinity (costs too
-                             ** large) */
+  ASTAR_EOVERFLOW = -9      /* a path's cost summed to infinity */
 } astar_status;
 
 /* Human-readable name of a status ("found", "unreachable", "out of memory"...). */
@@ -102,15 +97,11 @@ typedef struct astar_topology astar_topology;
 /* What a topology can do beyond searching (astar_topology_abilities): a
 ** bit for each ability; generic code asks instead of comparing kinds. */
 typedef enum astar_ability {
-  ASTAR_CAN_CELLS = 1,    /* a grid of cells (astar_grid): per-cell penalty and
-                          ** forbid arrays, cell ids y * width + x */
+  ASTAR_CAN_CELLS = 1,    /* cells (astar_grid): ids y * width + x, penalty, forbid */
   ASTAR_CAN_UNITS = 2,    /* units larger than one node (astar_query.size) */
-  ASTAR_CAN_JPS = 4,      /* jump point search, for the queries
-                          ** astar_jps_refusal allows */
-  ASTAR_CAN_REPAIR = 8,   /* distance searches repair after edits
-                          ** (astar_grid_repair_distances) */
-  ASTAR_CAN_SEGMENTS = 16 /* segments between cell centres: smoothing and
-                          ** any-angle search (astar_grid_walk ...) */
+  ASTAR_CAN_JPS = 4,      /* jump point search (astar_jps_refusal) */
+  ASTAR_CAN_REPAIR = 8,   /* distance fields repair (astar_grid_repair_distances) */
+  ASTAR_CAN_SEGMENTS = 16 /* segments: smoothing, any-angle (astar_grid_walk ...) */
 } astar_ability;
 
 /* The astar_ability bits of t. */
@@ -158,18 +149,16 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** Connected components under the topology's own passability (open cells
 ** and the diagonal rule, enabled nodes and edges; directed graphs: weak
 ** components).  1 when a path may exist between nodes a and b, 0 when none
-** can (either is impassable, or they lie in different components): 0 is a
-** proof.  Grids keep them per sector of S x S cells (S about the square
-** root of half the longer side): an edit of a cell's blocked bit only
-** marks its sector, and the next call relabels each marked sector and,
-** when a sector's components changed, the small graph of sectors --
-** never the grid (a new grid's first edit writes its labels as all open,
-** O(cells) then, so no call labels the grid).  Graphs: labels computed on first use and kept current
-** by mutations that only add steps; disabling a node makes the next call
-** relabel the graph (O(nodes + steps)).  EINVAL on a bad id, ENOMEM.  astar_search_begin uses the same labels: a query whose goal lies
-** in another component than its start is UNREACHABLE at once.  The first
-** call after a change writes the labels: a host searching one topology from
-** several threads calls it (or astar_topology_components_refresh) first.
+** can (either is impassable, or they are in different components): 0 is a
+** proof.  EINVAL on a bad id, ENOMEM.  Grids keep labels per sector
+** (doc/reference.md, grid:connected: sizes, costs): an edit marks its
+** sector, the next call relabels the marked sectors and the small sector
+** graph, never the grid (a new grid's first edit writes them, O(cells),
+** once).  Graphs label on first use and relabel, O(nodes + steps), at the
+** next call after a node is disabled.  astar_search_begin reads the
+** labels: a goal in another component is UNREACHABLE at once.  The first
+** call after a change writes them: a host searching from several threads
+** calls astar_topology_components_refresh first.
 */
 int astar_topology_connected(astar_topology *t, int32_t a, int32_t b);
 /* Brings the labels up to date now; ENOMEM. */
@@ -181,14 +170,13 @@ int astar_topology_components_current(const astar_topology *t);
 ** ids[0..n) that are connected now (the node itself counts as separated
 ** from any node connected to it): 1, 0 (also when the node is impassable
 ** already, or n < 2), EINVAL on a bad id, ENOMEM.  Nothing of the
-** topology changes: not its cells or nodes, not its version (the labels
-** are brought up to date first, as astar_topology_connected does).  Grids
-** answer from their sectors: the node's sector relabelled in scratch and
-** the small graph of sectors, O(S * S + (w / S) * (h / S) + n log n);
-** graphs by one pass over their edges without the node, O(nodes + edges).
+** topology changes: not its cells or nodes, not its version (for n >= 2
+** and the node passable, the labels are brought up to date first).  Grids
+** relabel the node's sector (S x S cells) and the sector graph in scratch,
+** O(S * S + (w / S) * (h / S) + n log n); graphs take one pass over their
+** edges, O(nodes + edges).
 */
-int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids,
-                                    size_t n);
+int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids, size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Directed weighted multigraph                                              */
@@ -205,8 +193,7 @@ astar_topology *astar_graph_topology(astar_graph *g);
 /* [in] x, y, z: position used by the distance heuristics; any finite values.
 ** [out] id: the new node's id (node_count - 1).  Nodes start enabled.
 ** Fails with EINVAL on a non-finite coordinate or when INT32_MAX nodes exist. */
-int astar_graph_add_node(astar_graph *g, double x, double y, double z,
-                         int32_t *id);
+int astar_graph_add_node(astar_graph *g, double x, double y, double z, int32_t *id);
 
 /* A directed edge from -> to.  Several edges may join the same pair: they
 ** stay distinct and a path names the one it used.
@@ -287,9 +274,8 @@ typedef enum astar_layout {
 } astar_layout;
 
 /* The cost of a diagonal step (times the entered cell's cost): sqrt 2 to
-** within 1.2e-10, rounded to a multiple of 2^-32 so that every sum of grid
-** steps below 2^21 is exact in a double.  Routes of equal length then have
-** bit-identical costs, so ties are real ties and the high_g tie-break works,
+** within 1.2e-10, a multiple of 2^-32, so that every sum of grid steps
+** below 2^21 is exact: equal routes cost bit-identical sums (real ties),
 ** and the octile heuristic is exactly consistent. */
 #define ASTAR_GRID_DIAG (6074001000.0 / 4294967296.0)
 
@@ -339,20 +325,16 @@ int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag);
 int astar_grid_neighbours(const astar_grid *gr, int32_t x, int32_t y, int32_t *xy);
 
 /*
-** 1 when the line between the centres of the two cells crosses no blocked
-** cell, 0 otherwise, EINVAL when a cell is out of range.  Symmetric; the
-** end cells themselves must be open.
-**   - square: exact integer walk; a line through a grid corner is blocked
-**     when both cells beside it at that corner are blocked (squeezing
-**     between two diagonal walls), except on grids whose diagonal rule is
-**     "always", where a step squeezes so and a line may too; touching one
-**     blocked corner is fine;
-**   - hex: the guide's line drawing (the hex distance n, and for i = 0..n
-**     the cell holding the point i/n of the way); where that point lies on
-**     the edge between two cells it counts as blocked only when both are.
+** 1 when the line between the two cells' centres crosses no blocked cell
+** (the end cells open too), 0 otherwise, EINVAL out of range.  Symmetric.
+**   - square: exact integer walk; through a corner whose two side cells
+**     are blocked it is blocked (but on rule "always" grids, where steps
+**     squeeze so); touching one blocked corner is fine;
+**   - hex: the guide's line drawing (for i = 0..n, n the hex distance, the
+**     cell holding the point i/n of the way; a point on the edge of two
+**     cells is blocked only when both are).
 */
-int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0,
-                             int32_t x1, int32_t y1);
+int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
 /* The same for a unit of `size` (see astar_query.size) moving from (x0, y0)
 ** to (x1, y1): every cell of the unit sees its counterpart (each of the
@@ -363,50 +345,38 @@ int astar_grid_line_of_sight_size(astar_grid *gr, int32_t x0, int32_t y0,
                                   int32_t x1, int32_t y1, int32_t size);
 
 /* The clearance of cell (x, y): the largest size k <= ASTAR_MAX_UNIT of a
-** unit that fits at the cell (inside the grid, every cell of it open; see
-** astar_query.size for the unit's cells on each shape); 0 on a blocked
-** cell.  The first call (or the first query or line of sight with a size
-** above 1) builds the clearance layer (one byte a cell, ENOMEM possible);
-** from then on astar_grid_set_blocked keeps it current, revisiting only
-** the cells whose clearance the change can reach.  EINVAL out of range. */
+** unit that fits there (inside the grid, all open; astar_query.size), 0 on
+** a blocked cell.  The first use of a size above 1 builds the layer (a
+** byte a cell, ENOMEM); astar_grid_set_blocked then keeps it current,
+** revisiting only the cells the change can reach.  EINVAL out of range. */
 int astar_grid_clearance(astar_grid *gr, int32_t x, int32_t y);
 
 /* Writes 1 to out[y * width + x] for every cell with line of sight from
 ** (x, y) within `radius` (square: Euclidean, in cells; hex: steps; radius
 ** < 0 means unlimited) and 0 elsewhere.  [out] out: width * height
 ** doubles. */
-int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y,
-                            double radius, double *out);
+int astar_grid_visible_from(const astar_grid *gr, int32_t x, int32_t y, double radius, double *out);
 
-/*
-** The change log, for repairing distance fields.  Once tracking is on, the
-** grid keeps the cells of its last `cap` changes (set_blocked, set_cost,
-** set_tag that changed something; one change per version).  Calling it again
-** with a larger cap starts a larger, empty log.  ENOMEM.
-*/
+/* The change log, for repairs: once on, the grid keeps the cells of its
+** last `cap` changes (set_blocked, set_cost, set_tag that changed something;
+** one per version).  A larger cap starts a larger, empty log.  ENOMEM. */
 int astar_grid_track_changes(astar_grid *gr, size_t cap);
 /* [out] cells[0..*n-1]: the cells (external ids, newest first, repeats
 ** possible) changed since version `since`.  EOVERFLOW when the log does not
 ** reach back that far or holds more than `cap` of them: then only a full
 ** recomputation is safe.  [out] n: 0 when nothing changed. */
-int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells,
-                       size_t cap, size_t *n);
+int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, size_t cap, size_t *n);
 
-/*
-** Edits as one change: the set_blocked, set_cost and set_tag calls between
-** astar_grid_edits_begin and astar_grid_edits_end that change something
-** make one new version together (a query or field sees one change) and
-** each logs its cell (astar_grid_changes: repeats possible).  Each call
-** does exactly what it does alone otherwise.  Pairs nest; no search may
-** begin in between (searches lock the grid; edits are refused then).
-*/
+/* Edits as one change: the set_blocked, set_cost and set_tag calls between
+** begin and end that change something make one new version together, each
+** logging its cell (repeats possible), and otherwise do what they do alone.
+** Pairs nest; no search may begin in between (it would lock the grid). */
 void astar_grid_edits_begin(astar_grid *gr);
 void astar_grid_edits_end(astar_grid *gr);
 
 /* Hex geometry.  The number of steps between two cells on an open hex
 ** grid; -1 when a cell is out of range or gr is a square grid. */
-int32_t astar_hex_distance(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1,
-                           int32_t y1);
+int32_t astar_hex_distance(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 /* [out] q, r: the axial coordinates of offset cell (x, y) in `layout` (the
 ** guide's conversion; any x, y).  Hex distance is the largest of |dq|,
 ** |dr| and |dq + dr|. */
@@ -453,17 +423,15 @@ typedef enum astar_tie_break {
 
 /*
 ** How a search explores.  Jump point search (JPS) expands only the cells
-** where an optimal path may turn, scanning the straight runs between them
-** 64 cells at a time; it finds paths of the same cost as A*.  It serves
-** grid path searches with uniform costs only: rule never or
-** no_corner_cutting, no cell costs, no tag factor other than 1 on a grid
-** with tags, no penalty, forbid or cost callback, weight 1 (any heuristic,
-** stop, budget, tie-break).  AUTO takes it whenever the query allows it,
-** except with track_best (a partial search's best node would be the best
-** jump point, not the best cell); JPS on a query that does not allow it is
-** EINVAL (astar_jps_refusal says why).
-** Under JPS the statistics, trace, visited list, astar_search_g and
-** astar_search_parent describe jump points; paths list every cell.
+** where an optimal path may turn; its paths cost what A*'s do.  It serves
+** square grid path searches with uniform costs: rule never or
+** no_corner_cutting, no cell costs, no tag factor but 1, no penalty, forbid
+** or cost callback, weight 1.  AUTO takes it when the query allows it,
+** but not with track_best (the best node would be a jump point); JPS on
+** another query is EINVAL
+** (astar_jps_refusal says why).  Under JPS the statistics, trace, visited
+** list, astar_search_g and _parent describe jump points; paths list every
+** cell.
 */
 typedef enum astar_algorithm {
   ASTAR_ALGO_AUTO = 0,
@@ -473,19 +441,14 @@ typedef enum astar_algorithm {
 } astar_algorithm;
 
 /*
-** Precomputed jump point search (JPS+, Rabin; Harabor & Grastien, ICAPS
-** 2014): a square grid with diagonal rule no_corner_cutting may hold a
-** table of jump distances, 8 per cell (16 bytes a cell, counted by
-** astar_topology_bytes), built by astar_grid_precompute_jumps (its cost is
-** paid there: one pass over the grid) and kept current by every
-** astar_grid_set_blocked with a local repair (the runs through the edited
-** cell and its neighbours, in the same call).  ASTAR_ALGO_JPS_PLUS then
-** searches with the table: the same queries as JPS serves (uniform costs,
-** size 1), the same path costs as A*, paths listing every cell; AUTO takes
-** it where JPS would serve the query and the table pays (see
-** astar_grid_has_jumps).  On a query
-** it cannot serve (no table, or what JPS refuses) JPS_PLUS is EINVAL
-** (astar_jps_plus_refusal says why).
+** Precomputed JPS (JPS+; Harabor & Grastien, ICAPS 2014): a square
+** no_corner_cutting grid may hold a table of jump distances, 16 bytes a
+** cell (in astar_topology_bytes), built by astar_grid_precompute_jumps (one
+** pass) and repaired locally by each astar_grid_set_blocked, in that call.
+** ASTAR_ALGO_JPS_PLUS searches with it: the queries JPS serves, A*'s path
+** costs, every cell listed; AUTO takes it where the table pays
+** (astar_grid_has_jumps).  Without a table, or on a query JPS refuses, it
+** is EINVAL (astar_jps_plus_refusal says why).
 */
 
 /* Returned by a cost callback (or stored in tag_factor) to forbid a step. */
@@ -494,8 +457,7 @@ typedef enum astar_algorithm {
 /* Heuristic callback: store an estimate from `node` to `goal` in *h (finite,
 ** >= 0) and return 0; return non-zero to abort the search (ECALLBACK).
 ** Called at most once per node per query; the value is cached. */
-typedef int (*astar_heuristic_fn)(void *ctx, int32_t node, int32_t goal,
-                                  double *h);
+typedef int (*astar_heuristic_fn)(void *ctx, int32_t node, int32_t goal, double *h);
 
 /* Cost callback: called when a step from -> to is relaxed, with `cost` the
 ** step cost after tag factors and penalties; store the cost to use in *out
@@ -527,21 +489,18 @@ typedef struct astar_query {
   astar_cost_fn cost_fn;
   void *cost_ctx;
   /*
-  ** The query's filter: what makes a step dearer or a node impassable for
-  ** this query alone.  Every search, distance field, repair, smoothing and
-  ** any-angle search reads these the same way:
-  **   - a node is forbidden when forbid[v] != 0 or, on grids, when its
-  **     cell's tag has factor ASTAR_FORBID.  A forbidden node is impassable
-  **     exactly as a blocked cell (a disabled node) is: no path starts,
-  **     ends or passes there, a distance search skips it as a source, and
-  **     the diagonal rule counts it as blocked;
-  **   - a step's cost is its own cost (edge cost; grids: step length x cell
-  **     cost) times the tag factor (the edge's tag on graphs, the entered
-  **     cell's on grids), plus penalty[v] * penalty_scale of the entered
-  **     node, then whatever cost_fn makes of it (it may forbid the step).
-  ** Per-query multipliers by tag: tag t (1 <= t < tag_count) has its step
-  ** cost multiplied by tag_factor[t] (finite >= 0, or ASTAR_FORBID).  Tags
-  ** at or past tag_count are unchanged.  NULL = none. */
+  ** The query's filter, read the same way by every search, distance field,
+  ** repair, smoothing and any-angle search:
+  **   - a node is forbidden when forbid[v] != 0 or, on grids, its cell's
+  **     tag has factor ASTAR_FORBID: impassable exactly as a blocked cell
+  **     (a disabled node): no path starts, ends or passes there, distance
+  **     searches skip it as a source, the diagonal rule counts it blocked;
+  **   - a step costs its own cost (edge cost; grids: length x cell cost)
+  **     times the tag factor (the edge's tag; grids: the entered cell's),
+  **     plus penalty[v] * penalty_scale of the entered node, then whatever
+  **     cost_fn makes of it (it may forbid the step).
+  ** tag_factor[t] (finite >= 0, or ASTAR_FORBID) for tags 1 <= t <
+  ** tag_count; other tags unchanged.  NULL = none. */
   const double *tag_factor;
   /* node_count values indexed by node id, or NULL: penalty[v] *
   ** penalty_scale is added to the cost of entering v; a step whose cost is
@@ -553,17 +512,13 @@ typedef struct astar_query {
   int32_t record_visited; /* keep expanded ids (astar_search_visited) */
   int32_t track_best;     /* keep the reached node with the smallest h
                                ** (astar_search_best; costs a compare per node) */
-  /* Grids: the unit's cells (1..ASTAR_MAX_UNIT; 1 = one cell):
-  **   - square grids: the size x size block whose top-left cell is the
-  **     path's cell;
-  **   - hex grids: the hexagon of cells within size - 1 steps of the path's
-  **     cell (1, 7, 19, ... cells), centred on it.
-  ** Every cell of the unit must be open (and not forbidden: see "the
-  ** query's filter" below); a diagonal step applies the grid's rule to the
-  ** units at its two side positions; a step costs the most expensive cell
-  ** of the unit it enters (each cell's cost computed as for a one-cell
-  ** unit: step length x cell cost x tag factor + penalty).  Other
-  ** topologies take only 1 (EINVAL). */
+  /* Grids: the unit's size (1..ASTAR_MAX_UNIT; 1 = one cell): square, the
+  ** size x size block whose top-left cell is the path's; hex, the hexagon
+  ** of cells within size - 1 steps of it (1, 7, 19, ... cells).  Every cell
+  ** of the unit must be open and not forbidden (the filter above); a
+  ** diagonal step applies the rule to the units at its two side positions;
+  ** a step costs the dearest entered cell of the unit, each priced as a
+  ** one-cell step.  Other topologies take only 1 (EINVAL). */
   int32_t size;
   int32_t algorithm; /* astar_algorithm (AUTO: JPS when it can) */
 } astar_query;
@@ -584,28 +539,21 @@ const char *astar_jps_refusal(const astar_topology *t, const astar_query *q);
 ** holds a jump table and JPS serves q); otherwise why not, as a phrase. */
 const char *astar_jps_plus_refusal(const astar_topology *t, const astar_query *q);
 
-/* Builds (on != 0) or drops (on == 0) grid gr's jump table (see
-** ASTAR_ALGO_JPS_PLUS).  EINVAL on a grid whose diagonal rule is not
-** no_corner_cutting or wider or higher than ASTAR_JUMP_MAX_SIDE cells
-** (hex grids have no jump table); ENOMEM (no table) when out of memory;
-** EBUSY while a search steps on the grid.  Building again rebuilds. */
+/* Builds (on != 0; again: rebuilds) or drops grid gr's jump table.  EINVAL
+** unless a square no_corner_cutting grid within ASTAR_JUMP_MAX_SIDE cells
+** a side; ENOMEM (no table); EBUSY while a search steps on the grid. */
 #define ASTAR_JUMP_MAX_SIDE 32000
 int astar_grid_precompute_jumps(astar_grid *gr, int on);
 
-/* Whether grid gr holds a jump table: 0 no; 1 yes, and AUTO leaves it to
-** ASTAR_ALGO_JPS_PLUS; 2 yes, and AUTO takes it.  AUTO takes it where the
-** grid's straight runs were long when the table was built (the mean of
-** their lengths to the next jump point or wall, over the open cells, at
-** least 5 cells: game and street maps); on maps of short runs (mazes,
-** random obstacles, rooms) the table's memory reads cost more than JPS's
-** bit scans, and AUTO stays with JPS. */
+/* Whether grid gr holds a jump table: 0 no; 1 yes, AUTO leaves it to
+** JPS_PLUS; 2 yes, AUTO takes it: the mean straight run over the open cells
+** was at least 5 cells at the build (game, street maps; on short runs the
+** table's reads cost more than JPS's bit scans). */
 int astar_grid_has_jumps(const astar_grid *gr);
 
-/* The jump table of grid gr (NULL without one) and its entry count in *n:
-** 8 entries per cell of the padded grid ((width + 2) x (height + 2), one
-** blocked cell around), by direction E, W, S, N, SE, NE, SW, NW; k > 0: a
-** jump point k steps on, k <= 0: -k open steps before the run ends.  For
-** inspection (the specs compare a repaired table with a fresh build). */
+/* For inspection: grid gr's jump table (NULL: none), *n entries, 8 per cell
+** of the padded grid ((width + 2) x (height + 2)) by direction E, W, S, N,
+** SE, NE, SW, NW; k > 0: a jump point k steps on, else -k open steps. */
 const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
 
 typedef struct astar_stats {
@@ -657,45 +605,37 @@ void astar_search_free(astar_search *s);
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q);
 
 /*
-** Distance searches (a multi-source Dijkstra): every node in sources[0..n-1]
-** starts at cost 0 and the search runs until nothing reachable is left, then
-** astar_search_step returns FOUND.  reverse = 0: astar_search_g(s, v) is the
-** cost from the nearest source to v (steps followed forwards); reverse = 1:
-** the cost from v to its nearest source (steps followed backwards: what a
-** crowd walking to the sources needs).  The query's modifiers apply (tag
-** factors, cost callback, penalty, forbid, max_cost: nodes beyond it stay
-** unreached); start, goal, heuristic, weight, stop and tie_break are
-** ignored.  Impassable or forbidden sources are skipped.  EINVAL on a bad
-** source id or an empty topology.
+** Distance searches (multi-source Dijkstra): every node in sources[0..n-1]
+** starts at cost 0; the search runs until nothing reachable is left, then
+** astar_search_step returns FOUND.  astar_search_g(s, v) is the cost from
+** the nearest source to v (reverse = 0), or from v to its nearest source
+** (reverse = 1: steps followed backwards, what a crowd walking to the
+** sources needs).  The query's modifiers and max_cost apply; start, goal,
+** heuristic, weight, stop and tie_break are ignored.  Impassable or
+** forbidden sources are skipped.  EINVAL on a bad source id or an empty
+** topology.
 */
-int astar_search_begin_distances(astar_search *s, astar_topology *t,
-                                 const int32_t *sources, size_t n, int reverse,
-                                 const astar_query *q);
+int astar_search_begin_distances(astar_search *s, astar_topology *t, const int32_t *sources,
+                                 size_t n, int reverse, const astar_query *q);
 
 /*
-** Repairs a grid distance field after edits (square or hex grids: every
-** topology with ASTAR_CAN_REPAIR): the search is set up as if a
-** distance search with these sources, reverse flag and query had run on the
-** grid as it was (dist[c]: the cost at cell c, HUGE_VAL when unreached;
-** link[c]: astar_search_link of that search, -1 at sources and unreached
-** cells), then told that the cells changed[0..nchanged-1] changed (every
-** change since: astar_grid_changes).  Cells whose route used a changed step
-** are reset and re-relaxed from their boundary, the cells around each
-** change relax outward; run astar_search_step to the end and read the
-** results as after astar_search_begin_distances -- the costs equal a fresh
-** search's exactly.  Penalty and forbid fields must be the ones the field
-** was made with, with their changed cells among changed[].  A sized unit
-** (size > 1) is repaired by astar_search_repair's rules (the unit's box;
-** its EINVAL cases too).  EINVAL with a cost callback (its costs are not in
-** the log), a bad id, or when more than half of the field's reached cells
-** hang on the changes (a fresh search costs less then; the search is left unusable
-** until the next begin); ENOMEM.
+** Repairs a grid distance field after edits (topologies with
+** ASTAR_CAN_REPAIR): sets the search up as if a distance search with these
+** sources, reverse flag and query had run on the grid as it was (dist[c]:
+** cell c's cost, HUGE_VAL unreached; link[c]: its astar_search_link, -1 at
+** sources and unreached cells), then told of the cells changed[0..nchanged-1]
+** (every change since: astar_grid_changes).  Run astar_search_step to the
+** end and read it as after astar_search_begin_distances: the costs equal a
+** fresh search's exactly.  Penalty and forbid must be the field's own, their
+** changed cells among changed[].  size > 1 follows astar_search_repair's
+** rules.  EINVAL with a cost callback (its costs are not in the log), a bad
+** id, or when over half the reached cells hang on the changes (a fresh
+** search costs less; the search is unusable until the next begin); ENOMEM.
 */
-int astar_grid_repair_distances(astar_search *s, astar_grid *gr,
-                                const int32_t *sources, size_t nsources,
-                                int reverse, const astar_query *q,
-                                const double *dist, const signed char *link,
-                                const int32_t *changed, size_t nchanged);
+int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
+                                size_t nsources, int reverse, const astar_query *q,
+                                const double *dist, const signed char *link, const int32_t *changed,
+                                size_t nchanged);
 
 /* After a grid distance search (or a repair) has run to the end: writes
 ** each cell's cost (HUGE_VAL when unreached), next cell (astar_search_parent,
@@ -706,33 +646,25 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
                                 double *dist, int32_t *next, signed char *link);
 
 /*
-** Repairs a running search (SEARCHING) on a grid or a graph after edits,
-** so that it need not begin again (repair.c): changed[0..nchanged-1] are
-** the cells changed since it began or was last repaired
-** (astar_grid_changes, any order, repeats allowed), on a graph what
-** changed (astar_graph_changes: nodes and -1 - edge ids).  Reached cells whose route may use a changed
-** step are reset with everything routed through them; the cells around
-** them and around each change go back on the open list.  Then
-** astar_search_step goes on, and the search ends with the costs a fresh
-** search on the grid as it is would find (with an admissible heuristic;
-** an inadmissible one makes neither optimal, and they may differ).  q is
-** the query the search began with; only its tag factors may be longer
-** (tags the grid gained since).  Distance searches pass their sources
-** (sources that can be stood on now and are not reached are seeded);
-** path searches pass none.  After a path search's repair the status may
-** be UNREACHABLE at once (an end blocked or cut off).  [out] nreset (may
-** be NULL): the reached cells reset.  EINVAL when this search cannot be
-** repaired -- jump point search, a cost or heuristic callback, on grids
-** the bisector heuristics or manhattan where it is not the default, on
-** graphs an estimate other than zero, euclidean or chebyshev, or one of
-** those with an edge cheaper than the line between its ends or a tag
-** factor below 1 (the estimate may overestimate then), weight
-** above 1, stop other than "expand", max_expansions, a finite max_cost,
-** track_best, trace or visited -- when it would reset more than half of
-** the nodes the search generated (an edit beside its start: beginning again
-** costs less), or on a bad id: begin again then;
-** ESTATE when the search is not running; ENOMEM (the search is then
-** unusable until the next begin).
+** Repairs a running (SEARCHING) grid or graph search after edits instead of
+** a new begin: changed[0..nchanged-1] are what changed since it began or was
+** last repaired (grids: cells, astar_grid_changes; graphs: nodes and
+** -1 - edge ids, astar_graph_changes; any order, repeats allowed).
+** Reached nodes whose route may use a changed step are reset with what is
+** routed through them; their borders and each change's go back on the open
+** list, and astar_search_step ends with a fresh search's costs (given an
+** admissible heuristic).  q: the query it began with (its tag factors may
+** be longer now).  Distance searches pass their sources (unreached ones
+** that can be stood on are seeded), path searches none; a path search may
+** be UNREACHABLE at once.  [out] nreset (may be NULL): nodes reset.
+** EINVAL (begin again) when it cannot be repaired -- JPS, a cost or
+** heuristic callback, bisector heuristics, manhattan where not the default,
+** on graphs an estimate other than zero/euclidean/chebyshev or one that may
+** overestimate (an edge cheaper than its line, a tag factor below 1),
+** weight above 1, stop not "expand", max_expansions, finite max_cost,
+** track_best, trace or visited -- when it would reset over half the nodes
+** generated, or on a bad id; ESTATE when not running; ENOMEM (unusable until
+** the next begin).
 */
 int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged,
                         const astar_query *q, const int32_t *sources, size_t nsources,
@@ -799,21 +731,18 @@ size_t astar_search_bytes(const astar_search *s);
 /* ------------------------------------------------------------------------ */
 
 /*
-** A table is a heuristic computed once from a topology's own costs (no query
-** modifiers) and evaluated in C, with no callback per node:
-**   - landmarks (ALT): the costs from and to k landmarks chosen by
-**     farthest-point sampling in path cost; h(n) is the best of
-**     d(L, goal) - d(L, n) and d(n, L) - d(goal, L) over the landmarks L
-**     (triangle inequality: admissible, on directed graphs too, and
-**     consistent up to the float rounding of the stored costs);
-**   - clusters: every node carries a cluster label, and the table holds the
-**     cheapest cost between each pair of clusters (admissible; it jumps at
-**     cluster borders, so it is not consistent).
-** Either is combined with a geometric bound (Euclidean on graphs, octile on
-** grids) scaled by the smallest cost per unit of length among the
-** topology's steps, so it is never worse than that.  A table serves the
-** topology it was built for, as it was then: use astar_table_serves before
-** searching with it (a changed topology could make it overestimate).
+** A table is a heuristic computed once from a topology's own costs (no
+** query modifiers), evaluated in C with no callback per node:
+**   - landmarks (ALT): costs from and to k landmarks (farthest-point
+**     sampling); h(n) = max over L of d(L, goal) - d(L, n) and
+**     d(n, L) - d(goal, L): admissible (directed graphs too), consistent
+**     up to the rounding of the stored costs;
+**   - clusters: per node a cluster label, the cheapest cost between each
+**     pair of clusters (admissible, not consistent: it jumps at borders).
+** Either takes the max with a geometric bound (Euclidean, octile) scaled
+** by the topology's least cost per unit of length.  A table serves the
+** topology as it was built: check astar_table_serves before searching (a
+** changed topology could make it overestimate).
 */
 typedef struct astar_table astar_table;
 
@@ -873,26 +802,23 @@ typedef struct astar_audit {
 ** may longjmp out of it.  EINVAL when samples < 1 or no node is passable;
 ** EHEURISTIC / ECALLBACK from the heuristic; ENOMEM.
 */
-int astar_audit_heuristic(astar_topology *t, const astar_query *q,
-                          int32_t samples, astar_search *s, astar_search *d,
-                          astar_audit *out);
+int astar_audit_heuristic(astar_topology *t, const astar_query *q, int32_t samples, astar_search *s,
+                          astar_search *d, astar_audit *out);
 
 /* ------------------------------------------------------------------------ */
 /* Segments, smoothing and any-angle paths (anyangle.c)                      */
 /* ------------------------------------------------------------------------ */
 
 /*
-** A segment joins two cell centres.  Under a query q (NULL: the grid's own
-** costs) a cell's rate, its cost per unit of length, is what a cardinal
-** step into it costs: cell cost * tag factor + penalty * penalty_scale; it
-** is infinite for a blocked or forbidden cell (forbid field, a forbidding
-** tag factor).  q's cost_fn is not consulted (a callback prices steps, not
-** lengths).  A segment's cost is the sum over the cells it passes through
-** of (length of the segment inside the cell) * rate, HUGE_VAL when it
-** enters an impassable cell or squeezes through a corner (on grids whose
-** diagonal rule is never or no_corner_cutting both cells beside a corner
-** it passes exactly through must be passable; on the others one: the
-** line-of-sight rule).  Uniform costs make a segment's cost its length.
+** A segment joins two cell centres.  Under query q (NULL: the grid's own
+** costs) a cell's rate (cost per unit of length) is what a cardinal step
+** into it costs: cell cost * tag factor + penalty * penalty_scale, infinite
+** when blocked or forbidden; cost_fn is not consulted (it prices steps).  A
+** segment costs the sum over the cells it crosses of (its length inside)
+** * rate, HUGE_VAL when it enters an impassable cell or squeezes through a
+** corner (rules never, no_corner_cutting: both cells beside a corner it
+** passes exactly through must be passable; others: one).  With uniform
+** costs a segment's cost is its length.
 */
 
 /* Called for each cell the segment passes through, in order, with the
@@ -911,23 +837,19 @@ int astar_grid_walk(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, in
 /* [out] cost: the segment's cost under q (HUGE_VAL: no passage).  ECOST
 ** when a crossed cell's rate is negative or not finite ([out] bad_cell, may
 ** be NULL, is that cell's id and cost its rate); EINVAL out of range. */
-int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t x0,
-                            int32_t y0, int32_t x1, int32_t y1, double *cost,
-                            int32_t *bad_cell);
+int astar_grid_segment_cost(const astar_grid *gr, const astar_query *q, int32_t x0, int32_t y0,
+                            int32_t x1, int32_t y1, double *cost, int32_t *bad_cell);
 
 /* Greedy string pulling of the cell path cells[0..n-1] (cell ids): writes
-** the indices of the kept cells to keep (room for n; the first is 0, the
-** last n - 1) and returns how many.  From each kept cell the next is the
-** farthest later cell whose segment costs no more than the path's own
-** section between them (that section's cost taken the same way, along its
-** centre-to-centre steps) and crosses no cell (length > 0) with a higher
-** rate than the section's highest, scanning until a segment has no
-** passage.
-** [in] prefix: scratch for n doubles.  EINVAL on n < 1 or a bad id; ECOST
+** the kept indices to keep (room for n; first 0, last n - 1), returns how
+** many.  From each kept cell the next is the farthest later cell whose
+** segment costs no more than the path's section between them (priced the
+** same way, centre to centre) and crosses no cell (length > 0) with a
+** higher rate than the section's highest; the scan stops at a segment
+** with no passage.  [in] prefix: scratch for n doubles.  EINVAL on n < 1 or a bad id; ECOST
 ** (bad_cell, bad_value) as above. */
-int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t *cells,
-                      int32_t n, int32_t *keep, double *prefix, int32_t *bad_cell,
-                      double *bad_value);
+int astar_grid_smooth(const astar_grid *gr, const astar_query *q, const int32_t *cells, int32_t n,
+                      int32_t *keep, double *prefix, int32_t *bad_cell, double *bad_value);
 
 /* What keeps a search under q (NULL: the grid's own rules) from taking the
 ** step from cell `from` to cell `to` (ids), as each step of a cell path
@@ -952,13 +874,12 @@ int astar_grid_step_fault(const astar_grid *gr, const astar_query *q, int32_t fr
                           int32_t to, int32_t *cell);
 
 /*
-** Any-angle search (Theta*) on a grid: parents may be any cell whose
+** Any-angle search (Theta*) on a grid: a parent may be any cell whose
 ** segment reaches the node, so paths turn only where they must.  Costs are
-** segment costs under q (penalty, forbid, tag_factor, penalty_scale,
-** weight, max_expansions, max_cost, record_visited, track_best honoured;
-** heuristic, stop, tie_break and record_trace ignored; a cost_fn is
-** EINVAL).  The grid must not change between begin and the last step
-** (ECHANGED).  State is reusable like astar_search's.
+** segment costs under q (weight, max_expansions, max_cost, record_visited
+** and track_best honoured; heuristic, stop, tie_break and record_trace
+** ignored; a cost_fn is EINVAL).  The grid must not change between begin and the
+** last step (ECHANGED).  State is reusable like astar_search's.
 */
 typedef struct astar_theta astar_theta;
 astar_theta *astar_theta_new(astar_alloc_fn alloc, void *ud);

@@ -199,8 +199,9 @@ typedef struct astar_jps_ops {
   ** NULL) and the cost summed step by step in path order */
   int32_t (*path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                   double *cost);
-  /* the precomputed mode (jpsplus.c): why it cannot serve q (NULL: it
-  ** can), and its loops */
+  /* the precomputed mode (jpsplus.c): why it cannot serve q, a query that
+  ** refusal above lets JPS serve (its own conditions only: the table, the
+  ** rule, the size; NULL: it can), and its loops */
   const char *(*plus_refusal)(const astar_topology *t, const astar_query *q);
   int (*plus_auto)(const astar_topology *t); /* AUTO takes it where it serves */
   astar_run_fn run_plus, run_plus_plain;

@@ -196,10 +196,10 @@ void astar__jump_update(astar_grid *gr, int32_t x, int32_t y) {
 /* the search                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The table's own conditions, for a query JPS serves (search.c asks JPS's
+** refusal first, once). */
 const char *astar__jump_refusal(const astar_topology *t, const astar_query *q) {
   const astar_grid *gr = CGRID(t);
-  const char *why = astar__grid_jps.refusal(t, q);
-  if (why != NULL) return why;
   if (gr->rule != ASTAR_DIAG_NO_CORNER_CUTTING) return "diagonal rule never";
   if (q->size > 1) return "unit size above 1";
   if (gr->jump == NULL) return "no jump table";

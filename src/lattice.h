@@ -263,7 +263,7 @@ ASTAR_INLINE double lat_base_cost(const astar_grid *gr, const lat_shape *sh, int
 ** the two side positions).  A step costs the largest of the entered
 ** unit's cell costs.  One-cell queries never come here.  The unit's cells
 ** are listed once per query in the search (s->foot, lattice.c's
-** lat_unit_begin): their steps by parity, in padded and external ids.
+** unit_begin): their steps by parity, in padded and external ids.
 */
 ASTAR_INLINE const int32_t *lat_foot(const astar_search *s, int par) {
   return s->foot + (size_t)par * 2 * (size_t)s->nfoot;
@@ -486,8 +486,9 @@ void astar__sec_free(astar_grid *gr);
 /* jump point search (jps.c): the square grid's ability */
 extern const astar_jps_ops astar__grid_jps;
 
-/* the jump table (jpsplus.c): the precomputed mode's refusal and loops,
-** the repair after the blocked bit of (x, y) changed, the release */
+/* the jump table (jpsplus.c): the precomputed mode's own refusal (for a
+** query JPS serves) and loops, the repair after the blocked bit of (x, y)
+** changed, the release */
 const char *astar__jump_refusal(const astar_topology *t, const astar_query *q);
 int astar__jump_auto(const astar_topology *t);
 int astar__jump_run(astar_search *s, uint64_t n);

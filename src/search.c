@@ -324,7 +324,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     int jps_ok = astar_jps_refusal(t, &s->q) == NULL;
     /* the precomputed mode: asked for, or AUTO where the grid holds its
     ** table (jpsplus.c) */
-    int plus_ok = jps_ok && astar_jps_plus_refusal(t, &s->q) == NULL;
+    int plus_ok = jps_ok && ops->jps->plus_refusal(t, &s->q) == NULL;
     if (plus_ok && (s->q.algorithm == ASTAR_ALGO_JPS_PLUS ||
                     (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best &&
                      ops->jps->plus_auto(t)))) {
@@ -384,7 +384,8 @@ const char *astar_jps_refusal(const astar_topology *t, const astar_query *q) {
 }
 
 const char *astar_jps_plus_refusal(const astar_topology *t, const astar_query *q) {
-  return t->ops->jps ? t->ops->jps->plus_refusal(t, q) : t->ops->noun;
+  const char *why = astar_jps_refusal(t, q); /* the noun where no JPS */
+  return why ? why : t->ops->jps->plus_refusal(t, q);
 }
 
 /* Internal node v (external id ext) may start or end a path of this query

@@ -204,6 +204,15 @@ static void test_jps_plus(void) {
   CHECK(astar_grid_precompute_jumps(four, 1) == ASTAR_EINVAL && !astar_grid_has_jumps(four));
   CHECK(astar_grid_precompute_jumps(hex, 1) == ASTAR_EINVAL && !astar_grid_has_jumps(hex));
   CHECK(strcmp(astar_jps_plus_refusal(astar_grid_topology(four), &q), "diagonal rule never") == 0);
+  /* JPS's own refusal comes first, on a grid holding a table too */
+  CHECK(strcmp(astar_jps_plus_refusal(astar_grid_topology(hex), &q), "a hex grid") == 0);
+  q.weight = 2;
+  q.algorithm = ASTAR_ALGO_JPS_PLUS;
+  CHECK(strcmp(astar_jps_plus_refusal(astar_grid_topology(gr), &q), "weight other than 1") == 0);
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
+  q.algorithm = ASTAR_ALGO_AUTO; /* auto: A* with this weight, not the table */
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK && !astar_search_jps(s));
+  q.weight = 1;
   astar_topology_lock(astar_grid_topology(gr), 1);
   CHECK(astar_grid_precompute_jumps(gr, 0) == ASTAR_EBUSY && astar_grid_has_jumps(gr));
   astar_topology_lock(astar_grid_topology(gr), -1);
