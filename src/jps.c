@@ -590,38 +590,56 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 /*
 ** A unit of size k moves by the one-cell rules with "open" read as "the
 ** unit fits there" (lattice.h: clearance >= k), so its search is jump point
-** search on that derived grid.  It has no bit sets: runs step cell by cell
-** reading the clearance layer, with the same stopping rule as the bit
-** scans (a side cell open whose predecessor on the run is not).
+** search on that derived grid: straight runs are scanned in the derived
+** grid's bit sets (jpsunits.c: gr->ubits[k], built when the query began)
+** as size 1's are in the grid's own; moves and forced turns read the
+** clearance layer.
 */
 #define FITS(gr, c, k) ((gr)->clear[c] >= (k))
 
-/* An expansion's work bound (expand_unit): cells read, a diagonal step 4. */
+/* An expansion's work bound (expand_unit): cells a scan passes, a diagonal
+** step 4. */
 #define UNIT_WORK 8192
 #define UNIT_DIAG_WORK 4
 
-/* The straight run from c in cardinal direction d for size k: steps to the
-** first jump point or the goal, 0 at a wall; the cells read are added to
-** *work.  Bounded, a run still going when *work reaches UNIT_WORK (one step
-** at least) is cut there (*cut set: the cell there goes on). */
-ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
-                                   int32_t goal, int32_t *work, int *cut, int bounded) {
-  const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
-  const int32_t lim = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
-  int32_t t = 0, r = 0;
-  for (;;) {
-    c += step;
-    t++;
-    if (!FITS(gr, c, k)) break;
-    if (c == goal || (FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
-        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)) ||
-        (bounded && ASTAR_UNLIKELY(t >= lim) && (*cut = 1))) {
-      r = t;
-      break;
-    }
+/* The straight run from padded cell (x, y) in cardinal direction d on the
+** unit's bit sets (rows, then columns): steps to the first jump point or
+** the goal, 0 at a wall; the cells passed are added to *work.  Bounded, a
+** run still going when *work reaches UNIT_WORK (one step at least) is cut
+** there (*cut set: the cell there goes on). */
+ASTAR_INLINE int32_t unit_straight(const jctx *J, const uint64_t *bits, int32_t x, int32_t y,
+                                   int d, int32_t *work, int *cut, int bounded) {
+  const astar_grid *gr = J->gr;
+  const int up = d == 0 || d == 2;
+  const int32_t room = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
+  const uint64_t *m;
+  size_t words;
+  int32_t pos, goal, j, t, gd;
+  int dead;
+  if (d < 2) {
+    words = (size_t)gr->rw;
+    m = bits + (size_t)y * words;
+    pos = x;
+    goal = J->gy == y ? J->gx : -1;
+  } else {
+    words = (size_t)gr->cw;
+    m = bits + (size_t)gr->ph * (size_t)gr->rw + (size_t)x * words;
+    pos = y;
+    goal = J->gx == x ? J->gy : -1;
   }
+  if (bounded)
+    j = up ? scan_up_lim(m, m - words, m + words, pos, &dead, pos + room)
+           : scan_down_lim(m, m - words, m + words, words, pos, &dead, pos - room);
+  else
+    j = up ? scan_up(m, m - words, m + words, pos, &dead)
+           : scan_down(m, m - words, m + words, words, pos, &dead);
+  t = up ? j - pos : pos - j;
   *work += t;
-  return r;
+  gd = goal < 0 ? 0 : up ? goal - pos
+                         : pos - goal;
+  if (gd > 0 && gd <= t - (dead == 1)) return gd; /* the goal first */
+  if (dead == 2) *cut = 1;                        /* cut: the cell there goes on */
+  return dead == 1 ? 0 : t;
 }
 
 /* The unit's moves out of c among d's: each straight step where the unit
@@ -680,6 +698,7 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   double g = node_g(s, p);
   unsigned m;
   int d, rc, cut;
+  const uint64_t *bits = gr->ubits[k];
   jctx_init(&J, s, gr, 0);
   if (par < 0) {
     m = 0xffu;
@@ -691,7 +710,7 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   for (d = 0; d < 4; d++) {
     if (!(m >> d & 1u)) continue;
     cut = 0;
-    t = unit_straight(gr, p, d, k, goal, &work, &cut, bounded);
+    t = unit_straight(&J, bits, px, py, d, &work, &cut, bounded);
     if (t && (rc = offer(&J, p, p + t * gr->off[0][d], px + t * jdx[d], py + t * jdy[d],
                          g + t)) != ASTAR_OK)
       return rc;
@@ -715,10 +734,10 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
       cut = 0;
       if (bounded && ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
       mv = cut ? 0 : unit_moves(gr, c, k);
-      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal, &work, &cut, bounded)) != 0 && !cut &&
+      if ((mv >> h & 1u) && (t = unit_straight(&J, bits, x, y, h, &work, &cut, bounded)) != 0 && !cut &&
           (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
         return rc;
-      if (!cut && (mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal, &work, &cut, bounded)) != 0 &&
+      if (!cut && (mv >> v & 1u) && (t = unit_straight(&J, bits, x, y, v, &work, &cut, bounded)) != 0 &&
           !cut && (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
         return rc;
       if (cut) { /* the bound: c goes on with the run and its scans */
@@ -847,4 +866,5 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
 
 const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain,
                                        run_jps_sized, jps_path, astar__jump_refusal,
-                                       astar__jump_auto, astar__jump_run, astar__jump_run_plain};
+                                       astar__jump_auto, astar__jump_run, astar__jump_run_plain,
+                                       astar__ubits_prepare};
