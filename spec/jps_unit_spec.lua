@@ -100,6 +100,63 @@ describe("jps for units of size k", function()
     assert(n > 150, "too few reachable cases: " .. n)
   end)
 
+  it("the units' bit sets: lines of many words, bounded scans, edits that move clearance", function()
+    -- each size's runs are scanned in bit sets of the cells where it fits
+    -- (src/jpsunits.c), built at its first query and kept current by
+    -- set_blocked: grids wider than a word (130 x 130), and wider than the
+    -- bounded scans' 768 (900 x 24), edited between queries
+    local r = rng(77)
+    local n = 0
+    for _, dims in ipairs({ { 130, 130 }, { 900, 24 } }) do
+      local w, h = dims[1], dims[2]
+      local g = random_grid(r, w, h, 0.08)
+      local function fit(k)
+        for _ = 1, 50 do
+          local x, y = r(1, w), r(1, h)
+          if g:clearance(x, y) >= k then return x, y end
+        end
+        return r(1, w), r(1, h)
+      end
+      for round = 1, 40 do
+        local k = r(2, 4)
+        local sx, sy = fit(k)
+        local gx, gy = fit(k)
+        local a, wa = g:find_path(sx, sy, gx, gy, { size = k, algorithm = "astar" })
+        local j, wj = g:find_path(sx, sy, gx, gy, { size = k, algorithm = "jps" })
+        assert.equal(wa, wj)
+        assert.equal(a and a.cost, j and j.cost)
+        if j then
+          check_unit_walk(g, j, k, sx, sy, gx, gy)
+          n = n + 1
+        end
+        -- edits: single cells, and a block opened or closed (clearance
+        -- rises or falls over several rows and sizes at once)
+        for _ = 1, 6 do
+          local x, y = r(1, w), r(1, h)
+          g:set_blocked(x, y, not g:is_blocked(x, y))
+        end
+        local x, y = r(1, w - 4), r(1, h - 4)
+        for dy = 0, 3 do
+          for dx = 0, 3 do g:set_blocked(x + dx, y + dy, round % 2 == 0) end
+        end
+      end
+    end
+    assert(n >= 30, "too few reachable cases: " .. n)
+  end)
+
+  it("the units' bit sets are counted by grid:memory(), two bits a cell per size", function()
+    local g = astar.grid(200, 100)
+    g:clearance(1, 1)
+    local m0 = g:memory()
+    assert.is_truthy(g:find_path(1, 1, 150, 90, { size = 2 }))
+    local m2 = g:memory()
+    assert.is_true(m2 - m0 >= 2 * 200 * 100 / 8, (m2 - m0) .. " bytes")
+    assert.is_truthy(g:find_path(1, 1, 150, 90, { size = 2 }))
+    assert.equal(m2, g:memory()) -- built once
+    assert.is_truthy(g:find_path(1, 1, 150, 90, { size = 3 }))
+    assert.is_true(g:memory() - m2 >= 2 * 200 * 100 / 8)
+  end)
+
   it("a heuristic callback, stop modes and budgets work with units", function()
     local g = astar.grid(40, 40)
     for x = 1, 35 do g:set_blocked(x, 20, true) end
