@@ -656,6 +656,21 @@ ASTAR_INLINE unsigned unit_moves(const astar_grid *gr, int32_t c, int32_t k) {
   return m;
 }
 
+/* The moves out of padded cell (x, y) that a diagonal run in direction d
+** reads (its two components and d itself), from the unit's bit sets (rows
+** lie closer together than the clearance layer's). */
+ASTAR_INLINE unsigned unit_diag_moves(const astar_grid *gr, const uint64_t *bits, int32_t x,
+                                      int32_t y, int d) {
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  const int32_t nx = x + jdx[d];
+  const uint64_t *row = bits + (size_t)y * (size_t)gr->rw;
+  const uint64_t *next = bits + (size_t)(y + jdy[d]) * (size_t)gr->rw;
+  unsigned fh = (unsigned)(row[nx >> 6] >> (nx & 63)) & 1u;
+  unsigned fv = (unsigned)(next[x >> 6] >> (x & 63)) & 1u;
+  unsigned fd = fh & fv & (unsigned)(next[nx >> 6] >> (nx & 63));
+  return fh << h | fv << v | (fd & 1u) << d;
+}
+
 /* dirs8 on the derived grid: forced turns where the unit does not fit
 ** behind them. */
 ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t k) {
@@ -733,7 +748,7 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
       work += UNIT_DIAG_WORK;
       cut = 0;
       if (bounded && ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
-      mv = cut ? 0 : unit_moves(gr, c, k);
+      mv = cut ? 0 : unit_diag_moves(gr, bits, x, y, d);
       if ((mv >> h & 1u) && (t = unit_straight(&J, bits, x, y, h, &work, &cut, bounded)) != 0 && !cut &&
           (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
         return rc;
