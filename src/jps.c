@@ -592,8 +592,9 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 ** unit fits there" (lattice.h: clearance >= k), so its search is jump point
 ** search on that derived grid: straight runs are scanned in the derived
 ** grid's bit sets (jpsunits.c: gr->ubits[k], built when the query began)
-** as size 1's are in the grid's own; moves and forced turns read the
-** clearance layer.
+** as size 1's are in the grid's own, and diagonal runs read their moves
+** there; the expanded cell's moves and forced turns read the clearance
+** layer.
 */
 #define FITS(gr, c, k) ((gr)->clear[c] >= (k))
 
