@@ -35,6 +35,6 @@ BINDING_PARTS = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c s
                 src/lstale.c
 
 HEADERS = src/astar.h src/astar_int.h src/lattice.h src/filter.h src/engine.h src/compat.h \
-          src/thread.h src/jps.h
+          src/thread.h src/jps.h src/jpsunits.h
 
 LIBS = -lm -pthread
