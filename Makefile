@@ -15,7 +15,8 @@
 #                   with EDITS_BASE=/tmp/base/build, the "many agents" table
 #                   (bench/agents.lua), the jump table's costs
 #                   (bench/jumps.lua), then the RTS through the planner
-#                   (bench/rts.lua)
+#                   (bench/rts.lua) and sized units against size 1
+#                   (bench/sized.lua)
 #   make lint       luacheck (Lua), cppcheck (C) and the extra-warnings
 #                   build (-Werror); tools installed when missing
 #   make format-check  clang-format --dry-run on FORMAT_FILES (run by lint)
@@ -330,6 +331,7 @@ bench: deps
 	$(RUN_ENV) $(LUA) bench/jumps.lua
 	$(RUN_ENV) $(LUA) bench/agents.lua $(BENCH_RUNS)
 	$(RUN_ENV) $(LUA) bench/rts.lua
+	$(RUN_ENV) $(LUA) bench/sized.lua
 	@$(MAKE) --no-print-directory build/bench/vis_oracle
 	$(RUN_ENV) $(LUA) bench/anyangle.lua
 	$(RUN_ENV) $(LUA) bench/lua_heuristic.lua

@@ -39,6 +39,27 @@ end
 
 local random_grid = helpers.random_grid
 
+-- A cell of g (w x h) where a unit of size k fits, mostly (any cell after
+-- `tries` misses).
+local function fit_cell(r, g, w, h, k, tries)
+  for _ = 1, tries do
+    local x, y = r(1, w), r(1, h)
+    if g:clearance(x, y) >= k then return x, y end
+  end
+  return r(1, w), r(1, h)
+end
+
+-- The sized jump point search against the sized A* on one query: the same
+-- answer, a legal walk.  True when a path was found.
+local function same_as_astar(g, k, sx, sy, gx, gy)
+  local a, wa = g:find_path(sx, sy, gx, gy, { size = k, algorithm = "astar" })
+  local j, wj = g:find_path(sx, sy, gx, gy, { size = k, algorithm = "jps" })
+  assert.equal(wa, wj)
+  assert.equal(a and a.cost, j and j.cost)
+  if j then check_unit_walk(g, j, k, sx, sy, gx, gy) end
+  return j ~= nil
+end
+
 describe("jps for units of size k", function()
   it("takes sized queries (auto and \"jps\") and expands far fewer cells than A*", function()
     local g = astar.grid(60, 60)
@@ -71,33 +92,61 @@ describe("jps for units of size k", function()
     for case = 1, 160 do
       local w, h = r(4, 36), r(4, 36)
       local g = random_grid(r, w, h, r() * 0.2)
-      -- a cell where the unit fits, mostly (any cell now and then)
-      local function fit(k)
-        for _ = 1, 30 do
-          local x, y = r(1, w), r(1, h)
-          if g:clearance(x, y) >= k then return x, y end
-        end
-        return r(1, w), r(1, h)
-      end
       for _ = 1, 3 do
         local k = r(2, 4)
-        local sx, sy = fit(k)
-        local gx, gy = fit(k)
+        local sx, sy = fit_cell(r, g, w, h, k, 30)
+        local gx, gy = fit_cell(r, g, w, h, k, 30)
         if case % 4 == 0 then gx, gy = sx + r(-1, 1), sy + r(-1, 1) end
         gx, gy = math.max(1, math.min(w, gx)), math.max(1, math.min(h, gy))
-        local a, wa = g:find_path(sx, sy, gx, gy, { size = k, algorithm = "astar" })
-        local j, wj = g:find_path(sx, sy, gx, gy, { size = k, algorithm = "jps" })
-        assert.equal(wa, wj)
-        assert.equal(a and a.cost, j and j.cost)
-        if j then
-          check_unit_walk(g, j, k, sx, sy, gx, gy)
-          n = n + 1
-        end
+        if same_as_astar(g, k, sx, sy, gx, gy) then n = n + 1 end
         local x, y = r(1, w), r(1, h)
         g:set_blocked(x, y, not g:is_blocked(x, y))
       end
     end
     assert(n > 150, "too few reachable cases: " .. n)
+  end)
+
+  it("the units' bit sets: lines of many words, bounded scans, edits that move clearance", function()
+    -- each size's runs are scanned in bit sets of the cells where it fits
+    -- (src/jpsunits.c), built at its first query and kept current by
+    -- set_blocked: grids wider than a word (130 x 130), and wider than the
+    -- bounded scans' 768 (900 x 24), edited between queries
+    local r = rng(77)
+    local n = 0
+    for _, dims in ipairs({ { 130, 130 }, { 900, 24 } }) do
+      local w, h = dims[1], dims[2]
+      local g = random_grid(r, w, h, 0.08)
+      for round = 1, 40 do
+        local k = r(2, 4)
+        local sx, sy = fit_cell(r, g, w, h, k, 50)
+        local gx, gy = fit_cell(r, g, w, h, k, 50)
+        if same_as_astar(g, k, sx, sy, gx, gy) then n = n + 1 end
+        -- edits: single cells, and a block opened or closed (clearance
+        -- rises or falls over several rows and sizes at once)
+        for _ = 1, 6 do
+          local x, y = r(1, w), r(1, h)
+          g:set_blocked(x, y, not g:is_blocked(x, y))
+        end
+        local x, y = r(1, w - 4), r(1, h - 4)
+        for dy = 0, 3 do
+          for dx = 0, 3 do g:set_blocked(x + dx, y + dy, round % 2 == 0) end
+        end
+      end
+    end
+    assert(n >= 30, "too few reachable cases: " .. n)
+  end)
+
+  it("the units' bit sets are counted by grid:memory(), two bits a cell per size", function()
+    local g = astar.grid(200, 100)
+    g:clearance(1, 1)
+    local m0 = g:memory()
+    assert.is_truthy(g:find_path(1, 1, 150, 90, { size = 2 }))
+    local m2 = g:memory()
+    assert.is_true(m2 - m0 >= 2 * 200 * 100 / 8, (m2 - m0) .. " bytes")
+    assert.is_truthy(g:find_path(1, 1, 150, 90, { size = 2 }))
+    assert.equal(m2, g:memory()) -- built once
+    assert.is_truthy(g:find_path(1, 1, 150, 90, { size = 3 }))
+    assert.is_true(g:memory() - m2 >= 2 * 200 * 100 / 8)
   end)
 
   it("a heuristic callback, stop modes and budgets work with units", function()

@@ -205,6 +205,8 @@ typedef struct astar_jps_ops {
   const char *(*plus_refusal)(const astar_topology *t, const astar_query *q);
   int (*plus_auto)(const astar_topology *t); /* AUTO takes it where it serves */
   astar_run_fn run_plus, run_plus_plain;
+  /* what run_sized needs for units of size k, built (ENOMEM) */
+  int (*prepare_sized)(astar_topology *t, int32_t k);
 } astar_jps_ops;
 
 /* Ability: units larger than one node (astar_query.size > 1;

@@ -221,6 +221,7 @@ static void square_clear_update(astar_grid *gr, int32_t x, int32_t y) {
       int32_t p = LAT_CELL(gr, i, row);
       unsigned char v = clear_at(gr, p);
       if (v != gr->clear[p]) {
+        if (gr->ubits) astar__ubits_set(gr, p, gr->clear[p], v);
         gr->clear[p] = v;
         changed = 1;
         newlo = i;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "jps.h"
+#include "jpsunits.h"
 
 #define CGRID(t) ((const astar_grid *)(t))
 
@@ -590,82 +591,56 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
 /*
 ** A unit of size k moves by the one-cell rules with "open" read as "the
 ** unit fits there" (lattice.h: clearance >= k), so its search is jump point
-** search on that derived grid.  It has no bit sets: runs step cell by cell
-** reading the clearance layer, with the same stopping rule as the bit
-** scans (a side cell open whose predecessor on the run is not).
+** search on that derived grid: straight runs are scanned in the derived
+** grid's bit sets (jpsunits.c: gr->ubits[k], built when the query began)
+** as size 1's are in the grid's own, and diagonal runs read their moves
+** there; the expanded cell's moves and forced turns read the clearance
+** layer.
 */
-#define FITS(gr, c, k) ((gr)->clear[c] >= (k))
 
-/* An expansion's work bound (expand_unit): cells read, a diagonal step 4. */
+/* An expansion's work bound (expand_unit): cells a scan passes, a diagonal
+** step 4. */
 #define UNIT_WORK 8192
 #define UNIT_DIAG_WORK 4
 
-/* The straight run from c in cardinal direction d for size k: steps to the
-** first jump point or the goal, 0 at a wall; the cells read are added to
-** *work.  Bounded, a run still going when *work reaches UNIT_WORK (one step
-** at least) is cut there (*cut set: the cell there goes on). */
-ASTAR_INLINE int32_t unit_straight(const astar_grid *gr, int32_t c, int d, int32_t k,
-                                   int32_t goal, int32_t *work, int *cut, int bounded) {
-  const int32_t step = gr->off[0][d], s1 = d < 2 ? gr->pw : 1, s2 = -s1;
-  const int32_t lim = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
-  int32_t t = 0, r = 0;
-  for (;;) {
-    c += step;
-    t++;
-    if (!FITS(gr, c, k)) break;
-    if (c == goal || (FITS(gr, c + s1, k) && !FITS(gr, c - step + s1, k)) ||
-        (FITS(gr, c + s2, k) && !FITS(gr, c - step + s2, k)) ||
-        (bounded && ASTAR_UNLIKELY(t >= lim) && (*cut = 1))) {
-      r = t;
-      break;
-    }
+/* The straight run from padded cell (x, y) in cardinal direction d on the
+** unit's bit sets (rows, then columns): steps to the first jump point or
+** the goal, 0 at a wall; the cells passed are added to *work.  Bounded, a
+** run still going when *work reaches UNIT_WORK (one step at least) is cut
+** there (*cut set: the cell there goes on). */
+ASTAR_INLINE int32_t unit_straight(const jctx *J, const uint64_t *bits, int32_t x, int32_t y,
+                                   int d, int32_t *work, int *cut, int bounded) {
+  const astar_grid *gr = J->gr;
+  const int up = d == 0 || d == 2;
+  const int32_t room = *work < UNIT_WORK - 1 ? UNIT_WORK - *work : 1;
+  const uint64_t *m;
+  size_t words;
+  int32_t pos, goal, j, t, gd;
+  int dead;
+  if (d < 2) {
+    words = (size_t)gr->rw;
+    m = bits + (size_t)y * words;
+    pos = x;
+    goal = J->gy == y ? J->gx : -1;
+  } else {
+    words = (size_t)gr->cw;
+    m = bits + (size_t)gr->ph * (size_t)gr->rw + (size_t)x * words;
+    pos = y;
+    goal = J->gx == x ? J->gy : -1;
   }
+  if (bounded)
+    j = up ? scan_up_lim(m, m - words, m + words, pos, &dead, pos + room)
+           : scan_down_lim(m, m - words, m + words, words, pos, &dead, pos - room);
+  else
+    j = up ? scan_up(m, m - words, m + words, pos, &dead)
+           : scan_down(m, m - words, m + words, words, pos, &dead);
+  t = up ? j - pos : pos - j;
   *work += t;
-  return r;
-}
-
-/* The unit's moves out of c among d's: each straight step where the unit
-** fits, a diagonal one where it fits there and at both side positions. */
-ASTAR_INLINE unsigned unit_moves(const astar_grid *gr, int32_t c, int32_t k) {
-  unsigned m = 0;
-  int d;
-  for (d = 0; d < 4; d++)
-    if (FITS(gr, c + gr->off[0][d], k)) m |= 1u << d;
-  for (d = 4; d < 8; d++) {
-    unsigned sides = 1u << (jdx[d] > 0 ? 0 : 1) | 1u << (jdy[d] > 0 ? 2 : 3);
-    if ((m & sides) == sides && FITS(gr, c + gr->off[0][d], k)) m |= 1u << d;
-  }
-  return m;
-}
-
-/* dirs8 on the derived grid: forced turns where the unit does not fit
-** behind them. */
-ASTAR_INLINE unsigned unit_dirs(const astar_grid *gr, int32_t p, int d, int32_t k) {
-  int32_t pw = gr->pw;
-  unsigned r;
-  switch (d) {
-    case 0:
-      r = 1u << 0;
-      if (!FITS(gr, p - pw - 1, k)) r |= 1u << 3 | 1u << 5;
-      if (!FITS(gr, p + pw - 1, k)) r |= 1u << 2 | 1u << 4;
-      return r;
-    case 1:
-      r = 1u << 1;
-      if (!FITS(gr, p - pw + 1, k)) r |= 1u << 3 | 1u << 7;
-      if (!FITS(gr, p + pw + 1, k)) r |= 1u << 2 | 1u << 6;
-      return r;
-    case 2:
-      r = 1u << 2;
-      if (!FITS(gr, p - pw + 1, k)) r |= 1u << 0 | 1u << 4;
-      if (!FITS(gr, p - pw - 1, k)) r |= 1u << 1 | 1u << 6;
-      return r;
-    case 3:
-      r = 1u << 3;
-      if (!FITS(gr, p + pw + 1, k)) r |= 1u << 0 | 1u << 5;
-      if (!FITS(gr, p + pw - 1, k)) r |= 1u << 1 | 1u << 7;
-      return r;
-    default: return dirs8(gr, p, d); /* diagonal arrivals read no cell */
-  }
+  gd = goal < 0 ? 0 : up ? goal - pos
+                         : pos - goal;
+  if (gd > 0 && gd <= t - (dead == 1)) return gd; /* the goal first */
+  if (dead == 2) *cut = 1;                        /* cut: the cell there goes on */
+  return dead == 1 ? 0 : t;
 }
 
 /* Bounded (grids over JPS_BOUNDED cells), an expansion reads at most
@@ -680,6 +655,7 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   double g = node_g(s, p);
   unsigned m;
   int d, rc, cut;
+  const uint64_t *bits = gr->ubits[k];
   jctx_init(&J, s, gr, 0);
   if (par < 0) {
     m = 0xffu;
@@ -691,7 +667,7 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
   for (d = 0; d < 4; d++) {
     if (!(m >> d & 1u)) continue;
     cut = 0;
-    t = unit_straight(gr, p, d, k, goal, &work, &cut, bounded);
+    t = unit_straight(&J, bits, px, py, d, &work, &cut, bounded);
     if (t && (rc = offer(&J, p, p + t * gr->off[0][d], px + t * jdx[d], py + t * jdy[d],
                          g + t)) != ASTAR_OK)
       return rc;
@@ -714,11 +690,11 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
       work += UNIT_DIAG_WORK;
       cut = 0;
       if (bounded && ASTAR_UNLIKELY(work >= UNIT_WORK)) cut = 1; /* c goes on */
-      mv = cut ? 0 : unit_moves(gr, c, k);
-      if ((mv >> h & 1u) && (t = unit_straight(gr, c, h, k, goal, &work, &cut, bounded)) != 0 && !cut &&
+      mv = cut ? 0 : unit_diag_moves(gr, bits, x, y, d);
+      if ((mv >> h & 1u) && (t = unit_straight(&J, bits, x, y, h, &work, &cut, bounded)) != 0 && !cut &&
           (rc = offer(&J, p, c + t * gr->off[0][h], x + t * jdx[h], y, gc + t)) != ASTAR_OK)
         return rc;
-      if (!cut && (mv >> v & 1u) && (t = unit_straight(gr, c, v, k, goal, &work, &cut, bounded)) != 0 &&
+      if (!cut && (mv >> v & 1u) && (t = unit_straight(&J, bits, x, y, v, &work, &cut, bounded)) != 0 &&
           !cut && (rc = offer(&J, p, c + t * gr->off[0][v], x, y + t * jdy[v], gc + t)) != ASTAR_OK)
         return rc;
       if (cut) { /* the bound: c goes on with the run and its scans */
@@ -847,4 +823,5 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
 
 const astar_jps_ops astar__grid_jps = {jps_refusal, run_jps, run_jps_plain,
                                        run_jps_sized, jps_path, astar__jump_refusal,
-                                       astar__jump_auto, astar__jump_run, astar__jump_run_plain};
+                                       astar__jump_auto, astar__jump_run, astar__jump_run_plain,
+                                       astar__ubits_prepare};

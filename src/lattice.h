@@ -94,6 +94,11 @@ struct astar_grid {
   ** 8 per padded cell, by direction; kept current by set_blocked */
   int16_t *jump;
   int jump_auto; /* "auto" takes the table (its runs were long at build) */
+  /* units' bit sets (jpsunits.c), NULL until a sized jump point search
+  ** needs them: by unit size k, NULL or the rows then the columns (as
+  ** rows, cols) of the cells where a unit of size k fits; kept current by
+  ** set_blocked through the clearance update */
+  uint64_t **ubits;
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the
@@ -495,6 +500,15 @@ int astar__jump_run(astar_search *s, uint64_t n);
 int astar__jump_run_plain(astar_search *s, uint64_t n);
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);
 void astar__jump_free(astar_grid *gr);
+
+/* units' bit sets (jpsunits.c): built for size k (from the clearance
+** layer; ENOMEM), and with the layer first (the jps ops' prepare_sized), a
+** cell's clearance change, the memory held, the release */
+int astar__ubits_build(astar_grid *gr, int32_t k);
+int astar__ubits_prepare(astar_topology *t, int32_t k);
+void astar__ubits_set(astar_grid *gr, int32_t p, unsigned was, unsigned now);
+size_t astar__ubits_bytes(const astar_grid *gr);
+void astar__ubits_free(astar_grid *gr);
 
 ASTAR_INTERNAL_END
 

@@ -32,7 +32,11 @@ int astar_topology_prepare(astar_topology *t, const astar_query *q) {
   int rc = t->ops->prepare(t, 0);
   if (rc == ASTAR_OK) rc = astar__comp_refresh(t);
   if (rc != ASTAR_OK || q == NULL || q->size <= 1) return rc;
-  return t->ops->units ? t->ops->units->prepare(t) : ASTAR_EINVAL;
+  rc = t->ops->units ? t->ops->units->prepare(t) : ASTAR_EINVAL;
+  /* a sized jump point search's bit sets (what its queries would build) */
+  if (rc == ASTAR_OK && t->ops->jps && astar_jps_refusal(t, q) == NULL)
+    rc = t->ops->jps->prepare_sized(t, q->size);
+  return rc;
 }
 int32_t astar_topology_max_size(const astar_topology *t) {
   return t->ops->units ? ASTAR_MAX_UNIT : 1;
@@ -309,6 +313,10 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
          (s->q.algorithm == ASTAR_ALGO_AUTO && !s->q.track_best))) {
       s->jps = 1;
       s->run = ops->jps->run_sized;
+      if ((rc = ops->jps->prepare_sized(t, s->q.size)) != ASTAR_OK) { /* its bit sets */
+        s->topo = NULL;
+        return rc;
+      }
     } else if (s->q.algorithm == ASTAR_ALGO_JPS || s->q.algorithm == ASTAR_ALGO_JPS_PLUS) {
       /* astar_jps_refusal, astar_jps_plus_refusal say why */
       s->topo = NULL;

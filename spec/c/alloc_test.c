@@ -350,6 +350,12 @@ static const huge_case huge_cases[] = {
      "HGRID:set_cost(5, 5, 3); assert(HGRID:get_cost(5, 5) == 3)"},
     {"a clearance layer on a 2000x2000 grid", NULL, "local k = HGRID:clearance(1, 1)", 1 << 20, 0,
      "assert(HGRID:clearance(1, 1) == 255 and HGRID:find_path(1, 1, 9, 9, { size = 3 }))"},
+    {"a unit's bit sets on a 2000x2000 grid",
+     "UG = astar.grid(2000, 2000); UG:clearance(1, 1); UG:find_path(1, 1, 9, 9)",
+     "local p = UG:find_path(1, 1, 9, 9, { size = 2 })", 256 << 10, 0,
+     "local p = assert(UG:find_path(1, 1, 1900, 9, { size = 2 }))\n"
+     "local a = assert(UG:find_path(1, 1, 1900, 9, { size = 2, algorithm = 'astar' }))\n"
+     "assert(p.cost == a.cost); UG:close(); UG = nil"},
     {"a jump table on a 2000x2000 grid", NULL, "HGRID:precompute_jumps()", 1 << 20, 0,
      "assert(not HGRID:has_jumps() and HGRID:find_path(1, 1, 9, 9))\n"
      "assert(astar.grid(9, 9):precompute_jumps():find_path(1, 1, 9, 9, { algorithm = 'jps+' }))"},
