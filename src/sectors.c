@@ -65,6 +65,7 @@ enum { B_E,
        B_COUNT }; /* the borders a sector owns */
 /* dirty bits: the local labels, then 2 << border, and "in the list" */
 enum { D_LOCAL = 1,
+       D_COMP = 0x40, /* components changed by an edit (sec_split), labels current */
        D_LISTED = 0x80 };
 
 typedef struct sec_pair {
@@ -81,6 +82,7 @@ struct lat_sectors {
   unsigned char *lm;           /* S * S: a relabel's copy of the sector's moves,
                       ** those leaving the sector taken out */
   int32_t loff[2][LAT_MAXDIR]; /* a move inside the block, by parity */
+  unsigned char keep[2][4];    /* the moves that stay in on a sector's W, E, N, S edge */
   uint16_t *ncomp;             /* n: local components per sector */
   uint16_t *nlocal;            /* n: edits sec_local wrote since the sector's labels */
   int32_t *base;               /* n + 1: the sector's first node in the graph */
@@ -93,7 +95,7 @@ struct lat_sectors {
   int regraph_due; /* the graph's relabel ran out of memory */
   int32_t *uf;     /* would_disconnect's union-find */
   size_t ucap;
-  int32_t *stack;    /* S * S: a relabel's flood */
+  int32_t *stack;    /* 2 * S * S: a relabel's flood; a split's cells and links */
   uint16_t *old;     /* S * S: a sector's labels before its relabel, or
                       ** a hypothesis' labels (the same layout) */
   sec_pair *tmp;     /* 3S: a border's pairs before its rebuild */
@@ -213,7 +215,32 @@ static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h,
   rw = x1 - x0;
   rh = y1 - y0;
   lab = hyp ? h->scr : c->label + ((size_t)s << (2 * c->shift));
-  for (y = 0; y < S; y++) {
+  for (y = 0; y < S && h == NULL; y++) { /* as is: rows copied, edges cut by masks */
+    const unsigned char *blk = gr->blocked + LAT_CELL(gr, x0, y0 + y);
+    const unsigned char *mv = gr->moves + LAT_CELL(gr, x0, y0 + y);
+    uint16_t *lr = lab + (y << c->shift);
+    unsigned char *mr = lm + (y << c->shift);
+    if (y >= rh) {
+      memset(lr, 0xff, (size_t)S * sizeof *lr); /* LAB_NONE */
+      memset(mr, 0, (size_t)S);
+      continue;
+    }
+    for (x = 0; x < rw; x++) { /* a blocked cell's moves are none */
+      mr[x] = mv[x];
+      lr[x] = (uint16_t)(LAB_TODO | (blk[x] != 0)); /* LAB_NONE when blocked */
+    }
+    for (; x < S; x++) {
+      lr[x] = LAB_NONE;
+      mr[x] = 0;
+    }
+    mr[0] &= c->keep[lat_par(gr, 0, y)][0];
+    mr[rw - 1] &= c->keep[lat_par(gr, rw - 1, y)][1];
+    if (y == 0)
+      for (x = 0; x < rw; x++) mr[x] &= c->keep[lat_par(gr, x, y)][2];
+    if (y == rh - 1)
+      for (x = 0; x < rw; x++) mr[x] &= c->keep[lat_par(gr, x, y)][3];
+  }
+  for (y = 0; y < S && h != NULL; y++) {
     const unsigned char *blk = gr->blocked + LAT_CELL(gr, x0, y0 + y);
     const unsigned char *mv = gr->moves + LAT_CELL(gr, x0, y0 + y);
     uint16_t *lr = lab + (y << c->shift);
@@ -389,10 +416,12 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
   ** border its labels appear in (the dirty list grows while read) */
   for (i = 0; i < c->ndirty; i++) {
     int32_t sx, sy;
+    unsigned dm;
     s = c->dlist[i];
-    if (!(c->dirty[s] & D_LOCAL)) continue;
-    c->dirty[s] &= (unsigned char)~D_LOCAL;
-    if (!sec_relabel(gr, c, s)) continue;
+    dm = c->dirty[s];
+    if (!(dm & (D_LOCAL | D_COMP))) continue;
+    c->dirty[s] &= (unsigned char)~(D_LOCAL | D_COMP);
+    if (!((dm & D_LOCAL) && sec_relabel(gr, c, s)) && !(dm & D_COMP)) continue;
     regraph = 1;
     sx = s % c->sw;
     sy = s / c->sw;
@@ -421,7 +450,7 @@ static size_t sec_bytes_of(const lat_sectors *c) {
   return sizeof *c + n * k * k * sizeof(uint16_t) + k * k + 2 * n * sizeof(uint16_t) +
          (n + 1) * sizeof(int32_t) + n * (size_t)c->pcap * sizeof(sec_pair) +
          n * B_COUNT * sizeof(uint16_t) + n + n * sizeof(int32_t) +
-         (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (sizeof(int32_t) + sizeof(uint16_t)) +
+         (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (2 * sizeof(int32_t) + sizeof(uint16_t)) +
          3 * k * sizeof(sec_pair);
 }
 
@@ -441,7 +470,7 @@ void astar__sec_free(astar_grid *gr) {
     astar__mem(gr->t.alloc, gr->t.ud, c->npairs, n * B_COUNT * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->dirty, n, 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->dlist, n * sizeof(int32_t), 0);
-    astar__mem(gr->t.alloc, gr->t.ud, c->stack, k * k * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->stack, 2 * k * k * sizeof(int32_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->old, k * k * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->tmp, 3 * k * sizeof(sec_pair), 0);
   }
@@ -486,6 +515,16 @@ static int sec_build(astar_grid *gr, int open) {
     for (par = 0; par < 2; par++)
       for (d = 0; d < gr->ndir; d++)
         c->loff[par][d] = (int32_t)gr->ddy[par][d] * (int32_t)k + gr->ddx[par][d];
+    for (par = 0; par < 2; par++) {
+      memset(c->keep[par], 0, sizeof c->keep[par]);
+      for (d = 0; d < gr->ndir; d++) {
+        unsigned bit = 1u << d;
+        if (gr->ddx[par][d] >= 0) c->keep[par][0] |= (unsigned char)bit;
+        if (gr->ddx[par][d] <= 0) c->keep[par][1] |= (unsigned char)bit;
+        if (gr->ddy[par][d] >= 0) c->keep[par][2] |= (unsigned char)bit;
+        if (gr->ddy[par][d] <= 0) c->keep[par][3] |= (unsigned char)bit;
+      }
+    }
     c->label = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cells * sizeof(uint16_t));
     c->lm = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k);
     c->ncomp = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
@@ -497,7 +536,7 @@ static int sec_build(astar_grid *gr, int open) {
         (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * B_COUNT * sizeof(uint16_t));
     c->dirty = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n);
     c->dlist = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(int32_t));
-    c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(int32_t));
+    c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 2 * k * k * sizeof(int32_t));
     c->old = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(uint16_t));
     c->tmp = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 3 * k * sizeof(sec_pair));
     if (!c->label || !c->lm || !c->ncomp || !c->nlocal || !c->base || !c->pairs || !c->npairs || !c->dirty ||
@@ -514,7 +553,7 @@ static int sec_build(astar_grid *gr, int open) {
       astar__mem(f, ud, c->npairs, c->npairs ? n * B_COUNT * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->dirty, c->dirty ? n : 0, 0);
       astar__mem(f, ud, c->dlist, c->dlist ? n * sizeof(int32_t) : 0, 0);
-      astar__mem(f, ud, c->stack, c->stack ? k * k * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->stack, c->stack ? 2 * k * k * sizeof(int32_t) : 0, 0);
       astar__mem(f, ud, c->old, c->old ? k * k * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->tmp, c->tmp ? 3 * k * sizeof(sec_pair) : 0, 0);
       astar__mem(f, ud, c, sizeof *c, 0);
@@ -552,6 +591,112 @@ static int sec_build(astar_grid *gr, int open) {
 /* ------------------------------------------------------------------------ */
 /* what the lattice and the components call                                   */
 /* ------------------------------------------------------------------------ */
+
+/*
+** Closing a cell left the n neighbours (nx, ny) of its component in sector
+** s in more than one group (grp[i]: neighbour i's group, the index of its
+** first member; joined by moves among the neighbours).  Floods from every
+** group in lockstep, a cell of each group's own stack in turn, joining
+** groups whose floods meet, and stops when at most one group still has
+** cells to expand: every other group is a whole component of the sector,
+** relabelled with a new label; the last one (or the first, when all
+** finished) keeps the old label, as do the cells no flood reached.  So a
+** split costs about its smaller side times the groups.  Past S * S / 4
+** cells visited it gives up (0: the sector is relabelled at the next
+** question, as before; a quarter of a relabel lost at most).  Paid at the
+** edit: 1, the sector marked D_COMP when its components changed, and the
+** cells visited count into nlocal (a sixteenth each).
+*/
+static int sec_split(astar_grid *gr, lat_sectors *c, int32_t s, int n, const int32_t *nx,
+                     const int32_t *ny, const int *grp) {
+  int32_t x0, y0, x1, y1, rw, rh, tail = 0, t, S = (int32_t)sec_size(c), all = S * S;
+  int32_t m = S - 1, *q = c->stack, *nxt = c->stack + all, head[LAT_MAXDIR];
+  int up[LAT_MAXDIR], pend[LAT_MAXDIR], i, g = 0, live = 0, keep = -1, split = 0;
+  uint16_t *mark = c->old, *lab = c->label + ((size_t)s << (2 * c->shift)), fresh[LAT_MAXDIR];
+  sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
+  rw = x1 - x0;
+  rh = y1 - y0;
+  memset(mark, 0, (size_t)all * sizeof *mark);
+  for (i = 0; i < n; i++) up[i] = i, pend[i] = 0, head[i] = -1;
+  for (i = 0; i < n; i++) { /* each neighbour on its group's stack */
+    int32_t v = (ny[i] - y0) << c->shift | (nx[i] - x0);
+    mark[v] = (uint16_t)(grp[i] + 1);
+    q[tail] = v;
+    nxt[tail] = head[grp[i]];
+    head[grp[i]] = tail++;
+    if (pend[grp[i]]++ == 0) live++;
+  }
+  while (live > 1) {
+    int32_t at, v, lx, ly;
+    int a, par, d;
+    unsigned mv;
+    const int32_t *off;
+    if (tail > all / 4) return 0; /* a large split: the relabel's flood is cheaper */
+    do g = g + 1 < n ? g + 1 : 0;
+    while (head[g] < 0);
+    at = head[g];
+    head[g] = nxt[at];
+    v = q[at];
+    lx = v & m;
+    ly = v >> c->shift;
+    par = lat_par(gr, lx, ly);
+    mv = gr->moves[LAT_CELL(gr, x0 + lx, y0 + ly)];
+    off = c->loff[par];
+    for (a = g; up[a] != a;) a = up[a];
+    for (d = 0; mv != 0; d++, mv >>= 1) {
+      int32_t w;
+      int b;
+      if (!(mv & 1u) || (uint32_t)(lx + gr->ddx[par][d]) >= (uint32_t)rw ||
+          (uint32_t)(ly + gr->ddy[par][d]) >= (uint32_t)rh)
+        continue;
+      w = v + off[d];
+      if (mark[w] == 0) {
+        mark[w] = (uint16_t)(a + 1);
+        q[tail] = w;
+        nxt[tail] = head[g];
+        head[g] = tail++;
+        pend[a]++;
+        continue;
+      }
+      for (b = mark[w] - 1; up[b] != b;) b = up[b];
+      if (b == a) continue;
+      if (pend[b] > 0) live--; /* two groups with cells to expand become one */
+      if (b < a) {
+        int t2 = a;
+        a = b;
+        b = t2;
+      }
+      up[b] = a;
+      pend[a] += pend[b];
+    }
+    if (--pend[a] == 0) live--;
+  }
+  /* the groups are the neighbours i with grp[i] == i; the one that keeps
+  ** the old label: the one still expanding, or the first; every other
+  ** group's root a new component */
+  for (i = 0; i < n; i++) {
+    int r = i;
+    while (up[r] != r) r = up[r];
+    up[i] = r;
+    fresh[i] = LAB_NONE;
+  }
+  for (i = 0; i < n && keep < 0; i++)
+    if (grp[i] == i && up[i] == i && pend[i] > 0) keep = i;
+  if (keep < 0) keep = up[0];
+  for (i = 0; i < n; i++)
+    if (grp[i] == i && up[i] == i && i != keep) {
+      fresh[i] = c->ncomp[s]++;
+      split = 1;
+    }
+  for (t = 0; t < tail && split; t++) {
+    int r = up[mark[q[t]] - 1];
+    if (fresh[r] != LAB_NONE) lab[q[t]] = fresh[r];
+  }
+  if (split) sec_dirty(c, s, D_COMP);
+  t = tail / 16 + 1;
+  c->nlocal[s] = (uint16_t)(c->nlocal[s] + (t < 0xffff - c->nlocal[s] ? t : 0xffff - c->nlocal[s]));
+  return 1;
+}
 
 /*
 ** The common edit without a relabel of its sector, when the sector's
@@ -612,11 +757,13 @@ static int sec_local(astar_grid *gr, lat_sectors *c, int32_t x, int32_t y) {
         }
     }
   }
-  for (i = 1; i < n; i++) {
+  for (i = 0; i < n; i++) {
     int a = i;
     while (up[a] != a) a = up[a];
-    if (a != 0) return 0;
+    up[i] = a;
   }
+  for (i = 1; i < n && up[i] == 0; i++) continue;
+  if (i < n && !sec_split(gr, c, s, n, nx, ny, up)) return 0;
   c->label[id] = (uint16_t)LAB_NONE;
   return 1;
 }
