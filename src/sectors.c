@@ -75,7 +75,7 @@ typedef struct sec_pair {
 struct lat_sectors {
   int shift;                   /* S = 1 << shift */
   int32_t sw, sh, n;           /* sectors across, down, in all */
-  int32_t pcap;                /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
+  int32_t pcap;                /* most pairs of a sector: 3S (E), 3S (S), 1, 1 */
   uint16_t *label;             /* n * S * S local labels: each sector's S rows of S
                      ** together (a relabel reads and writes one block,
                      ** not S rows a grid row apart), LAB_NONE outside */
@@ -86,7 +86,11 @@ struct lat_sectors {
   uint16_t *ncomp;             /* n: local components per sector */
   uint16_t *nlocal;            /* n: edits sec_local wrote since the sector's labels */
   int32_t *base;               /* n + 1: the sector's first node in the graph */
-  sec_pair *pairs;             /* n * pcap */
+  sec_pair *pairs;             /* the pool: each sector's pairs together, E, S, SE,
+                               ** SW, in a chunk of room proom[s] at poff[s] */
+  size_t pool, pused;          /* the pool's room and its end, in pairs */
+  int32_t *poff;               /* n */
+  uint16_t *proom;             /* n */
   uint16_t *npairs;            /* n * B_COUNT */
   unsigned char *dirty;
   int32_t *dlist, ndirty; /* the dirty sectors, each once */
@@ -159,9 +163,57 @@ static int32_t sec_across(const lat_sectors *c, int32_t s, int b) {
 }
 
 static sec_pair *sec_pairs(const lat_sectors *c, int32_t s, int b) {
-  static const int at[B_COUNT] = {0, 3, 6, 6};
-  int32_t k = (int32_t)sec_size(c);
-  return c->pairs + (size_t)s * (size_t)c->pcap + (size_t)(at[b] * k + (b == B_SW));
+  const uint16_t *np = c->npairs + (size_t)s * B_COUNT;
+  size_t at = (size_t)c->poff[s];
+  int i;
+  for (i = 0; i < b; i++) at += np[i];
+  return c->pairs + at;
+}
+
+/* The pairs of sector s in all. */
+static int32_t sec_npairs(const lat_sectors *c, int32_t s) {
+  const uint16_t *np = c->npairs + (size_t)s * B_COUNT;
+  return (int32_t)np[0] + np[1] + np[2] + np[3];
+}
+
+/*
+** Gives sector s a chunk of room for `need` pairs (its pairs kept): at the
+** pool's end, or, when the pool is full, after packing every sector's
+** pairs into a new pool in sector order (each with room for two more;
+** O(pairs + sectors), and only when the pool has run out: its room then
+** doubles).  So the pool holds the pairs densely, a few bytes per
+** border, and the sector graph's relabel reads them in one sweep.
+*/
+static int sec_place(astar_grid *gr, lat_sectors *c, int32_t s, int32_t need) {
+  int32_t room = need + need / 2 + 2, t;
+  if (room > c->pcap) room = c->pcap;
+  if (need > room) room = need;
+  if (c->pused + (size_t)room > c->pool) {
+    size_t live = 0, at = 0, cap;
+    sec_pair *np;
+    for (t = 0; t < c->n; t++) live += (size_t)sec_npairs(c, t) + 2;
+    cap = 2 * (live + (size_t)room);
+    np = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cap * sizeof *np);
+    if (np == NULL) return ASTAR_ENOMEM;
+    for (t = 0; t < c->n; t++) {
+      int32_t k = sec_npairs(c, t), r = t == s ? room : k + 2;
+      if (k > 0) memcpy(np + at, c->pairs + c->poff[t], (size_t)k * sizeof *np);
+      c->poff[t] = (int32_t)at;
+      c->proom[t] = (uint16_t)r;
+      at += (size_t)r;
+    }
+    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, c->pool * sizeof *np, 0);
+    c->pairs = np;
+    c->pool = cap;
+    c->pused = at;
+    return ASTAR_OK;
+  }
+  t = sec_npairs(c, s);
+  if (t > 0) memcpy(c->pairs + c->pused, c->pairs + c->poff[s], (size_t)t * sizeof(sec_pair));
+  c->poff[s] = (int32_t)c->pused;
+  c->proom[s] = (uint16_t)room;
+  c->pused += (size_t)room;
+  return ASTAR_OK;
 }
 
 static void sec_dirty(lat_sectors *c, int32_t s, unsigned bits) {
@@ -363,16 +415,17 @@ static int sec_regraph(astar_grid *gr, lat_sectors *c) {
   step[B_S] = c->sw;
   step[B_SE] = c->sw + 1;
   step[B_SW] = c->sw - 1;
-  for (s = 0; s < c->n; s++)
+  for (s = 0; s < c->n; s++) {
+    const sec_pair *p = c->pairs + c->poff[s];
+    int32_t bs = c->base[s];
     for (b = 0; b < B_COUNT; b++) {
-      int32_t np = c->npairs[s * B_COUNT + b], i, bs, bt;
-      const sec_pair *p;
+      int32_t np = c->npairs[s * B_COUNT + b], i, bt;
       if (np == 0) continue;
-      p = sec_pairs(c, s, b);
-      bs = c->base[s];
       bt = c->base[s + step[b]];
       for (i = 0; i < np; i++) uf_join(c->glabel, bs + p[i].a, bt + p[i].b);
+      p += np;
     }
+  }
   for (v = 0; v < k; v++) c->glabel[v] = c->glabel[c->glabel[v]]; /* parents are smaller */
   c->regraphs++;
   c->regraph_due = 0;
@@ -397,15 +450,24 @@ static int sec_relabel(astar_grid *gr, lat_sectors *c, int32_t s) {
   return changed;
 }
 
-/* Rebuilds border b of sector s; 1 when its pairs changed. */
+/* Rebuilds border b of sector s; 1 when its pairs changed, -1 out of
+** memory (the border as it was). */
 static int sec_rebuild(astar_grid *gr, lat_sectors *c, int32_t s, int b) {
   uint16_t *np = &c->npairs[s * B_COUNT + b];
   sec_pair *p = sec_pairs(c, s, b);
-  int32_t before = *np, n;
-  memcpy(c->tmp, p, (size_t)before * sizeof *p);
-  n = sec_border(gr, c, NULL, s, b, p, c->pcap);
+  int32_t before = *np, n, total, after;
+  n = sec_border(gr, c, NULL, s, b, c->tmp, c->pcap);
+  if (n == before && memcmp(c->tmp, p, (size_t)n * sizeof *p) == 0) return 0;
+  total = sec_npairs(c, s);
+  if (total - before + n > c->proom[s]) {
+    if (sec_place(gr, c, s, total - before + n) != ASTAR_OK) return -1;
+    p = sec_pairs(c, s, b);
+  }
+  after = (int32_t)(p - (c->pairs + c->poff[s])) + before; /* the borders after b */
+  memmove(p + n, p + before, (size_t)(total - after) * sizeof *p);
+  memcpy(p, c->tmp, (size_t)n * sizeof *p);
   *np = (uint16_t)n;
-  return n != before || memcmp(c->tmp, p, (size_t)n * sizeof *p) != 0;
+  return 1;
 }
 
 /* Brings the marked sectors, their borders and the graph up to date. */
@@ -434,7 +496,17 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
   for (i = 0; i < c->ndirty; i++) {
     s = c->dlist[i];
     for (b = 0; b < B_COUNT; b++)
-      if (c->dirty[s] >> (b + 1) & 1u) regraph |= sec_rebuild(gr, c, s, b);
+      if (c->dirty[s] >> (b + 1) & 1u) {
+        int r = sec_rebuild(gr, c, s, b);
+        if (r < 0) { /* the borders not rebuilt stay marked, the graph due */
+          memmove(c->dlist, c->dlist + i, (size_t)(c->ndirty - i) * sizeof *c->dlist);
+          c->ndirty -= i;
+          c->regraph_due |= regraph;
+          return ASTAR_ENOMEM;
+        }
+        regraph |= r;
+        c->dirty[s] &= (unsigned char)~(2u << b);
+      }
     c->dirty[s] = 0;
   }
   c->ndirty = 0;
@@ -448,7 +520,8 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
 static size_t sec_bytes_of(const lat_sectors *c) {
   size_t n = (size_t)c->n, k = sec_size(c);
   return sizeof *c + n * k * k * sizeof(uint16_t) + k * k + 2 * n * sizeof(uint16_t) +
-         (n + 1) * sizeof(int32_t) + n * (size_t)c->pcap * sizeof(sec_pair) +
+         (n + 1) * sizeof(int32_t) + c->pool * sizeof(sec_pair) +
+         n * (sizeof(int32_t) + sizeof(uint16_t)) +
          n * B_COUNT * sizeof(uint16_t) + n + n * sizeof(int32_t) +
          (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (2 * sizeof(int32_t) + sizeof(uint16_t)) +
          3 * k * sizeof(sec_pair);
@@ -466,7 +539,9 @@ void astar__sec_free(astar_grid *gr) {
     astar__mem(gr->t.alloc, gr->t.ud, c->ncomp, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->nlocal, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->base, (n + 1) * sizeof(int32_t), 0);
-    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, n * (size_t)c->pcap * sizeof(sec_pair), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, c->pool * sizeof(sec_pair), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->poff, n * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->proom, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->npairs, n * B_COUNT * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->dirty, n, 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->dlist, n * sizeof(int32_t), 0);
@@ -530,8 +605,8 @@ static int sec_build(astar_grid *gr, int open) {
     c->ncomp = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->nlocal = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->base = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, (n + 1) * sizeof(int32_t));
-    c->pairs = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
-                                      n * (size_t)c->pcap * sizeof(sec_pair));
+    c->poff = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(int32_t));
+    c->proom = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->npairs =
         (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * B_COUNT * sizeof(uint16_t));
     c->dirty = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n);
@@ -539,7 +614,8 @@ static int sec_build(astar_grid *gr, int open) {
     c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 2 * k * k * sizeof(int32_t));
     c->old = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(uint16_t));
     c->tmp = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 3 * k * sizeof(sec_pair));
-    if (!c->label || !c->lm || !c->ncomp || !c->nlocal || !c->base || !c->pairs || !c->npairs || !c->dirty ||
+    if (!c->label || !c->lm || !c->ncomp || !c->nlocal || !c->base || !c->poff || !c->proom ||
+        !c->npairs || !c->dirty ||
         !c->dlist || !c->stack || !c->old || !c->tmp) {
       /* astar__sec_free frees by size: give the missing ones none */
       astar_alloc_fn f = gr->t.alloc;
@@ -549,7 +625,8 @@ static int sec_build(astar_grid *gr, int open) {
       astar__mem(f, ud, c->ncomp, c->ncomp ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->nlocal, c->nlocal ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->base, c->base ? (n + 1) * sizeof(int32_t) : 0, 0);
-      astar__mem(f, ud, c->pairs, c->pairs ? n * (size_t)c->pcap * sizeof(sec_pair) : 0, 0);
+      astar__mem(f, ud, c->poff, c->poff ? n * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->proom, c->proom ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->npairs, c->npairs ? n * B_COUNT * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->dirty, c->dirty ? n : 0, 0);
       astar__mem(f, ud, c->dlist, c->dlist ? n * sizeof(int32_t) : 0, 0);
@@ -577,10 +654,22 @@ static int sec_build(astar_grid *gr, int open) {
     }
     c->ncomp[s] = 1;
   }
-  for (s = 0; s < c->n; s++)
-    for (b = 0; b < B_COUNT; b++)
-      c->npairs[s * B_COUNT + b] =
-          (uint16_t)sec_border(gr, c, NULL, s, b, sec_pairs(c, s, b), open ? 1 : c->pcap);
+  c->pused = 0; /* the pool filled in sector order, each with room for two more */
+  for (s = 0; s < c->n; s++) {
+    int32_t total = 0;
+    c->poff[s] = (int32_t)c->pused;
+    for (b = 0; b < B_COUNT; b++) {
+      int32_t np = sec_border(gr, c, NULL, s, b, c->tmp, open ? 1 : c->pcap);
+      if (astar__grow(gr->t.alloc, gr->t.ud, (void **)&c->pairs, &c->pool,
+                      c->pused + (size_t)(total + np + 2), sizeof(sec_pair)))
+        return ASTAR_ENOMEM;
+      memcpy(c->pairs + c->pused + total, c->tmp, (size_t)np * sizeof(sec_pair));
+      c->npairs[s * B_COUNT + b] = (uint16_t)np;
+      total += np;
+    }
+    c->proom[s] = (uint16_t)(total + 2);
+    c->pused += (size_t)(total + 2);
+  }
   if ((rc = sec_regraph(gr, c)) != ASTAR_OK) return rc;
   gr->t.comps.valid = 1;
   gr->t.comps.uniform = 0;
