@@ -522,8 +522,9 @@ static int sec_build(astar_grid *gr, int open) {
 ** relabelled with a new label; the last one (or the first, when all
 ** finished) keeps the old label, as do the cells no flood reached.  So a
 ** split costs about its smaller side times the groups: a door closed on
-** a room, a corridor cut near its end.  Past S * S / 16 cells visited it
-** gives up (0: the sector is relabelled at the next question, as before):
+** a room, a corridor cut near its end.  Past S * S / 16 cells visited (at
+** least 64) it gives up (0: the sector is relabelled at the next question,
+** as before):
 ** a lockstep visit costs two or three of the relabel's (the moves read
 ** from the grid's rows, not a block), and on 2048 x 2048 a cap of S * S / 4
 ** lost more on the large splits it abandoned than it won (bench/edits.lua,
@@ -555,7 +556,7 @@ static int sec_split(astar_grid *gr, lat_sectors *c, int32_t s, int n, const int
     int a, par, d;
     unsigned mv;
     const int32_t *off;
-    if (tail > all / 16) return 0; /* a large split: the relabel is cheaper */
+    if (tail > (all > 1024 ? all / 16 : 64)) return 0; /* a large split */
     do g = g + 1 < n ? g + 1 : 0;
     while (head[g] < 0);
     at = head[g];
