@@ -161,7 +161,9 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** can (either is impassable, or they lie in different components): 0 is a
 ** proof.  Grids keep them per sector of S x S cells (S about the square
 ** root of half the longer side): an edit of a cell's blocked bit only
-** marks its sector, and the next call relabels each marked sector and,
+** marks its sector (or, closing a door on a small part of the sector,
+** labels that part apart at once: O(that part)), and the next call
+** relabels each marked sector and,
 ** when a sector's components changed, the small graph of sectors --
 ** never the grid (a new grid's first edit writes its labels as all open,
 ** O(cells) then, so no call labels the grid).  Graphs: labels computed on first use and kept current

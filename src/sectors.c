@@ -25,7 +25,11 @@
 ** crossing moves) -- O(1), no labelling.  Most edits do not even mark the
 ** sector: when the cells around the edited one show that the sector's
 ** components stay as they were (sec_local), the edit writes the cell's
-** label itself.  The next question
+** label itself; when a closed cell cuts a small part off (a door shut on a
+** room), the edit finds that part by a lockstep flood from the cut's
+** sides and labels it apart (sec_split: O(the smaller side), at most
+** S * S / 16 cells), marking only the sector's borders and graph.  The
+** next question
 ** (connected, a search's unreachable early-out, would_disconnect,
 ** astar_topology_components_refresh) brings the marked sectors up to
 ** date: each marked sector once (S * S cells), the borders next to a
@@ -38,6 +42,8 @@
 ** them as the grid was before it (every sector one component: its labels
 ** written, not flooded, and each border's one pair found at its first
 ** crossing move), O(cells) once, then applies itself as any edit does.
+** The pairs of all borders sit in one dense pool (sec_place), so the
+** sector graph's relabel reads them in one sweep.
 ** A sector that sec_local kept clean through S * S / 16 edits since its
 ** labels (a map loaded cell by cell) is marked instead: its relabel then
 ** costs no more than those edits did, and the question after a load pays
