@@ -183,12 +183,16 @@ ASTAR_INLINE int32_t sec_glabel(const astar_grid *gr, const lat_sectors *c, int3
   return l == LAB_NONE ? -1 : c->glabel[c->base[s] + l];
 }
 
-/* sectors.c */
-int32_t astar__sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s);
+ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
+    /* sectors.c */
+    int32_t
+    astar__sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s);
 int32_t astar__sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s, int b,
                           sec_pair *out, int32_t most);
 int astar__sec_refresh(astar_topology *t);
 /* secwould.c */
 int astar__sec_would_disconnect(astar_topology *topo, int32_t node, const int32_t *ids, size_t n);
+
+ASTAR_INTERNAL_END
 
 #endif
