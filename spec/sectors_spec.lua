@@ -202,6 +202,15 @@ local function graph_labels(g, skip)
   return comp, reps
 end
 
+-- connected() on a grid (square under `rule`, or hex) against the flood
+-- of its blocked set b.
+local function check_flood(g, w, h, b, hexed, rule, label)
+  local steps, open
+  if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
+  local comp, reps = flood_labels(w, h, steps, open)
+  check_connected(g, w, h, comp, reps, label)
+end
+
 describe("connectivity by sectors", function()
   it("grid:connected matches a flood fill over random edit sequences, every diagonal rule", function()
     for seed = 1, 16 do
@@ -267,12 +276,7 @@ describe("connectivity by sectors", function()
         b[(y - 1) * w + x] = true
         g:set_blocked(x, y, true)
       end
-      local function check(label)
-        local steps, open
-        if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
-        local comp, reps = flood_labels(w, h, steps, open)
-        check_connected(g, w, h, comp, reps, label)
-      end
+      local function check(label) check_flood(g, w, h, b, hexed, rule, label) end
       for round = 1, 4 do
         local vertical = r() < 0.5
         local at, gap = vertical and r(2, w - 1) or r(2, h - 1), r(1, vertical and h or w)
@@ -470,12 +474,7 @@ describe("connectivity by sectors", function()
         set(door[1], door[2], false)
         rooms[#rooms + 1] = door
       end
-      local function check(label)
-        local steps, open
-        if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
-        local comp, reps = flood_labels(w, h, steps, open)
-        check_connected(g, w, h, comp, reps, label)
-      end
+      local function check(label) check_flood(g, w, h, b, hexed, rule, label) end
       check(("seed %d rooms built"):format(seed))
       for round = 1, 8 do
         for _ = 1, r(1, 4) do -- doors shut or opened
