@@ -202,6 +202,15 @@ local function graph_labels(g, skip)
   return comp, reps
 end
 
+-- connected() on a grid (square under `rule`, or hex) against the flood
+-- of its blocked set b.
+local function check_flood(g, w, h, b, hexed, rule, label)
+  local steps, open
+  if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
+  local comp, reps = flood_labels(w, h, steps, open)
+  check_connected(g, w, h, comp, reps, label)
+end
+
 describe("connectivity by sectors", function()
   it("grid:connected matches a flood fill over random edit sequences, every diagonal rule", function()
     for seed = 1, 16 do
@@ -267,12 +276,7 @@ describe("connectivity by sectors", function()
         b[(y - 1) * w + x] = true
         g:set_blocked(x, y, true)
       end
-      local function check(label)
-        local steps, open
-        if hexed then steps, open = hex_steps(g, w, b) else steps, open = square_steps(w, h, rule, b) end
-        local comp, reps = flood_labels(w, h, steps, open)
-        check_connected(g, w, h, comp, reps, label)
-      end
+      local function check(label) check_flood(g, w, h, b, hexed, rule, label) end
       for round = 1, 4 do
         local vertical = r() < 0.5
         local at, gap = vertical and r(2, w - 1) or r(2, h - 1), r(1, vertical and h or w)
@@ -437,6 +441,53 @@ describe("connectivity by sectors", function()
         for i = 1, #reps - 1 do
           assert.is_false(g:connected(reps[i], reps[i + 1]), ("seed %d step %d"):format(seed, step))
         end
+      end
+    end
+  end)
+
+  it("rooms shut and opened at their doors, borders crossed again and again (flood oracle)", function()
+    -- sectors of 16 x 16 (grids of 65 to 256 cells a side): a door closed
+    -- on a small room is found at the edit by a lockstep flood from both
+    -- sides, a large split gives up and relabels; cells flipped on the
+    -- sector borders many times make each border's pairs grow and shrink,
+    -- so the dense pool of pairs moves sectors to its end and packs
+    for seed = 1, 10 do
+      local r = rng(seed * 3331)
+      local hexed = seed % 5 == 0
+      local rule = RULES[seed % 4 + 1]
+      local w, h = r(66, 110), r(66, 100)
+      local g = hexed and astar.hex(w, h, { layout = "odd_r" }) or astar.grid(w, h, { diagonal = rule })
+      local b = {}
+      local function set(x, y, v)
+        if x < 1 or y < 1 or x > w or y > h then return end
+        b[(y - 1) * w + x] = v or nil
+        g:set_blocked(x, y, v)
+      end
+      local rooms = {}
+      for _ = 1, 12 do -- rooms of 1 x 1 to 6 x 6 inside walls, a door each
+        local rw, rh = r(1, 6), r(1, 6)
+        local x0, y0 = r(1, w - rw - 1), r(1, h - rh - 1)
+        for x = x0, x0 + rw + 1 do set(x, y0, true); set(x, y0 + rh + 1, true) end
+        for y = y0, y0 + rh + 1 do set(x0, y, true); set(x0 + rw + 1, y, true) end
+        for y = y0 + 1, y0 + rh do for x = x0 + 1, x0 + rw do set(x, y, false) end end
+        local door = { x0 + rw + 1, y0 + r(1, rh) }
+        set(door[1], door[2], false)
+        rooms[#rooms + 1] = door
+      end
+      local function check(label) check_flood(g, w, h, b, hexed, rule, label) end
+      check(("seed %d rooms built"):format(seed))
+      for round = 1, 8 do
+        for _ = 1, r(1, 4) do -- doors shut or opened
+          local d = rooms[r(1, #rooms)]
+          set(d[1], d[2], not b[(d[2] - 1) * w + d[1]])
+        end
+        for _ = 1, r(10, 40) do -- cells next to the sector borders (16k, 16k + 1)
+          local x, y = 16 * r(1, (w - 1) // 16) + r(0, 1), r(1, h)
+          if r() < 0.5 then x, y = r(1, w), 16 * r(1, (h - 1) // 16) + r(0, 1) end
+          if x <= w and y <= h then set(x, y, not b[(y - 1) * w + x]) end
+        end
+        if r() < 0.3 then random_edit(g, w, h, b, r) end
+        check(("seed %d %s %dx%d round %d"):format(seed, hexed and "hex" or rule, w, h, round))
       end
     end
   end)

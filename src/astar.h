@@ -152,13 +152,14 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** can (either is impassable, or they are in different components): 0 is a
 ** proof.  EINVAL on a bad id, ENOMEM.  Grids keep labels per sector
 ** (doc/reference.md, grid:connected: sizes, costs): an edit marks its
-** sector, the next call relabels the marked sectors and the small sector
-** graph, never the grid (a new grid's first edit writes them, O(cells),
-** once).  Graphs label on first use and relabel, O(nodes + steps), at the
-** next call after a node is disabled.  astar_search_begin reads the
-** labels: a goal in another component is UNREACHABLE at once.  The first
-** call after a change writes them: a host searching from several threads
-** calls astar_topology_components_refresh first.
+** sector (a door closed on a small part of it labels that part apart at
+** once, O(that part)), the next call relabels the marked sectors and the
+** small sector graph, never the grid (a new grid's first edit writes them,
+** O(cells), once).  Graphs label on first use and relabel, O(nodes +
+** steps), at the next call after a node is disabled.  astar_search_begin
+** reads the labels: a goal in another component is UNREACHABLE at once.
+** The first call after a change writes them: a host searching from several
+** threads calls astar_topology_components_refresh first.
 */
 int astar_topology_connected(astar_topology *t, int32_t a, int32_t b);
 /* Brings the labels up to date now; ENOMEM. */

@@ -25,7 +25,11 @@
 ** crossing moves) -- O(1), no labelling.  Most edits do not even mark the
 ** sector: when the cells around the edited one show that the sector's
 ** components stay as they were (sec_local), the edit writes the cell's
-** label itself.  The next question
+** label itself; when a closed cell cuts a small part off (a door shut on a
+** room), the edit finds that part by a lockstep flood from the cut's
+** sides and labels it apart (sec_split: O(the smaller side), at most
+** S * S / 16 cells), marking only the sector's borders and graph.  The
+** next question
 ** (connected, a search's unreachable early-out, would_disconnect,
 ** astar_topology_components_refresh) brings the marked sectors up to
 ** date: each marked sector once (S * S cells), the borders next to a
@@ -38,163 +42,65 @@
 ** them as the grid was before it (every sector one component: its labels
 ** written, not flooded, and each border's one pair found at its first
 ** crossing move), O(cells) once, then applies itself as any edit does.
+** The pairs of all borders sit in one dense pool (sec_place), so the
+** sector graph's relabel reads them in one sweep.
 ** A sector that sec_local kept clean through S * S / 16 edits since its
 ** labels (a map loaded cell by cell) is marked instead: its relabel then
 ** costs no more than those edits did, and the question after a load pays
 ** each loaded sector once.
 **
-** A relabel (sec_label) works on one block: each sector's labels are
+** A relabel (astar__sec_label) works on one block: each sector's labels are
 ** stored together (S * S in a row), and its moves are copied into a block
 ** of the same layout first, so the flood neither checks bounds nor walks S
 ** rows of the padded grid a row apart (rows a power of two bytes apart
 ** fall into the same few cache sets: a third of the time of a split on
 ** 2048 x 2048 went there).
 */
-#include <stdlib.h>
-#include <string.h>
+#include "sectors.h"
 
-#include "lattice.h"
-
-#define LAB_NONE 0xffffu /* a blocked cell */
-#define LAB_TODO 0xfffeu /* an open cell not labelled yet (a relabel) */
-
-enum { B_E,
-       B_S,
-       B_SE,
-       B_SW,
-       B_COUNT }; /* the borders a sector owns */
-/* dirty bits: the local labels, then 2 << border, and "in the list" */
-enum { D_LOCAL = 1,
-       D_LISTED = 0x80 };
-
-typedef struct sec_pair {
-  uint16_t a, b; /* local components: a in the owner, b in the neighbour */
-} sec_pair;
-
-struct lat_sectors {
-  int shift;                   /* S = 1 << shift */
-  int32_t sw, sh, n;           /* sectors across, down, in all */
-  int32_t pcap;                /* pairs room per sector: 3S (E), 3S (S), 1, 1 */
-  uint16_t *label;             /* n * S * S local labels: each sector's S rows of S
-                     ** together (a relabel reads and writes one block,
-                     ** not S rows a grid row apart), LAB_NONE outside */
-  unsigned char *lm;           /* S * S: a relabel's copy of the sector's moves,
-                      ** those leaving the sector taken out */
-  int32_t loff[2][LAT_MAXDIR]; /* a move inside the block, by parity */
-  uint16_t *ncomp;             /* n: local components per sector */
-  uint16_t *nlocal;            /* n: edits sec_local wrote since the sector's labels */
-  int32_t *base;               /* n + 1: the sector's first node in the graph */
-  sec_pair *pairs;             /* n * pcap */
-  uint16_t *npairs;            /* n * B_COUNT */
-  unsigned char *dirty;
-  int32_t *dlist, ndirty; /* the dirty sectors, each once */
-  int32_t *glabel;        /* per sector node: its component's root */
-  size_t gcap;
-  int regraph_due; /* the graph's relabel ran out of memory */
-  int32_t *uf;     /* would_disconnect's union-find */
-  size_t ucap;
-  int32_t *stack;    /* S * S: a relabel's flood */
-  uint16_t *old;     /* S * S: a sector's labels before its relabel, or
-                      ** a hypothesis' labels (the same layout) */
-  sec_pair *tmp;     /* 3S: a border's pairs before its rebuild */
-  uint32_t relabels; /* sector relabels so far (tests) */
-  uint32_t regraphs; /* sector graph relabels so far (tests) */
-};
-
-/* The hypothesis of would_disconnect: cell `cell` (padded) blocked, the
-** move masks it changes (its own and its neighbours'), and the labels of
-** its sector `s` under it, in a scratch block (scr) laid out as the
-** sector's own. */
-typedef struct sec_hyp {
-  int32_t cell;
-  int n;
-  int32_t at[LAT_MAXDIR + 1];
-  unsigned char moves[LAT_MAXDIR + 1];
-  int32_t s;
-  uint16_t *scr;
-} sec_hyp;
-
-static size_t sec_size(const lat_sectors *c) { return (size_t)1 << c->shift; }
-
-/* The move mask of padded cell p, under the hypothesis h (NULL: as is). */
-static unsigned sec_moves(const astar_grid *gr, const sec_hyp *h, int32_t p) {
-  int i;
-  if (h != NULL)
-    for (i = 0; i < h->n; i++)
-      if (h->at[i] == p) return h->moves[i];
-  return gr->moves[p];
-}
-
-static int32_t sec_of(const lat_sectors *c, int32_t x, int32_t y) {
-  return (y >> c->shift) * c->sw + (x >> c->shift);
-}
-
-/* Cell (x, y)'s place in its sector's block of labels. */
-static size_t sec_at(const lat_sectors *c, int32_t x, int32_t y) {
-  int32_t m = (1 << c->shift) - 1;
-  return (size_t)((y & m) << c->shift | (x & m));
-}
-
-/* Cell (x, y)'s label: in the label array, or in the hypothesis' scratch
-** when (x, y) is in its sector s. */
-static size_t sec_idx(const lat_sectors *c, int32_t x, int32_t y) {
-  return ((size_t)sec_of(c, x, y) << (2 * c->shift)) + sec_at(c, x, y);
-}
-
-static uint16_t *sec_lab(lat_sectors *c, const sec_hyp *h, int32_t s, int32_t x, int32_t y) {
-  if (h != NULL && s == h->s) return &h->scr[sec_at(c, x, y)];
-  return &c->label[sec_idx(c, x, y)];
-}
-
-/* The neighbour of sector s across its border b, -1 when none. */
-static int32_t sec_across(const lat_sectors *c, int32_t s, int b) {
-  int32_t i = s % c->sw, j = s / c->sw;
-  static const int di[B_COUNT] = {1, 0, 1, -1}, dj[B_COUNT] = {0, 1, 1, 1};
-  i += di[b];
-  j += dj[b];
-  if (i < 0 || i >= c->sw || j >= c->sh) return -1;
-  return j * c->sw + i;
-}
-
-static sec_pair *sec_pairs(const lat_sectors *c, int32_t s, int b) {
-  static const int at[B_COUNT] = {0, 3, 6, 6};
-  int32_t k = (int32_t)sec_size(c);
-  return c->pairs + (size_t)s * (size_t)c->pcap + (size_t)(at[b] * k + (b == B_SW));
-}
-
-static void sec_dirty(lat_sectors *c, int32_t s, unsigned bits) {
-  if (!(c->dirty[s] & D_LISTED)) c->dlist[c->ndirty++] = s;
-  c->dirty[s] |= (unsigned char)(bits | D_LISTED);
-}
-
-/* Marks the border between sectors a and b (adjacent, a != b). */
-static void sec_mark_border(lat_sectors *c, int32_t a, int32_t b) {
-  int32_t di = b % c->sw - a % c->sw, dj = b / c->sw - a / c->sw;
-  if (dj < 0 || (dj == 0 && di < 0)) { /* the other one owns it */
-    int32_t t = a;
-    a = b;
-    b = t;
-    di = -di;
-    dj = -dj;
+/*
+** Gives sector s a chunk of room for `need` pairs (its pairs kept): at the
+** pool's end, or, when the pool is full, after packing every sector's
+** pairs into a new pool in sector order (each with room for two more;
+** O(pairs + sectors), and only when the pool has run out: its room then
+** doubles).  So the pool holds the pairs densely, a few bytes per
+** border, and the sector graph's relabel reads them in one sweep.
+*/
+static int sec_place(astar_grid *gr, lat_sectors *c, int32_t s, int32_t need) {
+  int32_t room = need + need / 2 + 2, t;
+  if (room > c->pcap) room = c->pcap;
+  if (need > room) room = need;
+  if (c->pused + (size_t)room > c->pool) {
+    size_t live = 0, at = 0, cap;
+    sec_pair *np;
+    for (t = 0; t < c->n; t++) live += (size_t)sec_npairs(c, t) + 2;
+    cap = 2 * (live + (size_t)room);
+    np = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cap * sizeof *np);
+    if (np == NULL) return ASTAR_ENOMEM;
+    for (t = 0; t < c->n; t++) {
+      int32_t k = sec_npairs(c, t), r = t == s ? room : k + 2;
+      if (k > 0) memcpy(np + at, c->pairs + c->poff[t], (size_t)k * sizeof *np);
+      c->poff[t] = (int32_t)at;
+      c->proom[t] = (uint16_t)r;
+      at += (size_t)r;
+    }
+    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, c->pool * sizeof *np, 0);
+    c->pairs = np;
+    c->pool = cap;
+    c->pused = at;
+    return ASTAR_OK;
   }
-  sec_dirty(c, a, 2u << (dj == 0 ? B_E : di == 0 ? B_S
-                                     : di > 0    ? B_SE
-                                                 : B_SW));
+  t = sec_npairs(c, s);
+  if (t > 0) memcpy(c->pairs + c->pused, c->pairs + c->poff[s], (size_t)t * sizeof(sec_pair));
+  c->poff[s] = (int32_t)c->pused;
+  c->proom[s] = (uint16_t)room;
+  c->pused += (size_t)room;
+  return ASTAR_OK;
 }
 
 /* ------------------------------------------------------------------------ */
 /* the two levels                                                             */
 /* ------------------------------------------------------------------------ */
-
-/* The rectangle of sector s: columns x0..x1 - 1, rows y0..y1 - 1. */
-static void sec_rect(const astar_grid *gr, const lat_sectors *c, int32_t s, int32_t *x0,
-                     int32_t *y0, int32_t *x1, int32_t *y1) {
-  int32_t k = (int32_t)sec_size(c);
-  *x0 = (s % c->sw) * k;
-  *y0 = (s / c->sw) * k;
-  *x1 = *x0 + k < gr->w ? *x0 + k : gr->w;
-  *y1 = *y0 + k < gr->h ? *y0 + k : gr->h;
-}
 
 /* Labels the components of sector s (into the hypothesis' scratch when it
 ** is the hypothesis' sector) by flood fill over the moves inside the
@@ -203,7 +109,7 @@ static void sec_rect(const astar_grid *gr, const lat_sectors *c, int32_t s, int3
 ** its edge), so the flood reads and writes S * S contiguous cells with no
 ** bounds to check, not S rows of the padded grid a row apart (rows a
 ** power of two bytes apart share the same few cache sets). */
-static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s) {
+int32_t astar__sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s) {
   int32_t x0, y0, x1, y1, x, y, k = 0, rw, rh, i, top, S = (int32_t)sec_size(c);
   int32_t m = S - 1, all = S * S;
   unsigned char *lm = c->lm;
@@ -213,7 +119,32 @@ static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h,
   rw = x1 - x0;
   rh = y1 - y0;
   lab = hyp ? h->scr : c->label + ((size_t)s << (2 * c->shift));
-  for (y = 0; y < S; y++) {
+  for (y = 0; y < S && h == NULL; y++) { /* as is: rows copied, edges cut by masks */
+    const unsigned char *blk = gr->blocked + LAT_CELL(gr, x0, y0 + y);
+    const unsigned char *mv = gr->moves + LAT_CELL(gr, x0, y0 + y);
+    uint16_t *lr = lab + (y << c->shift);
+    unsigned char *mr = lm + (y << c->shift);
+    if (y >= rh) {
+      memset(lr, 0xff, (size_t)S * sizeof *lr); /* LAB_NONE */
+      memset(mr, 0, (size_t)S);
+      continue;
+    }
+    for (x = 0; x < rw; x++) { /* a blocked cell's moves are none */
+      mr[x] = mv[x];
+      lr[x] = (uint16_t)(LAB_TODO | (blk[x] != 0)); /* LAB_NONE when blocked */
+    }
+    for (; x < S; x++) {
+      lr[x] = LAB_NONE;
+      mr[x] = 0;
+    }
+    mr[0] &= c->keep[lat_par(gr, 0, y)][0];
+    mr[rw - 1] &= c->keep[lat_par(gr, rw - 1, y)][1];
+    if (y == 0)
+      for (x = 0; x < rw; x++) mr[x] &= c->keep[lat_par(gr, x, y)][2];
+    if (y == rh - 1)
+      for (x = 0; x < rw; x++) mr[x] &= c->keep[lat_par(gr, x, y)][3];
+  }
+  for (y = 0; y < S && h != NULL; y++) {
     const unsigned char *blk = gr->blocked + LAT_CELL(gr, x0, y0 + y);
     const unsigned char *mv = gr->moves + LAT_CELL(gr, x0, y0 + y);
     uint16_t *lr = lab + (y << c->shift);
@@ -270,7 +201,7 @@ static int32_t sec_label(const astar_grid *gr, lat_sectors *c, const sec_hyp *h,
 /* Lists the pairs of border b of sector s into out (room: its share of
 ** pcap), under the hypothesis h (NULL: as is).  Returns how many.  most:
 ** stop there (1: whether a move crosses, where labels are all 0). */
-static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s,
+int32_t astar__sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h, int32_t s,
                           int b, sec_pair *out, int32_t most) {
   int32_t t = sec_across(c, s, b), x0, y0, x1, y1, x, y, n = 0, i, len;
   if (t < 0) return 0;
@@ -304,21 +235,6 @@ static int32_t sec_border(const astar_grid *gr, lat_sectors *c, const sec_hyp *h
   return n;
 }
 
-static int32_t uf_root(int32_t *p, int32_t v) {
-  while (p[v] != v) {
-    p[v] = p[p[v]]; /* path halving: parents stay smaller */
-    v = p[v];
-  }
-  return v;
-}
-
-static void uf_join(int32_t *p, int32_t a, int32_t b) {
-  a = uf_root(p, a);
-  b = uf_root(p, b);
-  if (a < b) p[b] = a;
-  else if (b < a) p[a] = b;
-}
-
 /* The sector graph's components into glabel: O(nodes + pairs). */
 static int sec_regraph(astar_grid *gr, lat_sectors *c) {
   int32_t s, v, k, step[B_COUNT];
@@ -336,16 +252,17 @@ static int sec_regraph(astar_grid *gr, lat_sectors *c) {
   step[B_S] = c->sw;
   step[B_SE] = c->sw + 1;
   step[B_SW] = c->sw - 1;
-  for (s = 0; s < c->n; s++)
+  for (s = 0; s < c->n; s++) {
+    const sec_pair *p = c->pairs + c->poff[s];
+    int32_t bs = c->base[s];
     for (b = 0; b < B_COUNT; b++) {
-      int32_t np = c->npairs[s * B_COUNT + b], i, bs, bt;
-      const sec_pair *p;
+      int32_t np = c->npairs[s * B_COUNT + b], i, bt;
       if (np == 0) continue;
-      p = sec_pairs(c, s, b);
-      bs = c->base[s];
       bt = c->base[s + step[b]];
       for (i = 0; i < np; i++) uf_join(c->glabel, bs + p[i].a, bt + p[i].b);
+      p += np;
     }
+  }
   for (v = 0; v < k; v++) c->glabel[v] = c->glabel[c->glabel[v]]; /* parents are smaller */
   c->regraphs++;
   c->regraph_due = 0;
@@ -360,7 +277,7 @@ static int sec_relabel(astar_grid *gr, lat_sectors *c, int32_t s) {
   int32_t k;
   int changed = 0;
   memcpy(c->old, lab, all * sizeof(uint16_t));
-  k = sec_label(gr, c, NULL, s);
+  k = astar__sec_label(gr, c, NULL, s);
   c->nlocal[s] = 0;
   c->relabels++;
   if (k != c->ncomp[s]) changed = 1;
@@ -370,15 +287,24 @@ static int sec_relabel(astar_grid *gr, lat_sectors *c, int32_t s) {
   return changed;
 }
 
-/* Rebuilds border b of sector s; 1 when its pairs changed. */
+/* Rebuilds border b of sector s; 1 when its pairs changed, -1 out of
+** memory (the border as it was). */
 static int sec_rebuild(astar_grid *gr, lat_sectors *c, int32_t s, int b) {
   uint16_t *np = &c->npairs[s * B_COUNT + b];
   sec_pair *p = sec_pairs(c, s, b);
-  int32_t before = *np, n;
-  memcpy(c->tmp, p, (size_t)before * sizeof *p);
-  n = sec_border(gr, c, NULL, s, b, p, c->pcap);
+  int32_t before = *np, n, total, after;
+  n = astar__sec_border(gr, c, NULL, s, b, c->tmp, c->pcap);
+  if (n == before && memcmp(c->tmp, p, (size_t)n * sizeof *p) == 0) return 0;
+  total = sec_npairs(c, s);
+  if (total - before + n > c->proom[s]) {
+    if (sec_place(gr, c, s, total - before + n) != ASTAR_OK) return -1;
+    p = sec_pairs(c, s, b);
+  }
+  after = (int32_t)(p - (c->pairs + c->poff[s])) + before; /* the borders after b */
+  memmove(p + n, p + before, (size_t)(total - after) * sizeof *p);
+  memcpy(p, c->tmp, (size_t)n * sizeof *p);
   *np = (uint16_t)n;
-  return n != before || memcmp(c->tmp, p, (size_t)n * sizeof *p) != 0;
+  return 1;
 }
 
 /* Brings the marked sectors, their borders and the graph up to date. */
@@ -389,10 +315,12 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
   ** border its labels appear in (the dirty list grows while read) */
   for (i = 0; i < c->ndirty; i++) {
     int32_t sx, sy;
+    unsigned dm;
     s = c->dlist[i];
-    if (!(c->dirty[s] & D_LOCAL)) continue;
-    c->dirty[s] &= (unsigned char)~D_LOCAL;
-    if (!sec_relabel(gr, c, s)) continue;
+    dm = c->dirty[s];
+    if (!(dm & (D_LOCAL | D_COMP))) continue;
+    c->dirty[s] &= (unsigned char)~(D_LOCAL | D_COMP);
+    if (!((dm & D_LOCAL) && sec_relabel(gr, c, s)) && !(dm & D_COMP)) continue;
     regraph = 1;
     sx = s % c->sw;
     sy = s / c->sw;
@@ -405,7 +333,17 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
   for (i = 0; i < c->ndirty; i++) {
     s = c->dlist[i];
     for (b = 0; b < B_COUNT; b++)
-      if (c->dirty[s] >> (b + 1) & 1u) regraph |= sec_rebuild(gr, c, s, b);
+      if (c->dirty[s] >> (b + 1) & 1u) {
+        int r = sec_rebuild(gr, c, s, b);
+        if (r < 0) { /* the borders not rebuilt stay marked, the graph due */
+          memmove(c->dlist, c->dlist + i, (size_t)(c->ndirty - i) * sizeof *c->dlist);
+          c->ndirty -= i;
+          c->regraph_due |= regraph;
+          return ASTAR_ENOMEM;
+        }
+        regraph |= r;
+        c->dirty[s] &= (unsigned char)~(2u << b);
+      }
     c->dirty[s] = 0;
   }
   c->ndirty = 0;
@@ -419,9 +357,10 @@ static int sec_update(astar_grid *gr, lat_sectors *c) {
 static size_t sec_bytes_of(const lat_sectors *c) {
   size_t n = (size_t)c->n, k = sec_size(c);
   return sizeof *c + n * k * k * sizeof(uint16_t) + k * k + 2 * n * sizeof(uint16_t) +
-         (n + 1) * sizeof(int32_t) + n * (size_t)c->pcap * sizeof(sec_pair) +
+         (n + 1) * sizeof(int32_t) + c->pool * sizeof(sec_pair) +
+         n * (sizeof(int32_t) + sizeof(uint16_t)) +
          n * B_COUNT * sizeof(uint16_t) + n + n * sizeof(int32_t) +
-         (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (sizeof(int32_t) + sizeof(uint16_t)) +
+         (c->gcap + c->ucap) * sizeof(int32_t) + k * k * (2 * sizeof(int32_t) + sizeof(uint16_t)) +
          3 * k * sizeof(sec_pair);
 }
 
@@ -437,11 +376,13 @@ void astar__sec_free(astar_grid *gr) {
     astar__mem(gr->t.alloc, gr->t.ud, c->ncomp, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->nlocal, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->base, (n + 1) * sizeof(int32_t), 0);
-    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, n * (size_t)c->pcap * sizeof(sec_pair), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->pairs, c->pool * sizeof(sec_pair), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->poff, n * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->proom, n * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->npairs, n * B_COUNT * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->dirty, n, 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->dlist, n * sizeof(int32_t), 0);
-    astar__mem(gr->t.alloc, gr->t.ud, c->stack, k * k * sizeof(int32_t), 0);
+    astar__mem(gr->t.alloc, gr->t.ud, c->stack, 2 * k * k * sizeof(int32_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->old, k * k * sizeof(uint16_t), 0);
     astar__mem(gr->t.alloc, gr->t.ud, c->tmp, 3 * k * sizeof(sec_pair), 0);
   }
@@ -486,21 +427,32 @@ static int sec_build(astar_grid *gr, int open) {
     for (par = 0; par < 2; par++)
       for (d = 0; d < gr->ndir; d++)
         c->loff[par][d] = (int32_t)gr->ddy[par][d] * (int32_t)k + gr->ddx[par][d];
+    for (par = 0; par < 2; par++) {
+      memset(c->keep[par], 0, sizeof c->keep[par]);
+      for (d = 0; d < gr->ndir; d++) {
+        unsigned bit = 1u << d;
+        if (gr->ddx[par][d] >= 0) c->keep[par][0] |= (unsigned char)bit;
+        if (gr->ddx[par][d] <= 0) c->keep[par][1] |= (unsigned char)bit;
+        if (gr->ddy[par][d] >= 0) c->keep[par][2] |= (unsigned char)bit;
+        if (gr->ddy[par][d] <= 0) c->keep[par][3] |= (unsigned char)bit;
+      }
+    }
     c->label = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, cells * sizeof(uint16_t));
     c->lm = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k);
     c->ncomp = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->nlocal = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->base = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, (n + 1) * sizeof(int32_t));
-    c->pairs = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0,
-                                      n * (size_t)c->pcap * sizeof(sec_pair));
+    c->poff = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(int32_t));
+    c->proom = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(uint16_t));
     c->npairs =
         (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * B_COUNT * sizeof(uint16_t));
     c->dirty = (unsigned char *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n);
     c->dlist = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof(int32_t));
-    c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(int32_t));
+    c->stack = (int32_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 2 * k * k * sizeof(int32_t));
     c->old = (uint16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, k * k * sizeof(uint16_t));
     c->tmp = (sec_pair *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, 3 * k * sizeof(sec_pair));
-    if (!c->label || !c->lm || !c->ncomp || !c->nlocal || !c->base || !c->pairs || !c->npairs || !c->dirty ||
+    if (!c->label || !c->lm || !c->ncomp || !c->nlocal || !c->base || !c->poff || !c->proom ||
+        !c->npairs || !c->dirty ||
         !c->dlist || !c->stack || !c->old || !c->tmp) {
       /* astar__sec_free frees by size: give the missing ones none */
       astar_alloc_fn f = gr->t.alloc;
@@ -510,11 +462,12 @@ static int sec_build(astar_grid *gr, int open) {
       astar__mem(f, ud, c->ncomp, c->ncomp ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->nlocal, c->nlocal ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->base, c->base ? (n + 1) * sizeof(int32_t) : 0, 0);
-      astar__mem(f, ud, c->pairs, c->pairs ? n * (size_t)c->pcap * sizeof(sec_pair) : 0, 0);
+      astar__mem(f, ud, c->poff, c->poff ? n * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->proom, c->proom ? n * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->npairs, c->npairs ? n * B_COUNT * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->dirty, c->dirty ? n : 0, 0);
       astar__mem(f, ud, c->dlist, c->dlist ? n * sizeof(int32_t) : 0, 0);
-      astar__mem(f, ud, c->stack, c->stack ? k * k * sizeof(int32_t) : 0, 0);
+      astar__mem(f, ud, c->stack, c->stack ? 2 * k * k * sizeof(int32_t) : 0, 0);
       astar__mem(f, ud, c->old, c->old ? k * k * sizeof(uint16_t) : 0, 0);
       astar__mem(f, ud, c->tmp, c->tmp ? 3 * k * sizeof(sec_pair) : 0, 0);
       astar__mem(f, ud, c, sizeof *c, 0);
@@ -527,7 +480,7 @@ static int sec_build(astar_grid *gr, int open) {
   c->ndirty = 0;
   memset(c->dirty, 0, (size_t)c->n);
   memset(c->nlocal, 0, (size_t)c->n * sizeof(uint16_t));
-  for (s = 0; s < c->n && !open; s++) c->ncomp[s] = (uint16_t)sec_label(gr, c, NULL, s);
+  for (s = 0; s < c->n && !open; s++) c->ncomp[s] = (uint16_t)astar__sec_label(gr, c, NULL, s);
   for (s = 0; s < c->n && open; s++) {
     int32_t x0, y0, x1, y1, y, K = (int32_t)sec_size(c);
     uint16_t *lab = c->label + ((size_t)s << (2 * c->shift));
@@ -538,10 +491,22 @@ static int sec_build(astar_grid *gr, int open) {
     }
     c->ncomp[s] = 1;
   }
-  for (s = 0; s < c->n; s++)
-    for (b = 0; b < B_COUNT; b++)
-      c->npairs[s * B_COUNT + b] =
-          (uint16_t)sec_border(gr, c, NULL, s, b, sec_pairs(c, s, b), open ? 1 : c->pcap);
+  c->pused = 0; /* the pool filled in sector order, each with room for two more */
+  for (s = 0; s < c->n; s++) {
+    int32_t total = 0;
+    c->poff[s] = (int32_t)c->pused;
+    for (b = 0; b < B_COUNT; b++) {
+      int32_t np = astar__sec_border(gr, c, NULL, s, b, c->tmp, open ? 1 : c->pcap);
+      if (astar__grow(gr->t.alloc, gr->t.ud, (void **)&c->pairs, &c->pool,
+                      c->pused + (size_t)(total + np + 2), sizeof(sec_pair)))
+        return ASTAR_ENOMEM;
+      memcpy(c->pairs + c->pused + total, c->tmp, (size_t)np * sizeof(sec_pair));
+      c->npairs[s * B_COUNT + b] = (uint16_t)np;
+      total += np;
+    }
+    c->proom[s] = (uint16_t)(total + 2);
+    c->pused += (size_t)(total + 2);
+  }
   if ((rc = sec_regraph(gr, c)) != ASTAR_OK) return rc;
   gr->t.comps.valid = 1;
   gr->t.comps.uniform = 0;
@@ -552,6 +517,117 @@ static int sec_build(astar_grid *gr, int open) {
 /* ------------------------------------------------------------------------ */
 /* what the lattice and the components call                                   */
 /* ------------------------------------------------------------------------ */
+
+/*
+** Closing a cell left the n neighbours (nx, ny) of its component in sector
+** s in more than one group (grp[i]: neighbour i's group, the index of its
+** first member; joined by moves among the neighbours).  Floods from every
+** group in lockstep, a cell of each group's own stack in turn, joining
+** groups whose floods meet, and stops when at most one group still has
+** cells to expand: every other group is a whole component of the sector,
+** relabelled with a new label; the last one (or the first, when all
+** finished) keeps the old label, as do the cells no flood reached.  So a
+** split costs about its smaller side times the groups: a door closed on
+** a room, a corridor cut near its end.  Past S * S / 16 cells visited (at
+** least 64) it gives up (0: the sector is relabelled at the next question,
+** as before):
+** a lockstep visit costs two or three of the relabel's (the moves read
+** from the grid's rows, not a block), and on 2048 x 2048 a cap of S * S / 4
+** lost more on the large splits it abandoned than it won (bench/edits.lua,
+** split + connected 0.075 against 0.060 ms).  Paid at the edit: 1, the
+** sector marked D_COMP when its components changed, and the cells visited
+** count into nlocal (a sixteenth each).
+*/
+static int sec_split(astar_grid *gr, lat_sectors *c, int32_t s, int n, const int32_t *nx,
+                     const int32_t *ny, const int *grp) {
+  int32_t x0, y0, x1, y1, rw, rh, tail = 0, t, S = (int32_t)sec_size(c), all = S * S;
+  int32_t m = S - 1, *q = c->stack, *nxt = c->stack + all, head[LAT_MAXDIR];
+  int up[LAT_MAXDIR], pend[LAT_MAXDIR], i, g = 0, live = 0, keep = -1, split = 0;
+  uint16_t *mark = c->old, *lab = c->label + ((size_t)s << (2 * c->shift)), fresh[LAT_MAXDIR];
+  sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
+  rw = x1 - x0;
+  rh = y1 - y0;
+  memset(mark, 0, (size_t)all * sizeof *mark);
+  for (i = 0; i < n; i++) up[i] = i, pend[i] = 0, head[i] = -1;
+  for (i = 0; i < n; i++) { /* each neighbour on its group's stack */
+    int32_t v = (ny[i] - y0) << c->shift | (nx[i] - x0);
+    mark[v] = (uint16_t)(grp[i] + 1);
+    q[tail] = v;
+    nxt[tail] = head[grp[i]];
+    head[grp[i]] = tail++;
+    if (pend[grp[i]]++ == 0) live++;
+  }
+  while (live > 1) {
+    int32_t at, v, lx, ly;
+    int a, par, d;
+    unsigned mv;
+    const int32_t *off;
+    if (tail > (all > 1024 ? all / 16 : 64)) return 0; /* a large split */
+    do g = g + 1 < n ? g + 1 : 0;
+    while (head[g] < 0);
+    at = head[g];
+    head[g] = nxt[at];
+    v = q[at];
+    lx = v & m;
+    ly = v >> c->shift;
+    par = lat_par(gr, lx, ly);
+    mv = gr->moves[LAT_CELL(gr, x0 + lx, y0 + ly)];
+    off = c->loff[par];
+    for (a = g; up[a] != a;) a = up[a];
+    for (d = 0; mv != 0; d++, mv >>= 1) {
+      int32_t w;
+      int b;
+      if (!(mv & 1u) || (uint32_t)(lx + gr->ddx[par][d]) >= (uint32_t)rw ||
+          (uint32_t)(ly + gr->ddy[par][d]) >= (uint32_t)rh)
+        continue;
+      w = v + off[d];
+      if (mark[w] == 0) {
+        mark[w] = (uint16_t)(a + 1);
+        q[tail] = w;
+        nxt[tail] = head[g];
+        head[g] = tail++;
+        pend[a]++;
+        continue;
+      }
+      for (b = mark[w] - 1; up[b] != b;) b = up[b];
+      if (b == a) continue;
+      if (pend[b] > 0) live--; /* two groups with cells to expand become one */
+      if (b < a) {
+        int t2 = a;
+        a = b;
+        b = t2;
+      }
+      up[b] = a;
+      pend[a] += pend[b];
+    }
+    if (--pend[a] == 0) live--;
+  }
+  /* the groups are the neighbours i with grp[i] == i; the one that keeps
+  ** the old label: the one still expanding, or the first; every other
+  ** group's root a new component */
+  for (i = 0; i < n; i++) {
+    int r = i;
+    while (up[r] != r) r = up[r];
+    up[i] = r;
+    fresh[i] = LAB_NONE;
+  }
+  for (i = 0; i < n && keep < 0; i++)
+    if (grp[i] == i && up[i] == i && pend[i] > 0) keep = i;
+  if (keep < 0) keep = up[0];
+  for (i = 0; i < n; i++)
+    if (grp[i] == i && up[i] == i && i != keep) {
+      fresh[i] = c->ncomp[s]++;
+      split = 1;
+    }
+  for (t = 0; t < tail && split; t++) {
+    int r = up[mark[q[t]] - 1];
+    if (fresh[r] != LAB_NONE) lab[q[t]] = fresh[r];
+  }
+  if (split) sec_dirty(c, s, D_COMP);
+  t = tail / 16 + 1;
+  c->nlocal[s] = (uint16_t)(c->nlocal[s] + (t < 0xffff - c->nlocal[s] ? t : 0xffff - c->nlocal[s]));
+  return 1;
+}
 
 /*
 ** The common edit without a relabel of its sector, when the sector's
@@ -612,11 +688,13 @@ static int sec_local(astar_grid *gr, lat_sectors *c, int32_t x, int32_t y) {
         }
     }
   }
-  for (i = 1; i < n; i++) {
+  for (i = 0; i < n; i++) {
     int a = i;
     while (up[a] != a) a = up[a];
-    if (a != 0) return 0;
+    up[i] = a;
   }
+  for (i = 1; i < n && up[i] == 0; i++) continue;
+  if (i < n && !sec_split(gr, c, s, n, nx, ny, up)) return 0;
   c->label[id] = (uint16_t)LAB_NONE;
   return 1;
 }
@@ -671,7 +749,7 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
   }
 }
 
-static int sec_refresh(astar_topology *t) {
+int astar__sec_refresh(astar_topology *t) {
   astar_grid *gr = (astar_grid *)t;
   if (t->comps.valid) return t->comps.uniform ? ASTAR_OK : sec_update(gr, gr->sec);
   return sec_build(gr, 0);
@@ -683,17 +761,10 @@ static int sec_current(const astar_topology *t) {
          (t->comps.uniform || (gr->sec->ndirty == 0 && !gr->sec->regraph_due));
 }
 
-/* The sector graph's label of external cell id (-1: blocked); current. */
-static int32_t sec_glabel(const astar_grid *gr, const lat_sectors *c, int32_t id) {
-  int32_t x = id % gr->w, y = id / gr->w, s = sec_of(c, x, y);
-  uint16_t l = c->label[sec_idx(c, x, y)];
-  return l == LAB_NONE ? -1 : c->glabel[c->base[s] + l];
-}
-
 static int sec_connected(astar_topology *t, int32_t a, int32_t b) {
   astar_grid *gr = (astar_grid *)t;
   int32_t la;
-  int rc = sec_refresh(t);
+  int rc = astar__sec_refresh(t);
   if (rc != ASTAR_OK) return rc;
   if (t->comps.uniform)
     return !gr->blocked[astar__lat_internal(t, a)] && !gr->blocked[astar__lat_internal(t, b)];
@@ -714,157 +785,5 @@ static uint32_t sec_count(const astar_topology *t, int which) {
   return which ? gr->sec->regraphs : gr->sec->relabels;
 }
 
-/* ------------------------------------------------------------------------ */
-/* would_disconnect                                                           */
-/* ------------------------------------------------------------------------ */
-
-typedef struct sec_point {
-  int32_t now, after; /* component now, and with the cell blocked */
-} sec_point;
-
-static int point_order(const void *a, const void *b) {
-  const sec_point *p = (const sec_point *)a, *q = (const sec_point *)b;
-  if (p->now != q->now) return p->now < q->now ? -1 : 1;
-  return (p->after > q->after) - (p->after < q->after);
-}
-
-/*
-** Whether blocking cell (x, y) would separate two of the cells ids[0..n)
-** (external ids, inside the grid) that are connected now: 1, 0, or
-** ENOMEM.  Nothing of the grid changes: its components are brought up to
-** date first, as any question does (a grid never edited since it was made
-** is labelled then, once), and the hypothesis lives in scratch: the
-** cell's sector relabelled into old[], the borders next to the sectors of
-** the cell and its neighbours listed again into tmp[], and the sector
-** graph joined into uf[] with the sector's nodes renumbered past the
-** others.  O(S * S + the sector graph + n log n), never the map.
-*/
-static int sec_would_disconnect(astar_topology *topo, int32_t node, const int32_t *ids,
-                                size_t n) {
-  astar_grid *gr = (astar_grid *)topo;
-  int32_t x = node % gr->w, y = node / gr->w;
-  lat_sectors *c;
-  sec_hyp h;
-  sec_point *pt;
-  int32_t p = LAT_CELL(gr, x, y), id = y * gr->w + x, k, v, total, sbase;
-  int32_t nearby[LAT_MAXDIR + 1], nnearby = 0, i;
-  size_t j;
-  int par, d, b, rc, out = 0;
-  if (gr->t.comps.valid && gr->t.comps.uniform) gr->t.comps.valid = gr->t.comps.uniform = 0;
-  if ((rc = sec_refresh(&gr->t)) != ASTAR_OK) return rc;
-  c = gr->sec;
-  /* the hypothesis: the cell's mask and its neighbours' */
-  h.cell = p;
-  h.n = 1;
-  h.at[0] = p;
-  h.moves[0] = 0;
-  par = lat_par(gr, x, y);
-  for (d = -1; d < gr->ndir; d++) {
-    int32_t q = d < 0 ? p : p + gr->off[par][d], nx = d < 0 ? x : x + gr->ddx[par][d];
-    int32_t ny = d < 0 ? y : y + gr->ddy[par][d], t;
-    unsigned open = 0;
-    int qpar, e;
-    if (!LAT_INSIDE(gr, nx, ny)) continue;
-    t = sec_of(c, nx, ny); /* the sectors whose borders may change */
-    for (i = 0; i < nnearby && nearby[i] != t; i++) continue;
-    if (i == nnearby) nearby[nnearby++] = t;
-    if (d < 0 || gr->blocked[q]) continue;
-    qpar = lat_par(gr, nx, ny);
-    for (e = 0; e < gr->ndir; e++) {
-      int32_t r = q + gr->off[qpar][e];
-      if (r != p && !gr->blocked[r]) open |= 1u << e;
-    }
-    h.at[h.n] = q;
-    h.moves[h.n++] = (unsigned char)lat_rule_moves(gr, open);
-  }
-  /* the common case first: the cell's neighbours of its component still
-  ** joined among themselves (every move the block unmakes joins two of
-  ** them, or touches the cell): nothing but the cell itself separates */
-  {
-    int32_t mine = sec_glabel(gr, c, id), nb[LAT_MAXDIR];
-    int up[LAT_MAXDIR], nn = 0, a, e, joined = 1;
-    for (i = 1; i < h.n; i++)
-      if (sec_glabel(gr, c, lat_ext(gr, h.at[i])) == mine) {
-        nb[nn] = h.at[i];
-        up[nn] = nn;
-        nn++;
-      }
-    for (a = 0; a < nn; a++) {
-      unsigned mv = sec_moves(gr, &h, nb[a]);
-      int apar = lat_par_of(gr, nb[a]);
-      for (d = 0; mv != 0; d++, mv >>= 1)
-        for (e = 0; (mv & 1u) && e < nn; e++)
-          if (nb[a] + gr->off[apar][d] == nb[e]) {
-            int ra = a, rb = e;
-            while (up[ra] != ra) ra = up[ra];
-            while (up[rb] != rb) rb = up[rb];
-            if (ra != rb) up[ra > rb ? ra : rb] = ra < rb ? ra : rb;
-          }
-    }
-    for (a = 1; a < nn && joined; a++) {
-      int r = a;
-      while (up[r] != r) r = up[r];
-      if (r != 0) joined = 0;
-    }
-    if (joined) { /* only the cell: apart from the points joined to it now */
-      int self = 0, other = 0;
-      for (j = 0; j < n; j++) {
-        if (ids[j] == id) self = 1;
-        else if (sec_glabel(gr, c, ids[j]) == mine) other = 1;
-      }
-      return self && other;
-    }
-  }
-  h.s = sec_of(c, x, y);
-  h.scr = c->old;
-  k = sec_label(gr, c, &h, h.s);
-  /* the scratch graph: the sector's k nodes after every other node */
-  sbase = c->base[c->n];
-  total = sbase + k;
-  pt = (sec_point *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, n * sizeof *pt);
-  if (pt == NULL || astar__grow(gr->t.alloc, gr->t.ud, (void **)&c->uf, &c->ucap,
-                                (size_t)total + 1, sizeof(int32_t))) {
-    astar__mem(gr->t.alloc, gr->t.ud, pt, pt ? n * sizeof *pt : 0, 0);
-    return ASTAR_ENOMEM;
-  }
-  for (v = 0; v < total; v++) c->uf[v] = v;
-  for (v = 0; v < c->n; v++)
-    for (b = 0; b < B_COUNT; b++) {
-      int32_t t = sec_across(c, v, b), np, q, bs, bt;
-      const sec_pair *pp;
-      int redo = 0;
-      if (t < 0) continue;
-      for (i = 0; i < nnearby; i++)
-        if (nearby[i] == v || nearby[i] == t) redo = 1;
-      if (redo) {
-        np = sec_border(gr, c, &h, v, b, c->tmp, c->pcap);
-        pp = c->tmp;
-      } else {
-        np = c->npairs[v * B_COUNT + b];
-        pp = sec_pairs(c, v, b);
-      }
-      bs = v == h.s ? sbase : c->base[v];
-      bt = t == h.s ? sbase : c->base[t];
-      for (q = 0; q < np; q++) uf_join(c->uf, bs + pp[q].a, bt + pp[q].b);
-    }
-  /* each point's component now and under the hypothesis (a blocked one is
-  ** in none: a number of its own, negative; the cell is apart from every
-  ** other point, never from itself) */
-  for (j = 0; j < n; j++) {
-    int32_t e = ids[j], ex = e % gr->w, ey = e / gr->w, es = sec_of(c, ex, ey);
-    uint16_t after = *sec_lab(c, &h, es, ex, ey);
-    pt[j].now = sec_glabel(gr, c, e);
-    if (pt[j].now < 0) pt[j].now = -1 - (int32_t)j;
-    pt[j].after = e == id             ? -1 /* every copy of the cell: one place, apart */
-                  : after == LAB_NONE ? -2 - (int32_t)j
-                                      : uf_root(c->uf, (es == h.s ? sbase : c->base[es]) + after);
-  }
-  qsort(pt, n, sizeof *pt, point_order);
-  for (j = 1; j < n && !out; j++)
-    if (pt[j].now >= 0 && pt[j].now == pt[j - 1].now && pt[j].after != pt[j - 1].after) out = 1;
-  astar__mem(gr->t.alloc, gr->t.ud, pt, n * sizeof *pt, 0);
-  return out;
-}
-
-const astar_conn_ops astar__lat_conn = {sec_refresh, sec_current, sec_connected, sec_bytes,
-                                        sec_free_topo, sec_count, sec_would_disconnect};
+const astar_conn_ops astar__lat_conn = {astar__sec_refresh, sec_current, sec_connected, sec_bytes,
+                                        sec_free_topo, sec_count, astar__sec_would_disconnect};

@@ -1026,6 +1026,45 @@ static void test_graph_repair(void) {
   astar_graph_free(g);
 }
 
+/* A door closed on a room: the split found at the edit by the lockstep
+** flood from the door's two sides (the room's side is small), so the next
+** question relabels no sector; a door opened again joins (a relabel); a
+** wall across a sector with one gap: closing the gap splits the sector in
+** two large sides, past the lockstep's cap, so the sector is relabelled. */
+static void test_split_lockstep(void) {
+  astar_grid *gr = astar_grid_new(1024, 1024, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_topology *t = astar_grid_topology(gr);
+  int32_t i, y;
+  uint32_t local, graph;
+  for (i = 40; i <= 44; i++) { /* a room of 3 x 3 inside the walls 40..44 */
+    CHECK(astar_grid_set_blocked(gr, i, 40, 1) == ASTAR_OK);
+    CHECK(astar_grid_set_blocked(gr, i, 44, 1) == ASTAR_OK);
+    CHECK(astar_grid_set_blocked(gr, 40, i, 1) == ASTAR_OK);
+    if (i != 42) CHECK(astar_grid_set_blocked(gr, 44, i, 1) == ASTAR_OK); /* the door */
+  }
+  CHECK(astar_topology_connected(t, 42 * 1024 + 42, 0) == 1);
+  local = t->ops->conn->count(t, 0);
+  graph = t->ops->conn->count(t, 1);
+  CHECK(astar_grid_set_blocked(gr, 44, 42, 1) == ASTAR_OK); /* the door closed */
+  CHECK(astar_topology_connected(t, 42 * 1024 + 42, 0) == 0);
+  CHECK(astar_topology_connected(t, 41 * 1024 + 41, 43 * 1024 + 43) == 1);
+  CHECK(astar_topology_connected(t, 42 * 1024 + 45, 0) == 1);
+  CHECK(t->ops->conn->count(t, 0) == local && t->ops->conn->count(t, 1) == graph + 1);
+  CHECK(astar_grid_set_blocked(gr, 44, 42, 0) == ASTAR_OK); /* opened: joins */
+  CHECK(astar_topology_connected(t, 42 * 1024 + 42, 0) == 1);
+  CHECK(t->ops->conn->count(t, 0) == local + 1);
+  /* column 80 walled across the sector rows 64..95 but for row 70 */
+  for (y = 0; y < 1024; y++)
+    if (y != 70) CHECK(astar_grid_set_blocked(gr, 80, y, 1) == ASTAR_OK);
+  CHECK(astar_topology_connected(t, 0, 1023) == 1);
+  local = t->ops->conn->count(t, 0);
+  CHECK(astar_grid_set_blocked(gr, 80, 70, 1) == ASTAR_OK);
+  CHECK(astar_topology_connected(t, 0, 1023) == 0);
+  CHECK(astar_topology_connected(t, 70 * 1024 + 79, 70 * 1024 + 81) == 0);
+  CHECK(t->ops->conn->count(t, 0) == local + 1);
+  astar_grid_free(gr);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1048,6 +1087,7 @@ int main(void) {
   test_sizes();
   test_edits();
   test_graph_repair();
+  test_split_lockstep();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
