@@ -94,6 +94,9 @@ struct astar_grid {
   ** 8 per padded cell, by direction; kept current by set_blocked */
   int16_t *jump;
   int jump_auto; /* "auto" takes the table (its runs were long at build) */
+  /* inside a batch the table's repair waits for astar_grid_edits_end: how
+  ** many blocked-bit edits wait, and the log line of the first (jpsplus.c) */
+  size_t jump_pending, jump_log0;
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the
@@ -490,6 +493,8 @@ extern const astar_jps_ops astar__grid_jps;
 ** the repair after the blocked bit of (x, y) changed, the release */
 const char *astar__jump_refusal(const astar_topology *t, const astar_query *q);
 int astar__jump_auto(const astar_topology *t);
+void astar__jump_defer(astar_grid *gr);
+void astar__jump_flush(astar_grid *gr);
 int astar__jump_run(astar_search *s, uint64_t n);
 int astar__jump_run_plain(astar_search *s, uint64_t n);
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);
