@@ -167,16 +167,18 @@ static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
 ** component of theirs). */
 static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
 
-/* The same for the straight entry of c in direction d; each change also
-** repairs the diagonal runs that read it. */
+/* The same for the straight entry of c in direction d; a change of whether
+** it finds a jump point (all a diagonal entry reads of it) also repairs the
+** diagonal runs that read it. */
 static void fix_straight(astar_grid *gr, int32_t c, int d) {
   int32_t st = gr->off[0][d];
   for (;; c -= st) {
-    int16_t v = straight_entry(gr, c, d);
+    int16_t v = straight_entry(gr, c, d), was = JT(gr, c, d);
     int k;
-    if (v == JT(gr, c, d)) return;
+    if (v == was) return;
     JT(gr, c, d) = v;
-    for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
+    if ((v > 0) != (was > 0))
+      for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
   }
 }
 
