@@ -383,8 +383,13 @@ int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells,
 ** astar_grid_edits_begin and astar_grid_edits_end that change something
 ** make one new version together (a query or field sees one change) and
 ** each logs its cell (astar_grid_changes: repeats possible).  Each call
-** does exactly what it does alone otherwise.  Pairs nest; no search may
-** begin in between (searches lock the grid; edits are refused then).
+** does exactly what it does alone otherwise, but for the jump table
+** (astar_grid_precompute_jumps): its repair waits for the outermost
+** astar_grid_edits_end, which repairs the batch's cells (from the change
+** log, astar_grid_track_changes; without one, or when the batch logged more
+** lines than the log keeps, by building the table again).  Pairs nest; no
+** search may begin in between (searches lock the grid; edits are refused
+** then).
 */
 void astar_grid_edits_begin(astar_grid *gr);
 void astar_grid_edits_end(astar_grid *gr);
@@ -465,7 +470,9 @@ typedef enum astar_algorithm {
 ** astar_topology_bytes), built by astar_grid_precompute_jumps (its cost is
 ** paid there: one pass over the grid) and kept current by every
 ** astar_grid_set_blocked with a local repair (the runs through the edited
-** cell and its neighbours, in the same call).  ASTAR_ALGO_JPS_PLUS then
+** cell and its neighbours, in the same call; a diagonal run's entries stop
+** at every 16th column, so a repair walks back 16 cells at most along a
+** diagonal; in a batch, at astar_grid_edits_end).  ASTAR_ALGO_JPS_PLUS then
 ** searches with the table: the same queries as JPS serves (uniform costs,
 ** size 1), the same path costs as A*, paths listing every cell; AUTO takes
 ** it where JPS would serve the query and the table pays (see
