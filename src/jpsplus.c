@@ -299,6 +299,12 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     i += t;
     gc = g + i * ASTAR_GRID_DIAG;
     if (x == gx && y == gy) return poffer(s, B, p, plain, c, x, y, gc);
+#if defined(__GNUC__)
+    { /* the next stop's line, while this stop's offers are made */
+      int32_t e2 = JT(gr, c, d);
+      __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 : -e2) * step, 0));
+    }
+#endif
     if ((k = jump_to(&JT(gr, c, 0), h, x, y, gx, gy)) != 0 &&
         (rc = poffer(s, B, p, plain, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
       return rc;
