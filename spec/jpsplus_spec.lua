@@ -101,6 +101,48 @@ describe("jps+: the oracle", function()
     end
   end)
 
+  it("repairs a batch at its end: one larger than the change log is built again", function()
+    local r = rng(11)
+    local g = random_grid(r, 80, 80, 0.2)
+    g:precompute_jumps()
+    local _, auto = g:has_jumps()
+    g:set_blocked_rect(3, 3, 78, 78, true) -- ~4,600 cells change: more than the log's 4,096 lines
+    check_table(g, "large rect")
+    assert.same({ true, auto }, { g:has_jumps() }) -- auto's choice is the build's
+    g:set_blocked_rect(10, 10, 70, 70, false) -- 3,721 lines: repaired cell by cell
+    check_table(g, "rect opened")
+    local cells = {}
+    for i = 1, 300 do cells[i] = { r(1, 80), r(1, 80) } end
+    g:set_blocked_cells(cells, true)
+    check_table(g, "300 cells")
+    check_queries(r, g, 6)
+  end)
+
+  it("bounds a diagonal run's entry: it stops at every 16th column at the latest", function()
+    -- so an edit's repair walks back at most 16 cells along a diagonal run
+    local g = astar.grid(70, 70):precompute_jumps()
+    local t, pw = core._jump_table(g), 72
+    local function entry(x, y, d, little) -- the int16 at padded cell (x, y), direction d
+      local i = ((y * pw + x) * 8 + d) * 2 + 1
+      local lo, hi = t:byte(i), t:byte(i + 1)
+      if not little then lo, hi = hi, lo end
+      local k = lo + 256 * hi
+      return k >= 32768 and k - 65536 or k
+    end
+    local little = entry(1, 1, 0, true) == -69 -- east of (1, 1): 69 open cells, no jump point
+    assert.equal(-69, entry(1, 1, 0, little))
+    for y = 1, 70 do
+      for x = 1, 70 do
+        for d = 4, 7 do
+          local k = entry(x, y, d, little)
+          assert(k >= -16 and k <= 16, ("(%d, %d) direction %d: %d"):format(x, y, d, k))
+        end
+      end
+    end
+    assert.equal(69 * astar.DIAGONAL, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).cost)
+    assert.equal(2, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).expanded)
+  end)
+
   it("open and long runs: an empty grid, one wall cell placed and removed", function()
     local g = astar.grid(70, 70):precompute_jumps()
     check_table(g, "empty")

@@ -370,8 +370,11 @@ int astar_grid_changes(const astar_grid *gr, uint32_t since, int32_t *cells, siz
 
 /* Edits as one change: the set_blocked, set_cost and set_tag calls between
 ** begin and end that change something make one new version together, each
-** logging its cell (repeats possible), and otherwise do what they do alone.
-** Pairs nest; no search may begin in between (it would lock the grid). */
+** logging its cell (repeats possible), and otherwise do what they do alone,
+** but for the jump table: its repair waits for the outermost end, which
+** repairs the batch's cells from the change log (or, without one or past
+** it, builds the table again).  Pairs nest; no search may begin in between
+** (it would lock the grid). */
 void astar_grid_edits_begin(astar_grid *gr);
 void astar_grid_edits_end(astar_grid *gr);
 
@@ -445,7 +448,9 @@ typedef enum astar_algorithm {
 ** Precomputed JPS (JPS+; Harabor & Grastien, ICAPS 2014): a square
 ** no_corner_cutting grid may hold a table of jump distances, 16 bytes a
 ** cell (in astar_topology_bytes), built by astar_grid_precompute_jumps (one
-** pass) and repaired locally by each astar_grid_set_blocked, in that call.
+** pass) and repaired locally by each astar_grid_set_blocked, in that call
+** (diagonal entries stop at every 16th column, so a repair walks back 16
+** cells at most; in a batch, at astar_grid_edits_end).
 ** ASTAR_ALGO_JPS_PLUS searches with it: the queries JPS serves, A*'s path
 ** costs, every cell listed; AUTO takes it where the table pays
 ** (astar_grid_has_jumps).  Without a table, or on a query JPS refuses, it

@@ -6,9 +6,10 @@
 ** The table holds, for every padded cell and each of the 8 directions
 ** (grid.c's order), where the run from the cell in that direction stops,
 ** as jps.c's scans would find it:
-**   k > 0   a jump point k steps on (straight: a cell with a forced
-**           neighbour; diagonal: a cell from which a straight run along
-**           one of the diagonal's two components finds a jump point);
+**   k > 0   a stop k steps on (straight: a jump point, a cell with a
+**           forced neighbour; diagonal: a jump point, a cell from which a
+**           straight run along one of the diagonal's two components finds
+**           one, or a waypoint, see JUMP_DIAG_STOP);
 **   k <= 0  no jump point: the run has -k open cells before a wall (or,
 **           diagonally, before a step the rule forbids).
 ** Blocked cells (the border too) hold 0 everywhere.  An expansion reads
@@ -44,14 +45,26 @@ static int16_t straight_entry(const astar_grid *gr, int32_t c, int d) {
   return (int16_t)(v > 0 ? v + 1 : v - 1);
 }
 
-/* The diagonal entry of padded cell c in direction d (4..7): 0 where the
-** rule forbids the step, a jump point 1 on where a straight run from the
-** next cell along a component finds one. */
-static int16_t diagonal_entry(const astar_grid *gr, int32_t c, int d) {
+/* A diagonal run also stops at every cell whose padded column is a multiple
+** of JUMP_DIAG_STOP (a waypoint: the search reads the straight entries there,
+** which find nothing unless it is a jump point, and goes on).  An entry then
+** depends on at most JUMP_DIAG_STOP entries after it, so a repair's walk
+** back along a diagonal run is that long at most, however open the map. */
+#ifndef JUMP_DIAG_STOP
+#define JUMP_DIAG_STOP 16
+#endif
+
+/* The diagonal entry of padded cell c, in padded column x, in direction d
+** (4..7): 0 where the rule forbids the step, a stop 1 on where a straight
+** run from the next cell along a component finds a jump point or where the
+** next cell is a waypoint. */
+static int16_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d) {
   int32_t n = c + gr->off[0][d];
   int16_t v;
   if (!(gr->moves[c] >> d & 1u)) return 0; /* blocked cells have no moves */
-  if (JT(gr, n, jdx[d] > 0 ? 0 : 1) > 0 || JT(gr, n, jdy[d] > 0 ? 2 : 3) > 0) return 1;
+  if (JT(gr, n, jdx[d] > 0 ? 0 : 1) > 0 || JT(gr, n, jdy[d] > 0 ? 2 : 3) > 0 ||
+      (x + jdx[d]) % JUMP_DIAG_STOP == 0)
+    return 1;
   v = JT(gr, n, d);
   return (int16_t)(v > 0 ? v + 1 : v - 1);
 }
@@ -88,13 +101,13 @@ static void build(astar_grid *gr) {
   gr->jump_auto = n > 0 && sum >= JUMP_AUTO_RUN * n;
   for (y = h; y >= 1; y--) /* SE and SW read the row below */
     for (x = 1; x <= w; x++) {
-      JT(gr, y * pw + x, 4) = diagonal_entry(gr, y * pw + x, 4);
-      JT(gr, y * pw + x, 6) = diagonal_entry(gr, y * pw + x, 6);
+      JT(gr, y * pw + x, 4) = diagonal_entry(gr, y * pw + x, x, 4);
+      JT(gr, y * pw + x, 6) = diagonal_entry(gr, y * pw + x, x, 6);
     }
   for (y = 1; y <= h; y++) /* NE and NW the row above */
     for (x = 1; x <= w; x++) {
-      JT(gr, y * pw + x, 5) = diagonal_entry(gr, y * pw + x, 5);
-      JT(gr, y * pw + x, 7) = diagonal_entry(gr, y * pw + x, 7);
+      JT(gr, y * pw + x, 5) = diagonal_entry(gr, y * pw + x, x, 5);
+      JT(gr, y * pw + x, 7) = diagonal_entry(gr, y * pw + x, x, 7);
     }
 }
 
@@ -113,6 +126,7 @@ int astar_grid_precompute_jumps(astar_grid *gr, int on) {
       (gr->jump = (int16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, bytes)) == NULL)
     return ASTAR_ENOMEM;
   build(gr);
+  gr->jump_pending = 0;
   return ASTAR_OK;
 }
 
@@ -130,6 +144,7 @@ void astar__jump_free(astar_grid *gr) {
   astar__mem(gr->t.alloc, gr->t.ud, gr->jump,
              (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof(int16_t), 0);
   gr->jump = NULL;
+  gr->jump_pending = 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -140,9 +155,9 @@ void astar__jump_free(astar_grid *gr) {
 ** the entries before it along the run (which read it).  Blocked cells and
 ** the border hold 0 and stay so: a walk stops there. */
 static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
-  int32_t st = gr->off[0][d];
-  for (;; c -= st) {
-    int16_t v = diagonal_entry(gr, c, d);
+  int32_t st = gr->off[0][d], x = c % gr->pw;
+  for (;; c -= st, x -= jdx[d]) {
+    int16_t v = diagonal_entry(gr, c, x, d);
     if (v == JT(gr, c, d)) return;
     JT(gr, c, d) = v;
   }
@@ -152,16 +167,18 @@ static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
 ** component of theirs). */
 static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
 
-/* The same for the straight entry of c in direction d; each change also
-** repairs the diagonal runs that read it. */
+/* The same for the straight entry of c in direction d; a change of whether
+** it finds a jump point (all a diagonal entry reads of it) also repairs the
+** diagonal runs that read it. */
 static void fix_straight(astar_grid *gr, int32_t c, int d) {
   int32_t st = gr->off[0][d];
   for (;; c -= st) {
-    int16_t v = straight_entry(gr, c, d);
+    int16_t v = straight_entry(gr, c, d), was = JT(gr, c, d);
     int k;
-    if (v == JT(gr, c, d)) return;
+    if (v == was) return;
     JT(gr, c, d) = v;
-    for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
+    if ((v > 0) != (was > 0))
+      for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
   }
 }
 
@@ -282,6 +299,12 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     i += t;
     gc = g + i * ASTAR_GRID_DIAG;
     if (x == gx && y == gy) return poffer(s, B, p, plain, c, x, y, gc);
+#if defined(__GNUC__)
+    { /* the next stop's line, while this stop's offers are made */
+      int32_t e2 = JT(gr, c, d);
+      __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 : -e2) * step, 0));
+    }
+#endif
     if ((k = jump_to(&JT(gr, c, 0), h, x, y, gx, gy)) != 0 &&
         (rc = poffer(s, B, p, plain, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
       return rc;
@@ -336,4 +359,41 @@ int astar__jump_run(astar_search *s, uint64_t n) {
 int astar__jump_run_plain(astar_search *s, uint64_t n) {
   if (CGRID(s->topo)->jump == NULL) return (s->run = s->ops->jps->run_plain)(s, n);
   return search_loop(s, n, expand_plus_plain);
+}
+
+/* ------------------------------------------------------------------------ */
+/* batches                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* A blocked-bit edit inside a batch (astar_grid_edits_begin): its repair
+** waits for the batch's end, where every cell is as the batch leaves it.
+** Called before the edit's line is logged, so the first waiting cell's line
+** is the next one. */
+void astar__jump_defer(astar_grid *gr) {
+  if (gr->jump_pending++ == 0) gr->jump_log0 = gr->log_n;
+}
+
+/*
+** The end of a batch (astar_grid_edits_end, in the same call): each cell the
+** batch logged is repaired as a single edit would be, now that every input
+** is final -- a run that several cells of the batch cut (a wall drawn along
+** a row) is walked once, not once per cell, since a walk stops at the
+** entries an earlier walk already set.  When the log does not hold the
+** batch's lines (no log, or more lines than it keeps) the table is built
+** again; "auto"'s choice stays the one of the table's build.
+*/
+void astar__jump_flush(astar_grid *gr) {
+  size_t i, n = gr->log_n - gr->jump_log0; /* a log restarted: n wraps, > cap */
+  gr->jump_pending = 0;
+  if (gr->jump == NULL) return;
+  if (gr->log_cap == 0 || n > gr->log_cap) {
+    int keep = gr->jump_auto;
+    build(gr);
+    gr->jump_auto = keep;
+    return;
+  }
+  for (i = gr->jump_log0; i < gr->log_n; i++) {
+    int32_t cell = gr->log[i % gr->log_cap].cell;
+    astar__jump_update(gr, cell % gr->w, cell / gr->w);
+  }
 }

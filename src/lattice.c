@@ -243,7 +243,10 @@ void astar_grid_edits_begin(astar_grid *gr) {
 }
 
 void astar_grid_edits_end(astar_grid *gr) {
-  if (gr->edits > 0 && --gr->edits == 0) gr->edits_versioned = 0;
+  if (gr->edits > 0 && --gr->edits == 0) {
+    gr->edits_versioned = 0;
+    if (gr->jump_pending) astar__jump_flush(gr); /* the batch's repair, once */
+  }
 }
 
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
@@ -262,7 +265,10 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   for (d = 0; d < gr->ndir; d++) update_moves(gr, p + gr->off[par][d]);
   if (gr->rows) set_open_bit(gr, x + 1, y + 1, !blocked);
   if (gr->clear) gr->shape->clear_update(gr, x, y);
-  if (gr->jump) astar__jump_update(gr, x, y); /* local: the runs through p */
+  if (gr->jump) { /* local: the runs through p; in a batch, at its end */
+    if (gr->edits > 0) astar__jump_defer(gr);
+    else astar__jump_update(gr, x, y);
+  }
   note_change(gr, x, y);
   astar__sec_mark(gr, x, y); /* O(1): the next question updates the sector */
   return ASTAR_OK;

@@ -99,6 +99,9 @@ struct astar_grid {
   ** rows, cols) of the cells where a unit of size k fits; kept current by
   ** set_blocked through the clearance update */
   uint64_t **ubits;
+  /* inside a batch the table's repair waits for astar_grid_edits_end: how
+  ** many blocked-bit edits wait, and the log line of the first (jpsplus.c) */
+  size_t jump_pending, jump_log0;
 };
 
 /* What a shape is beyond its neighbourhood tables: its operations, the
@@ -496,6 +499,8 @@ extern const astar_jps_ops astar__grid_jps;
 ** changed, the release */
 const char *astar__jump_refusal(const astar_topology *t, const astar_query *q);
 int astar__jump_auto(const astar_topology *t);
+void astar__jump_defer(astar_grid *gr);
+void astar__jump_flush(astar_grid *gr);
 int astar__jump_run(astar_search *s, uint64_t n);
 int astar__jump_run_plain(astar_search *s, uint64_t n);
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);

@@ -434,6 +434,15 @@ static void check_combinations(lua_State *L, lparse *P) {
 static void default_heuristic(lua_State *L, lparse *P) {
   int h = astar_topology_default_heuristic(P->T->t);
   lua_pushstring(L, heuristic_names[h]);
+  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  lua_pushvalue(L, -2);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) { /* not overridden: the built-in one, which T accepts */
+    P->o->q.heuristic = h;
+    lua_pop(L, 3);
+    return;
+  }
+  lua_pop(L, 2);
   opt_heuristic(L, P, lua_gettop(L));
   lua_pop(L, 1);
 }
