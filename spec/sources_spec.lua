@@ -44,6 +44,16 @@ describe("the source list (src/sources.mk)", function()
     assert.are.same({ "m", "pthread" }, sources.rockspec_libraries(list.libs))
   end)
 
+  it("keeps every listed file at 900 lines or fewer (a longer one is split by concern)", function()
+    local long = {}
+    for _, path in ipairs(list.all) do
+      local n = 0
+      for _ in io.lines(path) do n = n + 1 end
+      if n > 900 then long[#long + 1] = path .. " has " .. n .. " lines" end
+    end
+    assert.are.same({}, long)
+  end)
+
   it("agrees with src/ and with every copy (make release-check)", function()
     local problems = sources.check()
     assert(#problems == 0, "the source list and its copies disagree:\n" .. table.concat(problems, "\n"))

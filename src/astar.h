@@ -1,5 +1,4 @@
-/*
-** astar.h -- the public C API of the astar pathfinding core.
+/* astar.h -- the public C API of the astar pathfinding core.
 **
 ** The core is plain C99 with no Lua dependency: a C game engine can embed it
 ** directly; the Lua module (lastar.c) is one client among others.
@@ -22,8 +21,7 @@
 **
 ** Layout of this header: topologies (the interface every search takes), the
 ** two topologies (graphs, grids), queries and searches, precomputed
-** heuristics and audits.
-*/
+** heuristics and audits. */
 #ifndef ASTAR_H
 #define ASTAR_H
 
@@ -80,9 +78,7 @@ typedef enum astar_status {
 /* Human-readable name of a status ("found", "unreachable", "out of memory"...). */
 const char *astar_status_name(int status);
 
-/* ------------------------------------------------------------------------ */
-/* Topologies                                                                */
-/* ------------------------------------------------------------------------ */
+/* ==== Topologies ==== */
 
 /*
 ** A topology is anything a search can walk: a graph or a grid, seen through
@@ -145,8 +141,7 @@ void astar_topology_lock(astar_topology *t, int delta);
 int astar_topology_locked(const astar_topology *t);
 uint32_t astar_topology_version(const astar_topology *t);
 
-/*
-** Connected components under the topology's own passability (open cells
+/* Connected components under the topology's own passability (open cells
 ** and the diagonal rule, enabled nodes and edges; directed graphs: weak
 ** components).  1 when a path may exist between nodes a and b, 0 when none
 ** can (either is impassable, or they are in different components): 0 is a
@@ -159,15 +154,13 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** steps), at the next call after a node is disabled.  astar_search_begin
 ** reads the labels: a goal in another component is UNREACHABLE at once.
 ** The first call after a change writes them: a host searching from several
-** threads calls astar_topology_components_refresh first.
-*/
+** threads calls astar_topology_components_refresh first. */
 int astar_topology_connected(astar_topology *t, int32_t a, int32_t b);
 /* Brings the labels up to date now; ENOMEM. */
 int astar_topology_components_refresh(astar_topology *t);
 /* 1 when the labels describe the topology as it is (no work pending). */
 int astar_topology_components_current(const astar_topology *t);
-/*
-** Whether making `node` impassable would separate two of the nodes
+/* Whether making `node` impassable would separate two of the nodes
 ** ids[0..n) that are connected now (the node itself counts as separated
 ** from any node connected to it): 1, 0 (also when the node is impassable
 ** already, or n < 2), EINVAL on a bad id, ENOMEM.  Nothing of the
@@ -175,13 +168,10 @@ int astar_topology_components_current(const astar_topology *t);
 ** and the node passable, the labels are brought up to date first).  Grids
 ** relabel the node's sector (S x S cells) and the sector graph in scratch,
 ** O(S * S + (w / S) * (h / S) + n log n); graphs take one pass over their
-** edges, O(nodes + edges).
-*/
+** edges, O(nodes + edges). */
 int astar_topology_would_disconnect(astar_topology *t, int32_t node, const int32_t *ids, size_t n);
 
-/* ------------------------------------------------------------------------ */
-/* Directed weighted multigraph                                              */
-/* ------------------------------------------------------------------------ */
+/* ==== Directed weighted multigraph ==== */
 
 typedef struct astar_graph astar_graph;
 
@@ -234,12 +224,9 @@ int astar_graph_changes(const astar_graph *g, uint32_t since, int32_t *what, siz
 /* 1 enabled, 0 disabled, EINVAL on a bad id. */
 int astar_graph_enabled(const astar_graph *g, int32_t node);
 
-/* ------------------------------------------------------------------------ */
-/* Grids of cells: square and hex (implicit graphs; no edge arrays)          */
-/* ------------------------------------------------------------------------ */
+/* ==== Grids of cells: square and hex (implicit graphs; no edge arrays) ==== */
 
-/*
-** A grid is a width x height lattice of cells, each open or blocked, with a
+/* A grid is a width x height lattice of cells, each open or blocked, with a
 ** cost (1 unless set) and a tag (0 unless set).  Its shape says which cells
 ** neighbour which and how far apart they are:
 **   - square grids (astar_grid_new): 4 neighbours, or 8 with diagonal steps
@@ -250,8 +237,7 @@ int astar_graph_enabled(const astar_graph *g, int32_t node);
 **     step is 1 long.
 ** The cell functions below serve both shapes; a few are one shape's own
 ** (the diagonal rule, the hex layout and geometry, segments).  Cells are
-** named by 0-based x (column) and y (row), or by cell id y * width + x.
-*/
+** named by 0-based x (column) and y (row), or by cell id y * width + x. */
 typedef struct astar_grid astar_grid;
 
 typedef enum astar_diagonal {
@@ -325,16 +311,14 @@ int astar_grid_tag(const astar_grid *gr, int32_t x, int32_t y, int32_t *tag);
 ** returns how many (0..8), EINVAL when (x, y) is out of range. */
 int astar_grid_neighbours(const astar_grid *gr, int32_t x, int32_t y, int32_t *xy);
 
-/*
-** 1 when the line between the two cells' centres crosses no blocked cell
+/* 1 when the line between the two cells' centres crosses no blocked cell
 ** (the end cells open too), 0 otherwise, EINVAL out of range.  Symmetric.
 **   - square: exact integer walk; through a corner whose two side cells
 **     are blocked it is blocked (but on rule "always" grids, where steps
 **     squeeze so); touching one blocked corner is fine;
 **   - hex: the guide's line drawing (for i = 0..n, n the hex distance, the
 **     cell holding the point i/n of the way; a point on the edge of two
-**     cells is blocked only when both are).
-*/
+**     cells is blocked only when both are). */
 int astar_grid_line_of_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
 /* The same for a unit of `size` (see astar_query.size) moving from (x0, y0)
@@ -394,9 +378,7 @@ void astar_hex_center(int layout, int32_t x, int32_t y, double *cx, double *cy);
 ** astar_hex_center: 1 and *x, *y, or 0 when that cell is outside the grid
 ** (or the point is not finite, or gr is a square grid). */
 int astar_hex_cell_at(const astar_grid *gr, double px, double py, int32_t *x, int32_t *y);
-/* ------------------------------------------------------------------------ */
-/* Queries                                                                   */
-/* ------------------------------------------------------------------------ */
+/* ==== Queries ==== */
 
 typedef enum astar_heuristic {
   ASTAR_H_DEFAULT = -1,  /* the topology's default (see
@@ -425,8 +407,7 @@ typedef enum astar_tie_break {
   ASTAR_TIE_FIFO        /* among equal f, the f set earliest first */
 } astar_tie_break;
 
-/*
-** How a search explores.  Jump point search (JPS) expands only the cells
+/* How a search explores.  Jump point search (JPS) expands only the cells
 ** where an optimal path may turn; its paths cost what A*'s do.  It serves
 ** square grid path searches with uniform costs: rule never or
 ** no_corner_cutting, no cell costs, no tag factor but 1, no penalty, forbid
@@ -435,8 +416,7 @@ typedef enum astar_tie_break {
 ** another query is EINVAL
 ** (astar_jps_refusal says why).  Under JPS the statistics, trace, visited
 ** list, astar_search_g and _parent describe jump points; paths list every
-** cell.
-*/
+** cell. */
 typedef enum astar_algorithm {
   ASTAR_ALGO_AUTO = 0,
   ASTAR_ALGO_ASTAR,
@@ -444,8 +424,7 @@ typedef enum astar_algorithm {
   ASTAR_ALGO_JPS_PLUS /* JPS over the grid's jump table (see below) */
 } astar_algorithm;
 
-/*
-** Precomputed JPS (JPS+; Harabor & Grastien, ICAPS 2014): a square
+/* Precomputed JPS (JPS+; Harabor & Grastien, ICAPS 2014): a square
 ** no_corner_cutting grid may hold a table of jump distances, 16 bytes a
 ** cell (in astar_topology_bytes), built by astar_grid_precompute_jumps (one
 ** pass) and repaired locally by each astar_grid_set_blocked, in that call
@@ -454,8 +433,7 @@ typedef enum astar_algorithm {
 ** ASTAR_ALGO_JPS_PLUS searches with it: the queries JPS serves, A*'s path
 ** costs, every cell listed; AUTO takes it where the table pays
 ** (astar_grid_has_jumps).  Without a table, or on a query JPS refuses, it
-** is EINVAL (astar_jps_plus_refusal says why).
-*/
+** is EINVAL (astar_jps_plus_refusal says why). */
 
 /* Returned by a cost callback (or stored in tag_factor) to forbid a step. */
 #define ASTAR_FORBID HUGE_VAL
@@ -610,8 +588,7 @@ void astar_search_free(astar_search *s);
 ** The callbacks may run from here on (the start node's heuristic). */
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q);
 
-/*
-** Distance searches (multi-source Dijkstra): every node in sources[0..n-1]
+/* Distance searches (multi-source Dijkstra): every node in sources[0..n-1]
 ** starts at cost 0; the search runs until nothing reachable is left, then
 ** astar_search_step returns FOUND.  astar_search_g(s, v) is the cost from
 ** the nearest source to v (reverse = 0), or from v to its nearest source
@@ -619,13 +596,11 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
 ** sources needs).  The query's modifiers and max_cost apply; start, goal,
 ** heuristic, weight, stop and tie_break are ignored.  Impassable or
 ** forbidden sources are skipped.  EINVAL on a bad source id or an empty
-** topology.
-*/
+** topology. */
 int astar_search_begin_distances(astar_search *s, astar_topology *t, const int32_t *sources,
                                  size_t n, int reverse, const astar_query *q);
 
-/*
-** Repairs a grid distance field after edits (topologies with
+/* Repairs a grid distance field after edits (topologies with
 ** ASTAR_CAN_REPAIR): sets the search up as if a distance search with these
 ** sources, reverse flag and query had run on the grid as it was (dist[c]:
 ** cell c's cost, HUGE_VAL unreached; link[c]: its astar_search_link, -1 at
@@ -636,8 +611,7 @@ int astar_search_begin_distances(astar_search *s, astar_topology *t, const int32
 ** changed cells among changed[].  size > 1 follows astar_search_repair's
 ** rules.  EINVAL with a cost callback (its costs are not in the log), a bad
 ** id, or when over half the reached cells hang on the changes (a fresh
-** search costs less; the search is unusable until the next begin); ENOMEM.
-*/
+** search costs less; the search is unusable until the next begin); ENOMEM. */
 int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *sources,
                                 size_t nsources, int reverse, const astar_query *q,
                                 const double *dist, const signed char *link, const int32_t *changed,
@@ -651,8 +625,7 @@ int astar_grid_repair_distances(astar_search *s, astar_grid *gr, const int32_t *
 int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
                                 double *dist, int32_t *next, signed char *link);
 
-/*
-** Repairs a running (SEARCHING) grid or graph search after edits instead of
+/* Repairs a running (SEARCHING) grid or graph search after edits instead of
 ** a new begin: changed[0..nchanged-1] are what changed since it began or was
 ** last repaired (grids: cells, astar_grid_changes; graphs: nodes and
 ** -1 - edge ids, astar_graph_changes; any order, repeats allowed).
@@ -670,8 +643,7 @@ int astar_grid_export_distances(const astar_search *s, const astar_grid *gr,
 ** weight above 1, stop not "expand", max_expansions, finite max_cost,
 ** track_best, trace or visited -- when it would reset over half the nodes
 ** generated, or on a bad id; ESTATE when not running; ENOMEM (unusable until
-** the next begin).
-*/
+** the next begin). */
 int astar_search_repair(astar_search *s, const int32_t *changed, size_t nchanged,
                         const astar_query *q, const int32_t *sources, size_t nsources,
                         size_t *nreset);
@@ -732,12 +704,9 @@ const int32_t *astar_search_visited(const astar_search *s, size_t *n);
 ** buffers (they grow to the largest query run so far and are kept). */
 size_t astar_search_bytes(const astar_search *s);
 
-/* ------------------------------------------------------------------------ */
-/* Precomputed heuristics                                                    */
-/* ------------------------------------------------------------------------ */
+/* ==== Precomputed heuristics ==== */
 
-/*
-** A table is a heuristic computed once from a topology's own costs (no
+/* A table is a heuristic computed once from a topology's own costs (no
 ** query modifiers), evaluated in C with no callback per node:
 **   - landmarks (ALT): costs from and to k landmarks (farthest-point
 **     sampling); h(n) = max over L of d(L, goal) - d(L, n) and
@@ -748,8 +717,7 @@ size_t astar_search_bytes(const astar_search *s);
 ** Either takes the max with a geometric bound (Euclidean, octile) scaled
 ** by the topology's least cost per unit of length.  A table serves the
 ** topology as it was built: check astar_table_serves before searching (a
-** changed topology could make it overestimate).
-*/
+** changed topology could make it overestimate). */
 typedef struct astar_table astar_table;
 
 enum astar_table_kinds {
@@ -783,9 +751,7 @@ size_t astar_table_bytes(const astar_table *h);
 /* 1 when h was built for t and t has not changed since. */
 int astar_table_serves(const astar_table *h, const astar_topology *t);
 
-/* ------------------------------------------------------------------------ */
-/* Auditing a heuristic                                                      */
-/* ------------------------------------------------------------------------ */
+/* ==== Auditing a heuristic ==== */
 
 typedef struct astar_audit {
   uint64_t samples;         /* goals tried */
@@ -797,8 +763,7 @@ typedef struct astar_audit {
   double max_inconsistency; /* largest h(u) - c(u, v) - h(v) */
 } astar_audit;
 
-/*
-** Audits the heuristic of q (q->heuristic and q->heuristic_fn; start and
+/* Audits the heuristic of q (q->heuristic and q->heuristic_fn; start and
 ** goal are ignored) on t with the topology's own costs: for `samples` goals
 ** spread evenly over the passable nodes (each query's start halfway round
 ** them, for the bisector heuristics), every node that can reach the goal is
@@ -806,17 +771,13 @@ typedef struct astar_audit {
 ** step for consistency (h(u) <= c(u, v) + h(v)).  s and d are two search
 ** objects that hold every buffer the audit needs, so a heuristic callback
 ** may longjmp out of it.  EINVAL when samples < 1 or no node is passable;
-** EHEURISTIC / ECALLBACK from the heuristic; ENOMEM.
-*/
+** EHEURISTIC / ECALLBACK from the heuristic; ENOMEM. */
 int astar_audit_heuristic(astar_topology *t, const astar_query *q, int32_t samples, astar_search *s,
                           astar_search *d, astar_audit *out);
 
-/* ------------------------------------------------------------------------ */
-/* Segments, smoothing and any-angle paths (anyangle.c)                      */
-/* ------------------------------------------------------------------------ */
+/* ==== Segments, smoothing and any-angle paths (anyangle.c) ==== */
 
-/*
-** A segment joins two cell centres.  Under query q (NULL: the grid's own
+/* A segment joins two cell centres.  Under query q (NULL: the grid's own
 ** costs) a cell's rate (cost per unit of length) is what a cardinal step
 ** into it costs: cell cost * tag factor + penalty * penalty_scale, infinite
 ** when blocked or forbidden; cost_fn is not consulted (it prices steps).  A
@@ -824,8 +785,7 @@ int astar_audit_heuristic(astar_topology *t, const astar_query *q, int32_t sampl
 ** * rate, HUGE_VAL when it enters an impassable cell or squeezes through a
 ** corner (rules never, no_corner_cutting: both cells beside a corner it
 ** passes exactly through must be passable; others: one).  With uniform
-** costs a segment's cost is its length.
-*/
+** costs a segment's cost is its length. */
 
 /* Called for each cell the segment passes through, in order, with the
 ** segment's length inside it; at an exact corner crossing also for the two
