@@ -427,7 +427,7 @@ ASTAR_INLINE int query_step(astar_search *s, int32_t from, int32_t to,
                             int32_t link, int32_t t, double *c, int callback) {
   int forbidden;
   double k = filter_factor(&s->q, t, &forbidden), v = *c;
-  if (forbidden || (s->q.forbid && s->q.forbid[to] != 0)) return 0;
+  if (forbidden || filter_field_forbids(s->q.forbid, to)) return 0;
   if (ASTAR_UNLIKELY(!isfinite(v)))
     return fail(s, ASTAR_ECOST, ASTAR_CAUSE_STEP, to, from, link, v);
   v *= k;

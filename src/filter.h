@@ -49,10 +49,16 @@ ASTAR_INLINE int filter_forbids_tags(const astar_query *q) {
   return 0;
 }
 
+/* Node `ext` (external id) is forbidden by a forbid array (the query's
+** forbid field, or one a caller holds apart from its query). */
+ASTAR_INLINE int filter_field_forbids(const double *forbid, int32_t ext) {
+  return forbid != NULL && forbid[ext] != 0;
+}
+
 /* Node `ext` (external id) carrying tag `tag` (0 where nodes carry none) is
 ** forbidden to q: its forbid entry, or its tag's factor. */
 ASTAR_INLINE int filter_forbids(const astar_query *q, int32_t ext, int32_t tag) {
-  return (q->forbid != NULL && q->forbid[ext] != 0) || filter_tag_forbids(q, tag);
+  return filter_field_forbids(q->forbid, ext) || filter_tag_forbids(q, tag);
 }
 
 /* The rate of a passable cell of own cost `cost`, tag `tag` (external id
@@ -63,7 +69,7 @@ ASTAR_INLINE int filter_rate(const astar_query *q, double cost, int32_t ext, int
                              double *r) {
   int forbidden;
   double k = filter_factor(q, tag, &forbidden);
-  if (forbidden || (q->forbid != NULL && q->forbid[ext] != 0)) return 1;
+  if (forbidden || filter_field_forbids(q->forbid, ext)) return 1;
   cost *= k;
   if (q->penalty) cost += q->penalty[ext] * q->penalty_scale;
   *r = cost;

@@ -497,7 +497,7 @@ static int expand_graph_rev(astar_search *s, int32_t v) {
     int32_t e = g->redge[i], u = g->edges[e].from;
     double c = g->edges[e].cost;
     int rc;
-    if (!g->on[u] || (s->q.forbid && s->q.forbid[u] != 0)) continue;
+    if (!g->on[u] || filter_field_forbids(s->q.forbid, u)) continue;
     if ((rc = query_step(s, u, v, e, edge_tag(s, g, e), &c, 1)) <= 0) {
       if (rc < 0) return rc;
       continue;

@@ -73,7 +73,7 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
   int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, w = gr->w;
   int32_t p = LAT_CELL(gr, x0, y0), u = y0 * w + x0, stepx = sx, stepy = sy * gr->pw;
   int64_t i = 0, j = 0;
-#define SHUT(p, u) (b[p] || (forbid && forbid[u] != 0))
+#define SHUT(p, u) (b[p] || filter_field_forbids(forbid, u))
   if (SHUT(p, u)) return 0;
   while (i < nx || j < ny) {
     int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
@@ -105,7 +105,7 @@ unsigned astar__grid_moves(const astar_grid *gr, int32_t x, int32_t y, const dou
   if (forbid == NULL) return gr->moves[p];
   for (d = 0; d < 8; d++) {
     int32_t nx = x + dx[d], ny = y + dy[d];
-    if (!gr->blocked[p + dx[d] + dy[d] * gr->pw] && forbid[ny * w + nx] == 0) open |= 1u << d;
+    if (!gr->blocked[p + dx[d] + dy[d] * gr->pw] && !filter_field_forbids(forbid, ny * w + nx)) open |= 1u << d;
   }
   return lat_rule_moves(gr, open);
 }

@@ -711,7 +711,7 @@ static int unit_fault(const astar_grid *gr, const astar_query *q, int32_t x, int
         p = LAT_CELL(gr, cx, cy);
         *cell = id;
         if (pass == 0 && gr->blocked[p]) return ASTAR_STEP_BLOCKED;
-        if (pass == 1 && q && q->forbid && q->forbid[id] != 0) return ASTAR_STEP_FORBIDDEN;
+        if (pass == 1 && q && filter_field_forbids(q->forbid, id)) return ASTAR_STEP_FORBIDDEN;
         if (pass == 2 && q && filter_tag_forbids(q, lat_tag(gr, p))) return ASTAR_STEP_TAG;
       }
   *cell = -1;
