@@ -50,7 +50,7 @@
 ** the cell search, and EXACT_FLOOR more on grids of at most EXACT_SMALL
 ** cells, where the whole problem is small and the search is exact within
 ** it (measured: 16 x 16 random grids need up to ~100,000) */
-#define EXACT_PER 8
+#define EXACT_PER 4
 #define EXACT_FLOOR 65536
 #define EXACT_SMALL 4096
 #define EXACT_CLOSED (-2)
