@@ -5,8 +5,8 @@
 -- under "never", whose cell paths are 4-connected and may run far from the
 -- any-angle optimum); src/anyexact.c's search over corner cells meets it.
 --
--- The oracle: a Dijkstra over the visibility graph of every open cell,
--- written here.  Passage under the strict rules ("never",
+-- The oracle (spec/visgraph.lua, shared with spec/anyangle_spec.lua): a
+-- Dijkstra over the visibility graph of every open cell.  Passage under the strict rules ("never",
 -- "no_corner_cutting") is a segment that meets no blocked cell's closed
 -- square, an exact separating-axis test in doubled integer coordinates
 -- (spec/anyangle_spec.lua's, independent of the core); under "one_obstacle"
@@ -20,66 +20,9 @@ local astar = require("astar")
 local helpers = require("helpers")
 local rng = helpers.rng
 
-local sqrt, huge, max, min = math.sqrt, math.huge, math.max, math.min
+local oracle = require("visgraph")
 
-local function touches(ax, ay, bx, by, cx, cy)
-  ax, ay, bx, by, cx, cy = 2 * ax, 2 * ay, 2 * bx, 2 * by, 2 * cx, 2 * cy
-  if max(ax, bx) < cx - 1 or min(ax, bx) > cx + 1 then return false end
-  if max(ay, by) < cy - 1 or min(ay, by) > cy + 1 then return false end
-  local nx, ny = ay - by, bx - ax
-  local pos, neg = false, false
-  for _, d in ipairs({ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 } }) do
-    local s = nx * (cx + d[1] - ax) + ny * (cy + d[2] - ay)
-    if s >= 0 then pos = true end
-    if s <= 0 then neg = true end
-  end
-  return pos and neg
-end
-
--- The visibility-graph distances from (sx, sy) to every open cell of g,
--- keyed y * 1000 + x.
-local function oracle(g, strict, sx, sy)
-  local w, h = g:size()
-  local open, blocked = {}, {}
-  for y = 1, h do
-    for x = 1, w do
-      if g:is_blocked(x, y) then blocked[#blocked + 1] = { x, y } else open[#open + 1] = { x, y } end
-    end
-  end
-  local function passes(a, b)
-    if not g:line_of_sight(a[1], a[2], b[1], b[2]) then return false end
-    if not strict then return true end
-    local x0, x1, y0, y1 = min(a[1], b[1]), max(a[1], b[1]), min(a[2], b[2]), max(a[2], b[2])
-    for _, c in ipairs(blocked) do
-      if c[1] >= x0 - 1 and c[1] <= x1 + 1 and c[2] >= y0 - 1 and c[2] <= y1 + 1
-        and touches(a[1], a[2], b[1], b[2], c[1], c[2]) then
-        return false
-      end
-    end
-    return true
-  end
-  local dist, done = {}, {}
-  for i, c in ipairs(open) do dist[i] = (c[1] == sx and c[2] == sy) and 0 or huge end
-  for _ = 1, #open do
-    local u, best = nil, huge
-    for i = 1, #open do
-      if not done[i] and dist[i] < best then u, best = i, dist[i] end
-    end
-    if not u then break end
-    done[u] = true
-    local a = open[u]
-    for v = 1, #open do
-      if not done[v] then
-        local b = open[v]
-        local d = best + sqrt((a[1] - b[1]) ^ 2 + (a[2] - b[2]) ^ 2)
-        if d < dist[v] and passes(a, b) then dist[v] = d end
-      end
-    end
-  end
-  local out = {}
-  for i, c in ipairs(open) do out[c[2] * 1000 + c[1]] = dist[i] end
-  return out
-end
+local huge = math.huge
 
 -- Every rule over seeds 1..nseeds of size x size grids with `density`
 -- blocked, 16 goals from (1, 1) a grid: returns the number of paths, the
@@ -96,7 +39,13 @@ local function sweep(rule, nseeds, size, density)
       end
     end
     g:set_blocked(1, 1, false)
-    local dist = oracle(g, strict, 1, 1)
+    local blocked = {}
+    for y = 1, size do
+      for x = 1, size do
+        if g:is_blocked(x, y) then blocked[#blocked + 1] = { x, y } end
+      end
+    end
+    local dist = oracle(g, blocked, 1, 1, nil, not strict)
     local pick = rng(1000 + seed)
     for _ = 1, 16 do
       local gx, gy = pick(1, size), pick(1, size)
