@@ -58,7 +58,7 @@ build = {
          sources = { "src/util.c", "src/graph.c", "src/lattice.c", "src/grid.c", "src/jps.c",
                      "src/hex.c", "src/search.c", "src/heuristics.c", "src/anyangle.c",
                      "src/taut.c", "src/thread.c", "src/components.c", "src/sectors.c", "src/secwould.c",
-                     "src/repair.c", "src/jpsplus.c", "src/jpsunits.c", "src/lastar.c" },
+                     "src/repair.c", "src/jpsplus.c", "src/jpsunits.c", "src/anyexact.c", "src/lastar.c" },
          incdirs = { "src" },
       },
    },

@@ -827,7 +827,7 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
 ** often) the lane's Theta* too, the shorter kept; then refined; kept in
 ** t->pts (a count of 0 when `to` was not reached, ENOMEM). */
 static int32_t fast_points(astar_theta *t, const seg_ctx *c, int32_t to) {
-  int32_t n = astar_search_path_length(t->inner, to), m = 0;
+  int32_t n = astar_search_path_length(t->inner, to), m = 0, k;
   size_t cells = (size_t)astar_grid_width(t->gr) * (size_t)astar_grid_height(t->gr);
   astar__lane l;
   if (n <= 0) return 0;
@@ -836,17 +836,22 @@ static int32_t fast_points(astar_theta *t, const seg_ctx *c, int32_t to) {
   astar_search_path(t->inner, to, t->pts, NULL, NULL);
   memcpy(t->pts + n, t->pts, (size_t)n * sizeof(int32_t));
   t->npts = astar__grid_taut(t->gr, t->q.forbid, c->strict, t->pts, n);
-  if (t->npts > 2 && (t->npts - 2) * LANE_TURNS >= n) {
-    if (t->cap < cells) theta_arrays(t, cells, 0); /* out of memory: no lane */
-    l.g = t->g, l.f = t->f, l.parent = t->parent, l.hpos = t->hpos, l.heap = t->heap;
-    l.stamp = t->stamp, l.gen = &t->gen, l.cells = cells;
-    if (t->cap >= cells)
+  if (t->npts > 2 && t->cap < cells) theta_arrays(t, cells, 0); /* out of memory: no lane */
+  l.g = t->g, l.f = t->f, l.parent = t->parent, l.hpos = t->hpos, l.heap = t->heap;
+  l.stamp = t->stamp, l.gen = &t->gen, l.cells = cells;
+  for (k = 0; k < 2 && t->npts > 2 && t->cap >= cells; k++) {
+    /* on a cluttered route the lane, then within its budget the exact search */
+    if (k == 0 && (t->npts - 2) * LANE_TURNS >= n)
       m = astar__grid_lane(t->gr, t->q.forbid, c->strict, &l, t->pts + n, n, t->pts, t->npts,
                            t->pts + 2 * n);
-  }
-  if (m > 0) { /* shorter than the taut path */
-    memmove(t->pts, t->pts + 2 * n, (size_t)m * sizeof(int32_t));
-    t->npts = m;
+    if (k == 1)
+      m = astar__grid_exact(t->gr, t->q.forbid, c->strict, &l, t->alloc, t->ud, t->pts, t->npts,
+                            t->st.expanded, t->pts + 2 * n, 2 * n);
+    if (m > 0) { /* shorter than the points so far */
+      memmove(t->pts, t->pts + 2 * n, (size_t)m * sizeof(int32_t));
+      t->npts = m;
+    }
+    m = 0;
   }
   t->npts = refine(t, t->pts, t->npts, FAST_REFINE, 1);
   t->pts_to = to;

@@ -319,6 +319,18 @@ typedef struct astar__lane {
 int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
                          const astar__lane *l, const int32_t *cells, int32_t n,
                          const int32_t *pts, int32_t m, int32_t *out);
+/* The shortest path through centres over the cells near convex corners
+** (anyexact.c): when it is shorter than the points pts[0..m-1] (the ends
+** kept), writes its turning points into out (room for `room`) and returns
+** their count; 0 when it is not shorter, or when its work (the searched
+** box's cells, vertices looked at, segment tests) would pass its budget (a
+** share of `expanded`, the cell search's expansions, plus a floor on small
+** grids), or out of memory.  Scratch as for the lane (stamps: *gen moves
+** by 2). */
+int32_t astar__grid_exact(const astar_grid *gr, const double *forbid, int strict,
+                          const astar__lane *l, astar_alloc_fn alloc, void *ud,
+                          const int32_t *pts, int32_t m, uint64_t expanded, int32_t *out,
+                          int32_t room);
 
 /* search ------------------------------------------------------------------ */
 
