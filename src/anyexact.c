@@ -68,7 +68,7 @@ typedef struct exact {
   int32_t w, h;
 } exact;
 
-static int open_at(const exact *e, int32_t x, int32_t y) {
+static int ex_open_at(const exact *e, int32_t x, int32_t y) {
   return x >= 0 && y >= 0 && x < e->w && y < e->h && !astar_grid_blocked(e->gr, x, y) &&
          !(e->forbid && e->forbid[y * e->w + x] != 0);
 }
@@ -76,10 +76,10 @@ static int open_at(const exact *e, int32_t x, int32_t y) {
 /* A shut cell inside the grid with a convex corner (see above). */
 static int convex(const exact *e, int32_t x, int32_t y) {
   int dx, dy;
-  if (x < 0 || y < 0 || x >= e->w || y >= e->h || open_at(e, x, y)) return 0;
+  if (x < 0 || y < 0 || x >= e->w || y >= e->h || ex_open_at(e, x, y)) return 0;
   for (dy = -1; dy <= 1; dy += 2)
     for (dx = -1; dx <= 1; dx += 2)
-      if (open_at(e, x + dx, y + dy) && open_at(e, x + dx, y) && open_at(e, x, y + dy)) return 1;
+      if (ex_open_at(e, x + dx, y + dy) && ex_open_at(e, x + dx, y) && ex_open_at(e, x, y + dy)) return 1;
   return 0;
 }
 
@@ -196,7 +196,7 @@ int32_t astar__grid_exact(const astar_grid *gr, const double *forbid, int strict
         for (ox = x - EXACT_R; ox <= x + EXACT_R; ox++) {
           double hv;
           if (ox < x0 || oy < y0 || ox > x1 || oy > y1 || l->stamp[oy * e.w + ox] == in ||
-              !open_at(&e, ox, oy))
+              !ex_open_at(&e, ox, oy))
             continue;
           hv = span(ox, oy, gx, gy);
           if (!(span(sx, sy, ox, oy) + hv < cut)) continue;
