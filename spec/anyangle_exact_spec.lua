@@ -72,7 +72,7 @@ local function check(rule, nseeds, size, density)
   local n, mean, worst, where = sweep(rule, nseeds, size, density)
   io.write(("\n  any_angle, %s, %d seeds of %dx%d at %.2f: %d paths, mean %.4f%%, worst %.4f%% (%s)\n")
     :format(rule, nseeds, size, size, density, n, (mean - 1) * 100, (worst - 1) * 100, where))
-  assert.is_true(n >= nseeds * 8, ("%d paths"):format(n))
+  assert.is_true(n >= nseeds * 6, ("%d paths"):format(n)) -- a 30% map leaves fewer goals reachable
   assert.is_true(mean <= 1.01, ("mean ratio %.5f"):format(mean))
   assert.is_true(worst <= 1.05, ("worst ratio %.5f at %s"):format(worst, where))
 end
