@@ -482,8 +482,8 @@ describe("connectivity by sectors", function()
           set(d[1], d[2], not b[(d[2] - 1) * w + d[1]])
         end
         for _ = 1, r(10, 40) do -- cells next to the sector borders (16k, 16k + 1)
-          local x, y = 16 * r(1, (w - 1) // 16) + r(0, 1), r(1, h)
-          if r() < 0.5 then x, y = r(1, w), 16 * r(1, (h - 1) // 16) + r(0, 1) end
+          local x, y = 16 * r(1, math.floor((w - 1) / 16)) + r(0, 1), r(1, h)
+          if r() < 0.5 then x, y = r(1, w), 16 * r(1, math.floor((h - 1) / 16)) + r(0, 1) end
           if x <= w and y <= h then set(x, y, not b[(y - 1) * w + x]) end
         end
         if r() < 0.3 then random_edit(g, w, h, b, r) end
