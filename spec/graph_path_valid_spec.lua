@@ -36,6 +36,7 @@ describe("graph:path_valid", function()
     assert.is_false(ok)
     assert.equal(4, at)
     ok, at = g:path_valid(p, 1, { costs = { mud = false, door = false } })
+    assert.is_false(ok)
     assert.equal(3, at)
     -- from the node the forbidden edge enters on: no edge is walked
     assert.is_true(g:path_valid(p, 4, { costs = { door = false } }))
@@ -47,6 +48,7 @@ describe("graph:path_valid", function()
     -- a disabled node at the same index gives the same index
     g:set_enabled(3, false)
     ok, at = g:path_valid(p, 1, { costs = { mud = false } })
+    assert.is_false(ok)
     assert.equal(3, at)
     ok, at = g:path_valid(p, 1, {})
     assert.is_false(ok)
@@ -67,7 +69,7 @@ describe("graph:path_valid", function()
       local r = rng(seed)
       local g = astar.graph()
       local n = r(6, 24)
-      for i = 1, n do g:add_node(r(0, 20), r(0, 20)) end
+      for _ = 1, n do g:add_node(r(0, 20), r(0, 20)) end
       local tag_of = {}
       for a = 1, n do -- a ring, and chords
         local e = g:add_edge(a, a % n + 1, r(1, 5), r(0, 3) > 0 and TAGS[r(1, 3)] or nil)
