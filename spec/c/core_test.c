@@ -726,6 +726,24 @@ static void test_anyangle_overflow(void) {
   astar_grid_free(gr);
 }
 
+/* Theta*'s fast mode (uniform costs) whose inner search ended at its
+** begin (the goal walled off: UNREACHABLE at once) refuses to step after an
+** edit, as every search begun before one (a fuzz finding). */
+static void test_theta_fast_changed(void) {
+  astar_grid *gr = astar_grid_new(3, 3, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_theta *t = astar_theta_new(NULL, NULL);
+  astar_query q;
+  int32_t y;
+  for (y = 0; y < 3; y++) astar_grid_set_blocked(gr, 1, y, 1);
+  astar_query_init(&q, 0, 2);
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK && astar_theta_status(t) == ASTAR_SEARCHING);
+  astar_grid_set_blocked(gr, 1, 1, 0);
+  CHECK(astar_theta_step(t, 0) == ASTAR_ECHANGED);
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK && astar_theta_step(t, 0) == ASTAR_FOUND);
+  astar_theta_free(t);
+  astar_grid_free(gr);
+}
+
 /* astar_grid_step_fault: the search's move rule asked of one step. */
 static void test_step_fault(void) {
   astar_grid *gr = astar_grid_new(4, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
@@ -1136,6 +1154,7 @@ int main(void) {
   test_pages_and_components();
   test_anyangle();
   test_anyangle_overflow();
+  test_theta_fast_changed();
   test_step_fault();
   test_graph_step_fault();
   test_sizes();
