@@ -3018,12 +3018,16 @@ static void op_bulk(world *W, input *in) {
 /* Whether astar.h says astar_search_repair refuses running search s of q on
 ** a grid whatever the changes (JPS, a callback, bisectors, manhattan where
 ** not the default, weight above 1, a stop other than "expand", budgets,
-** partial paths, anything recorded). */
-static int qr_refused(const world *W, const astar_search *s, const astar_query *q) {
+** partial paths, anything recorded).  A distance search (dist) ignores the
+** heuristic, weight, stop and track_best (astar_search_begin_distances). */
+static int qr_refused(const world *W, const astar_search *s, const astar_query *q, int dist) {
   int h = q->heuristic;
-  if (astar_search_jps(s) || q->cost_fn != NULL || h == ASTAR_H_CALLBACK) return 1;
-  if (!(q->weight <= 1.0) || q->stop != ASTAR_STOP_EXPAND || q->max_expansions != 0 ||
-      q->max_cost != HUGE_VAL || q->track_best || q->record_trace || q->record_visited)
+  if (q->cost_fn != NULL || q->max_expansions != 0 || q->max_cost != HUGE_VAL ||
+      q->record_trace || q->record_visited)
+    return 1;
+  if (dist) return 0;
+  if (astar_search_jps(s) || h == ASTAR_H_CALLBACK || !(q->weight <= 1.0) ||
+      q->stop != ASTAR_STOP_EXPAND || q->track_best)
     return 1;
   if (h == ASTAR_H_BISECTOR || h == ASTAR_H_FULL_BISECTOR) return 1;
   return h == ASTAR_H_MANHATTAN && !(W->shape == W_SQUARE && W->rule == ASTAR_DIAG_NEVER);
@@ -3144,7 +3148,7 @@ static void op_qrepair(world *W, input *in) {
     CHECK(rc == ASTAR_ESTATE);
     return;
   }
-  if (bad_id || (!graph && qr_refused(W, s, &q))) CHECK(rc == ASTAR_EINVAL);
+  if (bad_id || (!graph && qr_refused(W, s, &q, ns > 0))) CHECK(rc == ASTAR_EINVAL);
   CHECK(rc == ASTAR_OK || rc == ASTAR_EINVAL);
   if (rc == ASTAR_EINVAL) { /* begin again */
     rc = qr_begin(W, s, &q, src, ns, reverse);
