@@ -89,6 +89,14 @@
 **     changing nothing (not the version);
 **   - precomputed tables (landmarks, clusters) never overestimate, guide
 **     A* to Dijkstra's cost, and the audit finds no overestimate;
+**   - query repair (grids and graphs, paths and distance searches): a
+**     search stepped part way, edits (grids: blocked, cost, tag; graphs:
+**     enabled, cost, a new edge), the change log read back and
+**     astar_search_repair: ESTATE on a finished search, EINVAL where astar.h
+**     says (grids: the query's kind; a bad id), after which beginning again
+**     works; after OK the search ends with a fresh search's status and
+**     costs (a path's exactly when the fresh one's is the oracle's optimum,
+**     a field's every cell exactly);
 **   - a search or Theta* begun before an edit refuses to step (ECHANGED); a
 **     locked topology refuses edits (EBUSY).
 ** Any violation aborts (a crash libFuzzer reports with the input).
@@ -2614,7 +2622,8 @@ static int fresh_field(world *W, astar_search *s, const int32_t *src, int ns, in
 ** itself: every cell equal to a fresh search's, exactly, and to the
 ** oracle's; its links consistent.  A log that overflows is reported
 ** exactly when it holds fewer changes than were made.  Repair refuses a
-** cost callback, a sized unit and bad ids.
+** cost callback and bad ids (sized units it repairs: a2643d4), and gives
+** up (EINVAL: begin again) when over half the field hangs on the changes.
 */
 static void op_repair(world *W, input *in) {
   static double dist[MAXN], fdist[MAXN];
@@ -2636,10 +2645,6 @@ static void op_repair(world *W, input *in) {
   if (flags & 8) q.max_cost = (double)(u8(in) % 16);
   if (!fresh_field(W, s, src, ns, reverse, &q, dist, next, link)) return;
   /* what repair refuses */
-  h = q;
-  h.size = 2;
-  CHECK(astar_grid_repair_distances(s, W->gr, src, (size_t)ns, reverse, &h, dist, link, NULL, 0) ==
-        ASTAR_EINVAL);
   h = q;
   h.cost_fn = fuzz_cost;
   h.cost_ctx = &W->cb;
@@ -2682,6 +2687,11 @@ static void op_repair(world *W, input *in) {
     for (k = 0; k < nm; k++) CHECK(changed[k] == mine[nm - 1 - k]); /* newest first */
     rc = astar_grid_repair_distances(s, W->gr, src, (size_t)ns, reverse, &q, dist, link, changed,
                                      nc);
+    if (rc == ASTAR_EINVAL) { /* over half the field hangs on the changes: begin again */
+      if (!fresh_field(W, s, src, ns, reverse, &q, dist, next, link)) return;
+      since = astar_topology_version(W->t);
+      continue;
+    }
     CHECK(rc == ASTAR_OK);
     st = run_slices(s, slice);
     if (data_error(st)) return;
@@ -3009,6 +3019,189 @@ static void op_bulk(world *W, input *in) {
   }
 }
 
+/* ---- the lattice format: query repair ------------------------------------ */
+
+/* Whether astar.h says astar_search_repair refuses running search s of q on
+** a grid whatever the changes (JPS, a callback, bisectors, manhattan where
+** not the default, weight above 1, a stop other than "expand", budgets,
+** partial paths, anything recorded).  A distance search (dist) ignores the
+** heuristic, weight, stop and track_best (astar_search_begin_distances). */
+static int qr_refused(const world *W, const astar_search *s, const astar_query *q, int dist) {
+  int h = q->heuristic;
+  if (q->cost_fn != NULL || q->max_expansions != 0 || q->max_cost != HUGE_VAL ||
+      q->record_trace || q->record_visited)
+    return 1;
+  if (dist) return 0;
+  if (astar_search_jps(s) || h == ASTAR_H_CALLBACK || !(q->weight <= 1.0) ||
+      q->stop != ASTAR_STOP_EXPAND || q->track_best)
+    return 1;
+  if (h == ASTAR_H_BISECTOR || h == ASTAR_H_FULL_BISECTOR) return 1;
+  return h == ASTAR_H_MANHATTAN && !(W->shape == W_SQUARE && W->rule == ASTAR_DIAG_NEVER);
+}
+
+/* Whether q's estimate is admissible on the grid as it is (astar.h's
+** condition for repair's exact costs): the zero estimate, or a kind that
+** measures steps by their length and no usable cell cheaper than 1. */
+static int qr_admissible(const world *W, const astar_query *q) {
+  int h = q->heuristic;
+  if (h == ASTAR_H_ZERO) return 1;
+  if (W->shape == W_HEX ? (h != ASTAR_H_DEFAULT && h != ASTAR_H_HEX) : !admissible(W, h)) return 0;
+  return min_rate(W, q) >= 1.0;
+}
+
+/* One edit of the world that a search's repair is told of: grids toggle
+** blocked, set a cost or a tag; graphs toggle a node, set an edge's cost or
+** add an edge (each through the harness's record). */
+static double qr_cost(input *in) { return (u8(in) & 1) ? (double)(u8(in) % 6) : dbl(in); }
+
+static void qr_edit(world *W, input *in) {
+  uint8_t kind = u8(in) % 3;
+  if (W->shape != W_GRAPH) {
+    int32_t x = u8(in) % W->w, y = u8(in) % W->h, id = y * W->w + x;
+    if (kind == 0) w_block(W, x, y, !W->blk[id]);
+    else if (kind == 1) w_cost(W, x, y, qr_cost(in));
+    else w_tag(W, x, y, u8(in) % 4);
+  } else if (kind == 0) {
+    int32_t id = u8(in) % W->n;
+    CHECK(astar_graph_set_enabled(W->g, id, !W->enabled[id]) == ASTAR_OK);
+    W->enabled[id] = !W->enabled[id];
+  } else if (kind == 1 && W->ne > 0) {
+    int32_t e = u8(in) % W->ne;
+    double c = qr_cost(in);
+    int rc = astar_graph_set_cost(W->g, e, c);
+    CHECK((rc == ASTAR_OK) == (c >= 0 && isfinite(c)));
+    if (rc == ASTAR_OK) W->ecost[e] = c;
+  } else if (W->ne < MAXE) {
+    int32_t a = u8(in) % W->n, b = u8(in) % W->n, tag = u8(in) % 4, id;
+    double c = qr_cost(in);
+    int rc = astar_graph_add_edge(W->g, a, b, c, tag, &id);
+    CHECK((rc == ASTAR_OK) == (c >= 0 && isfinite(c)));
+    if (rc != ASTAR_OK) return;
+    CHECK(id == W->ne);
+    W->efrom[W->ne] = a;
+    W->eto[W->ne] = b;
+    W->etag[W->ne] = tag;
+    W->ecost[W->ne++] = c;
+  }
+}
+
+/* Begins q on s: a path search, or a distance search from src when ns > 0. */
+static int qr_begin(world *W, astar_search *s, const astar_query *q, const int32_t *src, int ns,
+                    int reverse) {
+  if (ns > 0) return astar_search_begin_distances(s, W->t, src, (size_t)ns, reverse, q);
+  return astar_search_begin(s, W->t, q);
+}
+
+/*
+** Query repair: a path search (or a distance search) begun with the change
+** log on, stepped part way, edits, the changes read back
+** (astar_grid_changes / astar_graph_changes), astar_search_repair, run to
+** the end.  On a finished search repair is ESTATE; on a grid it is EINVAL
+** exactly where qr_refused says (or over the half-reset rule); a bad id is
+** EINVAL.  After EINVAL, beginning again works.  After OK the search ends
+** as a fresh search on the edited topology: the same status, the same cost
+** (a path checked against the oracle; exactly the fresh search's when that
+** is the oracle's optimum and the estimate admissible: graphs' repair
+** refuses the others), every cell of a field exactly the fresh one's.
+*/
+static void op_qrepair(world *W, input *in) {
+  astar_search *s = W->s, *f = W->s2;
+  astar_query q;
+  int32_t src[2], changed[64];
+  int ns = 0, reverse, edits, e, rc, st, fst, spoil_it, bad_id;
+  unsigned flags;
+  uint32_t since;
+  uint64_t pre, slice;
+  size_t nc = 0, nreset = 0;
+  int graph = W->shape == W_GRAPH;
+  astar_query_init(&q, (int32_t)(u8(in) % W->n), (int32_t)(u8(in) % W->n));
+  flags = u8(in);
+  mods_decode(W, &q, flags, in);
+  if (flags & 8) { /* a distance search */
+    ns = 1 + u8(in) % 2;
+    src[0] = q.start;
+    src[1] = q.goal;
+  }
+  reverse = (flags >> 4) & 1;
+  if (!graph && (flags & 32)) q.size = 2;
+  q.heuristic = (int32_t)(u8(in) % 9) - 1;
+  if (q.heuristic == ASTAR_H_CALLBACK) {
+    q.heuristic_fn = fuzz_h;
+    q.heuristic_ctx = &W->cb;
+  }
+  q.algorithm = u8(in) % 3; /* auto, A*, JPS (refused by repair) */
+  spoil_it = (flags & 64) ? u8(in) % 6 : -1;
+  if (spoil_it == 0) q.weight = 2;
+  else if (spoil_it == 1) q.stop = ASTAR_STOP_OPTIMAL;
+  else if (spoil_it == 2) q.record_trace = 1;
+  else if (spoil_it == 3) q.max_expansions = 1000;
+  else if (spoil_it == 4) q.track_best = 1;
+  bad_id = spoil_it == 5;
+  pre = 1 + u8(in) % 24;
+  slice = 1 + u8(in) % 16;
+  W->cb.calls = 0;
+  W->cb.abort_at = -1;
+  if (graph) CHECK(astar_graph_track_changes(W->g, 64) == ASTAR_OK);
+  else {
+    CHECK(astar_grid_track_changes(W->gr, 64) == ASTAR_OK);
+    if (W->log_cap < 64) W->log_cap = 64;
+  }
+  rc = qr_begin(W, s, &q, src, ns, reverse);
+  if (rc != ASTAR_OK) {
+    CHECK(rc == ASTAR_EINVAL || data_error(rc));
+    return;
+  }
+  st = astar_search_step(s, pre);
+  if (data_error(st)) return;
+  since = astar_topology_version(W->t);
+  edits = u8(in) % 6;
+  for (e = 0; e < edits; e++) qr_edit(W, in);
+  rc = graph ? astar_graph_changes(W->g, since, changed, 64, &nc)
+             : astar_grid_changes(W->gr, since, changed, 64, &nc);
+  CHECK(rc == ASTAR_OK && nc == astar_topology_version(W->t) - since);
+  if (bad_id) changed[nc++] = graph ? (u8(in) & 1 ? W->n : -1 - W->ne) : W->n;
+  rc = astar_search_repair(s, changed, nc, &q, ns ? src : NULL, (size_t)ns, &nreset);
+  if (st != ASTAR_SEARCHING) {
+    CHECK(rc == ASTAR_ESTATE);
+    return;
+  }
+  if (bad_id || (!graph && qr_refused(W, s, &q, ns > 0))) CHECK(rc == ASTAR_EINVAL);
+  CHECK(rc == ASTAR_OK || rc == ASTAR_EINVAL);
+  if (rc == ASTAR_EINVAL) { /* begin again */
+    rc = qr_begin(W, s, &q, src, ns, reverse);
+    if (rc != ASTAR_OK) {
+      CHECK(data_error(rc));
+      return;
+    }
+    st = run_slices(s, slice);
+    if (data_error(st) || ns > 0) return;
+    if (graph) oracle_graph(W, &q, s, st);
+    else oracle_path(W, &q, s, st);
+    return;
+  }
+  st = run_slices(s, slice);
+  if (data_error(st)) return;
+  CHECK(qr_begin(W, f, &q, src, ns, reverse) == ASTAR_OK);
+  fst = run_all(f);
+  if (data_error(fst)) return;
+  CHECK(st == fst);
+  if (ns > 0) {
+    int32_t v;
+    for (v = 0; v < W->n; v++) CHECK(astar_search_g(s, v) == astar_search_g(f, v));
+    if (!graph) oracle_field(W, &q, src, ns, reverse, s);
+    return;
+  }
+  if (graph) oracle_graph(W, &q, s, st);
+  else oracle_path(W, &q, s, st);
+  if (st == ASTAR_FOUND) {
+    double c = astar_search_g(s, q.goal), fc = astar_search_g(f, q.goal);
+    field o;
+    if (graph) graph_oracle(W, &q, q.start, &o);
+    else cell_oracle(W, &q, &q.start, 1, 0, &o);
+    if (!o.bad && fc == o.d[q.goal] && (graph || qr_admissible(W, &q))) CHECK(c == fc);
+  }
+}
+
 /* ---- the lattice format: the driver -------------------------------------- */
 
 enum {
@@ -3028,6 +3221,7 @@ enum {
   OP_TABLES,
   OP_JUMPS,
   OP_BULK,
+  OP_QREPAIR,
   N_OPS
 };
 
@@ -3049,6 +3243,7 @@ static const unsigned op_needs[N_OPS] = {
     [OP_TABLES] = 0,
     [OP_JUMPS] = ASTAR_CAN_JPS,
     [OP_BULK] = ASTAR_CAN_CELLS,
+    [OP_QREPAIR] = 0,
 };
 
 /* A topology without the ability an op needs: where astar.h says asking
@@ -3104,6 +3299,7 @@ static void lattice_op(world *W, int op, input *in) {
     case OP_SIGHT: op_sight(W, in); break;
     case OP_JUMPS: op_jumps(W, in); break;
     case OP_BULK: op_bulk(W, in); break;
+    case OP_QREPAIR: op_qrepair(W, in); break;
     default: fuzz_tables(W->t, in, W->s, W->s2, &W->cb); break;
   }
 }

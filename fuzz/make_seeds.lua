@@ -8,7 +8,8 @@
 -- segments, smoothing and Theta* (square grids), field repair, step faults,
 -- the forbidding tag, edits, precomputed tables, the jump table of JPS+
 -- (built, repaired by edits, refused where it cannot serve), edits as one
--- change and the component questions (connected, would_disconnect).  A short fuzzing run then
+-- change and the component questions (connected, would_disconnect), query
+-- repair (a running search told of edits).  A short fuzzing run then
 -- starts from every mode instead of finding them by chance.
 --
 -- Usage (from the repository root; any Lua 5.1 to 5.4):
@@ -28,7 +29,7 @@ local function bit(flags, b) return math.floor(flags / b) % 2 == 1 end
 local OP = {
   edit = 0, path = 1, units = 2, field = 3, clear = 4, jps = 5, segment = 6,
   smooth = 7, theta = 8, repair = 9, fault = 10, forbid = 11, sight = 12, tables = 13,
-  jumps = 14, bulk = 15,
+  jumps = 14, bulk = 15, qrepair = 16,
 }
 
 -- A byte string from numbers (each 0..255) and strings, in order.
@@ -313,6 +314,31 @@ local function bulk(list, nest, questions)
   return op("bulk", bytes(unpack(b)))
 end
 
+-- op_qrepair: a search (o.flags: 1, 2, 4 as path's, 8 a distance search
+-- from s (and g with o.two), 16 reverse, 32 size 2, 64 spoiled by o.spoil:
+-- 0 weight 2, 1 stop optimal, 2 trace, 3 max_expansions, 4 track_best, 5 a
+-- bad id), o.h, o.alg, o.pre expansions, then the edits and its repair.
+-- Edits: grids {0, x, y} toggles blocked, {1, x, y, cost}, {2, x, y, tag};
+-- graphs {0, node} toggles it, {1, edge, cost}, {2, a, b, tag, cost} adds.
+local function qrepair(s, g, o, edits)
+  local flags = o.flags or 0
+  local b = { s, g, flags }
+  if bit(flags, 2) then b[#b + 1] = o.scale or 1 end
+  if bit(flags, 8) then b[#b + 1] = o.two and 1 or 0 end
+  b[#b + 1] = (o.h or -1) + 1
+  b[#b + 1] = o.alg or 1
+  if bit(flags, 64) then b[#b + 1] = o.spoil or 0 end
+  b[#b + 1] = (o.pre or 8) - 1
+  b[#b + 1] = 7 -- slices of 8 after the repair
+  b[#b + 1] = #edits
+  for _, e in ipairs(edits) do
+    for i = 1, #e - ((e[1] == 0 or (e[1] == 2 and not o.graph)) and 0 or 1) do b[#b + 1] = e[i] end
+    if e[1] == 1 or (e[1] == 2 and o.graph) then b[#b + 1] = 1; b[#b + 1] = e[#e] end
+  end
+  if o.spoil == 5 then b[#b + 1] = 1 end
+  return op("qrepair", bytes(unpack(b)))
+end
+
 -- ---- the seeds ---------------------------------------------------------------
 
 local seeds = {}
@@ -409,6 +435,21 @@ for r, rule in ipairs(rules) do
     }, true),
     jumps({ { 3, last - 2, plus = true, spoil = 2, flags = 1, edits = {} } }),
   }))
+  -- query repair: paths and distance searches stepped part way, edited,
+  -- repaired and run to the end (and the queries repair refuses)
+  name = "lattice-square-" .. rule .. "-qrepair"
+  build = grid_build(name, { w = w, h = h, walls = 10, costly = true, factors = { 1, 2, false, 3 } })
+  seed(name, input(kind, build, {
+    qrepair(0, last, { pre = 10 }, { { 0, 4, 4 }, { 0, 4, 5 }, { 1, 3, 3, 5 } }),
+    qrepair(last, 0, { flags = 1 + 2 + 4, pre = 20 }, { { 2, 5, 5, 2 }, { 0, 6, 6 }, { 1, 7, 1, 0 } }),
+    qrepair(20, last - 20, { flags = 32, pre = 2 }, { { 0, 2, 2 }, { 0, 3, 1 } }),
+    qrepair(40, last, { flags = 8 + 1 + 4, two = true, pre = 16 }, { { 0, 4, 4 }, { 2, 2, 6, 2 } }),
+    qrepair(last, 0, { flags = 8 + 16, pre = 6 }, { { 1, 8, 6, 4 }, { 0, 7, 7 } }),
+    qrepair(0, last, { flags = 64, spoil = 0, pre = 4 }, { { 0, 1, 1 } }),
+    qrepair(0, last, { flags = 64, spoil = 5, pre = 4 }, { { 0, 1, 2 } }),
+    qrepair(0, last, { alg = 0, h = 2, pre = 4 }, { { 0, 3, 3 } }),          -- jps or manhattan
+    qrepair(0, 1, { pre = 24 }, { { 0, 5, 5 } }),                            -- finished: ESTATE
+  }))
 end
 
 for l, layout in ipairs(layouts) do
@@ -458,6 +499,16 @@ for l, layout in ipairs(layouts) do
     bulk({ { 0, 3, 3, 0 }, { 0, 3, 3, 0 } }, 1, { { 35, 27, 43 }, { 4, 4 } }),
     op("jumps", bytes(0)),                                    -- refused: no jump table on hex
     path(0, last, { alg = 3 }),                               -- JPS+ refused
+  }))
+  name = "lattice-hex-" .. layout .. "-qrepair"
+  build = grid_build(name, { w = w, h = h, walls = 10, costly = true, factors = { 1, 2, false, 3 } })
+  seed(name, input(kind, build, {
+    qrepair(0, last, { h = 7, pre = 10 }, { { 0, 3, 4 }, { 0, 4, 4 }, { 1, 2, 3, 5 } }),
+    qrepair(last, 0, { flags = 1 + 2 + 4, pre = 20 }, { { 2, 5, 5, 2 }, { 0, 6, 6 } }),
+    qrepair(20, last - 20, { flags = 32, pre = 2 }, { { 0, 2, 2 }, { 0, 3, 1 } }),
+    qrepair(30, last, { flags = 8 + 1, two = true, pre = 16 }, { { 0, 4, 4 }, { 1, 2, 6, 3 } }),
+    qrepair(last, 0, { flags = 8 + 16 + 32, pre = 4 }, { { 0, 3, 3 } }),
+    qrepair(0, last, { flags = 64, spoil = 2, pre = 4 }, { { 0, 1, 1 } }),
   }))
 end
 
@@ -519,6 +570,16 @@ do
     op("bulk", bytes(0)),
     gq(0, 9, 2, 1),
     tables(1, 2),
+  }))
+  local G = { graph = true }
+  local function go(o) for k, v in pairs(G) do o[k] = v end return o end
+  seed("lattice-graph-qrepair", input(0, build, {
+    qrepair(0, 6, go({ pre = 3 }), { { 0, 2 }, { 1, 4, 9 }, { 2, 0, 6, 0, 5 } }),
+    qrepair(3, 9, go({ h = 0, flags = 1 + 2 + 4, pre = 4 }), { { 0, 5 }, { 1, 10, 0 } }),
+    qrepair(11, 2, go({ h = 4, pre = 2 }), { { 2, 11, 2, 1, 1 }, { 0, 1 } }),
+    qrepair(0, 7, go({ flags = 8 + 16, two = true, pre = 5 }), { { 1, 3, 5 }, { 0, 8 } }),
+    qrepair(0, 6, go({ flags = 64, spoil = 1, pre = 2 }), { { 0, 3 } }),
+    qrepair(0, 6, go({ flags = 64, spoil = 5, pre = 2 }), { { 1, 2, 2 } }),
   }))
 end
 

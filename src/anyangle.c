@@ -470,6 +470,7 @@ static int fast_begin(astar_theta *t, const astar_grid *gr, const astar_query *q
   if (rc != ASTAR_OK) return rc;
   t->q = *q;
   t->gr = gr;
+  t->version = astar_topology_version(astar_grid_topology((astar_grid *)gr));
   t->start = q->start;
   t->goal = q->goal;
   t->bad_cell = -1;
@@ -576,6 +577,9 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
   } cand[THETA_ANCESTORS + 1];
   memset(cand, 0, sizeof cand);
   if (t->status != ASTAR_SEARCHING) return t->status;
+  /* before the fast mode's inner search, which may have ended at its begin */
+  if (astar_topology_version(astar_grid_topology((astar_grid *)gr)) != t->version)
+    return t->status = ASTAR_ECHANGED;
   if (t->fast) {
     int rc = astar_search_step(t->inner, max_steps);
     t->st = *astar_search_stats(t->inner);
@@ -583,8 +587,6 @@ int astar_theta_step(astar_theta *t, uint64_t max_steps) {
   }
   w = astar_grid_width(gr);
   hh = astar_grid_height(gr);
-  if (astar_topology_version(astar_grid_topology((astar_grid *)gr)) != t->version)
-    return t->status = ASTAR_ECHANGED;
   seg_init(&c, gr, &t->q);
   while (t->nheap > 0) {
     int32_t s = t->heap[0], sx, sy, d, a, depth;

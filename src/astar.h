@@ -838,6 +838,12 @@ typedef enum astar_step_fault {
 /* An astar_step_fault, or EINVAL on an id out of range. */
 int astar_grid_step_fault(const astar_grid *gr, const astar_query *q, int32_t from,
                           int32_t to, int32_t *cell);
+/* The same for a graph step from -> to along `edge` (from = -1: whether
+** `to` can be stood on; edge ignored): FAR when the edge does not lead from
+** `from` to `to`, BLOCKED when `to` is disabled, FORBIDDEN, TAG (the edge's
+** tag; q NULL: the graph's own rules).  EINVAL on an id out of range. */
+int astar_graph_step_fault(const astar_graph *g, const astar_query *q, int32_t from,
+                           int32_t edge, int32_t to);
 
 /*
 ** Any-angle search (Theta*) on a grid: a parent may be any cell whose

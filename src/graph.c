@@ -371,6 +371,24 @@ int astar_graph_enabled(const astar_graph *g, int32_t node) {
   return g->on[node];
 }
 
+/* A step of a path as a search would take it: the edge joins its nodes,
+** the node entered is enabled and not forbidden (filter.h, the one reading
+** of the query's filter). */
+int astar_graph_step_fault(const astar_graph *g, const astar_query *q, int32_t from,
+                           int32_t edge, int32_t to) {
+  const edge_rec *e = NULL;
+  if (to < 0 || to >= g->nn || from < -1 || from >= g->nn) return ASTAR_EINVAL;
+  if (from >= 0) {
+    if (edge < 0 || edge >= g->ne) return ASTAR_EINVAL;
+    e = &g->edges[edge];
+    if (e->from != from || e->to != to) return ASTAR_STEP_FAR;
+  }
+  if (!g->on[to]) return ASTAR_STEP_BLOCKED;
+  if (q && filter_field_forbids(q->forbid, to)) return ASTAR_STEP_FORBIDDEN;
+  if (q && e && filter_tag_forbids(q, e->tag)) return ASTAR_STEP_TAG;
+  return ASTAR_STEP_OK;
+}
+
 /*
 ** Counting sort of the edges by source: first[n] .. first[n+1] - 1 are the
 ** positions of node n's outgoing edges in adj[], in insertion order (which

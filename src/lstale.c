@@ -167,7 +167,7 @@ static int l_graph_path_valid(lua_State *L) {
   lcall *C = call_frame(L);
   ltopo *T = hold_self(L, C, 0);
   astar_graph *g = GRAPH(T);
-  int32_t n, i, from, ne = astar_graph_edge_count(g);
+  int32_t n, i, from, edge = -1, ne = astar_graph_edge_count(g);
   lopts o;
   lsearch *S = path_valid_args(L, C, T, &o, &n, &from);
   lua_getfield(L, 2, "edges");
@@ -176,23 +176,22 @@ static int l_graph_path_valid(lua_State *L) {
   for (i = from - 1; i < n; i++) {
     int32_t u = S->b.nodes[i];
     if (i > from - 1) {
-      int32_t a = -1, b = -1, tag = 0;
+      int32_t a = -1, b = -1;
       double e;
       lua_rawgeti(L, -1, i);
       e = lua_tonumber(L, -1);
       if (lua_type(L, -1) != LUA_TNUMBER || e != floor(e) || e < 1 || e > ne)
         arg_error(L, 2, lua_pushfstring(L, "path.edges[%d] must be an edge id in 1..%d, got %s", (int)i, (int)ne, describe(L, -1)));
       lua_pop(L, 1);
-      astar_graph_edge(g, (int32_t)e - 1, &a, &b, NULL, &tag);
+      astar_graph_edge(g, (int32_t)e - 1, &a, &b, NULL, NULL);
       if (a != S->b.nodes[i - 1] || b != u)
         arg_error(L, 2, lua_pushfstring(L, "path.edges[%d] (edge %d) does not lead from path.nodes[%d] to path.nodes[%d]", (int)i, (int)e, (int)i, (int)i + 1));
-      if (o.q.tag_factor && tag > 0 && tag < o.q.tag_count && o.q.tag_factor[tag] == ASTAR_FORBID) {
-        lua_pushboolean(L, 0);
-        lua_pushinteger(L, (lua_Integer)i + 1);
-        return 2;
-      }
+      edge = (int32_t)e - 1;
     }
-    if (astar_graph_enabled(g, u) != 1) {
+    /* the step as a search would take it (the core's reading of the
+    ** filter: a disabled node, an edge whose tag the costs forbid) */
+    if (astar_graph_step_fault(g, &o.q, i > from - 1 ? S->b.nodes[i - 1] : -1, edge, u) !=
+        ASTAR_STEP_OK) {
       lua_pushboolean(L, 0);
       lua_pushinteger(L, (lua_Integer)i + 1);
       return 2;

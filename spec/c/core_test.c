@@ -726,6 +726,24 @@ static void test_anyangle_overflow(void) {
   astar_grid_free(gr);
 }
 
+/* Theta*'s fast mode (uniform costs) whose inner search ended at its
+** begin (the goal walled off: UNREACHABLE at once) refuses to step after an
+** edit, as every search begun before one (a fuzz finding). */
+static void test_theta_fast_changed(void) {
+  astar_grid *gr = astar_grid_new(3, 3, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_theta *t = astar_theta_new(NULL, NULL);
+  astar_query q;
+  int32_t y;
+  for (y = 0; y < 3; y++) astar_grid_set_blocked(gr, 1, y, 1);
+  astar_query_init(&q, 0, 2);
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK && astar_theta_status(t) == ASTAR_SEARCHING);
+  astar_grid_set_blocked(gr, 1, 1, 0);
+  CHECK(astar_theta_step(t, 0) == ASTAR_ECHANGED);
+  CHECK(astar_theta_begin(t, gr, &q) == ASTAR_OK && astar_theta_step(t, 0) == ASTAR_FOUND);
+  astar_theta_free(t);
+  astar_grid_free(gr);
+}
+
 /* astar_grid_step_fault: the search's move rule asked of one step. */
 static void test_step_fault(void) {
   astar_grid *gr = astar_grid_new(4, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
@@ -758,6 +776,41 @@ static void test_step_fault(void) {
   CHECK(astar_grid_step_fault(gr, &q, 2, 3, &cell) == ASTAR_STEP_BLOCKED && cell == -1);
   astar_grid_free(gr);
   astar_grid_free(nv);
+}
+
+/* astar_graph_step_fault: a path's step as a graph search takes it. */
+static void test_graph_step_fault(void) {
+  astar_graph *g = astar_graph_new(NULL, NULL);
+  double forbid[3] = {0, 0, 0}, factors[3] = {1, 1, ASTAR_FORBID};
+  astar_query q;
+  int32_t id, e0, e1;
+  for (e0 = 0; e0 < 3; e0++) CHECK(astar_graph_add_node(g, e0, 0, 0, &id) == ASTAR_OK && id == e0);
+  CHECK(astar_graph_add_edge(g, 0, 1, 1, 0, &e0) == ASTAR_OK);
+  CHECK(astar_graph_add_edge(g, 1, 2, 1, 2, &e1) == ASTAR_OK);
+  astar_query_init(&q, 0, 2);
+  CHECK(astar_graph_step_fault(g, NULL, 0, e0, 1) == ASTAR_STEP_OK);
+  CHECK(astar_graph_step_fault(g, &q, 1, e1, 2) == ASTAR_STEP_OK);
+  CHECK(astar_graph_step_fault(g, NULL, 1, e0, 0) == ASTAR_STEP_FAR); /* edges are directed */
+  CHECK(astar_graph_step_fault(g, NULL, 0, e1, 2) == ASTAR_STEP_FAR);
+  CHECK(astar_graph_step_fault(g, NULL, 0, 2, 1) == ASTAR_EINVAL);
+  CHECK(astar_graph_step_fault(g, NULL, -2, e0, 1) == ASTAR_EINVAL);
+  CHECK(astar_graph_step_fault(g, NULL, -1, -5, 3) == ASTAR_EINVAL);
+  CHECK(astar_graph_step_fault(g, NULL, -1, -5, 2) == ASTAR_STEP_OK); /* edge ignored */
+  /* a forbidding tag closes its edges, not the node */
+  q.tag_factor = factors;
+  q.tag_count = 3;
+  CHECK(astar_graph_step_fault(g, &q, 1, e1, 2) == ASTAR_STEP_TAG);
+  CHECK(astar_graph_step_fault(g, &q, -1, e1, 2) == ASTAR_STEP_OK);
+  q.tag_count = 2; /* the factor list stops before tag 2 */
+  CHECK(astar_graph_step_fault(g, &q, 1, e1, 2) == ASTAR_STEP_OK);
+  forbid[1] = 1;
+  q.forbid = forbid;
+  CHECK(astar_graph_step_fault(g, &q, 0, e0, 1) == ASTAR_STEP_FORBIDDEN);
+  CHECK(astar_graph_step_fault(g, &q, -1, 0, 1) == ASTAR_STEP_FORBIDDEN);
+  CHECK(astar_graph_set_enabled(g, 1, 0) == ASTAR_OK); /* disabled comes first */
+  CHECK(astar_graph_step_fault(g, &q, 0, e0, 1) == ASTAR_STEP_BLOCKED);
+  CHECK(astar_graph_step_fault(g, NULL, -1, 0, 1) == ASTAR_STEP_BLOCKED);
+  astar_graph_free(g);
 }
 
 /* Sized units through the C API: the clearance layer, sizes out of range,
@@ -1101,7 +1154,9 @@ int main(void) {
   test_pages_and_components();
   test_anyangle();
   test_anyangle_overflow();
+  test_theta_fast_changed();
   test_step_fault();
+  test_graph_step_fault();
   test_sizes();
   test_edits();
   test_graph_repair();
