@@ -31,13 +31,7 @@ local ORACLE_MAX = tonumber(os.getenv("ORACLE_MAX") or "256")
 local LIST = { "8room_000", "AR0011SR", "Boston_0_512", "CatwalkAlley", "maze512-1-0",
   "random512-10-0", "random512-20-0" }
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  return n % 2 == 1 and s[(n + 1) / 2] or (s[n / 2] + s[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 local function pick(name, npairs)
   local rows = maps.scenarios(MAPS .. "/" .. name .. ".map.scen")

@@ -25,13 +25,7 @@ if not (A and B and RUNS) then
   os.exit(2)
 end
 
-local function median(t)
-  local c = {}
-  for i, v in ipairs(t) do c[i] = v end
-  table.sort(c)
-  local n = #c
-  return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 -- One map on one side: its total CPU seconds and its median query (us).
 local function run(bin, map, stride, alg)

@@ -22,13 +22,7 @@ local maps = require("astar.maps")
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 local EDITS = tonumber(arg[1] or "200")
 
-local function median(t)
-  local c = {}
-  for i, v in ipairs(t) do c[i] = v end
-  table.sort(c)
-  local n = #c
-  return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 local function exists(path)
   local f = io.open(path, "r")

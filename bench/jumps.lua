@@ -20,13 +20,7 @@ local MAPS = os.getenv("MAPS") or "../shared/maps"
 local TRIALS = tonumber(arg[1] or "200")
 local clock = os.clock
 
-local function median(t)
-  local c = {}
-  for i, v in ipairs(t) do c[i] = v end
-  table.sort(c)
-  local n = #c
-  return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 local function largest(t)
   local m = 0
   for _, v in ipairs(t) do if v > m then m = v end end

@@ -25,13 +25,7 @@ local function octile(x, y, gx, gy)
   return DIAG_EXTRA * dy + dx
 end
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  return n % 2 == 1 and s[(n + 1) / 2] or (s[n / 2] + s[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 local f = io.open(MAPS .. "/README.md")
 if not f then

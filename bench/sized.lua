@@ -22,13 +22,7 @@ local RUNS = tonumber(arg[1] or "3")
 local CHECK = os.getenv("CHECK") == "1"
 local plan = dofile("bench/plan.lua")
 
-local function median(t)
-  local c = {}
-  for i, v in ipairs(t) do c[i] = v end
-  table.sort(c)
-  local n = #c
-  return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 local maps = {}
 for _, row in ipairs(plan.rows) do
