@@ -202,6 +202,52 @@ describe("jps: random grids against A*", function()
   end)
 end)
 
+-- Scans read the open-cell bit sets 64 cells a word: runs that start on the
+-- last bit of a word (cells 63, 127) or the first (64, 128), and forced
+-- neighbours there, are where a scan's first word and the carry between
+-- words meet.  Starts and goals sit on those lines, the walls at random;
+-- the same grid moved 5 cells right and down (a blocked margin) puts every
+-- cell on other bits, and jump point search's nodes do not depend on where
+-- a cell's bit is: the same expansions there, and A*'s cost.
+describe("jps: scans across 64-cell words", function()
+  it("runs from and through word edges: A*'s cost, the moved grid's expansions #pure", function()
+    local r = rng(6464)
+    local edge, S, W = { 62, 63, 64, 65, 126, 127, 128, 129 }, 5, 131
+    local n = 0
+    for case = 1, 24 do
+      local g = random_grid(r, W, W, ({ 0.1, 0.2, 0.3 })[case % 3 + 1])
+      local q = {}
+      for i = 1, 12 do
+        local sx, sy, gx, gy = edge[r(1, #edge)], edge[r(1, #edge)], r(1, W), r(1, W)
+        if r(1, 2) == 1 then gx = edge[r(1, #edge)] end
+        g:set_blocked(sx, sy, false)
+        g:set_blocked(gx, gy, false)
+        q[i] = { sx, sy, gx, gy }
+      end
+      local moved = astar.grid(W + S, W + S)
+      for y = 1, W + S do
+        for x = 1, W + S do
+          moved:set_blocked(x, y, x <= S or y <= S or g:is_blocked(x - S, y - S))
+        end
+      end
+      for _, e in ipairs(q) do
+        local sx, sy, gx, gy = e[1], e[2], e[3], e[4]
+        local a = g:find_path(sx, sy, gx, gy, { algorithm = "astar" })
+        local j = g:find_path(sx, sy, gx, gy, { algorithm = "jps" })
+        local m = moved:find_path(sx + S, sy + S, gx + S, gy + S, { algorithm = "jps" })
+        assert.equal(a and a.cost, j and j.cost)
+        assert.equal(j and j.cost, m and m.cost)
+        if j then
+          check_walk(g, j, sx, sy, gx, gy)
+          assert.equal(j.expanded, m.expanded)
+          n = n + 1
+        end
+      end
+    end
+    assert(n > 150, "too few reachable cases: " .. n)
+  end)
+end)
+
 describe("jps: the engine's features", function()
   local function maze()
     local g = astar.grid(40, 40)

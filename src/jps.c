@@ -69,8 +69,8 @@ ASTAR_INLINE int high_bit(uint64_t x) {
 ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                              int32_t i, int *dead) {
   size_t k = (size_t)i >> 6;
-  uint64_t pa = k ? a[k - 1] >> 63 : 0, pb = k ? b[k - 1] >> 63 : 0;
-  uint64_t first = (i & 63) == 63 ? 0 : ~(uint64_t)0 << ((i & 63) + 1);
+  uint64_t pa = 0, pb = 0; /* the first word's bit 0 is never read (first) */
+  uint64_t first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
   for (;; k++, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
     uint64_t stop = ((aw & ~((aw << 1) | pa)) | (bw & ~((bw << 1) | pb)) | ~open) & first;
@@ -89,7 +89,8 @@ ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_
 ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                                size_t words, int32_t i, int *dead) {
   size_t k = (size_t)i >> 6;
-  uint64_t na = k + 1 < words ? a[k + 1] << 63 : 0, nb = k + 1 < words ? b[k + 1] << 63 : 0;
+  uint64_t na = 0, nb = 0; /* the first word's bit 63 is never read (first) */
+  (void)words;
   uint64_t first = ((uint64_t)1 << (i & 63)) - 1;
   for (;; k--, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
@@ -110,8 +111,8 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
 ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                                  int32_t i, int *dead, int32_t lim) {
   size_t k = (size_t)i >> 6;
-  uint64_t pa = k ? a[k - 1] >> 63 : 0, pb = k ? b[k - 1] >> 63 : 0;
-  uint64_t first = (i & 63) == 63 ? 0 : ~(uint64_t)0 << ((i & 63) + 1);
+  uint64_t pa = 0, pb = 0; /* the first word's bit 0 is never read (first) */
+  uint64_t first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
   for (;; k++, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
     uint64_t stop = ((aw & ~((aw << 1) | pa)) | (bw & ~((bw << 1) | pb)) | ~open) & first;
@@ -133,7 +134,8 @@ ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uin
 ASTAR_INLINE int32_t scan_down_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                                    size_t words, int32_t i, int *dead, int32_t lim) {
   size_t k = (size_t)i >> 6;
-  uint64_t na = k + 1 < words ? a[k + 1] << 63 : 0, nb = k + 1 < words ? b[k + 1] << 63 : 0;
+  uint64_t na = 0, nb = 0; /* the first word's bit 63 is never read (first) */
+  (void)words;
   uint64_t first = ((uint64_t)1 << (i & 63)) - 1;
   for (;; k--, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
