@@ -69,7 +69,7 @@ ASTAR_INLINE int high_bit(uint64_t x) {
 ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                              int32_t i, int *dead) {
   size_t k = (size_t)i >> 6;
-  uint64_t pa = 0, pb = 0; /* the first word's bit 0 is never read (first) */
+  uint64_t pa = 0, pb = 0;                   /* the first word's bit 0 is never read (first) */
   uint64_t first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
   for (;; k++, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
@@ -111,7 +111,7 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
 ASTAR_INLINE int32_t scan_up_lim(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                                  int32_t i, int *dead, int32_t lim) {
   size_t k = (size_t)i >> 6;
-  uint64_t pa = 0, pb = 0; /* the first word's bit 0 is never read (first) */
+  uint64_t pa = 0, pb = 0;                   /* the first word's bit 0 is never read (first) */
   uint64_t first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
   for (;; k++, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
