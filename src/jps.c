@@ -815,9 +815,9 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
       nodes[--i] = c;
     }
   }
-  for (i = 1; i < len; i++) {
-    int32_t ay = lat_row(gr, nodes[i - 1]), by = lat_row(gr, nodes[i]);
-    sum += ay != by && nodes[i] - by * pw != nodes[i - 1] - ay * pw ? ASTAR_GRID_DIAG : 1.0;
+  for (i = 1; i < len; i++) { /* a step of 1 or pw cells is straight, else diagonal */
+    int32_t step = nodes[i] - nodes[i - 1];
+    sum += step == 1 || step == -1 || step == pw || step == -pw ? 1.0 : ASTAR_GRID_DIAG;
   }
   if (cost) *cost = sum;
   return len;
