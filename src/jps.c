@@ -59,18 +59,56 @@ ASTAR_INLINE int high_bit(uint64_t x) {
 #endif
 
 /*
-** A line of cells (a row, or a column) and its two neighbour lines, as bit
-** sets of open cells, scanned from position i (exclusive) toward higher
-** positions: the first position j where the run stops, *dead set when j is
-** blocked (the run ended at j - 1) rather than a jump point (j open with a
-** forced neighbour: a side cell open whose predecessor on its line is
-** blocked).  The line ends in a blocked border cell, so every scan stops.
+** Windows that start at the cell (warthog's trick): on little-endian
+** machines, 8 bytes read from the byte holding cell i put i and the 56 or
+** more cells after it (or before it) in one word, whatever i's place in its
+** 64-bit word, so a run shorter than that costs one pass and no second word.
+** Lines lie back to back in one array: a window is read only where its 8
+** bytes stay inside the line (the scans fall back to whole words there).
+*/
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JPS_WINDOWS 1
+ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
+  uint64_t w;
+  memcpy(&w, (const unsigned char *)m + byte, sizeof w);
+  return w;
+}
+#endif
+
+/*
+** A line of cells (a row, or a column; words long) and its two neighbour
+** lines, as bit sets of open cells, scanned from position i (exclusive)
+** toward higher positions: the first position j where the run stops, *dead
+** set when j is blocked (the run ended at j - 1) rather than a jump point (j
+** open with a forced neighbour: a side cell open whose predecessor on its
+** line is blocked).  The line ends in a blocked border cell, so every scan
+** stops.
 */
 ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_t *b,
-                             int32_t i, int *dead) {
-  size_t k = (size_t)i >> 6;
-  uint64_t pa = 0, pb = 0;                   /* the first word's bit 0 is never read (first) */
-  uint64_t first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
+                             size_t words, int32_t i, int *dead) {
+  size_t k;
+  uint64_t pa = 0, pb = 0; /* the first word's bit 0 is never read (first) */
+  uint64_t first;
+#ifdef JPS_WINDOWS
+  size_t byte = (size_t)i >> 3;
+  if (byte + 8 <= words * 8) { /* cell i at bit 0, cells up to i + 63 - sh */
+    int sh = i & 7;
+    uint64_t aw = window_at(a, byte) >> sh, bw = window_at(b, byte) >> sh;
+    uint64_t open = window_at(m, byte) >> sh;
+    uint64_t stop = ((aw & ~(aw << 1)) | (bw & ~(bw << 1)) | ~open) & (~(uint64_t)0 >> sh) & ~(uint64_t)1;
+    if (stop) {
+      int j = low_bit(stop);
+      *dead = !(open >> j & 1);
+      return i + j;
+    }
+    i += 63 - sh; /* the last cell seen: the words go on after it */
+  }
+#else
+  (void)words;
+#endif
+  k = (size_t)i >> 6;
+  first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
   for (;; k++, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
     uint64_t stop = ((aw & ~((aw << 1) | pa)) | (bw & ~((bw << 1) | pb)) | ~open) & first;
@@ -87,11 +125,28 @@ ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_
 /* The same toward lower positions: the last position j < i where the run
 ** stops (a forced neighbour's predecessor is the next cell up). */
 ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint64_t *b,
-                               size_t words, int32_t i, int *dead) {
-  size_t k = (size_t)i >> 6;
+                               int32_t i, int *dead) {
+  size_t k;
   uint64_t na = 0, nb = 0; /* the first word's bit 63 is never read (first) */
-  (void)words;
-  uint64_t first = ((uint64_t)1 << (i & 63)) - 1;
+  uint64_t first;
+#ifdef JPS_WINDOWS
+  size_t byte = (size_t)i >> 3;
+  if (byte >= 7) { /* cell i at bit 63, cells down to i - 63 + sh */
+    int sh = 7 - (i & 7);
+    uint64_t aw = window_at(a, byte - 7) << sh, bw = window_at(b, byte - 7) << sh;
+    uint64_t open = window_at(m, byte - 7) << sh;
+    uint64_t stop = ((aw & ~(aw >> 1)) | (bw & ~(bw >> 1)) | ~open) &
+                    (~(uint64_t)0 << sh) & ~((uint64_t)1 << 63);
+    if (stop) {
+      int j = high_bit(stop);
+      *dead = !(open >> j & 1);
+      return i - (63 - j);
+    }
+    i -= 63 - sh; /* the last cell seen */
+  }
+#endif
+  k = (size_t)i >> 6;
+  first = ((uint64_t)1 << (i & 63)) - 1;
   for (;; k--, first = ~(uint64_t)0) {
     uint64_t aw = a[k], bw = b[k], open = m[k];
     uint64_t stop = ((aw & ~((aw >> 1) | na)) | (bw & ~((bw >> 1) | nb)) | ~open) & first;
@@ -272,7 +327,7 @@ ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, i
     if (ASTAR_UNLIKELY(dead == 2)) /* a long run: bounded */
       j = scan_rest(J, m, words, pos, edge, up, g, u, dd, &dead);
   } else {
-    j = up ? scan_up(m, a, b, pos, &dead) : scan_down(m, a, b, words, pos, &dead);
+    j = up ? scan_up(m, a, b, words, pos, &dead) : scan_down(m, a, b, pos, &dead);
   }
   k = up ? j - pos : pos - j;
   gd = goal < 0 ? 0 : up ? goal - pos
@@ -634,8 +689,8 @@ ASTAR_INLINE int32_t unit_straight(const jctx *J, const uint64_t *bits, int32_t 
     j = up ? scan_up_lim(m, m - words, m + words, pos, &dead, pos + room)
            : scan_down_lim(m, m - words, m + words, words, pos, &dead, pos - room);
   else
-    j = up ? scan_up(m, m - words, m + words, pos, &dead)
-           : scan_down(m, m - words, m + words, words, pos, &dead);
+    j = up ? scan_up(m, m - words, m + words, words, pos, &dead)
+           : scan_down(m, m - words, m + words, pos, &dead);
   t = up ? j - pos : pos - j;
   *work += t;
   gd = goal < 0 ? 0 : up ? goal - pos
