@@ -58,14 +58,9 @@ ASTAR_INLINE int high_bit(uint64_t x) {
 }
 #endif
 
-/*
-** Windows that start at the cell (warthog's trick): on little-endian
-** machines, 8 bytes read from the byte holding cell i put i and the 56 or
-** more cells after it (or before it) in one word, whatever i's place in its
-** 64-bit word, so a run shorter than that costs one pass and no second word.
-** Lines lie back to back in one array: a window is read only where its 8
-** bytes stay inside the line (the scans fall back to whole words there).
-*/
+/* Windows that start at the cell (warthog's trick, little-endian): the 8
+** bytes from the byte holding cell i put i and 56+ cells past (or before) it
+** in one word wherever i sits in its word; read only inside the line. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define JPS_WINDOWS 1
@@ -88,8 +83,8 @@ ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
 ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                              size_t words, int32_t i, int *dead) {
   size_t k;
-  uint64_t pa = 0, pb = 0; /* the first word's bit 0 is never read (first) */
-  uint64_t first;
+  uint64_t pa = 0, pb = 0, first; /* the first word's bit 0 is never read (first) */
+  (void)words;
 #ifdef JPS_WINDOWS
   size_t byte = (size_t)i >> 3;
   if (byte + 8 <= words * 8) { /* cell i at bit 0, cells up to i + 63 - sh */
@@ -104,8 +99,6 @@ ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_
     }
     i += 63 - sh; /* the last cell seen: the words go on after it */
   }
-#else
-  (void)words;
 #endif
   k = (size_t)i >> 6;
   first = ~(uint64_t)1 << (i & 63); /* the bits past i's (none at 63) */
@@ -127,8 +120,7 @@ ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_
 ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint64_t *b,
                                int32_t i, int *dead) {
   size_t k;
-  uint64_t na = 0, nb = 0; /* the first word's bit 63 is never read (first) */
-  uint64_t first;
+  uint64_t na = 0, nb = 0, first; /* the first word's bit 63 is never read (first) */
 #ifdef JPS_WINDOWS
   size_t byte = (size_t)i >> 3;
   if (byte >= 7) { /* cell i at bit 63, cells down to i - 63 + sh */
@@ -517,40 +509,28 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   return ASTAR_OK;
 }
 
-/* Whether padded cell (x, y) is blocked, read from the row bit sets (a
-** word the straight scans from the expanded cell read next; the blocked
-** bytes lie a cache line a row apart). */
+/* Whether padded cell (x, y) is blocked, from the row bit sets (the words
+** the expanded cell's scans read next; blocked bytes lie a row apart). */
 ASTAR_INLINE unsigned shut_at(const astar_grid *gr, int32_t x, int32_t y) {
   const uint64_t *r = gr->rows + (size_t)y * (size_t)gr->rw;
   return ~(unsigned)(r[(size_t)x >> 6] >> (x & 63)) & 1u;
 }
 
-/* jps.h's dirs8 at padded cell (x, y), its corners read by shut_at. */
+/* jps.h's dirs8 at padded cell (x, y), its corners read by shut_at (the
+** diagonals: SE 4, NE 5, SW 6, NW 7, that is 4 + 2 * west + north). */
 ASTAR_INLINE unsigned dirs8_rows(const astar_grid *gr, int32_t x, int32_t y, int d) {
-  unsigned r;
-  switch (d) {
-    case 0: /* E: N forced when NW is blocked, S when SW is */
-      r = 1u << 0;
-      if (shut_at(gr, x - 1, y - 1)) r |= 1u << 3 | 1u << 5;
-      if (shut_at(gr, x - 1, y + 1)) r |= 1u << 2 | 1u << 4;
-      return r;
-    case 1: /* W */
-      r = 1u << 1;
-      if (shut_at(gr, x + 1, y - 1)) r |= 1u << 3 | 1u << 7;
-      if (shut_at(gr, x + 1, y + 1)) r |= 1u << 2 | 1u << 6;
-      return r;
-    case 2: /* S: E forced when NE is blocked, W when NW is */
-      r = 1u << 2;
-      if (shut_at(gr, x + 1, y - 1)) r |= 1u << 0 | 1u << 4;
-      if (shut_at(gr, x - 1, y - 1)) r |= 1u << 1 | 1u << 6;
-      return r;
-    case 3: /* N */
-      r = 1u << 3;
-      if (shut_at(gr, x + 1, y + 1)) r |= 1u << 0 | 1u << 5;
-      if (shut_at(gr, x - 1, y + 1)) r |= 1u << 1 | 1u << 7;
-      return r;
-    default: return dirs8(gr, 0, d); /* diagonal arrivals read no cell */
+  unsigned r = 1u << d;
+  if (d < 2) { /* E, W: the corners above and below the cell behind */
+    if (shut_at(gr, x - jdx[d], y - 1)) r |= 1u << 3 | 1u << (5 + 2 * d);
+    if (shut_at(gr, x - jdx[d], y + 1)) r |= 1u << 2 | 1u << (4 + 2 * d);
+    return r;
   }
+  if (d < 4) { /* S, N: the corners east and west of the cell behind */
+    if (shut_at(gr, x + 1, y - jdy[d])) r |= 1u << 0 | 1u << (4 + (d == 3));
+    if (shut_at(gr, x - 1, y - jdy[d])) r |= 1u << 1 | 1u << (6 + (d == 3));
+    return r;
+  }
+  return dirs8(gr, 0, d); /* diagonal arrivals read no cell */
 }
 
 ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
