@@ -257,6 +257,10 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lua_pushliteral(L, "v");
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
+  push_keys(L); /* the result builders read it there (KEY) */
+  lua_pushvalue(L, -2);
+  lua_rawseti(L, -2, K_PATH_MTS);
+  lua_pop(L, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, PATH_MTS);
   lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY); /* shared by every require */
   if (lua_isnil(L, -1)) {

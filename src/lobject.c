@@ -35,13 +35,50 @@
 
 /* Upvalues of every function the module registers (see register_funcs):
 ** its name and whether it is a method (argument errors), the module state,
-** its class (methods of topologies) and, for protected functions, the body
-** (the entry) or true (the body itself: errors look one level up). */
+** its class (methods of topologies), the interned keys (KEY) and, for
+** protected functions, the body (the entry) or true (the body itself:
+** errors look one level up). */
 enum { UV_NAME = 1,
        UV_METHOD,
        UV_STATE,
        UV_CLASS,
+       UV_KEYS,
        UV_BODY };
+
+/* The keys of the tables a search returns, interned once per Lua state in
+** a list every registered function holds as its UV_KEYS upvalue.  KEY(L, k)
+** pushes one (an array read): lua_setfield and lua_getfield with a C string
+** would look it up in Lua's string cache (a strcmp) on every field of every
+** result.  The list also holds the registry tables the result builders
+** read (K_PATH_MTS, set by luaopen). */
+enum { K_COST = 1,
+       K_NODES,
+       K_VERSION,
+       K_LENGTH,
+       K_WIDTH,
+       K_EXPANDED,
+       K_REOPENED,
+       K_GENERATED,
+       K_NODE,
+       K_PARENT,
+       K_G,
+       K_F,
+       K_X,
+       K_Y,
+       K_SEARCH,
+       K_SEARCH2,
+       K_PATH_MTS };
+
+static const char *const key_names[] = {"cost", "nodes", "version", "length",
+                                        "width", "expanded", "reopened", "generated",
+                                        "node", "parent", "g", "f",
+                                        "x", "y", "search", "search2"};
+
+/* one name per key before K_PATH_MTS */
+typedef char key_names_check[sizeof key_names / sizeof *key_names == K_PATH_MTS - 1 ? 1 : -1];
+
+#define KEYS_KEY "astar.keys"
+#define KEY(L, k) lua_rawgeti((L), lua_upvalueindex(UV_KEYS), (k))
 
 typedef struct lobj lobj;
 
@@ -306,6 +343,21 @@ typedef struct lfunc {
 
 /* Sets the functions of l into the table on top, each a closure over its
 ** upvalues (see the UV_ enum); cls: the class of a topology's methods. */
+/* Pushes the interned keys (see KEY), made on first use in this Lua state. */
+static void push_keys(lua_State *L) {
+  int i;
+  lua_getfield(L, LUA_REGISTRYINDEX, KEYS_KEY);
+  if (lua_istable(L, -1)) return;
+  lua_pop(L, 1);
+  lua_createtable(L, K_PATH_MTS, 0);
+  for (i = 0; i < (int)(sizeof key_names / sizeof *key_names); i++) {
+    lua_pushstring(L, key_names[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, KEYS_KEY);
+}
+
 static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
                            const void *cls) {
   for (; l->name != NULL; l++) {
@@ -314,14 +366,15 @@ static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
     lua_pushlightuserdata(L, M);
     if (cls) lua_pushlightuserdata(L, (void *)cls);
     else lua_pushnil(L);
+    push_keys(L);
     if (l->protected || l->body) {
       int i;
-      for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, -4);
+      for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, UV_NAME - UV_BODY);
       lua_pushboolean(L, 1); /* marks a body (arg_error) */
       lua_pushcclosure(L, l->protected ? l->f : l->body, UV_BODY);
       lua_pushcclosure(L, l->protected ? l_protected : l->f, UV_BODY);
     } else {
-      lua_pushcclosure(L, l->f, UV_CLASS);
+      lua_pushcclosure(L, l->f, UV_KEYS);
     }
     lua_setfield(L, -2, l->name);
   }
