@@ -45,12 +45,12 @@ enum { UV_NAME = 1,
        UV_KEYS,
        UV_BODY };
 
-/* The keys of the tables a search returns, interned once per Lua state in
-** a list every registered function holds as its UV_KEYS upvalue.  KEY(L, k)
-** pushes one (an array read): lua_setfield and lua_getfield with a C string
-** would look it up in Lua's string cache (a strcmp) on every field of every
-** result.  The list also holds the registry tables the result builders
-** read (K_PATH_MTS, set by luaopen). */
+/* The keys of the tables a search returns and reads, interned once per Lua
+** state in a list every registered function holds as its UV_KEYS upvalue.
+** KEY(L, k) pushes one (an array read): lua_setfield and lua_getfield with
+** a C string would look it up in Lua's string cache (a strcmp) on every
+** field of every call.  From K_PATH_MTS on, luaopen sets the entries: the
+** registry tables the calls read, and the built-in heuristics' names. */
 enum { K_COST = 1,
        K_NODES,
        K_VERSION,
@@ -67,12 +67,17 @@ enum { K_COST = 1,
        K_Y,
        K_SEARCH,
        K_SEARCH2,
-       K_PATH_MTS };
+       K_CLASS,
+       K_PATH_MTS,
+       K_HEURISTICS, /* the registered heuristics (lheur.c) */
+       K_HNAMES };   /* K_HNAMES + h: the built-in heuristic h's name */
+
+#define CLASS_FIELD "__astar_class" /* in each topology metatable (ltopo.c) */
 
 static const char *const key_names[] = {"cost", "nodes", "version", "length",
                                         "width", "expanded", "reopened", "generated",
                                         "node", "parent", "g", "f",
-                                        "x", "y", "search", "search2"};
+                                        "x", "y", "search", "search2", CLASS_FIELD};
 
 /* one name per key before K_PATH_MTS */
 typedef char key_names_check[sizeof key_names / sizeof *key_names == K_PATH_MTS - 1 ? 1 : -1];
@@ -349,7 +354,7 @@ static void push_keys(lua_State *L) {
   lua_getfield(L, LUA_REGISTRYINDEX, KEYS_KEY);
   if (lua_istable(L, -1)) return;
   lua_pop(L, 1);
-  lua_createtable(L, K_PATH_MTS, 0);
+  lua_createtable(L, K_HNAMES + 8, 0); /* a size hint: 8 built-in names */
   for (i = 0; i < (int)(sizeof key_names / sizeof *key_names); i++) {
     lua_pushstring(L, key_names[i]);
     lua_rawseti(L, -2, i + 1);

@@ -16,7 +16,6 @@
 #define SEARCH_MT "astar.Search"
 #define GRID_MT "astar.Grid"
 #define HEX_MT "astar.Hex"
-#define CLASS_FIELD "__astar_class" /* in each topology metatable */
 #define ANY_TOPOLOGY "astar.Graph, astar.Grid or astar.Hex"
 
 typedef struct ltopo ltopo;
@@ -121,7 +120,8 @@ struct ltopo {
 static const ltopo_class *topo_class_of(lua_State *L, int idx) {
   const ltopo_class *cls = NULL;
   if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-    lua_getfield(L, -1, CLASS_FIELD);
+    KEY(L, K_CLASS); /* CLASS_FIELD */
+    lua_rawget(L, -2);
     cls = (const ltopo_class *)lua_touserdata(L, -1);
     lua_pop(L, 2);
   }
