@@ -24,10 +24,11 @@
 **     closes and frees whatever is left: nothing leaks.
 **
 ** Protected calls.  A function registered as protected runs its body under
-** lua_pcall with a fresh frame passed as a light userdata in front of its
-** arguments (the body removes it first thing, so its arguments keep their
-** numbers); the frame is released after the pcall, whether the body
-** returned or raised, and an error is then rethrown unchanged.
+** lua_pcall with a fresh frame, which the body finds as the module state's
+** innermost call (call_frame; calls nest on the one C stack, so the frames
+** form a chain: a body cannot yield); the frame is released after the
+** pcall, whether the body returned or raised, and an error is then
+** rethrown unchanged.
 */
 
 #define STATE_MT "astar.State"
@@ -87,7 +88,10 @@ typedef char key_names_check[sizeof key_names / sizeof *key_names == K_PATH_MTS 
 
 typedef struct lobj lobj;
 
+typedef struct lcall lcall;
+
 typedef struct lstate {
+  lcall *call;      /* the innermost protected call running (run_protected) */
   lua_Alloc allocf; /* Lua's allocator, as it was at luaopen */
   void *allocud;
   size_t bytes;   /* C memory alive, through state_alloc */
@@ -113,12 +117,13 @@ struct lobj {
 /* A protected call's frame: the objects it holds. */
 #define LCALL_MAX 8
 
-typedef struct lcall {
+struct lcall {
   lstate *M;
+  lcall *outer; /* the protected call running when this one began */
   int n;
   lobj *held[LCALL_MAX];
   unsigned char locked[LCALL_MAX];
-} lcall;
+};
 
 /* ------------------------------------------------------------------------ */
 /* memory the collector sees                                                  */
@@ -306,10 +311,11 @@ static int run_protected(lua_State *L) {
   C.n = 0;
   luaL_checkstack(L, LUA_MINSTACK + 4, "too many arguments");
   lua_pushvalue(L, lua_upvalueindex(UV_BODY));
-  lua_insert(L, 1);
-  lua_pushlightuserdata(L, &C);
-  lua_insert(L, 2); /* body, frame, args... */
-  status = lua_pcall(L, n + 1, LUA_MULTRET, 0);
+  lua_insert(L, 1); /* body, args... */
+  C.outer = C.M->call;
+  C.M->call = &C;
+  status = lua_pcall(L, n, LUA_MULTRET, 0);
+  C.M->call = C.outer; /* the body's nested calls have ended, raised or not */
   if (status == LUA_OK && C.M->debt >= ACCOUNT_MIN) {
     lua_pushcfunction(L, l_account);
     lua_pushlightuserdata(L, C.M);
@@ -325,10 +331,12 @@ static int run_protected(lua_State *L) {
 ** registered beside it. */
 static int l_protected(lua_State *L) { return run_protected(L); }
 
-/* A body's first step: takes its frame from in front of its arguments. */
+/* A body's first step: its frame, the innermost protected call's (NULL
+** when none runs: a body reached through the debug library and called
+** directly is refused). */
 static lcall *call_frame(lua_State *L) {
-  lcall *C = (lcall *)lua_touserdata(L, 1);
-  lua_remove(L, 1);
+  lcall *C = get_state(L)->call;
+  if (C == NULL) luaL_error(L, "a protected function's body called directly");
   return C;
 }
 
