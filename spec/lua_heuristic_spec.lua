@@ -34,14 +34,22 @@ local function recorder(gx, gy)
   return rec
 end
 
--- An open cell of g.
+-- A random open cell of g: from the list of g's open cells, made once per grid.
+local open_lists = setmetatable({}, { __mode = "k" })
 local function open_cell(r, g)
-  local w, h = g:size()
-  for _ = 1, 200 do
-    local x, y = r(1, w), r(1, h)
-    if not g:is_blocked(x, y) then return x, y end
+  local list = open_lists[g]
+  if not list then
+    list = {}
+    local w, h = g:size()
+    for y = 1, h do
+      for x = 1, w do
+        if not g:is_blocked(x, y) then list[#list + 1] = { x, y } end
+      end
+    end
+    open_lists[g] = list
   end
-  return 1, 1
+  local c = list[r(1, #list)]
+  return c[1], c[2]
 end
 
 local function check_calls(rec, p, label)
