@@ -199,7 +199,8 @@ static int32_t check_range(lua_State *L, int arg, const char *name, int32_t lo,
   double v;
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
-  if (v != floor(v) || v < lo || v > hi)
+  /* in range (NaN is not) and whole: no libm call on every argument */
+  if (!(v >= lo && v <= hi) || (double)(int32_t)v != v)
     arg_error(L, arg, lua_pushfstring(L, "%s must be an integer in %d..%d, got %s", name, (int)lo, (int)hi, describe(L, arg)));
   return (int32_t)v;
 }

@@ -237,6 +237,7 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L);
 
 ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lstate *M = state_open(L);
+  int i;
   new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
   new_topology_class(L, M, &grid_class, cell_metamethods, grid_methods);
   new_topology_class(L, M, &hex_class, cell_metamethods, hex_methods);
@@ -257,11 +258,24 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   lua_pushliteral(L, "v");
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
+  push_keys(L); /* the result builders read it there (KEY) */
+  lua_pushvalue(L, -2);
+  lua_rawseti(L, -2, K_PATH_MTS);
+  lua_pop(L, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, PATH_MTS);
   lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY); /* shared by every require */
   if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
     lua_newtable(L);
+    lua_pushvalue(L, -1);
     lua_setfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  }
+  push_keys(L); /* the calls read it there (KEY), and the built-in names */
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, K_HEURISTICS);
+  for (i = 0; i < HEURISTIC_COUNT; i++) {
+    lua_pushstring(L, heuristic_names[i]);
+    lua_rawseti(L, -2, K_HNAMES + i);
   }
   lua_pop(L, 1);
   lua_newtable(L);

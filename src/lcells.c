@@ -26,7 +26,7 @@
 ** world frame), or the shared GRID_PATH_MT when the grid has none.  No
 ** allocation: two lookups. */
 static void push_path_mt(lua_State *L, ltopo *T) {
-  lua_getfield(L, LUA_REGISTRYINDEX, PATH_MTS);
+  KEY(L, K_PATH_MTS); /* the registry's PATH_MTS table */
   lua_pushlightuserdata(L, T);
   lua_rawget(L, -2);
   lua_remove(L, -2);
@@ -160,10 +160,8 @@ static void cells_path_extras(lua_State *L, ltopo *T, const int32_t *links, int3
   int32_t i;
   double length = 0;
   for (i = 0; i + 1 < len; i++) length += T->cls->cells->step_length(links[i]);
-  lua_pushnumber(L, length);
-  lua_setfield(L, -2, "length");
-  lua_pushinteger(L, cells_width(T));
-  lua_setfield(L, -2, "width");
+  kset_num(L, K_LENGTH, length);
+  kset_int(L, K_WIDTH, cells_width(T));
   push_path_mt(L, T);
   lua_setmetatable(L, -2);
 }
@@ -171,8 +169,8 @@ static void cells_path_extras(lua_State *L, ltopo *T, const int32_t *links, int3
 /* Trace entries on a grid also say where: x and y beside the cell id. */
 static void cells_trace_extras(lua_State *L, ltopo *T, int32_t node) {
   int32_t w = cells_width(T);
-  set_int(L, "x", node % w + 1);
-  set_int(L, "y", node / w + 1);
+  kset_int(L, K_X, node % w + 1);
+  kset_int(L, K_Y, node / w + 1);
 }
 
 /* a field of the distances, which also knows the next cell toward the

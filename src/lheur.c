@@ -244,7 +244,7 @@ static int l_register_heuristic(lua_State *L) {
   }
   if (builtin_heuristic(lua_tostring(L, 1)) >= 0 && !override)
     return arg_error(L, 1, lua_pushfstring(L, "\"%s\" is a built-in heuristic (pass { override = true } to replace it)", lua_tostring(L, 1)));
-  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  KEY(L, K_HEURISTICS);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   lua_rawset(L, -3);
@@ -262,7 +262,7 @@ static int l_heuristics(lua_State *L) {
     lua_pushboolean(L, 1);
     lua_setfield(L, 2, heuristic_names[i]);
   }
-  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  KEY(L, K_HEURISTICS);
   lua_pushnil(L);
   while (lua_next(L, -2)) { /* ..., reg, k, v */
     lua_pop(L, 1);

@@ -24,10 +24,11 @@
 **     closes and frees whatever is left: nothing leaks.
 **
 ** Protected calls.  A function registered as protected runs its body under
-** lua_pcall with a fresh frame passed as a light userdata in front of its
-** arguments (the body removes it first thing, so its arguments keep their
-** numbers); the frame is released after the pcall, whether the body
-** returned or raised, and an error is then rethrown unchanged.
+** lua_pcall with a fresh frame, which the body finds as the module state's
+** innermost call (call_frame; calls nest on the one C stack, so the frames
+** form a chain: a body cannot yield); the frame is released after the
+** pcall, whether the body returned or raised, and an error is then
+** rethrown unchanged.
 */
 
 #define STATE_MT "astar.State"
@@ -35,17 +36,62 @@
 
 /* Upvalues of every function the module registers (see register_funcs):
 ** its name and whether it is a method (argument errors), the module state,
-** its class (methods of topologies) and, for protected functions, the body
-** (the entry) or true (the body itself: errors look one level up). */
+** its class (methods of topologies), the interned keys (KEY) and, for
+** protected functions, the body (the entry) or true (the body itself:
+** errors look one level up). */
 enum { UV_NAME = 1,
        UV_METHOD,
        UV_STATE,
        UV_CLASS,
+       UV_KEYS,
        UV_BODY };
+
+/* The keys of the tables a search returns and reads, interned once per Lua
+** state in a list every registered function holds as its UV_KEYS upvalue.
+** KEY(L, k) pushes one (an array read): lua_setfield and lua_getfield with
+** a C string would look it up in Lua's string cache (a strcmp) on every
+** field of every call.  From K_PATH_MTS on, luaopen sets the entries: the
+** registry tables the calls read, and the built-in heuristics' names. */
+enum { K_COST = 1,
+       K_NODES,
+       K_VERSION,
+       K_LENGTH,
+       K_WIDTH,
+       K_EXPANDED,
+       K_REOPENED,
+       K_GENERATED,
+       K_NODE,
+       K_PARENT,
+       K_G,
+       K_F,
+       K_X,
+       K_Y,
+       K_SEARCH,
+       K_SEARCH2,
+       K_CLASS,
+       K_PATH_MTS,
+       K_HEURISTICS, /* the registered heuristics (lheur.c) */
+       K_HNAMES };   /* K_HNAMES + h: the built-in heuristic h's name */
+
+#define CLASS_FIELD "__astar_class" /* in each topology metatable (ltopo.c) */
+
+static const char *const key_names[] = {"cost", "nodes", "version", "length",
+                                        "width", "expanded", "reopened", "generated",
+                                        "node", "parent", "g", "f",
+                                        "x", "y", "search", "search2", CLASS_FIELD};
+
+/* one name per key before K_PATH_MTS */
+typedef char key_names_check[sizeof key_names / sizeof *key_names == K_PATH_MTS - 1 ? 1 : -1];
+
+#define KEYS_KEY "astar.keys"
+#define KEY(L, k) lua_rawgeti((L), lua_upvalueindex(UV_KEYS), (k))
 
 typedef struct lobj lobj;
 
+typedef struct lcall lcall;
+
 typedef struct lstate {
+  lcall *call;      /* the innermost protected call running (run_protected) */
   lua_Alloc allocf; /* Lua's allocator, as it was at luaopen */
   void *allocud;
   size_t bytes;   /* C memory alive, through state_alloc */
@@ -71,12 +117,13 @@ struct lobj {
 /* A protected call's frame: the objects it holds. */
 #define LCALL_MAX 8
 
-typedef struct lcall {
+struct lcall {
   lstate *M;
+  lcall *outer; /* the protected call running when this one began */
   int n;
   lobj *held[LCALL_MAX];
   unsigned char locked[LCALL_MAX];
-} lcall;
+};
 
 /* ------------------------------------------------------------------------ */
 /* memory the collector sees                                                  */
@@ -264,10 +311,11 @@ static int run_protected(lua_State *L) {
   C.n = 0;
   luaL_checkstack(L, LUA_MINSTACK + 4, "too many arguments");
   lua_pushvalue(L, lua_upvalueindex(UV_BODY));
-  lua_insert(L, 1);
-  lua_pushlightuserdata(L, &C);
-  lua_insert(L, 2); /* body, frame, args... */
-  status = lua_pcall(L, n + 1, LUA_MULTRET, 0);
+  lua_insert(L, 1); /* body, args... */
+  C.outer = C.M->call;
+  C.M->call = &C;
+  status = lua_pcall(L, n, LUA_MULTRET, 0);
+  C.M->call = C.outer; /* the body's nested calls have ended, raised or not */
   if (status == LUA_OK && C.M->debt >= ACCOUNT_MIN) {
     lua_pushcfunction(L, l_account);
     lua_pushlightuserdata(L, C.M);
@@ -283,10 +331,12 @@ static int run_protected(lua_State *L) {
 ** registered beside it. */
 static int l_protected(lua_State *L) { return run_protected(L); }
 
-/* A body's first step: takes its frame from in front of its arguments. */
+/* A body's first step: its frame, the innermost protected call's (NULL
+** when none runs: a body reached through the debug library and called
+** directly is refused). */
 static lcall *call_frame(lua_State *L) {
-  lcall *C = (lcall *)lua_touserdata(L, 1);
-  lua_remove(L, 1);
+  lcall *C = get_state(L)->call;
+  if (C == NULL) luaL_error(L, "a protected function's body called directly");
   return C;
 }
 
@@ -306,6 +356,21 @@ typedef struct lfunc {
 
 /* Sets the functions of l into the table on top, each a closure over its
 ** upvalues (see the UV_ enum); cls: the class of a topology's methods. */
+/* Pushes the interned keys (see KEY), made on first use in this Lua state. */
+static void push_keys(lua_State *L) {
+  int i;
+  lua_getfield(L, LUA_REGISTRYINDEX, KEYS_KEY);
+  if (lua_istable(L, -1)) return;
+  lua_pop(L, 1);
+  lua_createtable(L, K_HNAMES + 8, 0); /* a size hint: 8 built-in names */
+  for (i = 0; i < (int)(sizeof key_names / sizeof *key_names); i++) {
+    lua_pushstring(L, key_names[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, KEYS_KEY);
+}
+
 static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
                            const void *cls) {
   for (; l->name != NULL; l++) {
@@ -314,14 +379,15 @@ static void register_funcs(lua_State *L, lstate *M, const lfunc *l, int method,
     lua_pushlightuserdata(L, M);
     if (cls) lua_pushlightuserdata(L, (void *)cls);
     else lua_pushnil(L);
+    push_keys(L);
     if (l->protected || l->body) {
       int i;
-      for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, -4);
+      for (i = UV_NAME; i < UV_BODY; i++) lua_pushvalue(L, UV_NAME - UV_BODY);
       lua_pushboolean(L, 1); /* marks a body (arg_error) */
       lua_pushcclosure(L, l->protected ? l->f : l->body, UV_BODY);
       lua_pushcclosure(L, l->protected ? l_protected : l->f, UV_BODY);
     } else {
-      lua_pushcclosure(L, l->f, UV_CLASS);
+      lua_pushcclosure(L, l->f, UV_KEYS);
     }
     lua_setfield(L, -2, l->name);
   }

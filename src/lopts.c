@@ -109,7 +109,7 @@ static void keep(lua_State *L, lparse *P, int s, int v) {
 static void opt_heuristic(lua_State *L, lparse *P, int v) {
   astar_query *q = &P->o->q;
   if (lua_type(L, v) == LUA_TSTRING) {
-    lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+    KEY(L, K_HEURISTICS);
     lua_pushvalue(L, v);
     lua_rawget(L, -2);
     if (!lua_isnil(L, -1)) lua_replace(L, v); /* the registered value */
@@ -433,8 +433,8 @@ static void check_combinations(lua_State *L, lparse *P) {
 ** registered override of that name applies here too. */
 static void default_heuristic(lua_State *L, lparse *P) {
   int h = astar_topology_default_heuristic(P->T->t);
-  lua_pushstring(L, heuristic_names[h]);
-  lua_getfield(L, LUA_REGISTRYINDEX, REGISTRY_KEY);
+  KEY(L, K_HNAMES + h); /* heuristic_names[h] */
+  KEY(L, K_HEURISTICS);
   lua_pushvalue(L, -2);
   lua_rawget(L, -2);
   if (lua_isnil(L, -1)) { /* not overridden: the built-in one, which T accepts */

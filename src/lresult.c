@@ -28,6 +28,20 @@ static void set_num(lua_State *L, const char *k, double v) {
   lua_setfield(L, -2, k);
 }
 
+/* set_int and set_num by interned key (KEY: K_COST ...); the table on top
+** is the search's own, with no metatable yet: a raw set. */
+static void kset_int(lua_State *L, int k, lua_Integer v) {
+  KEY(L, k);
+  lua_pushinteger(L, v);
+  lua_rawset(L, -3);
+}
+
+static void kset_num(lua_State *L, int k, double v) {
+  KEY(L, k);
+  lua_pushnumber(L, v);
+  lua_rawset(L, -3);
+}
+
 /* The statistics and records of one search, wherever they are kept (in
 ** its search state, or copied out of a batch's). */
 typedef struct lrecord {
@@ -48,9 +62,9 @@ static void record_of(astar_search *s, lrecord *r) {
 ** the table on top. */
 static void push_record(lua_State *L, ltopo *T, const lrecord *r, const lopts *o) {
   size_t i;
-  set_int(L, "expanded", (double)r->st.expanded);
-  set_int(L, "reopened", (double)r->st.reopened);
-  set_int(L, "generated", (double)r->st.generated);
+  kset_int(L, K_EXPANDED, (lua_Integer)r->st.expanded);
+  kset_int(L, K_REOPENED, (lua_Integer)r->st.reopened);
+  kset_int(L, K_GENERATED, (lua_Integer)r->st.generated);
   if (o->visited) {
     lua_createtable(L, (int)r->nvisited, 0);
     for (i = 0; i < r->nvisited; i++) {
@@ -64,10 +78,10 @@ static void push_record(lua_State *L, ltopo *T, const lrecord *r, const lopts *o
     lua_createtable(L, (int)r->ntrace, 0);
     for (i = 0; i < r->ntrace; i++) {
       lua_createtable(L, 0, 6);
-      set_int(L, "node", t[i].node + 1.0);
-      if (t[i].parent >= 0) set_int(L, "parent", t[i].parent + 1.0);
-      set_num(L, "g", t[i].g);
-      set_num(L, "f", t[i].f);
+      kset_int(L, K_NODE, (lua_Integer)t[i].node + 1);
+      if (t[i].parent >= 0) kset_int(L, K_PARENT, (lua_Integer)t[i].parent + 1);
+      kset_num(L, K_G, t[i].g);
+      kset_num(L, K_F, t[i].f);
       if (T->cls->trace_extras) T->cls->trace_extras(L, T, t[i].node);
       lua_rawseti(L, -2, (int)i + 1);
     }
@@ -87,16 +101,15 @@ static void push_path_table(lua_State *L, ltopo *T, const int32_t *nodes, const 
                             int32_t len, double cost) {
   int32_t i;
   lua_createtable(L, 0, 9);
-  lua_pushnumber(L, cost);
-  lua_setfield(L, -2, "cost");
+  kset_num(L, K_COST, cost);
+  KEY(L, K_NODES);
   lua_createtable(L, len, 0);
   for (i = 0; i < len; i++) {
     lua_pushinteger(L, (lua_Integer)nodes[i] + 1);
     lua_rawseti(L, -2, i + 1);
   }
-  lua_setfield(L, -2, "nodes");
-  lua_pushinteger(L, (lua_Integer)astar_topology_version(T->t)); /* path_valid, changes */
-  lua_setfield(L, -2, "version");
+  lua_rawset(L, -3);
+  kset_int(L, K_VERSION, (lua_Integer)astar_topology_version(T->t)); /* path_valid, changes */
   T->cls->path_extras(L, T, links, len);
 }
 

@@ -16,32 +16,60 @@
 /* The context of the Lua callbacks.  The core keeps a pointer to it between
 ** steps, so it lives where the search does: on the C stack of a call, or in
 ** a query.  L and the indices are set again for every call (a query may be
-** stepped from any coroutine). */
+** stepped from any coroutine).  On grids of cells (w > 0) the heuristic's
+** arguments are pushed here, without the class's push_node, and the goal's
+** coordinates are worked out once per goal, not once per call. */
 typedef struct bridge {
   lua_State *L;
   ltopo *T;
   int hidx, cidx; /* the callables' stack indices */
+  int32_t w;      /* a grid of cells' width (ids are y * w + x), 0 otherwise */
+  int32_t goal;   /* the goal gx, gy were worked out for (-1: none yet) */
+  lua_Integer gx, gy;
 } bridge;
+
+/* A grid cell's callback arguments: x, y (1-based) of id y * w + x (lcells.c) */
+static int cells_push_node(lua_State *L, ltopo *T, int32_t id);
+
+/* Raises the heuristic's error for the value on top, returned for node. */
+static int bridge_bad_h(lua_State *L, bridge *b, int32_t node) {
+  const char *got = describe(L, -1);
+  return raise_error(L, "heuristic returned %s for %s (expected a finite number >= 0)", got,
+                     b->T->cls->node_name(L, b->T, node));
+}
 
 /* The core's heuristic callback: calls the Lua heuristic on (node, goal) as
 ** the class shows them, and checks what comes back.  Raising is the way
 ** out (a longjmp to the call's protected frame): the core never asks a
-** callback to abort. */
+** callback to abort.  Per call: the callable and the 2-4 arguments pushed,
+** the call, one type test and one read of the result, the pop. */
 static int bridge_heuristic(void *ctx, int32_t node, int32_t goal, double *h) {
   bridge *b = (bridge *)ctx;
   lua_State *L = b->L;
   double v;
   int n;
   lua_pushvalue(L, b->hidx);
-  n = b->T->cls->push_node(L, b->T, node);
-  n += b->T->cls->push_node(L, b->T, goal);
-  lua_call(L, n, 1);
-  v = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
-  if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 0) || !isfinite(v)) {
-    const char *got = describe(L, -1);
-    return raise_error(L, "heuristic returned %s for %s (expected a finite number >= 0)", got,
-                       b->T->cls->node_name(L, b->T, node));
+  if (b->w > 0) {
+    int32_t y = node / b->w;
+    if (goal != b->goal) {
+      b->goal = goal;
+      b->gy = goal / b->w;
+      b->gx = goal - b->gy * b->w + 1;
+      b->gy += 1;
+    }
+    lua_pushinteger(L, node - y * b->w + 1);
+    lua_pushinteger(L, y + 1);
+    lua_pushinteger(L, b->gx);
+    lua_pushinteger(L, b->gy);
+    n = 4;
+  } else {
+    n = b->T->cls->push_node(L, b->T, node);
+    n += b->T->cls->push_node(L, b->T, goal);
   }
+  lua_call(L, n, 1);
+  if (lua_type(L, -1) != LUA_TNUMBER) return bridge_bad_h(L, b, node);
+  v = lua_tonumber(L, -1);
+  if (!(v >= 0 && v <= DBL_MAX)) return bridge_bad_h(L, b, node); /* NaN, < 0, inf */
   lua_pop(L, 1);
   *h = v;
   return 0;
@@ -83,6 +111,8 @@ static void bridge_attach(bridge *b, lua_State *L, ltopo *T, lopts *o) {
   b->T = T;
   b->hidx = o->slot + SLOT_H;
   b->cidx = o->slot + SLOT_COST;
+  b->w = T->cls->push_node == cells_push_node ? T->cells_w : 0;
+  b->goal = -1;
   if (!lua_isnil(L, b->hidx)) {
     o->q.heuristic_fn = bridge_heuristic;
     o->q.heuristic_ctx = b;

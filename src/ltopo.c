@@ -16,7 +16,6 @@
 #define SEARCH_MT "astar.Search"
 #define GRID_MT "astar.Grid"
 #define HEX_MT "astar.Hex"
-#define CLASS_FIELD "__astar_class" /* in each topology metatable */
 #define ANY_TOPOLOGY "astar.Graph, astar.Grid or astar.Hex"
 
 typedef struct ltopo ltopo;
@@ -121,7 +120,8 @@ struct ltopo {
 static const ltopo_class *topo_class_of(lua_State *L, int idx) {
   const ltopo_class *cls = NULL;
   if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-    lua_getfield(L, -1, CLASS_FIELD);
+    KEY(L, K_CLASS); /* CLASS_FIELD */
+    lua_rawget(L, -2);
     cls = (const ltopo_class *)lua_touserdata(L, -1);
     lua_pop(L, 2);
   }
@@ -373,13 +373,18 @@ static lsearch *search_new(lua_State *L, lcall *C) {
 ** value of the topology at tidx (slot: its pointer in the topology): that
 ** one, or a fresh one when it is in use (a nested search from a callback or
 ** a finalizer gets its own) or was freed. */
-static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, const char *field,
-                               lobj **slot) {
+static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, int field, lobj **slot) {
   lsearch *S;
   int cache;
   compat_getuv(L, tidx);
-  lua_getfield(L, -1, field);
-  S = (lsearch *)compat_testudata(L, -1, SEARCH_MT);
+  KEY(L, field);
+  lua_rawget(L, -2);
+  /* the search state this topology cached is the userdata at *slot's address
+  ** (no metatable look-up on every call); anything else there (the debug
+  ** library can put it) is checked as before */
+  S = lua_touserdata(L, -1) == (void *)*slot && *slot != NULL
+          ? (lsearch *)*slot
+          : (lsearch *)compat_testudata(L, -1, SEARCH_MT);
   if (S != NULL && S->o.holds == 0 && !S->o.released) {
     lua_remove(L, -2);
     hold(L, C, &S->o, 0);
@@ -391,8 +396,9 @@ static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, const char *fie
   S = search_new(L, C); /* uv, S */
   if (cache) {
     *slot = &S->o;
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, field);
+    KEY(L, field);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
   }
   lua_remove(L, -2);
   return S;
@@ -401,13 +407,13 @@ static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, const char *fie
 /* The search state for a call on the topology at tidx (acquire_cached). */
 static lsearch *acquire_search(lua_State *L, lcall *C, int tidx) {
   ltopo *T = (ltopo *)lua_touserdata(L, tidx);
-  return acquire_cached(L, C, tidx, "search", &T->search);
+  return acquire_cached(L, C, tidx, K_SEARCH, &T->search);
 }
 
 /* A second one, for a call that runs two searches at once. */
 static lsearch *acquire_search2(lua_State *L, lcall *C, int tidx) {
   ltopo *T = (ltopo *)lua_touserdata(L, tidx);
-  return acquire_cached(L, C, tidx, "search2", &T->search2);
+  return acquire_cached(L, C, tidx, K_SEARCH2, &T->search2);
 }
 
 /* Bytes held in C for the topology at tidx: its own storage plus its cached
