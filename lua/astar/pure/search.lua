@@ -23,6 +23,21 @@ local OCT_K = DIAGONAL - 1
 local LEN = { 1.0, 1.0, 1.0, 1.0, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL }
 local OPP = { 2, 1, 4, 3, 8, 7, 6, 5 }
 M.LEN = LEN
+-- the fast path's scans after an arrival in direction d0 (0: the start):
+-- straight directions, then diagonal ones (a diagonal run checks its first
+-- step's two sides itself, so no test of the sides is needed here)
+local FAST_STRAIGHT = { [0] = { 1, 2, 3, 4 }, { 1, 3, 4 }, { 2, 3, 4 }, { 3, 1, 2 }, { 4, 1, 2 },
+  { 1, 3 }, { 1, 4 }, { 2, 3 }, { 2, 4 } }
+-- HALF[j] = floor(j / 2): the heap's parent index as an integer on every
+-- Lua (5.4 makes (j - j % 2) / 2 a float, and a float key costs a
+-- conversion at every access); grown to the largest heap seen
+local HALF = { 0 }
+function M.grow_half(n)
+  for j = #HALF + 1, 2 * n do HALF[j] = floor(j / 2) end
+  return #HALF
+end
+M.grow_half(1024)
+local FAST_DIAG = { [0] = { 5, 6, 7, 8 }, { 5, 6 }, { 7, 8 }, { 5, 7 }, { 6, 8 }, { 5 }, { 6 }, { 7 }, { 8 } }
 
 --- a state: the per-node arrays, reusable across searches of one grid
 function M.new_state(n, prefill)
@@ -623,6 +638,265 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   s.jps = jps
 
   -- ----------------------------------------------------------------------
+  -- the fast path: jump point search on "no_corner_cutting" with the
+  -- default options (octile, weight 1, stop "expand", high_g, no trace,
+  -- visited or partial), the search most queries are.  The same nodes,
+  -- scans and arrival rule as expand_jps8 with straight, diag and relax,
+  -- written as one loop over locals: no call per scan or per offer (a call
+  -- costs more than the work of most offers, which find the cell already
+  -- reached as cheaply).  The offers of an expansion are gathered in four
+  -- small arrays (those that cannot improve their cell are dropped at
+  -- once), then relaxed in one place.
+  local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
+    and not record_trace and not record_visited and not track_best and goal > 0
+  local oq, og, od, oc = {}, {}, {}, {} -- an expansion's offers: cell, cost so far, direction, step cost
+  -- the stack of open cells whose f is fcur, the least (popped before the
+  -- heap: A* may expand any cell of least f; pos -1 marks them)
+  local stk, fast_ns, fast_f = {}, 0, -huge
+  local function run_fast(maxsteps)
+    if status ~= "searching" then return status end
+    local JT = { JE, JW, JS, JN }
+    local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
+    local ns, fcur, half_n = fast_ns, fast_f, #HALF
+    local result = "searching"
+    while true do
+      if hs == 0 and ns == 0 then
+        result = pruned and "max_cost" or "unreachable"
+        break
+      end
+      if max_exp and exp_n >= max_exp then result = "max_expansions" break end
+      if maxsteps and done >= maxsteps then break end
+      -- pop: the stack first, else the heap's top
+      local p
+      if ns > 0 then
+        p = stk[ns]
+        ns = ns - 1
+      else
+        p = hn[1]
+        fcur = hf[1]
+        local last = hs
+        hs = hs - 1
+        if hs > 0 then
+          local ln, lf, lk = hn[last], hf[last], hk[last]
+          local i = 1
+          while true do
+            local c = 2 * i
+            if c > hs then break end
+            local cf, ck = hf[c], hk[c]
+            if c < hs then
+              local rf, rk = hf[c + 1], hk[c + 1]
+              if rf < cf or (rf == cf and rk < ck) then
+                c = c + 1
+                cf = rf
+                ck = rk
+              end
+            end
+            if cf < lf or (cf == lf and ck < lk) then
+              local cn = hn[c]
+              hn[i] = cn
+              hf[i] = cf
+              hk[i] = ck
+              pos[cn] = i
+              i = c
+            else
+              break
+            end
+          end
+          hn[i] = ln
+          hf[i] = lf
+          hk[i] = lk
+          pos[ln] = i
+        end
+      end
+      pos[p] = 0
+      exp_n = exp_n + 1
+      done = done + 1
+      if p == goal then result = "found" break end
+      -- expand p: gather the offers
+      local gp = gv[p]
+      local px = (p - 1) % pw
+      local py = (p - 1 - px) / pw
+      local d0 = 0
+      if par[p] ~= 0 then d0 = pdir[p] end
+      local n_off = 0
+      local sl, dl = FAST_STRAIGHT[d0], FAST_DIAG[d0]
+      for i = 1, #sl do
+        local d = sl[i]
+        local o = off[d]
+        if open[p + o] then
+          local k = JT[d][p]
+          local t = -1
+          if d <= 2 then
+            if py == gy then t = (gx - px) * ddx[d] end
+          elseif px == gx then
+            t = (gy - py) * ddy[d]
+          end
+          local q, c = 0, 0
+          if t >= 1 and (t <= k or t <= -k) then
+            q, c = goal, t
+          elseif k > 0 then
+            q, c = p + k * o, k
+          end
+          if q ~= 0 then
+            local ng = gp + c
+            if stamp[q] ~= gen or ng < gv[q] then
+              n_off = n_off + 1
+              oq[n_off] = q
+              og[n_off] = ng
+              od[n_off] = d
+              oc[n_off] = c + 0.0
+            end
+          end
+        end
+      end
+      for i = 1, #dl do
+        local d = dl[i]
+        local dx, dy = ddx[d], ddy[d]
+        local tH, tV = JT[dx == 1 and 1 or 2], JT[dy == 1 and 3 or 4]
+        local dh, dv = dx == 1 and 1 or 2, dy == 1 and 3 or 4
+        local step, ho, vo = off[d], hoff[d], voff[d]
+        local oh, ov = off[dh], off[dv]
+        -- the run meets the goal's row after nrow steps, its column after ncol
+        local nrow, ncol = (gy - py) * dy, (gx - px) * dx
+        local q, n = p, 0
+        while open[q + ho] and open[q + vo] and open[q + step] do
+          q = q + step
+          n = n + 1
+          local cq = n * DIAGONAL
+          local gq = gp + cq
+          if q == goal then
+            if stamp[q] ~= gen or gq < gv[q] then
+              n_off = n_off + 1
+              oq[n_off] = q
+              og[n_off] = gq
+              od[n_off] = d
+              oc[n_off] = cq
+            end
+            break
+          end
+          local kh = tH[q]
+          local t = ncol - n
+          local r, c = 0, 0
+          if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
+            r, c = goal, t
+          elseif kh > 0 then
+            r, c = q + kh * oh, kh
+          end
+          if r ~= 0 then
+            local ng = gq + c
+            if stamp[r] ~= gen or ng < gv[r] then
+              n_off = n_off + 1
+              oq[n_off] = r
+              og[n_off] = ng
+              od[n_off] = dh
+              oc[n_off] = cq + c
+            end
+          end
+          local kv = tV[q]
+          t = nrow - n
+          r = 0
+          if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
+            r, c = goal, t
+          elseif kv > 0 then
+            r, c = q + kv * ov, kv
+          end
+          if r ~= 0 then
+            local ng = gq + c
+            if stamp[r] ~= gen or ng < gv[r] then
+              n_off = n_off + 1
+              oq[n_off] = r
+              og[n_off] = ng
+              od[n_off] = dv
+              oc[n_off] = cq + c
+            end
+          end
+        end
+      end
+      -- relax the offers (relax's work, inlined); a new cell whose f is
+      -- the current least goes on the stack, not into the heap
+      for i = 1, n_off do
+        local q, ng = oq[i], og[i]
+        local slot, h = 0, 0
+        if stamp[q] ~= gen then
+          if ng > max_cost then
+            pruned = true
+          else
+            local qx = (q - 1) % pw
+            local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+            if ax < 0 then ax = -ax end
+            if ay < 0 then ay = -ay end
+            if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+            stamp[q] = gen
+            hv[q] = h
+            gv[q] = ng
+            par[q] = p
+            pdir[q] = od[i]
+            cc[q] = oc[i]
+            if q == goal then reached = true end
+            gen_n = gen_n + 1
+            if ng + h <= fcur then
+              ns = ns + 1
+              stk[ns] = q
+              pos[q] = -1
+            else
+              hs = hs + 1
+              slot = hs
+            end
+          end
+        else
+          local old = gv[q]
+          if ng < old then
+            slot = pos[q]
+            if slot ~= 0 or ng < old - 1e-12 * old then
+              gv[q] = ng
+              par[q] = p
+              pdir[q] = od[i]
+              cc[q] = oc[i]
+              h = hv[q]
+              if slot == 0 then
+                reopened = reopened + 1
+                gen_n = gen_n + 1
+                hs = hs + 1
+                slot = hs
+              end
+            else
+              slot = 0
+            end
+          end
+        end
+        if slot > 0 then
+          -- sift up (HALF[j]: j's parent, an integer on every Lua)
+          if hs > half_n then half_n = M.grow_half(hs) end
+          local f = ng + h
+          local j = slot
+          while j > 1 do
+            local pj = HALF[j]
+            local pf = hf[pj]
+            if f < pf or (f == pf and h < hk[pj]) then
+              local pn = hn[pj]
+              hn[j] = pn
+              hf[j] = pf
+              hk[j] = hk[pj]
+              pos[pn] = j
+              j = pj
+            else
+              break
+            end
+          end
+          hn[j] = q
+          hf[j] = f
+          hk[j] = h
+          pos[q] = j
+        end
+      end
+    end
+    hsize, expanded, generated = hs, exp_n, gen_n
+    fast_ns, fast_f = ns, fcur
+    if result ~= "searching" then status = result end
+    return result
+  end
+
+  -- ----------------------------------------------------------------------
   -- the loop
 
   local function record(p, f)
@@ -696,7 +970,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
     return status
   end
-  s.run = run
+  s.run = fast and run_fast or run
 
   -- seeding: the start (or every passable source) at cost 0
   local function seed(p)
