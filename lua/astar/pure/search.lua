@@ -37,6 +37,9 @@ function M.grow_half(n)
   return #HALF
 end
 M.grow_half(1024)
+-- a diagonal direction's horizontal and vertical parts
+local FAST_H = { [5] = 1, [6] = 1, [7] = 2, [8] = 2 }
+local FAST_V = { [5] = 3, [6] = 4, [7] = 3, [8] = 4 }
 local FAST_DIAG = { [0] = { 5, 6, 7, 8 }, { 5, 6 }, { 7, 8 }, { 5, 7 }, { 6, 8 }, { 5 }, { 6 }, { 7 }, { 8 } }
 
 --- a state: the per-node arrays, reusable across searches of one grid
@@ -714,8 +717,8 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       if p == goal then result = "found" break end
       -- expand p: gather the offers
       local gp = gv[p]
-      local px = (p - 1) % pw
-      local py = (p - 1 - px) / pw
+      local py = floor((p - 1) / pw)
+      local px = p - 1 - py * pw
       local d0 = 0
       if par[p] ~= 0 then d0 = pdir[p] end
       local n_off = 0
@@ -752,62 +755,62 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       for i = 1, #dl do
         local d = dl[i]
         local dx, dy = ddx[d], ddy[d]
-        local tH, tV = JT[dx == 1 and 1 or 2], JT[dy == 1 and 3 or 4]
-        local dh, dv = dx == 1 and 1 or 2, dy == 1 and 3 or 4
+        local dh, dv = FAST_H[d], FAST_V[d]
+        local tH, tV = JT[dh], JT[dv]
         local step, ho, vo = off[d], hoff[d], voff[d]
-        local oh, ov = off[dh], off[dv]
         -- the run meets the goal's row after nrow steps, its column after ncol
         local nrow, ncol = (gy - py) * dy, (gx - px) * dx
         local q, n = p, 0
         while open[q + ho] and open[q + vo] and open[q + step] do
           q = q + step
           n = n + 1
-          local cq = n * DIAGONAL
-          local gq = gp + cq
-          if q == goal then
-            if stamp[q] ~= gen or gq < gv[q] then
-              n_off = n_off + 1
-              oq[n_off] = q
-              og[n_off] = gq
-              od[n_off] = d
-              oc[n_off] = cq
+          local kh, kv = tH[q], tV[q]
+          if kh > 0 or kv > 0 or n == nrow or n == ncol then
+            local cq = n * DIAGONAL
+            local gq = gp + cq
+            if q == goal then
+              if stamp[q] ~= gen or gq < gv[q] then
+                n_off = n_off + 1
+                oq[n_off] = q
+                og[n_off] = gq
+                od[n_off] = d
+                oc[n_off] = cq
+              end
+              break
             end
-            break
-          end
-          local kh = tH[q]
-          local t = ncol - n
-          local r, c = 0, 0
-          if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
-            r, c = goal, t
-          elseif kh > 0 then
-            r, c = q + kh * oh, kh
-          end
-          if r ~= 0 then
-            local ng = gq + c
-            if stamp[r] ~= gen or ng < gv[r] then
-              n_off = n_off + 1
-              oq[n_off] = r
-              og[n_off] = ng
-              od[n_off] = dh
-              oc[n_off] = cq + c
+            local t = ncol - n
+            local r, c = 0, 0
+            if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
+              r, c = goal, t
+            elseif kh > 0 then
+              r, c = q + kh * off[dh], kh
             end
-          end
-          local kv = tV[q]
-          t = nrow - n
-          r = 0
-          if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
-            r, c = goal, t
-          elseif kv > 0 then
-            r, c = q + kv * ov, kv
-          end
-          if r ~= 0 then
-            local ng = gq + c
-            if stamp[r] ~= gen or ng < gv[r] then
-              n_off = n_off + 1
-              oq[n_off] = r
-              og[n_off] = ng
-              od[n_off] = dv
-              oc[n_off] = cq + c
+            if r ~= 0 then
+              local ng = gq + c
+              if stamp[r] ~= gen or ng < gv[r] then
+                n_off = n_off + 1
+                oq[n_off] = r
+                og[n_off] = ng
+                od[n_off] = dh
+                oc[n_off] = cq + c
+              end
+            end
+            t = nrow - n
+            r = 0
+            if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
+              r, c = goal, t
+            elseif kv > 0 then
+              r, c = q + kv * off[dv], kv
+            end
+            if r ~= 0 then
+              local ng = gq + c
+              if stamp[r] ~= gen or ng < gv[r] then
+                n_off = n_off + 1
+                oq[n_off] = r
+                og[n_off] = ng
+                od[n_off] = dv
+                oc[n_off] = cq + c
+              end
             end
           end
         end
