@@ -42,17 +42,30 @@ local FAST_H = { [5] = 1, [6] = 1, [7] = 2, [8] = 2 }
 local FAST_V = { [5] = 3, [6] = 4, [7] = 3, [8] = 4 }
 local FAST_DIAG = { [0] = { 5, 6, 7, 8 }, { 5, 6 }, { 7, 8 }, { 5, 7 }, { 6, 8 }, { 5 }, { 6 }, { 7 }, { 8 } }
 
---- a state: the per-node arrays, reusable across searches of one grid
+--- a state: the per-node arrays, reusable across searches of one grid.
+-- prefill: fill them at their first use (a grid's own state: the arrays
+-- then never grow cell by cell).  The fast path's node state is one array,
+-- node, four entries a cell (stamp, g, parent * 16 + direction, heap
+-- position: one cache line where seven arrays took seven); the other
+-- searches use the seven arrays.  Each is filled when a search first
+-- needs it.
 function M.new_state(n, prefill)
-  local st = { gen = 0, stamp = {}, g = {}, par = {}, pos = {}, h = {}, cc = {}, dir = {},
-    hn = {}, hf = {}, hk = {} }
-  if prefill then
-    local stamp, gv, par, pos, h, cc, dir = st.stamp, st.g, st.par, st.pos, st.h, st.cc, st.dir
-    for p = 1, n do
-      stamp[p] = 0; gv[p] = 0; par[p] = 0; pos[p] = 0; h[p] = 0; cc[p] = 0; dir[p] = 0
-    end
+  return { gen = 0, stamp = {}, g = {}, par = {}, pos = {}, h = {}, cc = {}, dir = {},
+    hn = {}, hf = {}, hk = {}, node = {}, n = n, fill = prefill, fill_node = prefill }
+end
+
+local function fill_arrays(st)
+  st.fill = false
+  local stamp, gv, par, pos, h, cc, dir = st.stamp, st.g, st.par, st.pos, st.h, st.cc, st.dir
+  for p = 1, st.n do
+    stamp[p] = 0; gv[p] = 0; par[p] = 0; pos[p] = 0; h[p] = 0; cc[p] = 0; dir[p] = 0
   end
-  return st
+end
+
+local function fill_node(st)
+  st.fill_node = false
+  local node = st.node
+  for i = 1, 4 * st.n do node[i] = 0 end
 end
 
 
@@ -652,6 +665,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- once), then relaxed in one place.
   local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
     and not record_trace and not record_visited and not track_best and goal > 0
+  local node = st.node
+  if fast then
+    if st.fill_node then fill_node(st) end
+  elseif st.fill then
+    fill_arrays(st)
+  end
   local oq, og, od, oc = {}, {}, {}, {} -- an expansion's offers: cell, cost so far, direction, step cost
   -- the stack of open cells whose f is fcur, the least (popped before the
   -- heap: A* may expand any cell of least f; pos -1 marks them)
@@ -659,6 +678,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local function run_fast(maxsteps)
     if status ~= "searching" then return status end
     local JT = { JE, JW, JS, JN }
+    local N = node
     local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
     local ns, fcur, half_n = fast_ns, fast_f, #HALF
     local result = "searching"
@@ -699,7 +719,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
               hn[i] = cn
               hf[i] = cf
               hk[i] = ck
-              pos[cn] = i
+              N[4 * cn] = i
               i = c
             else
               break
@@ -708,20 +728,22 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           hn[i] = ln
           hf[i] = lf
           hk[i] = lk
-          pos[ln] = i
+          N[4 * ln] = i
         end
       end
-      pos[p] = 0
+      local b = 4 * p
+      N[b] = 0
       exp_n = exp_n + 1
       done = done + 1
       if p == goal then result = "found" break end
       -- expand p: gather the offers
-      local gp = gv[p]
+      local gp, pd = N[b - 2], N[b - 1]
       local py = floor((p - 1) / pw)
       local px = p - 1 - py * pw
       local d0 = 0
-      if par[p] ~= 0 then d0 = pdir[p] end
+      if pd ~= 0 then d0 = pd % 16 end
       local n_off = 0
+      local pd16 = 16 * p
       local sl, dl = FAST_STRAIGHT[d0], FAST_DIAG[d0]
       for i = 1, #sl do
         local d = sl[i]
@@ -742,7 +764,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           end
           if q ~= 0 then
             local ng = gp + c
-            if stamp[q] ~= gen or ng < gv[q] then
+            if N[4 * q - 3] ~= gen or ng < N[4 * q - 2] then
               n_off = n_off + 1
               oq[n_off] = q
               og[n_off] = ng
@@ -769,7 +791,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             local cq = n * DIAGONAL
             local gq = gp + cq
             if q == goal then
-              if stamp[q] ~= gen or gq < gv[q] then
+              if N[4 * q - 3] ~= gen or gq < N[4 * q - 2] then
                 n_off = n_off + 1
                 oq[n_off] = q
                 og[n_off] = gq
@@ -787,7 +809,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             end
             if r ~= 0 then
               local ng = gq + c
-              if stamp[r] ~= gen or ng < gv[r] then
+              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
                 n_off = n_off + 1
                 oq[n_off] = r
                 og[n_off] = ng
@@ -804,7 +826,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             end
             if r ~= 0 then
               local ng = gq + c
-              if stamp[r] ~= gen or ng < gv[r] then
+              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
                 n_off = n_off + 1
                 oq[n_off] = r
                 og[n_off] = ng
@@ -819,8 +841,9 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       -- the current least goes on the stack, not into the heap
       for i = 1, n_off do
         local q, ng = oq[i], og[i]
+        local bq = 4 * q
         local slot, h = 0, 0
-        if stamp[q] ~= gen then
+        if N[bq - 3] ~= gen then
           if ng > max_cost then
             pruned = true
           else
@@ -829,38 +852,40 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             if ax < 0 then ax = -ax end
             if ay < 0 then ay = -ay end
             if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
-            stamp[q] = gen
-            hv[q] = h
-            gv[q] = ng
-            par[q] = p
-            pdir[q] = od[i]
-            cc[q] = oc[i]
+            N[bq - 3] = gen
+            N[bq - 2] = ng
+            N[bq - 1] = pd16 + od[i]
             if q == goal then reached = true end
             gen_n = gen_n + 1
             if ng + h <= fcur then
               ns = ns + 1
               stk[ns] = q
-              pos[q] = -1
+              N[bq] = -1
             else
               hs = hs + 1
               slot = hs
             end
           end
         else
-          local old = gv[q]
+          local old = N[bq - 2]
           if ng < old then
-            slot = pos[q]
+            slot = N[bq]
             if slot ~= 0 or ng < old - 1e-12 * old then
-              gv[q] = ng
-              par[q] = p
-              pdir[q] = od[i]
-              cc[q] = oc[i]
-              h = hv[q]
+              N[bq - 2] = ng
+              N[bq - 1] = pd16 + od[i]
               if slot == 0 then
+                -- closed, reopened (a rounding at most): its estimate again
+                local qx = (q - 1) % pw
+                local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+                if ax < 0 then ax = -ax end
+                if ay < 0 then ay = -ay end
+                if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
                 reopened = reopened + 1
                 gen_n = gen_n + 1
                 hs = hs + 1
                 slot = hs
+              elseif slot > 0 then
+                h = hk[slot]
               end
             else
               slot = 0
@@ -880,7 +905,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
               hn[j] = pn
               hf[j] = pf
               hk[j] = hk[pj]
-              pos[pn] = j
+              N[4 * pn] = j
               j = pj
             else
               break
@@ -889,7 +914,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           hn[j] = q
           hf[j] = f
           hk[j] = h
-          pos[q] = j
+          N[bq] = j
         end
       end
     end
@@ -977,6 +1002,22 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   -- seeding: the start (or every passable source) at cost 0
   local function seed(p)
+    if fast then
+      -- the start: g 0, no parent, the heap's only cell
+      local b = 4 * p
+      node[b - 3] = gen
+      node[b - 2] = 0.0
+      node[b - 1] = 0
+      node[b] = 1
+      if p == goal then reached = true end
+      local x, y = xy(p)
+      hsize = 1
+      generated = 1
+      hn[1] = p
+      hf[1] = hcalc(x, y)
+      hk[1] = hf[1]
+      return
+    end
     local x, y = xy(p)
     relax(p, 0, 0, 0.0, 0.0, x, y)
   end
@@ -988,8 +1029,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       trace = s.trace, visited = s.visited }
   end
   s.best = function() return best ~= 0 and best or nil end
-  s.cost_of = function(p) return stamp[p] == gen and gv[p] or huge end
-  s.reached_by = function(p) return stamp[p] == gen end
+  s.cost_of = function(p)
+    if fast then return node[4 * p - 3] == gen and node[4 * p - 2] or huge end
+    return stamp[p] == gen and gv[p] or huge
+  end
+  s.reached_by = function(p)
+    if fast then return node[4 * p - 3] == gen end
+    return stamp[p] == gen
+  end
 
   -- the cells from the start to p (jump points filled in), the step costs
   -- summed from the start, the length
@@ -997,7 +1044,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local rev, q = {}, p
     while q ~= 0 do
       rev[#rev + 1] = q
-      q = par[q]
+      if fast then q = floor(node[4 * q - 1] / 16) else q = par[q] end
     end
     local nodes, c, len = {}, 0.0, 0.0
     local n = 0
@@ -1028,11 +1075,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             n = n + 1
             nodes[n] = ext(cur)
           end
-          len = len + nd * DIAGONAL + ((ax > ay and ax or ay) - nd)
+          local step_len = nd * DIAGONAL + ((ax > ay and ax or ay) - nd)
+          len = len + step_len
+          -- the fast path keeps no step costs: a jump's is its length
+          if fast then c = c + step_len else c = c + cc[v] end
         else
           len = len + LEN[pdir[v]]
+          c = c + cc[v]
         end
-        c = c + cc[v]
       end
       n = n + 1
       nodes[n] = ext(v)
