@@ -671,10 +671,20 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   elseif st.fill then
     fill_arrays(st)
   end
-  local oq, og, od, oc = {}, {}, {}, {} -- an expansion's offers: cell, cost so far, direction, step cost
+  -- an expansion's offers: cell, cost so far, direction, step cost (the
+  -- state's, reused: nothing inside the fast path calls back into Lua)
+  local oq, og, od, oc = st.oq, st.og, st.od, st.oc
+  if not oq then
+    oq, og, od, oc = {}, {}, {}, {}
+    st.oq, st.og, st.od, st.oc = oq, og, od, oc
+  end
   -- the stack of open cells whose f is fcur, the least (popped before the
-  -- heap: A* may expand any cell of least f; pos -1 marks them)
-  local stk, fast_ns, fast_f = {}, 0, -huge
+  -- heap: A* may expand any cell of least f; position -1 marks them)
+  local stk, fast_ns, fast_f = st.stk, 0, -huge
+  if not stk then
+    stk = {}
+    st.stk = stk
+  end
   local function run_fast(maxsteps)
     if status ~= "searching" then return status end
     local JT = { JE, JW, JS, JN }
