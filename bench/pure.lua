@@ -19,13 +19,18 @@
 -- which Moving AI's rule does not, and its default heuristic, Manhattan,
 -- overestimates on 8-connected grids).
 --
--- Run from the repository's top (it finds lua/ itself); the native side needs
--- build/astar/core.so for this interpreter on package.cpath (.busted's cpath).
+-- Run from the repository's top (it finds lua/ itself, and the native module
+-- in build/, or build/luajit/ under LuaJIT: make build/luajit/astar/core.so);
+-- without a native module for this interpreter its columns are left out.
 package.path = "lua/?.lua;lua/?/init.lua;" .. package.path
+package.cpath = (jit and "build/luajit/?.so;" or "build/?.so;") .. package.cpath
 local pure = require("astar.pure.core")
 local maps = require("astar.maps")
 local native_ok, native = pcall(require, "astar.core")
 if native_ok and native.version ~= pure.version then native_ok = false end
+if not native_ok then
+  print("no native module for this interpreter (make; make build/luajit/astar/core.so): its columns are skipped")
+end
 
 local jumper_dir, rows_per_map, rounds = arg[1], tonumber(arg[2]) or 12, tonumber(arg[3]) or 3
 local Jgrid, Jfinder

@@ -10,6 +10,10 @@
 -- h for high_g or an insertion number for fifo); no table per node.  A
 -- search is a set of closures over its state (upvalues are the fastest
 -- variables Lua has), so a time-sliced query resumes where it stopped.
+-- The default query on a "no_corner_cutting" grid (jump point search,
+-- octile, no option that changes the search) takes a fast path instead:
+-- one loop with no call per scan or offer, its node state in one array of
+-- four entries a cell, and a stack for cells of least f (run_fast below).
 -- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local G = require("astar.pure.grid")
@@ -23,18 +27,49 @@ local OCT_K = DIAGONAL - 1
 local LEN = { 1.0, 1.0, 1.0, 1.0, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL }
 local OPP = { 2, 1, 4, 3, 8, 7, 6, 5 }
 M.LEN = LEN
+-- the fast path's scans after an arrival in direction d0 (0: the start):
+-- straight directions, then diagonal ones (a diagonal run checks its first
+-- step's two sides itself, so no test of the sides is needed here)
+local FAST_STRAIGHT = { [0] = { 1, 2, 3, 4 }, { 1, 3, 4 }, { 2, 3, 4 }, { 3, 1, 2 }, { 4, 1, 2 },
+  { 1, 3 }, { 1, 4 }, { 2, 3 }, { 2, 4 } }
+-- HALF[j] = floor(j / 2): the heap's parent index as an integer on every
+-- Lua (5.4 makes (j - j % 2) / 2 a float, and a float key costs a
+-- conversion at every access); grown to the largest heap seen
+local HALF = { 0 }
+function M.grow_half(n)
+  for j = #HALF + 1, 2 * n do HALF[j] = floor(j / 2) end
+  return #HALF
+end
+M.grow_half(1024)
+-- a diagonal direction's horizontal and vertical parts
+local FAST_H = { [5] = 1, [6] = 1, [7] = 2, [8] = 2 }
+local FAST_V = { [5] = 3, [6] = 4, [7] = 3, [8] = 4 }
+local FAST_DIAG = { [0] = { 5, 6, 7, 8 }, { 5, 6 }, { 7, 8 }, { 5, 7 }, { 6, 8 }, { 5 }, { 6 }, { 7 }, { 8 } }
 
---- a state: the per-node arrays, reusable across searches of one grid
+--- a state: the per-node arrays, reusable across searches of one grid.
+-- prefill: fill them at their first use (a grid's own state: the arrays
+-- then never grow cell by cell).  The fast path's node state is one array,
+-- node, four entries a cell (stamp, g, parent * 16 + direction, heap
+-- position: one cache line where seven arrays took seven); the other
+-- searches use the seven arrays.  Each is filled when a search first
+-- needs it.
 function M.new_state(n, prefill)
-  local st = { gen = 0, stamp = {}, g = {}, par = {}, pos = {}, h = {}, cc = {}, dir = {},
-    hn = {}, hf = {}, hk = {} }
-  if prefill then
-    local stamp, gv, par, pos, h, cc, dir = st.stamp, st.g, st.par, st.pos, st.h, st.cc, st.dir
-    for p = 1, n do
-      stamp[p] = 0; gv[p] = 0; par[p] = 0; pos[p] = 0; h[p] = 0; cc[p] = 0; dir[p] = 0
-    end
+  return { gen = 0, stamp = {}, g = {}, par = {}, pos = {}, h = {}, cc = {}, dir = {},
+    hn = {}, hf = {}, hk = {}, node = {}, n = n, fill = prefill, fill_node = prefill }
+end
+
+local function fill_arrays(st)
+  st.fill = false
+  local stamp, gv, par, pos, h, cc, dir = st.stamp, st.g, st.par, st.pos, st.h, st.cc, st.dir
+  for p = 1, st.n do
+    stamp[p] = 0; gv[p] = 0; par[p] = 0; pos[p] = 0; h[p] = 0; cc[p] = 0; dir[p] = 0
   end
-  return st
+end
+
+local function fill_node(st)
+  st.fill_node = false
+  local node = st.node
+  for i = 1, 4 * st.n do node[i] = 0 end
 end
 
 
@@ -623,6 +658,287 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   s.jps = jps
 
   -- ----------------------------------------------------------------------
+  -- the fast path: jump point search on "no_corner_cutting" with the
+  -- default options (octile, weight 1, stop "expand", high_g, no trace,
+  -- visited or partial), the search most queries are.  The same nodes,
+  -- scans and arrival rule as expand_jps8 with straight, diag and relax,
+  -- written as one loop over locals: no call per scan or per offer (a call
+  -- costs more than the work of most offers, which find the cell already
+  -- reached as cheaply).  The offers of an expansion are gathered in four
+  -- small arrays (those that cannot improve their cell are dropped at
+  -- once), then relaxed in one place.
+  local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
+    and not record_trace and not record_visited and not track_best and goal > 0
+  local node = st.node
+  if fast then
+    if st.fill_node then fill_node(st) end
+  elseif st.fill then
+    fill_arrays(st)
+  end
+  -- an expansion's offers: cell, cost so far, direction, step cost (the
+  -- state's, reused: nothing inside the fast path calls back into Lua)
+  local oq, og, od, oc = st.oq, st.og, st.od, st.oc
+  if not oq then
+    oq, og, od, oc = {}, {}, {}, {}
+    st.oq, st.og, st.od, st.oc = oq, og, od, oc
+  end
+  -- the stack of open cells whose f is fcur, the least (popped before the
+  -- heap: A* may expand any cell of least f; position -1 marks them)
+  local stk, fast_ns, fast_f = st.stk, 0, -huge
+  if not stk then
+    stk = {}
+    st.stk = stk
+  end
+  local function run_fast(maxsteps)
+    if status ~= "searching" then return status end
+    local JT = { JE, JW, JS, JN }
+    local N = node
+    local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
+    local ns, fcur, half_n = fast_ns, fast_f, #HALF
+    local result = "searching"
+    while true do
+      if hs == 0 and ns == 0 then
+        result = pruned and "max_cost" or "unreachable"
+        break
+      end
+      if max_exp and exp_n >= max_exp then result = "max_expansions" break end
+      if maxsteps and done >= maxsteps then break end
+      -- pop: the stack first, else the heap's top
+      local p
+      if ns > 0 then
+        p = stk[ns]
+        ns = ns - 1
+      else
+        p = hn[1]
+        fcur = hf[1]
+        local last = hs
+        hs = hs - 1
+        if hs > 0 then
+          local ln, lf, lk = hn[last], hf[last], hk[last]
+          local i = 1
+          while true do
+            local c = 2 * i
+            if c > hs then break end
+            local cf, ck = hf[c], hk[c]
+            if c < hs then
+              local rf, rk = hf[c + 1], hk[c + 1]
+              if rf < cf or (rf == cf and rk < ck) then
+                c = c + 1
+                cf = rf
+                ck = rk
+              end
+            end
+            if cf < lf or (cf == lf and ck < lk) then
+              local cn = hn[c]
+              hn[i] = cn
+              hf[i] = cf
+              hk[i] = ck
+              N[4 * cn] = i
+              i = c
+            else
+              break
+            end
+          end
+          hn[i] = ln
+          hf[i] = lf
+          hk[i] = lk
+          N[4 * ln] = i
+        end
+      end
+      local b = 4 * p
+      N[b] = 0
+      exp_n = exp_n + 1
+      done = done + 1
+      if p == goal then result = "found" break end
+      -- expand p: gather the offers
+      local gp, pd = N[b - 2], N[b - 1]
+      local py = floor((p - 1) / pw)
+      local px = p - 1 - py * pw
+      local d0 = 0
+      if pd ~= 0 then d0 = pd % 16 end
+      local n_off = 0
+      local pd16 = 16 * p
+      local sl, dl = FAST_STRAIGHT[d0], FAST_DIAG[d0]
+      for i = 1, #sl do
+        local d = sl[i]
+        local step = off[d]
+        if open[p + step] then
+          local k = JT[d][p]
+          local t = -1
+          if d <= 2 then
+            if py == gy then t = (gx - px) * ddx[d] end
+          elseif px == gx then
+            t = (gy - py) * ddy[d]
+          end
+          local q, c = 0, 0
+          if t >= 1 and (t <= k or t <= -k) then
+            q, c = goal, t
+          elseif k > 0 then
+            q, c = p + k * step, k
+          end
+          if q ~= 0 then
+            local ng = gp + c
+            if N[4 * q - 3] ~= gen or ng < N[4 * q - 2] then
+              n_off = n_off + 1
+              oq[n_off] = q
+              og[n_off] = ng
+              od[n_off] = d
+              oc[n_off] = c + 0.0
+            end
+          end
+        end
+      end
+      for i = 1, #dl do
+        local d = dl[i]
+        local dx, dy = ddx[d], ddy[d]
+        local dh, dv = FAST_H[d], FAST_V[d]
+        local tH, tV = JT[dh], JT[dv]
+        local step, ho, vo = off[d], hoff[d], voff[d]
+        -- the run meets the goal's row after nrow steps, its column after ncol
+        local nrow, ncol = (gy - py) * dy, (gx - px) * dx
+        local q, n = p, 0
+        while open[q + ho] and open[q + vo] and open[q + step] do
+          q = q + step
+          n = n + 1
+          local kh, kv = tH[q], tV[q]
+          if kh > 0 or kv > 0 or n == nrow or n == ncol then
+            local cq = n * DIAGONAL
+            local gq = gp + cq
+            if q == goal then
+              if N[4 * q - 3] ~= gen or gq < N[4 * q - 2] then
+                n_off = n_off + 1
+                oq[n_off] = q
+                og[n_off] = gq
+                od[n_off] = d
+                oc[n_off] = cq
+              end
+              break
+            end
+            local t = ncol - n
+            local r, c = 0, 0
+            if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
+              r, c = goal, t
+            elseif kh > 0 then
+              r, c = q + kh * off[dh], kh
+            end
+            if r ~= 0 then
+              local ng = gq + c
+              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
+                n_off = n_off + 1
+                oq[n_off] = r
+                og[n_off] = ng
+                od[n_off] = dh
+                oc[n_off] = cq + c
+              end
+            end
+            t = nrow - n
+            r = 0
+            if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
+              r, c = goal, t
+            elseif kv > 0 then
+              r, c = q + kv * off[dv], kv
+            end
+            if r ~= 0 then
+              local ng = gq + c
+              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
+                n_off = n_off + 1
+                oq[n_off] = r
+                og[n_off] = ng
+                od[n_off] = dv
+                oc[n_off] = cq + c
+              end
+            end
+          end
+        end
+      end
+      -- relax the offers (relax's work, inlined); a new cell whose f is
+      -- the current least goes on the stack, not into the heap
+      for i = 1, n_off do
+        local q, ng = oq[i], og[i]
+        local bq = 4 * q
+        local slot, h = 0, 0
+        if N[bq - 3] ~= gen then
+          if ng > max_cost then
+            pruned = true
+          else
+            local qx = (q - 1) % pw
+            local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+            if ax < 0 then ax = -ax end
+            if ay < 0 then ay = -ay end
+            if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+            N[bq - 3] = gen
+            N[bq - 2] = ng
+            N[bq - 1] = pd16 + od[i]
+            if q == goal then reached = true end
+            gen_n = gen_n + 1
+            if ng + h <= fcur then
+              ns = ns + 1
+              stk[ns] = q
+              N[bq] = -1
+            else
+              hs = hs + 1
+              slot = hs
+            end
+          end
+        else
+          local old = N[bq - 2]
+          if ng < old then
+            slot = N[bq]
+            if slot ~= 0 or ng < old - 1e-12 * old then
+              N[bq - 2] = ng
+              N[bq - 1] = pd16 + od[i]
+              if slot == 0 then
+                -- closed, reopened (a rounding at most): its estimate again
+                local qx = (q - 1) % pw
+                local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+                if ax < 0 then ax = -ax end
+                if ay < 0 then ay = -ay end
+                if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+                reopened = reopened + 1
+                gen_n = gen_n + 1
+                hs = hs + 1
+                slot = hs
+              elseif slot > 0 then
+                h = hk[slot]
+              end
+            else
+              slot = 0
+            end
+          end
+        end
+        if slot > 0 then
+          -- sift up (HALF[j]: j's parent, an integer on every Lua)
+          if hs > half_n then half_n = M.grow_half(hs) end
+          local f = ng + h
+          local j = slot
+          while j > 1 do
+            local pj = HALF[j]
+            local pf = hf[pj]
+            if f < pf or (f == pf and h < hk[pj]) then
+              local pn = hn[pj]
+              hn[j] = pn
+              hf[j] = pf
+              hk[j] = hk[pj]
+              N[4 * pn] = j
+              j = pj
+            else
+              break
+            end
+          end
+          hn[j] = q
+          hf[j] = f
+          hk[j] = h
+          N[bq] = j
+        end
+      end
+    end
+    hsize, expanded, generated = hs, exp_n, gen_n
+    fast_ns, fast_f = ns, fcur
+    if result ~= "searching" then status = result end
+    return result
+  end
+
+  -- ----------------------------------------------------------------------
   -- the loop
 
   local function record(p, f)
@@ -696,10 +1012,26 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     end
     return status
   end
-  s.run = run
+  s.run = fast and run_fast or run
 
   -- seeding: the start (or every passable source) at cost 0
   local function seed(p)
+    if fast then
+      -- the start: g 0, no parent, the heap's only cell
+      local b = 4 * p
+      node[b - 3] = gen
+      node[b - 2] = 0.0
+      node[b - 1] = 0
+      node[b] = 1
+      if p == goal then reached = true end
+      local x, y = xy(p)
+      hsize = 1
+      generated = 1
+      hn[1] = p
+      hf[1] = hcalc(x, y)
+      hk[1] = hf[1]
+      return
+    end
     local x, y = xy(p)
     relax(p, 0, 0, 0.0, 0.0, x, y)
   end
@@ -711,8 +1043,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       trace = s.trace, visited = s.visited }
   end
   s.best = function() return best ~= 0 and best or nil end
-  s.cost_of = function(p) return stamp[p] == gen and gv[p] or huge end
-  s.reached_by = function(p) return stamp[p] == gen end
+  s.cost_of = function(p)
+    if fast then return node[4 * p - 3] == gen and node[4 * p - 2] or huge end
+    return stamp[p] == gen and gv[p] or huge
+  end
+  s.reached_by = function(p)
+    if fast then return node[4 * p - 3] == gen end
+    return stamp[p] == gen
+  end
 
   -- the cells from the start to p (jump points filled in), the step costs
   -- summed from the start, the length
@@ -720,7 +1058,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local rev, q = {}, p
     while q ~= 0 do
       rev[#rev + 1] = q
-      q = par[q]
+      if fast then q = floor(node[4 * q - 1] / 16) else q = par[q] end
     end
     local nodes, c, len = {}, 0.0, 0.0
     local n = 0
@@ -751,11 +1089,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             n = n + 1
             nodes[n] = ext(cur)
           end
-          len = len + nd * DIAGONAL + ((ax > ay and ax or ay) - nd)
+          local step_len = nd * DIAGONAL + ((ax > ay and ax or ay) - nd)
+          len = len + step_len
+          -- the fast path keeps no step costs: a jump's is its length
+          if fast then c = c + step_len else c = c + cc[v] end
         else
           len = len + LEN[pdir[v]]
+          c = c + cc[v]
         end
-        c = c + cc[v]
       end
       n = n + 1
       nodes[n] = ext(v)
