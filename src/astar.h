@@ -538,7 +538,7 @@ int astar_grid_has_jumps(const astar_grid *gr);
 /* For inspection: grid gr's jump table (NULL: none), *n entries, 8 per cell
 ** of the padded grid ((width + 2) x (height + 2)) by direction E, W, S, N,
 ** SE, NE, SW, NW; k > 0: a jump point k steps on, else -k open steps. */
-const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
+const int8_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
 
 typedef struct astar_stats {
   uint64_t expanded;  /* nodes taken from the open list (re-expansions too) */
