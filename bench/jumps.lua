@@ -125,7 +125,8 @@ for _, name in ipairs({ "AR0011SR", "Boston_0_512", "random512-20-0", "empty" })
     row("edit (close)", with_close, base_close)
     row("edit (open)", with_open)
     row("wall of 64 cells (close)", wall, base_wall)
+    local without = g:memory()
     g:precompute_jumps()
-    print(("  table: %d bytes (grid:memory() %d)"):format(16 * (w + 2) * (h + 2), g:memory()))
+    print(("  table: %d bytes (grid:memory() %d)"):format(g:memory() - without, g:memory()))
   end
 end

@@ -60,10 +60,6 @@ static int32_t straight_raw(const astar_grid *gr, int32_t c, int d, int32_t v) {
   return v > 0 ? v + 1 : v - 1;
 }
 
-static int8_t straight_entry(const astar_grid *gr, int32_t c, int d) {
-  return jump_cap(straight_raw(gr, c, d, JT(gr, c + gr->off[0][d], d)));
-}
-
 /* The build's sweep step for the straight entry of c in direction d: the
 ** uncapped entries ride in the cells' diagonal slots (4 bytes, free until
 ** the diagonal sweeps), so the build sees each run's true length ("auto"'s
@@ -89,16 +85,17 @@ static int32_t sweep_straight(astar_grid *gr, int32_t c, int d) {
 /* The diagonal entry of padded cell c, in padded column x, in direction d
 ** (4..7): 0 where the rule forbids the step, a stop 1 on where a straight
 ** run from the next cell along a component finds a jump point or where the
-** next cell is a waypoint. */
-static int8_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d) {
-  int32_t n = c + gr->off[0][d];
-  int8_t v;
-  if (!(gr->moves[c] >> d & 1u)) return 0; /* blocked cells have no moves */
-  if (JT(gr, n, jdx[d] > 0 ? 0 : 1) > 0 || JT(gr, n, jdy[d] > 0 ? 2 : 3) > 0 ||
-      (x + jdx[d]) % JUMP_DIAG_STOP == 0)
-    return 1;
-  v = JT(gr, n, d);
+** next cell is a waypoint; diagonal_at from the next cell's entries ne (its
+** entry in d: v) and column nx. */
+ASTAR_INLINE int8_t diagonal_at(const int8_t *ne, int8_t v, uint32_t nx, int d) {
+  if (ne[jdx[d] > 0 ? 0 : 1] > 0 || ne[jdy[d] > 0 ? 2 : 3] > 0 || nx % JUMP_DIAG_STOP == 0) return 1;
   return (int8_t)(v > 0 ? v + 1 : v - 1);
+}
+
+static int8_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d) {
+  const int8_t *ne = &JT(gr, c + gr->off[0][d], 0);
+  if (!(gr->moves[c] >> d & 1u)) return 0; /* blocked cells have no moves */
+  return diagonal_at(ne, ne[d], (uint32_t)(x + jdx[d]), d);
 }
 
 /* Every entry, by sweeps against each direction's runs: the straight ones
@@ -180,12 +177,26 @@ void astar__jump_free(astar_grid *gr) {
 /* Recomputes the diagonal entry of c in direction d, and while it changes
 ** the entries before it along the run (which read it).  Blocked cells and
 ** the border hold 0 and stay so: a walk stops there. */
+ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
+  const int32_t st = gr->off[0][d], sx = jdx[d];
+  const ptrdiff_t st8 = (ptrdiff_t)st * 8;
+  const unsigned char *mv = gr->moves + c;
+  int8_t *e = &JT(gr, c, 0);
+  uint32_t nx = (uint32_t)(c % gr->pw + sx); /* the next cell's column */
+  int8_t v = e[st8 + d];                      /* and its entry: the last one set */
+  for (;; e -= st8, mv -= st, nx -= (uint32_t)sx) {
+    v = (*mv >> d & 1u) ? diagonal_at(e + st8, v, nx, d) : 0;
+    if (v == e[d]) return;
+    e[d] = v;
+  }
+}
+
 static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
-  int32_t st = gr->off[0][d], x = c % gr->pw;
-  for (;; c -= st, x -= jdx[d]) {
-    int8_t v = diagonal_entry(gr, c, x, d);
-    if (v == JT(gr, c, d)) return;
-    JT(gr, c, d) = v;
+  switch (d) { /* one walk per direction, its offsets constants */
+  case 4: walk_diagonal(gr, c, 4); break;
+  case 5: walk_diagonal(gr, c, 5); break;
+  case 6: walk_diagonal(gr, c, 6); break;
+  default: walk_diagonal(gr, c, 7); break;
   }
 }
 
@@ -198,9 +209,11 @@ static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
 ** diagonal runs that read it. */
 static void fix_straight(astar_grid *gr, int32_t c, int d) {
   int32_t st = gr->off[0][d];
+  int8_t v = JT(gr, c + st, d); /* the next cell's entry: the last one set */
   for (;; c -= st) {
-    int8_t v = straight_entry(gr, c, d), was = JT(gr, c, d);
+    int8_t was = JT(gr, c, d);
     int k;
+    v = jump_cap(straight_raw(gr, c, d, v));
     if (v == was) return;
     JT(gr, c, d) = v;
     if ((v > 0) != (was > 0))
