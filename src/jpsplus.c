@@ -191,7 +191,7 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
   }
 }
 
-static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
+ASTAR_INLINE void fix_diagonal(astar_grid *gr, int32_t c, int d) {
   switch (d) { /* one walk per direction, its offsets constants */
   case 4: walk_diagonal(gr, c, 4); break;
   case 5: walk_diagonal(gr, c, 5); break;
@@ -207,17 +207,28 @@ static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
 /* The same for the straight entry of c in direction d; a change of whether
 ** it finds a jump point (all a diagonal entry reads of it) also repairs the
 ** diagonal runs that read it. */
-static void fix_straight(astar_grid *gr, int32_t c, int d) {
-  int32_t st = gr->off[0][d];
+ASTAR_INLINE void walk_straight(astar_grid *gr, int32_t c, int d) {
+  const int32_t st = gr->off[0][d];
+  const int r0 = readers[d][0], r1 = readers[d][1];
   int8_t v = JT(gr, c + st, d); /* the next cell's entry: the last one set */
   for (;; c -= st) {
     int8_t was = JT(gr, c, d);
-    int k;
     v = jump_cap(straight_raw(gr, c, d, v));
     if (v == was) return;
     JT(gr, c, d) = v;
-    if ((v > 0) != (was > 0))
-      for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
+    if ((v > 0) != (was > 0)) {
+      fix_diagonal(gr, c - gr->off[0][r0], r0);
+      fix_diagonal(gr, c - gr->off[0][r1], r1);
+    }
+  }
+}
+
+static void fix_straight(astar_grid *gr, int32_t c, int d) {
+  switch (d) {
+  case 0: walk_straight(gr, c, 0); break;
+  case 1: walk_straight(gr, c, 1); break;
+  case 2: walk_straight(gr, c, 2); break;
+  default: walk_straight(gr, c, 3); break;
   }
 }
 
@@ -274,7 +285,7 @@ ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int
     t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
                                   : d == 2   ? (dx == 0 ? dy : 0)
                                              : (dx == 0 ? -dy : 0);
-  while (ASTAR_UNLIKELY(v == JUMP_ESC || v == -JUMP_ESC)) {
+  while (ASTAR_UNLIKELY((uint32_t)(v + JUMP_RUN) > 2u * JUMP_RUN)) { /* +-JUMP_ESC */
     if (t > base && t <= base + JUMP_RUN) return t;
     if (v < 0 && t <= base) return 0;
     base += JUMP_RUN;
