@@ -186,6 +186,29 @@ describe("jps+: the oracle", function()
     check_queries(r, g, 30)
   end)
 
+  it("open maps of runs past 126 cells: edits and batches repaired as a fresh build", function()
+    local r = rng(23)
+    local g = random_grid(r, 300, 260, 0.002)
+    g:precompute_jumps()
+    check_table(g, "open, built")
+    local t, escapes = core._jump_table(g), 0
+    for i = 1, #t do
+      local k = t:byte(i)
+      if k == 127 or k == 129 then escapes = escapes + 1 end
+    end
+    assert(escapes > 10000, "escapes: " .. escapes) -- most straight entries
+    for trial = 1, 24 do
+      local x, y = r(1, 300), r(1, 260)
+      if trial % 6 == 0 then
+        g:set_blocked_rect(x, y, math.min(300, x + r(0, 30)), math.min(260, y + r(0, 3)), r() < 0.5)
+      else
+        g:set_blocked(x, y, not g:is_blocked(x, y))
+      end
+      check_table(g, "open, edit " .. trial)
+    end
+    check_queries(r, g, 25)
+  end)
+
   it("open and long runs: an empty grid, one wall cell placed and removed", function()
     local g = astar.grid(70, 70):precompute_jumps()
     check_table(g, "empty")
