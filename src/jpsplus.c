@@ -273,19 +273,15 @@ const char *astar__jump_refusal(const astar_topology *t, const astar_query *q) {
   return NULL;
 }
 
-/* The straight run from padded cell p = (px, py) in direction d (0..3) by
-** the table (e: p's entries; st: d's step), toward the goal (padded
-** (gx, gy), gx < 0 without one): the steps to what it offers, the goal when
-** it lies on the run before any jump point, else the jump point; 0 for
-** nothing.  An escape goes on JUMP_RUN cells, open and no jump point. */
-ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int32_t py,
-                             int32_t gx, int32_t gy) {
-  int32_t v = e[d], dx = gx - px, dy = gy - py, t = 0, base = 0;
-  if (gx >= 0)
-    t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
-                                  : d == 2   ? (dx == 0 ? dy : 0)
-                                             : (dx == 0 ? -dy : 0);
-  while (ASTAR_UNLIKELY((uint32_t)(v + JUMP_RUN) > 2u * JUMP_RUN)) { /* +-JUMP_ESC */
+/* An escaped run (e[d] is +-JUMP_ESC), the goal t steps on along it (t <= 0:
+** not on it): the steps to what it offers, as jump_to.  Each escape goes
+** on JUMP_RUN cells, open and no jump point. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int32_t jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
+  int32_t v = e[d], base = 0;
+  while ((uint32_t)(v + JUMP_RUN) > 2u * JUMP_RUN) { /* +-JUMP_ESC */
     if (t > base && t <= base + JUMP_RUN) return t;
     if (v < 0 && t <= base) return 0;
     base += JUMP_RUN;
@@ -294,6 +290,20 @@ ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int
   }
   if (t > base && t - base <= (v < 0 ? -v : v)) return t;
   return v > 0 ? base + v : 0;
+}
+
+/* The straight run from padded cell p = (px, py) in direction d (0..3) by
+** the table (e: p's entries; st: d's step), toward the goal (padded
+** (gx, gy), gx < 0 without one): the steps to what it offers, the goal when
+** it lies on the run before any jump point, else the jump point; 0 for
+** nothing. */
+ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int32_t py,
+                             int32_t gx, int32_t gy) {
+  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
+  t = gx < 0 ? 0 : d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
+                 : d == 2 ? (dx == 0 ? dy : 0) : (dx == 0 ? -dy : 0);
+  if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
+  return t > 0 && t <= reach ? t : k;
 }
 
 /* An expansion's successors, relaxed together once its runs are read (their
