@@ -45,7 +45,8 @@
 #define JUMP_ESC 127
 
 ASTAR_INLINE int8_t jump_cap(int32_t v) {
-  return (int8_t)(v > JUMP_RUN ? JUMP_ESC : v < -JUMP_RUN ? -JUMP_ESC : v);
+  if (v > JUMP_RUN) return JUMP_ESC;
+  return (int8_t)(v < -JUMP_RUN ? -JUMP_ESC : v);
 }
 
 /* The straight entry of padded cell c in direction d (0..3), uncapped, from
@@ -183,7 +184,7 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
   const unsigned char *mv = gr->moves + c;
   int8_t *e = &JT(gr, c, 0);
   uint32_t nx = (uint32_t)(c % gr->pw + sx); /* the next cell's column */
-  int8_t v = e[st8 + d];                      /* and its entry: the last one set */
+  int8_t v = e[st8 + d];                     /* and its entry: the last one set */
   for (;; e -= st8, mv -= st, nx -= (uint32_t)sx) {
     v = (*mv >> d & 1u) ? diagonal_at(e + st8, v, nx, d) : 0;
     if (v == e[d]) return;
@@ -193,10 +194,10 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
 
 ASTAR_INLINE void fix_diagonal(astar_grid *gr, int32_t c, int d) {
   switch (d) { /* one walk per direction, its offsets constants */
-  case 4: walk_diagonal(gr, c, 4); break;
-  case 5: walk_diagonal(gr, c, 5); break;
-  case 6: walk_diagonal(gr, c, 6); break;
-  default: walk_diagonal(gr, c, 7); break;
+    case 4: walk_diagonal(gr, c, 4); break;
+    case 5: walk_diagonal(gr, c, 5); break;
+    case 6: walk_diagonal(gr, c, 6); break;
+    default: walk_diagonal(gr, c, 7); break;
   }
 }
 
@@ -225,10 +226,10 @@ ASTAR_INLINE void walk_straight(astar_grid *gr, int32_t c, int d) {
 
 static void fix_straight(astar_grid *gr, int32_t c, int d) {
   switch (d) {
-  case 0: walk_straight(gr, c, 0); break;
-  case 1: walk_straight(gr, c, 1); break;
-  case 2: walk_straight(gr, c, 2); break;
-  default: walk_straight(gr, c, 3); break;
+    case 0: walk_straight(gr, c, 0); break;
+    case 1: walk_straight(gr, c, 1); break;
+    case 2: walk_straight(gr, c, 2); break;
+    default: walk_straight(gr, c, 3); break;
   }
 }
 
@@ -279,7 +280,8 @@ const char *astar__jump_refusal(const astar_topology *t, const astar_query *q) {
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static int32_t jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
+static int32_t
+jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
   int32_t v = e[d], base = 0;
   while ((uint32_t)(v + JUMP_RUN) > 2u * JUMP_RUN) { /* +-JUMP_ESC */
     if (t > base && t <= base + JUMP_RUN) return t;
@@ -300,8 +302,10 @@ static int32_t jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
 ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int32_t py,
                              int32_t gx, int32_t gy) {
   int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
-  t = gx < 0 ? 0 : d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
-                 : d == 2 ? (dx == 0 ? dy : 0) : (dx == 0 ? -dy : 0);
+  t = gx < 0 ? 0 : d == 0 ? (dy == 0 ? dx : 0)
+               : d == 1   ? (dy == 0 ? -dx : 0)
+               : d == 2   ? (dx == 0 ? dy : 0)
+                          : (dx == 0 ? -dy : 0);
   if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
   return t > 0 && t <= reach ? t : k;
 }
