@@ -183,8 +183,8 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
   const ptrdiff_t st8 = (ptrdiff_t)st * 8;
   const unsigned char *mv = gr->moves + c;
   int8_t *e = &JT(gr, c, 0);
-  uint32_t nx = (uint32_t)(c % gr->pw + sx); /* the next cell's column */
-  int8_t v = e[st8 + d];                     /* and its entry: the last one set */
+  uint32_t nx = (uint32_t)(c % gr->pw + sx);   /* the next cell's column */
+  int8_t v = (*mv >> d & 1u) ? e[st8 + d] : 0; /* and its entry: the last set */
   for (;; e -= st8, mv -= st, nx -= (uint32_t)sx) {
     v = (*mv >> d & 1u) ? diagonal_at(e + st8, v, nx, d) : 0;
     if (v == e[d]) return;
