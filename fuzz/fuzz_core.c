@@ -2878,7 +2878,7 @@ static void op_forbid(world *W, input *in) {
 ** (a repaired table must be exactly a fresh one). */
 static void jumps_fresh(const world *W) {
   astar_grid *g = astar_grid_new(W->w, W->h, W->rule, NULL, NULL);
-  const int16_t *ta, *tb;
+  const int8_t *ta, *tb;
   size_t na = 0, nb = 0;
   int32_t i;
   CHECK(g != NULL);

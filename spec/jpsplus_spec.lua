@@ -30,10 +30,9 @@ local function check_table(g, what)
   assert.is_string(got)
   if got == want then return end
   local w = g:size()
-  for i = 1, #got, 2 do
-    if got:sub(i, i + 1) ~= want:sub(i, i + 1) then
-      local e = math.floor((i - 1) / 2)
-      local cell, d = math.floor(e / 8), e % 8
+  for i = 1, #got do
+    if got:byte(i) ~= want:byte(i) then
+      local cell, d = math.floor((i - 1) / 8), (i - 1) % 8
       error(("%s: entry of padded cell (%d, %d), direction %d differs from a fresh build")
         :format(what, cell % (w + 2), math.floor(cell / (w + 2)), d))
     end
@@ -122,25 +121,92 @@ describe("jps+: the oracle", function()
     -- so an edit's repair walks back at most 16 cells along a diagonal run
     local g = astar.grid(70, 70):precompute_jumps()
     local t, pw = core._jump_table(g), 72
-    local function entry(x, y, d, little) -- the int16 at padded cell (x, y), direction d
-      local i = ((y * pw + x) * 8 + d) * 2 + 1
-      local lo, hi = t:byte(i), t:byte(i + 1)
-      if not little then lo, hi = hi, lo end
-      local k = lo + 256 * hi
-      return k >= 32768 and k - 65536 or k
+    assert.equal(72 * 72 * 8, #t) -- one byte an entry
+    local function entry(x, y, d) -- the int8 at padded cell (x, y), direction d
+      local k = t:byte((y * pw + x) * 8 + d + 1)
+      return k >= 128 and k - 256 or k
     end
-    local little = entry(1, 1, 0, true) == -69 -- east of (1, 1): 69 open cells, no jump point
-    assert.equal(-69, entry(1, 1, 0, little))
+    assert.equal(-69, entry(1, 1, 0)) -- east of (1, 1): 69 open cells, no jump point
     for y = 1, 70 do
       for x = 1, 70 do
         for d = 4, 7 do
-          local k = entry(x, y, d, little)
+          local k = entry(x, y, d)
           assert(k >= -16 and k <= 16, ("(%d, %d) direction %d: %d"):format(x, y, d, k))
         end
       end
     end
     assert.equal(69 * astar.DIAGONAL, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).cost)
     assert.equal(2, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).expanded)
+  end)
+
+  it("caps a straight run's entry at 126 steps: an escape (+-127) goes on 126 cells", function()
+    -- so every entry fits a byte, and a straight repair walks back at most
+    -- 126 cells unless whether the run finds a jump point at all changed
+    local g = astar.grid(400, 5):precompute_jumps()
+    local pw = 402
+    local function entries()
+      local t = core._jump_table(g)
+      assert.equal(pw * 7 * 8, #t)
+      return function(x, y, d)
+        local k = t:byte((y * pw + x) * 8 + d + 1)
+        return k >= 128 and k - 256 or k
+      end
+    end
+    local entry = entries()
+    assert.equal(-127, entry(1, 3, 0)) -- 399 open cells east: escape, none found
+    assert.equal(-127, entry(127, 3, 0)) -- 126 cells on: the same (273 open)
+    assert.equal(-127, entry(273, 3, 0)) -- 127 open: escape
+    assert.equal(-126, entry(274, 3, 0)) -- 126 open: the count itself
+    assert.equal(-127, entry(400, 3, 1)) -- west, the same
+    assert.equal(-1, entry(399, 3, 0))
+    g:set_blocked(300, 2, true) -- forced neighbours at (301, 1) and (301, 3)
+    check_table(g, "wide, one wall")
+    entry = entries()
+    assert.equal(127, entry(1, 3, 0)) -- a jump point (301, 3) 300 on: escape, one found
+    assert.equal(127, entry(127, 3, 0)) -- 126 on: 174 to go, escape again
+    assert.equal(127, entry(174, 3, 0)) -- 127 to go
+    assert.equal(126, entry(175, 3, 0)) -- 126 to go: the count itself
+    assert.equal(1, entry(300, 3, 0))
+    assert.equal(-127, entry(1, 2, 0)) -- the wall's own row: 298 open, none
+    assert.equal(-127, entry(1, 4, 0)) -- no wall beside row 4: none found
+    local t = core._jump_table(g)
+    for i = 1, #t do assert(t:byte(i) ~= 128, "an entry at -128") end
+    -- queries across escapes: the goal on an escaped run, a jump point beyond one
+    local r = rng(19)
+    check_queries(r, g, 30)
+    assert.equal(399, g:find_path(1, 3, 400, 3, { algorithm = "jps+" }).cost)
+    check_walk(g, g:find_path(1, 3, 400, 3, { algorithm = "jps+" }), 1, 3, 400, 3)
+    assert.equal(250, g:find_path(1, 4, 251, 4, { algorithm = "jps+" }).cost)
+    -- random edits on the open wide grid: repaired as a fresh build
+    for trial = 1, 40 do
+      local x, y = r(1, 400), r(1, 5)
+      g:set_blocked(x, y, not g:is_blocked(x, y))
+      check_table(g, "wide edit " .. trial)
+    end
+    check_queries(r, g, 30)
+  end)
+
+  it("open maps of runs past 126 cells: edits and batches repaired as a fresh build", function()
+    local r = rng(23)
+    local g = random_grid(r, 300, 260, 0.002)
+    g:precompute_jumps()
+    check_table(g, "open, built")
+    local t, escapes = core._jump_table(g), 0
+    for i = 1, #t do
+      local k = t:byte(i)
+      if k == 127 or k == 129 then escapes = escapes + 1 end
+    end
+    assert(escapes > 10000, "escapes: " .. escapes) -- most straight entries
+    for trial = 1, 24 do
+      local x, y = r(1, 300), r(1, 260)
+      if trial % 6 == 0 then
+        g:set_blocked_rect(x, y, math.min(300, x + r(0, 30)), math.min(260, y + r(0, 3)), r() < 0.5)
+      else
+        g:set_blocked(x, y, not g:is_blocked(x, y))
+      end
+      check_table(g, "open, edit " .. trial)
+    end
+    check_queries(r, g, 25)
   end)
 
   it("open and long runs: an empty grid, one wall cell placed and removed", function()
@@ -230,13 +296,13 @@ describe("jps+: what it serves", function()
     assert.is_nil(astar.hex(4, 4).precompute_jumps)
   end)
 
-  it("counts the table in grid:memory() (16 bytes a padded cell)", function()
+  it("counts the table in grid:memory() (8 bytes a padded cell)", function()
     local g = astar.grid(40, 30)
     local before = g:memory()
     g:precompute_jumps()
-    assert.equal(before + 16 * 42 * 32, g:memory())
+    assert.equal(before + 8 * 42 * 32, g:memory())
     g:precompute_jumps() -- a rebuild: the same table
-    assert.equal(before + 16 * 42 * 32, g:memory())
+    assert.equal(before + 8 * 42 * 32, g:memory())
     g:precompute_jumps(false)
     assert.equal(before, g:memory())
   end)

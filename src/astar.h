@@ -425,7 +425,7 @@ typedef enum astar_algorithm {
 } astar_algorithm;
 
 /* Precomputed JPS (JPS+; Harabor & Grastien, ICAPS 2014): a square
-** no_corner_cutting grid may hold a table of jump distances, 16 bytes a
+** no_corner_cutting grid may hold a table of jump distances, 8 bytes a
 ** cell (in astar_topology_bytes), built by astar_grid_precompute_jumps (one
 ** pass) and repaired locally by each astar_grid_set_blocked, in that call
 ** (diagonal entries stop at every 16th column, so a repair walks back 16
@@ -537,8 +537,9 @@ int astar_grid_has_jumps(const astar_grid *gr);
 
 /* For inspection: grid gr's jump table (NULL: none), *n entries, 8 per cell
 ** of the padded grid ((width + 2) x (height + 2)) by direction E, W, S, N,
-** SE, NE, SW, NW; k > 0: a jump point k steps on, else -k open steps. */
-const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
+** SE, NE, SW, NW; k > 0: a jump point k steps on, else -k open steps;
+** +-127 (straight): past 126 steps (a jump point or not), read 126 on. */
+const int8_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
 
 typedef struct astar_stats {
   uint64_t expanded;  /* nodes taken from the open list (re-expansions too) */

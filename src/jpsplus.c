@@ -11,7 +11,12 @@
 **           straight run along one of the diagonal's two components finds
 **           one, or a waypoint, see JUMP_DIAG_STOP);
 **   k <= 0  no jump point: the run has -k open cells before a wall (or,
-**           diagonally, before a step the rule forbids).
+**           diagonally, before a step the rule forbids);
+**   +-127   (straight only) an escape: the run goes on past JUMP_RUN open
+**           cells (127: it finds a jump point further on; -127: it does
+**           not), and the entry JUMP_RUN cells on tells the rest.
+** So every entry fits an int8_t (8 bytes a cell): the diagonal ones stop
+** within 16 steps (JUMP_DIAG_STOP), the straight ones within JUMP_RUN.
 ** Blocked cells (the border too) hold 0 everywhere.  An expansion reads
 ** one entry per straight direction instead of scanning (the goal on the
 ** run stops it first); a diagonal run hops from stop to stop -- its jump
@@ -32,17 +37,41 @@
 #define CGRID(t) ((const astar_grid *)(t))
 #define JT(gr, c, d) ((gr)->jump[(size_t)(c)*8u + (size_t)(d)])
 
-/* The straight entry of padded cell c in direction d (0..3) from the
-** next cell's: a wall next is 0, a forced neighbour there (a side cell
-** open whose predecessor, beside c, is blocked) is a jump point 1 on. */
-static int16_t straight_entry(const astar_grid *gr, int32_t c, int d) {
+/* A straight entry's reach: a stop or a wall further on than JUMP_RUN
+** steps is an escape, +-JUMP_ESC.  A straight entry then depends on at most
+** JUMP_RUN entries after it but for the escape's sign (whether the run
+** finds a jump point at all, which the diagonal entries read). */
+#define JUMP_RUN 126
+#define JUMP_ESC 127
+
+ASTAR_INLINE int8_t jump_cap(int32_t v) {
+  if (v > JUMP_RUN) return JUMP_ESC;
+  return (int8_t)(v < -JUMP_RUN ? -JUMP_ESC : v);
+}
+
+/* The straight entry of padded cell c in direction d (0..3), uncapped, from
+** the next cell's v: a wall next is 0, a forced neighbour there (a side
+** cell open whose predecessor, beside c, is blocked) is a jump point 1 on.
+** From a capped v, jump_cap of it is the capped entry. */
+static int32_t straight_raw(const astar_grid *gr, int32_t c, int d, int32_t v) {
   const unsigned char *b = gr->blocked;
   int32_t st = gr->off[0][d], sd = d < 2 ? gr->pw : 1, n = c + st;
-  int16_t v;
   if (b[c] || b[n]) return 0;
   if ((!b[n + sd] && b[c + sd]) || (!b[n - sd] && b[c - sd])) return 1;
-  v = JT(gr, n, d);
-  return (int16_t)(v > 0 ? v + 1 : v - 1);
+  return v > 0 ? v + 1 : v - 1;
+}
+
+/* The build's sweep step for the straight entry of c in direction d: the
+** uncapped entries ride in the cells' diagonal slots (4 bytes, free until
+** the diagonal sweeps), so the build sees each run's true length ("auto"'s
+** mean below); returns it, as |k|. */
+static int32_t sweep_straight(astar_grid *gr, int32_t c, int d) {
+  int32_t v, t;
+  memcpy(&v, &JT(gr, c + gr->off[0][d], 4), sizeof v);
+  t = straight_raw(gr, c, d, v);
+  memcpy(&JT(gr, c, 4), &t, sizeof t);
+  JT(gr, c, d) = jump_cap(t);
+  return t < 0 ? -t : t;
 }
 
 /* A diagonal run also stops at every cell whose padded column is a multiple
@@ -57,16 +86,17 @@ static int16_t straight_entry(const astar_grid *gr, int32_t c, int d) {
 /* The diagonal entry of padded cell c, in padded column x, in direction d
 ** (4..7): 0 where the rule forbids the step, a stop 1 on where a straight
 ** run from the next cell along a component finds a jump point or where the
-** next cell is a waypoint. */
-static int16_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d) {
-  int32_t n = c + gr->off[0][d];
-  int16_t v;
+** next cell is a waypoint; diagonal_at from the next cell's entries ne (its
+** entry in d: v) and column nx. */
+ASTAR_INLINE int8_t diagonal_at(const int8_t *ne, int8_t v, uint32_t nx, int d) {
+  if (ne[jdx[d] > 0 ? 0 : 1] > 0 || ne[jdy[d] > 0 ? 2 : 3] > 0 || nx % JUMP_DIAG_STOP == 0) return 1;
+  return (int8_t)(v > 0 ? v + 1 : v - 1);
+}
+
+static int8_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d) {
+  const int8_t *ne = &JT(gr, c + gr->off[0][d], 0);
   if (!(gr->moves[c] >> d & 1u)) return 0; /* blocked cells have no moves */
-  if (JT(gr, n, jdx[d] > 0 ? 0 : 1) > 0 || JT(gr, n, jdy[d] > 0 ? 2 : 3) > 0 ||
-      (x + jdx[d]) % JUMP_DIAG_STOP == 0)
-    return 1;
-  v = JT(gr, n, d);
-  return (int16_t)(v > 0 ? v + 1 : v - 1);
+  return diagonal_at(ne, ne[d], (uint32_t)(x + jdx[d]), d);
 }
 
 /* Every entry, by sweeps against each direction's runs: the straight ones
@@ -76,28 +106,22 @@ static int16_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d)
 static void build(astar_grid *gr) {
   int32_t pw = gr->pw, w = gr->w, h = gr->h, x, y;
   double sum = 0, n = 0;
-  int d;
-  memset(gr->jump, 0, (size_t)pw * (size_t)gr->ph * 8u * sizeof(int16_t));
+  memset(gr->jump, 0, (size_t)pw * (size_t)gr->ph * 8u * sizeof *gr->jump);
+  /* "auto" takes the table where straight runs are long (their mean entry,
+  ** |k| uncapped, over the open cells at least JUMP_AUTO_RUN): there a table
+  ** read saves a scan; on maps of short runs (mazes, random, rooms) the
+  ** table's cache misses cost more than the bit scans of JPS (doc/design.md) */
   for (y = 1; y <= h; y++) {
-    for (x = w; x >= 1; x--) JT(gr, y * pw + x, 0) = straight_entry(gr, y * pw + x, 0);
-    for (x = 1; x <= w; x++) JT(gr, y * pw + x, 1) = straight_entry(gr, y * pw + x, 1);
+    for (x = w; x >= 1; x--) sum += sweep_straight(gr, y * pw + x, 0);
+    for (x = 1; x <= w; x++) sum += sweep_straight(gr, y * pw + x, 1);
   }
   for (y = h; y >= 1; y--)
-    for (x = 1; x <= w; x++) JT(gr, y * pw + x, 2) = straight_entry(gr, y * pw + x, 2);
+    for (x = 1; x <= w; x++) sum += sweep_straight(gr, y * pw + x, 2);
   for (y = 1; y <= h; y++)
-    for (x = 1; x <= w; x++) JT(gr, y * pw + x, 3) = straight_entry(gr, y * pw + x, 3);
-  /* "auto" takes the table where straight runs are long (their mean entry,
-  ** |k|, over the open cells at least JUMP_AUTO_RUN): there a table read
-  ** saves a scan; on maps of short runs (mazes, random, rooms) the table's
-  ** cache misses cost more than the bit scans of JPS (doc/design.md) */
-  for (y = 1; y <= h; y++)
-    for (x = 1; x <= w; x++)
-      if (!gr->blocked[y * pw + x])
-        for (d = 0; d < 4; d++) {
-          int16_t v = JT(gr, y * pw + x, d);
-          sum += (double)(v < 0 ? -v : v);
-          n += 1;
-        }
+    for (x = 1; x <= w; x++) {
+      sum += sweep_straight(gr, y * pw + x, 3);
+      n += gr->blocked[y * pw + x] ? 0 : 4;
+    }
   gr->jump_auto = n > 0 && sum >= JUMP_AUTO_RUN * n;
   for (y = h; y >= 1; y--) /* SE and SW read the row below */
     for (x = 1; x <= w; x++) {
@@ -121,9 +145,9 @@ int astar_grid_precompute_jumps(astar_grid *gr, int on) {
   if (gr->rows == NULL || gr->rule != ASTAR_DIAG_NO_CORNER_CUTTING ||
       gr->w > ASTAR_JUMP_MAX_SIDE || gr->h > ASTAR_JUMP_MAX_SIDE)
     return ASTAR_EINVAL;
-  bytes = (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof(int16_t);
+  bytes = (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof *gr->jump;
   if (gr->jump == NULL &&
-      (gr->jump = (int16_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, bytes)) == NULL)
+      (gr->jump = (int8_t *)astar__mem(gr->t.alloc, gr->t.ud, NULL, 0, bytes)) == NULL)
     return ASTAR_ENOMEM;
   build(gr);
   gr->jump_pending = 0;
@@ -134,7 +158,7 @@ int astar_grid_has_jumps(const astar_grid *gr) { return gr->jump ? 1 + gr->jump_
 
 int astar__jump_auto(const astar_topology *t) { return CGRID(t)->jump_auto; }
 
-const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n) {
+const int8_t *astar_grid_jump_table(const astar_grid *gr, size_t *n) {
   *n = gr->jump ? (size_t)gr->pw * (size_t)gr->ph * 8u : 0;
   return gr->jump;
 }
@@ -142,7 +166,7 @@ const int16_t *astar_grid_jump_table(const astar_grid *gr, size_t *n) {
 void astar__jump_free(astar_grid *gr) {
   if (gr->jump == NULL) return;
   astar__mem(gr->t.alloc, gr->t.ud, gr->jump,
-             (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof(int16_t), 0);
+             (size_t)gr->pw * (size_t)gr->ph * 8u * sizeof *gr->jump, 0);
   gr->jump = NULL;
   gr->jump_pending = 0;
 }
@@ -154,12 +178,26 @@ void astar__jump_free(astar_grid *gr) {
 /* Recomputes the diagonal entry of c in direction d, and while it changes
 ** the entries before it along the run (which read it).  Blocked cells and
 ** the border hold 0 and stay so: a walk stops there. */
-static void fix_diagonal(astar_grid *gr, int32_t c, int d) {
-  int32_t st = gr->off[0][d], x = c % gr->pw;
-  for (;; c -= st, x -= jdx[d]) {
-    int16_t v = diagonal_entry(gr, c, x, d);
-    if (v == JT(gr, c, d)) return;
-    JT(gr, c, d) = v;
+ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
+  const int32_t st = gr->off[0][d], sx = jdx[d];
+  const ptrdiff_t st8 = (ptrdiff_t)st * 8;
+  const unsigned char *mv = gr->moves + c;
+  int8_t *e = &JT(gr, c, 0);
+  uint32_t nx = (uint32_t)(c % gr->pw + sx);   /* the next cell's column */
+  int8_t v = (*mv >> d & 1u) ? e[st8 + d] : 0; /* and its entry: the last set */
+  for (;; e -= st8, mv -= st, nx -= (uint32_t)sx) {
+    v = (*mv >> d & 1u) ? diagonal_at(e + st8, v, nx, d) : 0;
+    if (v == e[d]) return;
+    e[d] = v;
+  }
+}
+
+ASTAR_INLINE void fix_diagonal(astar_grid *gr, int32_t c, int d) {
+  switch (d) { /* one walk per direction, its offsets constants */
+    case 4: walk_diagonal(gr, c, 4); break;
+    case 5: walk_diagonal(gr, c, 5); break;
+    case 6: walk_diagonal(gr, c, 6); break;
+    default: walk_diagonal(gr, c, 7); break;
   }
 }
 
@@ -170,15 +208,28 @@ static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
 /* The same for the straight entry of c in direction d; a change of whether
 ** it finds a jump point (all a diagonal entry reads of it) also repairs the
 ** diagonal runs that read it. */
-static void fix_straight(astar_grid *gr, int32_t c, int d) {
-  int32_t st = gr->off[0][d];
+ASTAR_INLINE void walk_straight(astar_grid *gr, int32_t c, int d) {
+  const int32_t st = gr->off[0][d];
+  const int r0 = readers[d][0], r1 = readers[d][1];
+  int8_t v = JT(gr, c + st, d); /* the next cell's entry: the last one set */
   for (;; c -= st) {
-    int16_t v = straight_entry(gr, c, d), was = JT(gr, c, d);
-    int k;
+    int8_t was = JT(gr, c, d);
+    v = jump_cap(straight_raw(gr, c, d, v));
     if (v == was) return;
     JT(gr, c, d) = v;
-    if ((v > 0) != (was > 0))
-      for (k = 0; k < 2; k++) fix_diagonal(gr, c - gr->off[0][readers[d][k]], readers[d][k]);
+    if ((v > 0) != (was > 0)) {
+      fix_diagonal(gr, c - gr->off[0][r0], r0);
+      fix_diagonal(gr, c - gr->off[0][r1], r1);
+    }
+  }
+}
+
+static void fix_straight(astar_grid *gr, int32_t c, int d) {
+  switch (d) {
+    case 0: walk_straight(gr, c, 0); break;
+    case 1: walk_straight(gr, c, 1); break;
+    case 2: walk_straight(gr, c, 2); break;
+    default: walk_straight(gr, c, 3); break;
   }
 }
 
@@ -223,17 +274,39 @@ const char *astar__jump_refusal(const astar_topology *t, const astar_query *q) {
   return NULL;
 }
 
+/* An escaped run (e[d] is +-JUMP_ESC), the goal t steps on along it (t <= 0:
+** not on it): the steps to what it offers, as jump_to.  Each escape goes
+** on JUMP_RUN cells, open and no jump point. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int32_t
+jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
+  int32_t v = e[d], base = 0;
+  while ((uint32_t)(v + JUMP_RUN) > 2u * JUMP_RUN) { /* +-JUMP_ESC */
+    if (t > base && t <= base + JUMP_RUN) return t;
+    if (v < 0 && t <= base) return 0;
+    base += JUMP_RUN;
+    e += (ptrdiff_t)st * (8 * JUMP_RUN);
+    v = e[d];
+  }
+  if (t > base && t - base <= (v < 0 ? -v : v)) return t;
+  return v > 0 ? base + v : 0;
+}
+
 /* The straight run from padded cell p = (px, py) in direction d (0..3) by
-** the table, toward the goal (padded (gx, gy), gx < 0 without one): the
-** steps to what it offers, the goal when it lies on the run before any jump
-** point, else the jump point; 0 for nothing. */
-ASTAR_INLINE int32_t jump_to(const int16_t *e, int d, int32_t px, int32_t py, int32_t gx,
-                             int32_t gy) {
+** the table (e: p's entries; st: d's step), toward the goal (padded
+** (gx, gy), gx < 0 without one): the steps to what it offers, the goal when
+** it lies on the run before any jump point, else the jump point; 0 for
+** nothing. */
+ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int32_t py,
+                             int32_t gx, int32_t gy) {
   int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
-  if (gx < 0) return k;
-  t = d == 0 ? (dy == 0 ? dx : 0) : d == 1 ? (dy == 0 ? -dx : 0)
-                                : d == 2   ? (dx == 0 ? dy : 0)
-                                           : (dx == 0 ? -dy : 0);
+  t = gx < 0 ? 0 : d == 0 ? (dy == 0 ? dx : 0)
+               : d == 1   ? (dy == 0 ? -dx : 0)
+               : d == 2   ? (dx == 0 ? dy : 0)
+                          : (dx == 0 ? -dy : 0);
+  if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
   return t > 0 && t <= reach ? t : k;
 }
 
@@ -305,10 +378,10 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
       __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 : -e2) * step, 0));
     }
 #endif
-    if ((k = jump_to(&JT(gr, c, 0), h, x, y, gx, gy)) != 0 &&
+    if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], x, y, gx, gy)) != 0 &&
         (rc = poffer(s, B, p, plain, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
       return rc;
-    if ((k = jump_to(&JT(gr, c, 0), v, x, y, gx, gy)) != 0 &&
+    if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], x, y, gx, gy)) != 0 &&
         (rc = poffer(s, B, p, plain, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
       return rc;
   }
@@ -319,7 +392,7 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
   int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
   double g = node_at(s, p)->g;
-  const int16_t *e = &JT(gr, p, 0);
+  const int8_t *e = &JT(gr, p, 0);
   pbuf B;
   unsigned m;
   int d, rc;
@@ -333,7 +406,7 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
   m &= gr->moves[p];
   for (d = 0; d < 4; d++) {
     int32_t k;
-    if (!(m >> d & 1u) || (k = jump_to(e, d, px, py, gx, gy)) == 0) continue;
+    if (!(m >> d & 1u) || (k = jump_to(e, d, gr->off[0][d], px, py, gx, gy)) == 0) continue;
     if ((rc = poffer(s, &B, p, plain, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
                      g + k)) != ASTAR_OK)
       return rc;

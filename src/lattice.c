@@ -464,7 +464,7 @@ size_t astar__lat_bytes(const astar_topology *t) {
   return sizeof *gr + 2 * n + (gr->rows ? bits_words(gr) * sizeof(uint64_t) : 0) +
          (gr->cost ? n * sizeof(double) : 0) + (gr->tag ? n * sizeof(uint16_t) : 0) +
          (gr->clear ? n : 0) + gr->scratch_cap * sizeof(int32_t) +
-         gr->log_cap * sizeof *gr->log + (gr->jump ? 8 * n * sizeof(int16_t) : 0) +
+         gr->log_cap * sizeof *gr->log + (gr->jump ? 8 * n * sizeof *gr->jump : 0) +
          astar__ubits_bytes(gr);
 }
 

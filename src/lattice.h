@@ -91,8 +91,9 @@ struct astar_grid {
   int edits;
   int edits_versioned;
   /* the jump table (jpsplus.c), NULL until astar_grid_precompute_jumps:
-  ** 8 per padded cell, by direction; kept current by set_blocked */
-  int16_t *jump;
+  ** 8 per padded cell, by direction, each within +-127; kept current by
+  ** set_blocked */
+  int8_t *jump;
   int jump_auto; /* "auto" takes the table (its runs were long at build) */
   /* units' bit sets (jpsunits.c), NULL until a sized jump point search
   ** needs them: by unit size k, NULL or the rows then the columns (as

@@ -142,7 +142,7 @@ static int l_grid_has_jumps(lua_State *L) {
 static int l_jump_table(lua_State *L) {
   ltopo *T = check_topo(L, 1, &grid_class);
   size_t n;
-  const int16_t *e = astar_grid_jump_table(T->grid, &n);
+  const int8_t *e = astar_grid_jump_table(T->grid, &n);
   if (e == NULL) return 0;
   lua_pushlstring(L, (const char *)e, n * sizeof *e);
   return 1;

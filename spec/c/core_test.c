@@ -163,7 +163,7 @@ static void test_jps_plus(void) {
   int32_t nodes[256], n, i, y;
   double cost, acost;
   size_t na, nb, bytes;
-  const int16_t *ta, *tb;
+  const int8_t *ta, *tb;
   for (y = 0; y < 29; y++) {
     CHECK(astar_grid_set_blocked(gr, 25, y, 1) == ASTAR_OK);
     CHECK(astar_grid_set_blocked(fresh, 25, y, 1) == ASTAR_OK);
@@ -175,7 +175,7 @@ static void test_jps_plus(void) {
   CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_EINVAL);
   bytes = astar_topology_bytes(astar_grid_topology(gr));
   CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK && astar_grid_has_jumps(gr) == 2);
-  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == bytes + 52 * 32 * 16);
+  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == bytes + 52 * 32 * 8);
   CHECK(astar_jps_plus_refusal(astar_grid_topology(gr), &q) == NULL);
   CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
   CHECK(astar_search_step(s, 0) == ASTAR_FOUND && astar_search_jps(s));
@@ -236,7 +236,7 @@ static void test_jps_plus(void) {
   astar_topology_lock(astar_grid_topology(gr), -1);
   bytes = astar_topology_bytes(astar_grid_topology(gr));
   CHECK(astar_grid_precompute_jumps(gr, 0) == ASTAR_OK && !astar_grid_has_jumps(gr));
-  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == bytes - 52 * 32 * 16);
+  CHECK(astar_topology_bytes(astar_grid_topology(gr)) == bytes - 52 * 32 * 8);
   astar_search_free(s);
   astar_grid_free(gr);
   astar_grid_free(fresh);
@@ -247,6 +247,44 @@ static void test_jps_plus(void) {
 /* Jump point search through the C API: the default on a uniform grid, the
 ** same cost and every cell as A*, fewer expansions; "jps" where it cannot
 ** serve is EINVAL with the reason from astar_jps_refusal. */
+/* Long straight runs (300 columns): every entry one byte, an escape
+** (+-127) past 126 steps, repaired as a fresh build, a jps+ path across
+** escapes costing A*'s. */
+static void test_jump_escapes(void) {
+  astar_grid *gr = astar_grid_new(300, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *fresh = astar_grid_new(300, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  const int8_t *ta, *tb;
+  size_t na, nb, i;
+  int32_t nodes[400];
+  double cost[2];
+  int k;
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, &na);
+  CHECK(na == 302 * 6 * 8 && ta[(302 * 2 + 1) * 8] == -127); /* east of (0, 1) */
+  CHECK(ta[(302 * 2 + 174) * 8] == -126); /* 126 open */
+  CHECK(astar_grid_set_blocked(gr, 250, 1, 1) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(fresh, 250, 1, 1) == ASTAR_OK);
+  CHECK(astar_grid_precompute_jumps(fresh, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, &na);
+  tb = astar_grid_jump_table(fresh, &nb);
+  CHECK(nb == na && memcmp(ta, tb, na) == 0);
+  CHECK(ta[(302 * 3 + 1) * 8] == 127); /* a jump point (251, 2) 251 on */
+  for (i = 0; i < na; i++) CHECK(ta[i] != -128);
+  astar_query_init(&q, 2 * 300, 2 * 300 + 299);
+  for (k = 0; k < 2; k++) {
+    q.algorithm = k ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_ASTAR;
+    CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+    CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path(s, q.goal, nodes, NULL, &cost[k]) == 300);
+  }
+  CHECK(cost[0] == cost[1] && cost[0] == 299);
+  astar_search_free(s);
+  astar_grid_free(gr);
+  astar_grid_free(fresh);
+}
+
 static void test_jps(void) {
   astar_grid *gr = astar_grid_new(70, 40, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_graph *g = astar_graph_new(NULL, NULL);
@@ -1144,6 +1182,7 @@ int main(void) {
   test_grid();
   test_jps();
   test_jps_plus();
+  test_jump_escapes();
   test_hex();
   test_lattice();
   test_topology();
