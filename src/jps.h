@@ -7,6 +7,13 @@
 #ifndef ASTAR_JPS_H
 #define ASTAR_JPS_H
 
+/* Jump point searches touch few nodes far apart: their loops keep sparse
+** node state (engine.h), so this header comes before any that includes
+** engine.h. */
+#ifdef ASTAR_ENGINE_H
+#error "jps.h must be included before engine.h (sparse node state)"
+#endif
+#define ASTAR_ENGINE_SPARSE 1
 #include "lattice.h"
 
 /* E, W, S, N, SE, NE, SW, NW (grid.c's order) */
