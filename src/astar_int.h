@@ -391,7 +391,7 @@ typedef struct astar_xpage {
 ** slot k; an entry whose stamp is not the search's generation is empty. */
 typedef struct astar_slot {
   uint32_t stamp;
-  int32_t node, k;
+  int32_t node, k, unused; /* 16 bytes: an entry is an index shifted */
 } astar_slot;
 
 /* 16 bytes.  fkey is the bit pattern of f (f >= 0 and never NaN, and the
@@ -427,7 +427,7 @@ struct astar_search {
   ** slot, slots numbered from 0 in the order the query touches nodes */
   astar_slot *slots;  /* open addressing, linear probing; slots_cap a power
                       ** of two (0: none yet), at most half of it used */
-  size_t slots_cap;
+  size_t slots_cap, slot_mask; /* slot_mask: slots_cap - 1 */
   int slot_shift;     /* 32 - log2(slots_cap): slot_home's top bits */
   int32_t *slot_node; /* the node at each slot; slots_cap / 2 long */
   size_t slot_node_cap;

@@ -134,9 +134,9 @@ ASTAR_INLINE size_t slot_home(const astar_search *s, int32_t v) {
 ** An entry of an older query (stamp not the generation) is empty: a begin
 ** clears nothing. */
 ASTAR_INLINE int32_t slot_find(const astar_search *s, int32_t v) {
-  size_t i, mask = s->slots_cap - 1;
+  size_t i;
   if (s->slots_cap == 0) return -1;
-  for (i = slot_home(s, v);; i = (i + 1) & mask) {
+  for (i = slot_home(s, v);; i = (i + 1) & s->slot_mask) {
     const astar_slot *e = &s->slots[i];
     if (e->stamp != s->gen) return -1;
     if (e->node == v) return e->k;
@@ -149,29 +149,28 @@ ASTAR_INLINE int32_t slot_find(const astar_search *s, int32_t v) {
 ** slot's state is whatever an older query left (its stamp is not the
 ** generation: relax_in sees a new node). */
 ASTAR_INLINE int32_t slot_touch(astar_search *s, int32_t v) {
-  for (;;) {
-    size_t i, mask = s->slots_cap - 1;
-    if (ASTAR_LIKELY(s->slots_cap != 0)) {
-      for (i = slot_home(s, v);; i = (i + 1) & mask) {
-        astar_slot *e = &s->slots[i];
-        if (e->stamp != s->gen) {
-          if (ASTAR_UNLIKELY((size_t)s->nslots >= s->slot_node_cap)) break; /* grow first */
-          e->stamp = s->gen;
-          e->node = v;
-          e->k = s->nslots;
-          s->slot_node[s->nslots] = v;
-          if (ASTAR_UNLIKELY((s->nslots & ASTAR_PAGE_MASK) == 0) &&
-              astar__touch_page(s, s->nslots) != ASTAR_OK) {
-            e->stamp = 0; /* as it was: the slot was not given */
-            return -1;
-          }
-          return s->nslots++;
-        }
-        if (e->node == v) return e->k;
-      }
-    }
-    if (astar__slot_grow(s) != ASTAR_OK) return -1;
+  astar_slot *t = s->slots; /* a sparse begin made it */
+  size_t i = slot_home(s, v);
+  int32_t k;
+  for (;; i = (i + 1) & s->slot_mask) {
+    if (t[i].stamp != s->gen) break;
+    if (t[i].node == v) return t[i].k;
   }
+  k = s->nslots;
+  if (ASTAR_UNLIKELY((size_t)k >= s->slot_node_cap)) {
+    /* half full: a larger table, then v's entry in it */
+    if (astar__slot_grow(s) != ASTAR_OK) return -1;
+    t = s->slots;
+    for (i = slot_home(s, v); t[i].stamp == s->gen; i = (i + 1) & s->slot_mask) continue;
+  }
+  if (ASTAR_UNLIKELY((k & ASTAR_PAGE_MASK) == 0) && astar__touch_page(s, k) != ASTAR_OK)
+    return -1;
+  t[i].stamp = s->gen;
+  t[i].node = v;
+  t[i].k = k;
+  s->slot_node[k] = v;
+  s->nslots = k + 1;
+  return k;
 }
 
 /* The internal node id at state index k. */
@@ -225,13 +224,14 @@ ASTAR_INLINE int node_seen(const astar_search *s, int32_t v) {
 }
 
 /* Prefetches the state of node v (which the search may not have touched)
-** for a write soon: the page's line where v's page exists; sparse: the
-** first entry v's slot is looked up at (the slots' pages are few and warm). */
+** for a write soon: the page's line where v's page exists.  Sparse state
+** is a few warm lines (the slots' pages and the slot table): nothing. */
 ASTAR_INLINE void node_prefetch(const astar_search *s, int32_t v) {
 #if !ASTAR_ENGINE_SPARSE
   if (s->pages[v >> ASTAR_PAGE_BITS] != NULL) ASTAR_PREFETCH(node_k(s, v));
 #else
-  if (s->slots_cap != 0) ASTAR_PREFETCH(&s->slots[slot_home(s, v)]);
+  (void)s; /* a probe's entry: measured no faster with a prefetch */
+  (void)v;
 #endif
 }
 

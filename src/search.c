@@ -219,6 +219,7 @@ int astar__slot_grow(astar_search *s) {
   astar__mem(s->alloc, s->ud, s->slots, s->slots_cap * sizeof(astar_slot), 0);
   s->slots = t;
   s->slots_cap = cap;
+  s->slot_mask = cap - 1;
   s->slot_shift = shift;
   return ASTAR_OK;
 }
@@ -404,6 +405,10 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     }
   }
   s->sparse = s->jps; /* jps.h: the jump point searches' loops keep sparse state */
+  if (s->sparse && s->slots_cap == 0 && astar__slot_grow(s) != ASTAR_OK) {
+    s->topo = NULL;
+    return ASTAR_ENOMEM;
+  }
   s->nslots = 0;
   s->cur_node = -1;
   if (++s->gen == 0) {
