@@ -405,10 +405,6 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     }
   }
   s->sparse = s->jps; /* jps.h: the jump point searches' loops keep sparse state */
-  if (s->sparse && s->slots_cap == 0 && astar__slot_grow(s) != ASTAR_OK) {
-    s->topo = NULL;
-    return ASTAR_ENOMEM;
-  }
   s->nslots = 0;
   s->cur_node = -1;
   if (++s->gen == 0) {
@@ -524,8 +520,11 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
     }
   }
   if (!goal_ok) s->goal = -2; /* never reached; the search runs until empty */
-  /* sparse state sizes its directory by the slots it gives (touch_page) */
-  if (!s->sparse && (rc = reserve(s, ops->span(t))) != ASTAR_OK) return s->status = rc;
+  /* sparse state sizes its directory by the slots it gives (touch_page),
+  ** and makes its slot table before the first one (slot_touch needs it) */
+  if (s->sparse ? s->slots_cap == 0 && (rc = astar__slot_grow(s)) != ASTAR_OK
+                : (rc = reserve(s, ops->span(t))) != ASTAR_OK)
+    return s->status = rc;
   if ((rc = seed(s, s->start)) != ASTAR_OK) return s->status = rc;
   s->status = ASTAR_SEARCHING;
   return ASTAR_OK;
