@@ -431,7 +431,8 @@ struct astar_search {
   int slot_shift;     /* 32 - log2(slots_cap): slot_home's top bits */
   int32_t *slot_node; /* the node at each slot; slots_cap / 2 long */
   size_t slot_node_cap;
-  int32_t nslots; /* slots this query gave */
+  int32_t nslots, slot_room; /* slots this query gave; at most (half the
+                              ** table, and slot_node's length) */
   int32_t cur_node, cur_k; /* the node being expanded and its slot (-1) */
   int sparse;     /* this query keeps sparse state (s->jps) */
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */

@@ -157,7 +157,7 @@ ASTAR_INLINE int32_t slot_touch(astar_search *s, int32_t v) {
     if (t[i].node == v) return t[i].k;
   }
   k = s->nslots;
-  if (ASTAR_UNLIKELY((size_t)k >= s->slot_node_cap)) {
+  if (ASTAR_UNLIKELY(k >= s->slot_room)) {
     /* half full: a larger table, then v's entry in it */
     if (astar__slot_grow(s) != ASTAR_OK) return -1;
     t = s->slots;

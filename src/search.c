@@ -221,6 +221,7 @@ int astar__slot_grow(astar_search *s) {
   s->slots_cap = cap;
   s->slot_mask = cap - 1;
   s->slot_shift = shift;
+  s->slot_room = (int32_t)half; /* with the table: a failure above keeps the old room */
   return ASTAR_OK;
 }
 
