@@ -424,17 +424,17 @@ struct astar_search {
                                 ** once any query used it) */
   size_t xpages_cap, nxpages;
   /* sparse state (jump point searches, engine.h): the pages are indexed by
-  ** slot, slots numbered from 0 in the order the query touches nodes */
-  astar_slot *slots;  /* open addressing, linear probing; slots_cap a power
-                      ** of two (0: none yet), at most half of it used */
+  ** slot, slots numbered from 0 in the order the query touches nodes; the
+  ** table is open addressing with linear probing, slots_cap a power of two
+  ** (0: none yet), at most half of it used (slot_room) */
+  astar_slot *slots;
   size_t slots_cap, slot_mask; /* slot_mask: slots_cap - 1 */
-  int slot_shift;     /* 32 - log2(slots_cap): slot_home's top bits */
-  int32_t *slot_node; /* the node at each slot; slots_cap / 2 long */
+  int slot_shift;              /* 32 - log2(slots_cap): slot_home's top bits */
+  int32_t *slot_node;          /* the node at each slot; slots_cap / 2 long */
   size_t slot_node_cap;
-  int32_t nslots, slot_room; /* slots this query gave; at most (half the
-                              ** table, and slot_node's length) */
-  int32_t cur_node, cur_k; /* the node being expanded and its slot (-1) */
-  int sparse;     /* this query keeps sparse state (s->jps) */
+  int32_t nslots, slot_room;         /* slots this query gave; at most */
+  int32_t cur_node, cur_k;           /* the node being expanded and its slot (-1) */
+  int sparse;                        /* this query keeps sparse state (s->jps) */
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */
   size_t slab_bytes;                 /* their size in all */
   int use_x;                         /* this query keeps extras (hc, cc, gpos) */

@@ -165,7 +165,8 @@ int astar__touch_page(astar_search *s, int32_t k) {
   /* sparse state: the directories follow the slots (a dense begin sized
   ** them for every node) */
   if (i >= s->pages_cap || (s->use_x && i >= s->xpages_cap)) {
-    size_t np = i < s->pages_cap ? s->pages_cap : i + 1 > 2 * s->pages_cap ? i + 1 : 2 * s->pages_cap;
+    size_t np = i < s->pages_cap ? s->pages_cap : i + 1 > 2 * s->pages_cap ? i + 1
+                                                                           : 2 * s->pages_cap;
     if (astar__search_reserve(s, np) != ASTAR_OK) return ASTAR_ENOMEM;
   }
   if (s->pages[i] == NULL) {
