@@ -499,6 +499,9 @@ int astar__search_regrow(astar_search *s);
 /* Sizes the search's page directories for np pages, the new entries empty
 ** (search.c; ENOMEM leaves them as they were). */
 int astar__search_reserve(astar_search *s, size_t np);
+/* Whether the jump point loops keep sparse state (jps.c; 0 in the
+** single-file build, see jps.h). */
+extern const int astar__jps_sparse;
 
 ASTAR_INTERNAL_END
 

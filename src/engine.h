@@ -70,7 +70,7 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 ** A translation unit says which state its loops keep by defining
 ** ASTAR_ENGINE_SPARSE before including this file (jps.h does, for jps.c
 ** and jpsplus.c; every other file keeps dense state): node_at, parent_at,
-** node_seen, hc_at, cc_at, gpos_at, node_prefetch, relax_impl and
+** node_seen, hc_at, cc_at, node_prefetch, relax_impl and
 ** search_loop take internal node ids in both, and the heap holds state
 ** indices.  search.c, which serves both kinds of search, asks s->sparse.
 */
@@ -213,10 +213,6 @@ ASTAR_INLINE double *hc_at(const astar_search *s, int32_t v) {
 
 ASTAR_INLINE double *cc_at(const astar_search *s, int32_t v) {
   return cc_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
-}
-
-ASTAR_INLINE int32_t *gpos_at(const astar_search *s, int32_t v) {
-  return gpos_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
 }
 
 ASTAR_INLINE int node_seen(const astar_search *s, int32_t v) {

@@ -31,6 +31,8 @@
 
 #define CGRID(t) ((const astar_grid *)(t))
 
+const int astar__jps_sparse = ASTAR_ENGINE_SPARSE; /* see jps.h */
+
 /* ------------------------------------------------------------------------ */
 /* node state: the few accessors the search reads and writes here            */
 /* ------------------------------------------------------------------------ */

@@ -406,7 +406,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
       s->run = ops->run[plain ? ASTAR_RUN_PLAIN : ASTAR_RUN_GENERAL];
     }
   }
-  s->sparse = s->jps; /* jps.h: the jump point searches' loops keep sparse state */
+  s->sparse = s->jps && astar__jps_sparse; /* jps.h: the jump point loops' state */
   s->nslots = 0;
   s->cur_node = -1;
   if (++s->gen == 0) {
