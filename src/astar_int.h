@@ -387,6 +387,13 @@ typedef struct astar_xpage {
   int32_t gpos[ASTAR_PAGE]; /* by-g heap positions (stop = optimal) */
 } astar_xpage;
 
+/* An entry of the slot table (sparse state, engine.h): node's state is at
+** slot k; an entry whose stamp is not the search's generation is empty. */
+typedef struct astar_slot {
+  uint32_t stamp;
+  int32_t node, k, unused; /* 16 bytes: an entry is an index shifted */
+} astar_slot;
+
 /* 16 bytes.  fkey is the bit pattern of f (f >= 0 and never NaN, and the
 ** bits of non-negative doubles order like their values, so the heap compares
 ** integers); then a 32-bit tie key, smaller first: the float bits of h for
@@ -416,6 +423,18 @@ struct astar_search {
   astar_xpage **xpages; /* the extras' directory (pages_cap long
                                 ** once any query used it) */
   size_t xpages_cap, nxpages;
+  /* sparse state (jump point searches, engine.h): the pages are indexed by
+  ** slot, slots numbered from 0 in the order the query touches nodes; the
+  ** table is open addressing with linear probing, slots_cap a power of two
+  ** (0: none yet), at most half of it used (slot_room) */
+  astar_slot *slots;
+  size_t slots_cap, slot_mask; /* slot_mask: slots_cap - 1 */
+  int slot_shift;              /* 32 - log2(slots_cap): slot_home's top bits */
+  int32_t *slot_node;          /* the node at each slot; slots_cap / 2 long */
+  size_t slot_node_cap;
+  int32_t nslots, slot_room;         /* slots this query gave; at most */
+  int32_t cur_node, cur_k;           /* the node being expanded and its slot (-1) */
+  int sparse;                        /* this query keeps sparse state (s->jps) */
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */
   size_t slab_bytes;                 /* their size in all */
   int use_x;                         /* this query keeps extras (hc, cc, gpos) */
@@ -477,6 +496,12 @@ int astar__repair_reopen(astar_search *s, int32_t v);
 int astar__graph_repair(astar_search *s, const int32_t *changed, size_t nchanged,
                         const int32_t *sources, size_t nsources, size_t *nreset);
 int astar__search_regrow(astar_search *s);
+/* Sizes the search's page directories for np pages, the new entries empty
+** (search.c; ENOMEM leaves them as they were). */
+int astar__search_reserve(astar_search *s, size_t np);
+/* Whether the jump point loops keep sparse state (jps.c; 0 in the
+** single-file build, see jps.h). */
+extern const int astar__jps_sparse;
 
 ASTAR_INTERNAL_END
 

@@ -7,7 +7,8 @@
 ** function per topology and mode, with no call per neighbour and no
 ** topology branch per expansion.
 **
-** Node state lives in flat arrays indexed by internal node id and is valid
+** Node state lives in pages (astar_int.h) indexed by internal node id, or
+** by the node's slot in jump point searches (see node_k), and is valid
 ** only when its stamp equals the search's generation, so a query never
 ** clears memory it did not touch.  The open list is a binary heap that
 ** records each node's position for O(log n) decrease-key and reopening.
@@ -55,57 +56,179 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 #define REOPEN_EPS 1e-12
 
 /* ------------------------------------------------------------------------ */
-/* per-node state (pages: see astar_int.h)                                    */
+/* per-node state (pages and slots: see astar_int.h)                          */
 /* ------------------------------------------------------------------------ */
 
+/*
+** The state of a node is at a state index k.  Dense state (every search but
+** jump point search): k is the internal node id, pages cover the regions
+** of the topology the search reached.  Sparse state (jump point search, a
+** query touching few nodes far apart): k is the node's slot, numbered in
+** the order the query touched the nodes, found through a hash table of the
+** touched nodes (s->slots), so the pages hold only those nodes.
+**
+** A translation unit says which state its loops keep by defining
+** ASTAR_ENGINE_SPARSE before including this file (jps.h does, for jps.c
+** and jpsplus.c; every other file keeps dense state): node_at, parent_at,
+** node_seen, hc_at, cc_at, node_prefetch, relax_impl and
+** search_loop take internal node ids in both, and the heap holds state
+** indices.  search.c, which serves both kinds of search, asks s->sparse.
+*/
+#ifndef ASTAR_ENGINE_SPARSE
+#define ASTAR_ENGINE_SPARSE 0
+#endif
+
 /* Allocates the page (and, when the query keeps extras, the extra page) of
-** internal node v; search.c.  ENOMEM leaves the directory as it was. */
-int astar__touch_page(astar_search *s, int32_t v);
+** state index k where they are missing, and the directory's entry where
+** sparse state outgrows it; search.c.  ENOMEM leaves the directory as it was. */
+int astar__touch_page(astar_search *s, int32_t k);
+/* Grows the slot table (twice the entries, the live ones moved) and the
+** slots' node list; search.c.  ENOMEM leaves both as they were. */
+int astar__slot_grow(astar_search *s);
 
-/* The state of node v, whose page exists (v was touched by this search). */
-ASTAR_INLINE astar_node *node_at(const astar_search *s, int32_t v) {
-  return (astar_node *)(s->nsb[v >> ASTAR_PAGE_BITS] + (uintptr_t)v * sizeof(astar_node));
+/* The state at index k, whose page exists (k was touched by this search). */
+ASTAR_INLINE astar_node *node_k(const astar_search *s, int32_t k) {
+  return (astar_node *)(s->nsb[k >> ASTAR_PAGE_BITS] + (uintptr_t)k * sizeof(astar_node));
 }
 
-ASTAR_INLINE int32_t *parent_at(const astar_search *s, int32_t v) {
-  return &s->pages[v >> ASTAR_PAGE_BITS]->parent[v & ASTAR_PAGE_MASK];
+ASTAR_INLINE int32_t *parent_k(const astar_search *s, int32_t k) {
+  return &s->pages[k >> ASTAR_PAGE_BITS]->parent[k & ASTAR_PAGE_MASK];
 }
 
-ASTAR_INLINE astar_xpage *xpage_at(const astar_search *s, int32_t v) {
-  return s->xpages[v >> ASTAR_PAGE_BITS];
+ASTAR_INLINE astar_xpage *xpage_k(const astar_search *s, int32_t k) {
+  return s->xpages[k >> ASTAR_PAGE_BITS];
 }
 
-ASTAR_INLINE double *hc_at(const astar_search *s, int32_t v) {
-  return &xpage_at(s, v)->hc[v & ASTAR_PAGE_MASK];
+ASTAR_INLINE double *hc_k(const astar_search *s, int32_t k) {
+  return &xpage_k(s, k)->hc[k & ASTAR_PAGE_MASK];
 }
 
-ASTAR_INLINE double *cc_at(const astar_search *s, int32_t v) {
-  return &xpage_at(s, v)->cc[v & ASTAR_PAGE_MASK];
+ASTAR_INLINE double *cc_k(const astar_search *s, int32_t k) {
+  return &xpage_k(s, k)->cc[k & ASTAR_PAGE_MASK];
 }
 
-ASTAR_INLINE int32_t *gpos_at(const astar_search *s, int32_t v) {
-  return &xpage_at(s, v)->gpos[v & ASTAR_PAGE_MASK];
+ASTAR_INLINE int32_t *gpos_k(const astar_search *s, int32_t k) {
+  return &xpage_k(s, k)->gpos[k & ASTAR_PAGE_MASK];
 }
 
-/* The page of node v, allocated on first touch (the only place a
-** search meets a node it may never have seen); NULL: out of memory.  plain:
+/* The page of state index k, allocated on first touch (the only place a
+** search meets a page it may never have had); NULL: out of memory.  plain:
 ** the fast path's instantiation, which never keeps extras. */
-ASTAR_INLINE astar_page *page_touch(astar_search *s, int32_t v, int plain) {
-  astar_page *p = s->pages[v >> ASTAR_PAGE_BITS];
+ASTAR_INLINE astar_page *page_touch(astar_search *s, int32_t k, int plain) {
+  astar_page *p = s->pages[k >> ASTAR_PAGE_BITS];
   if (ASTAR_UNLIKELY(p == NULL || (!plain && s->use_x &&
-                                   s->xpages[v >> ASTAR_PAGE_BITS] == NULL))) {
-    if (astar__touch_page(s, v) != ASTAR_OK) return NULL;
-    p = s->pages[v >> ASTAR_PAGE_BITS];
+                                   s->xpages[k >> ASTAR_PAGE_BITS] == NULL))) {
+    if (astar__touch_page(s, k) != ASTAR_OK) return NULL;
+    p = s->pages[k >> ASTAR_PAGE_BITS];
   }
   return p;
 }
 
-/* v has state in this search (its page exists and its stamp is current). */
-ASTAR_INLINE int node_seen(const astar_search *s, int32_t v) {
+/* The first entry of node v's probe sequence in the slot table (Fibonacci
+** hashing: the product's top bits). */
+ASTAR_INLINE size_t slot_home(const astar_search *s, int32_t v) {
+  return (size_t)(((uint32_t)v * 2654435769u) >> s->slot_shift);
+}
+
+/* The slot of node v in this query's sparse state; -1 when it has none.
+** An entry of an older query (stamp not the generation) is empty: a begin
+** clears nothing. */
+ASTAR_INLINE int32_t slot_find(const astar_search *s, int32_t v) {
+  size_t i;
+  if (s->slots_cap == 0) return -1;
+  for (i = slot_home(s, v);; i = (i + 1) & s->slot_mask) {
+    const astar_slot *e = &s->slots[i];
+    if (e->stamp != s->gen) return -1;
+    if (e->node == v) return e->k;
+  }
+}
+
+/* The slot of node v, given one (the next) when v has none yet, with its
+** page (and extras, as page_touch); -1: out of memory.  Slots are given in
+** order from 0, so only the first of a page asks for the page.  A new
+** slot's state is whatever an older query left (its stamp is not the
+** generation: relax_in sees a new node). */
+ASTAR_INLINE int32_t slot_touch(astar_search *s, int32_t v) {
+  astar_slot *t = s->slots; /* a sparse begin made it */
+  size_t i = slot_home(s, v);
+  int32_t k;
+  for (;; i = (i + 1) & s->slot_mask) {
+    if (t[i].stamp != s->gen) break;
+    if (t[i].node == v) return t[i].k;
+  }
+  k = s->nslots;
+  if (ASTAR_UNLIKELY(k >= s->slot_room)) {
+    /* half full: a larger table, then v's entry in it */
+    if (astar__slot_grow(s) != ASTAR_OK) return -1;
+    t = s->slots;
+    for (i = slot_home(s, v); t[i].stamp == s->gen; i = (i + 1) & s->slot_mask) continue;
+  }
+  if (ASTAR_UNLIKELY((k & ASTAR_PAGE_MASK) == 0) && astar__touch_page(s, k) != ASTAR_OK)
+    return -1;
+  t[i].stamp = s->gen;
+  t[i].node = v;
+  t[i].k = k;
+  s->slot_node[k] = v;
+  s->nslots = k + 1;
+  return k;
+}
+
+/* The internal node id at state index k. */
+ASTAR_INLINE int32_t node_of(const astar_search *s, int32_t k, int sparse) {
+  return sparse ? s->slot_node[k] : k;
+}
+
+/* The state index of internal node v, which this search touched (sparse:
+** the node being expanded, which the loop names, without a probe). */
+ASTAR_INLINE int32_t state_of(const astar_search *s, int32_t v, int sparse) {
+  if (!sparse) return v;
+  return v == s->cur_node ? s->cur_k : slot_find(s, v);
+}
+
+/* v has state in this search (touched, and its stamp is current). */
+ASTAR_INLINE int node_seen_in(const astar_search *s, int32_t v, int sparse) {
   astar_page *p;
+  if (sparse) {
+    int32_t k = v >= 0 ? slot_find(s, v) : -1;
+    return k >= 0 && node_k(s, k)->stamp == s->gen;
+  }
   if (v < 0 || (size_t)(v >> ASTAR_PAGE_BITS) >= s->pages_cap) return 0;
   p = s->pages[v >> ASTAR_PAGE_BITS];
   return p != NULL && p->ns[v & ASTAR_PAGE_MASK].stamp == s->gen;
+}
+
+/* The node-id accessors of this translation unit's kind of state: v was
+** touched by this search (node_seen: whether it was). */
+ASTAR_INLINE astar_node *node_at(const astar_search *s, int32_t v) {
+  return node_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+}
+
+ASTAR_INLINE int32_t *parent_at(const astar_search *s, int32_t v) {
+  return parent_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+}
+
+ASTAR_INLINE double *hc_at(const astar_search *s, int32_t v) {
+  return hc_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+}
+
+ASTAR_INLINE double *cc_at(const astar_search *s, int32_t v) {
+  return cc_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+}
+
+ASTAR_INLINE int node_seen(const astar_search *s, int32_t v) {
+  return node_seen_in(s, v, ASTAR_ENGINE_SPARSE);
+}
+
+/* Prefetches the state of node v (which the search may not have touched)
+** for a write soon: the page's line where v's page exists.  Sparse state
+** is a few warm lines (the slots' pages and the slot table): nothing. */
+ASTAR_INLINE void node_prefetch(const astar_search *s, int32_t v) {
+#if !ASTAR_ENGINE_SPARSE
+  if (s->pages[v >> ASTAR_PAGE_BITS] != NULL) ASTAR_PREFETCH(node_k(s, v));
+#else
+  (void)s; /* a probe's entry: measured no faster with a prefetch */
+  (void)v;
+#endif
 }
 
 /* ------------------------------------------------------------------------ */
@@ -130,8 +253,9 @@ ASTAR_INLINE double key_f(uint64_t u) {
 }
 
 /* `which` selects the heap (0 open: positions in the node states; 1 by-g:
-** positions in gpos); constant at each call site, so the compiler folds it. */
-#define HPOS(s, node, which) (*((which) ? gpos_at(s, node) : &node_at(s, node)->pos))
+** positions in gpos); constant at each call site, so the compiler folds it.
+** The heaps hold state indices (see node_k). */
+#define HPOS(s, node, which) (*((which) ? gpos_k(s, node) : &node_k(s, node)->pos))
 
 ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   astar_heap_item it = h->a[i];
@@ -274,10 +398,10 @@ ASTAR_INLINE int fail(astar_search *s, int status, int cause, int32_t node,
   return status;
 }
 
-/* The h of node v (external id ext): from the cache for callback
-** heuristics (calling it on first sight), otherwise the topology's built-in
-** estimate. */
-ASTAR_INLINE int node_h(astar_search *s, int32_t v, int32_t ext, int fresh, double x,
+/* The h of node v (external id ext, state index k): from the cache for
+** callback heuristics (calling it on first sight), otherwise the topology's
+** built-in estimate. */
+ASTAR_INLINE int node_h(astar_search *s, int32_t v, int32_t k, int32_t ext, int fresh, double x,
                         double y, double *h, astar_h_fn hf) {
   if (s->q.heuristic == ASTAR_H_CALLBACK) {
     if (fresh) {
@@ -286,9 +410,9 @@ ASTAR_INLINE int node_h(astar_search *s, int32_t v, int32_t ext, int fresh, doub
         return ASTAR_ECALLBACK;
       if (!(hv >= 0) || !isfinite(hv))
         return fail(s, ASTAR_EHEURISTIC, ASTAR_CAUSE_HEURISTIC, ext, -1, -1, hv);
-      *hc_at(s, v) = hv;
+      *hc_k(s, k) = hv;
     }
-    *h = *hc_at(s, v);
+    *h = *hc_k(s, k);
   } else {
     *h = hf(s, v, x, y);
   }
@@ -319,16 +443,23 @@ ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
 ** closed nodes are reopened (a cheaper route to a closed node puts it back
 ** on the open list).  plain: the fast path's instantiation (no budgets,
 ** callbacks, optimal stop or partial tracking; steps cannot overflow).
+** sparse: the state kept (see node_k), constant at each call site.
 */
-ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
-                            double ng, double step, double x, double y, int plain,
-                            astar_h_fn hf) {
-  astar_page *pg = page_touch(s, v, plain);
+ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link, double ng,
+                          double step, double x, double y, int plain, int sparse,
+                          astar_h_fn hf) {
+  int32_t k = v;
+  astar_page *pg;
   astar_node *n;
   double h, f;
   int rc;
-  if (ASTAR_UNLIKELY(pg == NULL)) return ASTAR_ENOMEM;
-  n = &pg->ns[v & ASTAR_PAGE_MASK];
+  if (sparse) {
+    if (ASTAR_UNLIKELY((k = slot_touch(s, v)) < 0)) return ASTAR_ENOMEM;
+    pg = s->pages[k >> ASTAR_PAGE_BITS];
+  } else if (ASTAR_UNLIKELY((pg = page_touch(s, v, plain)) == NULL)) {
+    return ASTAR_ENOMEM;
+  }
+  n = &pg->ns[k & ASTAR_PAGE_MASK];
   /* finite steps can still sum to infinity (1e308 + 1e308): no path has
   ** that cost */
   if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
@@ -339,14 +470,14 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
       return ASTAR_OK;
     }
     if (plain) h = hf(s, v, x, y);
-    else if ((rc = node_h(s, v, ext, 1, x, y, &h, hf)) != ASTAR_OK) return rc;
+    else if ((rc = node_h(s, v, k, ext, 1, x, y, &h, hf)) != ASTAR_OK) return rc;
     n->stamp = s->gen;
     n->g = ng;
     n->pos = POS_CLOSED;
-    pg->parent[v & ASTAR_PAGE_MASK] = link;
+    pg->parent[k & ASTAR_PAGE_MASK] = link;
     if (!plain) {
-      if (s->q.stop == ASTAR_STOP_OPTIMAL) *gpos_at(s, v) = -1;
-      if (s->use_cc) *cc_at(s, v) = step;
+      if (s->q.stop == ASTAR_STOP_OPTIMAL) *gpos_k(s, k) = -1;
+      if (s->use_cc) *cc_k(s, k) = step;
       if (s->q.track_best && h < s->best_h) {
         s->best_h = h;
         s->best = v;
@@ -360,10 +491,10 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
       s->st.reopened++;
     }
     if (plain) h = hf(s, v, x, y);
-    else if ((rc = node_h(s, v, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
+    else if ((rc = node_h(s, v, k, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
     n->g = ng;
-    pg->parent[v & ASTAR_PAGE_MASK] = link;
-    if (!plain && s->use_cc) *cc_at(s, v) = step;
+    pg->parent[k & ASTAR_PAGE_MASK] = link;
+    if (!plain && s->use_cc) *cc_k(s, k) = step;
   }
   if (plain || s->q.weight == 1.0) f = ng + h;
   else f = s->q.weight == 0 ? ng : ng + s->q.weight * h;
@@ -373,25 +504,32 @@ ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t lin
     astar_heap_item it;
     it.fkey = fkey(f);
     it.k = tie_key(s, h);
-    it.node = v;
+    it.node = k;
     if (n->pos == POS_CLOSED) s->st.generated++;
-    if (s->next.node < 0 || s->next.node == v || item_less(&it, &s->next)) {
+    if (s->next.node < 0 || s->next.node == k || item_less(&it, &s->next)) {
       /* v takes the bypass slot; a previous holder goes to the heap */
-      if (s->next.node >= 0 && s->next.node != v &&
+      if (s->next.node >= 0 && s->next.node != k &&
           heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, 0))
         return ASTAR_ENOMEM;
       s->next = it;
       n->pos = POS_NEXT;
-    } else if (heap_push(s, &s->open, v, f, it.k, 0)) {
+    } else if (heap_push(s, &s->open, k, f, it.k, 0)) {
       return ASTAR_ENOMEM;
     }
   }
   if (!plain && s->q.stop == ASTAR_STOP_OPTIMAL) {
-    int32_t gp = *gpos_at(s, v);
+    int32_t gp = *gpos_k(s, k);
     if (gp >= 0) heap_update(s, &s->byg, (size_t)gp, ng, 0, 1);
-    else if (heap_push(s, &s->byg, v, ng, 0, 1)) return ASTAR_ENOMEM;
+    else if (heap_push(s, &s->byg, k, ng, 0, 1)) return ASTAR_ENOMEM;
   }
   return ASTAR_OK;
+}
+
+/* relax_in with this translation unit's kind of state. */
+ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
+                            double ng, double step, double x, double y, int plain,
+                            astar_h_fn hf) {
+  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_ENGINE_SPARSE, hf);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -450,8 +588,8 @@ ASTAR_INLINE int query_step(astar_search *s, int32_t from, int32_t to,
 /* the loop                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Records the expansion of internal node v (trace, visited). */
-static int record(astar_search *s, int32_t v, double f) {
+/* Records the expansion of internal node v (state index k: trace, visited). */
+static int record(astar_search *s, int32_t v, int32_t k, double f) {
   int32_t ext = s->ops->external(s->topo, v);
   if (s->q.record_visited) {
     if (astar__grow(s->alloc, s->ud, (void **)&s->visited, &s->visited_cap,
@@ -461,7 +599,7 @@ static int record(astar_search *s, int32_t v, double f) {
   }
   if (s->q.record_trace) {
     astar_trace_entry *t;
-    int32_t link = *parent_at(s, v), par = -1;
+    int32_t link = *parent_k(s, k), par = -1;
     if (astar__grow(s->alloc, s->ud, (void **)&s->trace, &s->trace_cap,
                     s->ntrace + 1, sizeof(astar_trace_entry)))
       return ASTAR_ENOMEM;
@@ -470,7 +608,7 @@ static int record(astar_search *s, int32_t v, double f) {
     t = &s->trace[s->ntrace++];
     t->node = ext;
     t->parent = par;
-    t->g = node_at(s, v)->g;
+    t->g = node_k(s, k)->g;
     t->f = f;
   }
   return ASTAR_OK;
@@ -491,6 +629,7 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
   uint64_t done = 0;
   for (;;) {
     astar_heap_item top;
+    int32_t u;
     int rc;
     if (s->reached) {
       if (s->q.stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
@@ -522,17 +661,22 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
           return s->status = ASTAR_ENOMEM;
       }
     }
-    node_at(s, top.node)->pos = POS_CLOSED;
+    node_k(s, top.node)->pos = POS_CLOSED;
     if (s->q.stop == ASTAR_STOP_OPTIMAL)
-      heap_remove(s, &s->byg, (size_t)*gpos_at(s, top.node), 1);
+      heap_remove(s, &s->byg, (size_t)*gpos_k(s, top.node), 1);
+    u = node_of(s, top.node, ASTAR_ENGINE_SPARSE);
+    if (ASTAR_ENGINE_SPARSE) {
+      s->cur_node = u; /* state_of finds it without a probe */
+      s->cur_k = top.node;
+    }
     s->st.expanded++;
     done++;
     if ((s->q.record_trace || s->q.record_visited) &&
-        (rc = record(s, top.node, key_f(top.fkey))) != ASTAR_OK)
+        (rc = record(s, u, top.node, key_f(top.fkey))) != ASTAR_OK)
       return s->status = rc;
-    if (top.node == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
+    if (u == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
       return s->status = ASTAR_FOUND;
-    if ((rc = expand(s, top.node)) != ASTAR_OK) return s->status = rc;
+    if ((rc = expand(s, u)) != ASTAR_OK) return s->status = rc;
   }
 }
 

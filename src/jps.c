@@ -31,6 +31,8 @@
 
 #define CGRID(t) ((const astar_grid *)(t))
 
+const int astar__jps_sparse = ASTAR_ENGINE_SPARSE; /* see jps.h */
+
 /* ------------------------------------------------------------------------ */
 /* node state: the few accessors the search reads and writes here            */
 /* ------------------------------------------------------------------------ */
@@ -374,10 +376,7 @@ flush_full(jctx *J, int32_t p) {
 
 /* Offers cell q = (x, y) (reached from the expanded cell p) at cost g. */
 ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, double g) {
-#if defined(__GNUC__)
-  if (J->s->pages[q >> ASTAR_PAGE_BITS] != NULL) /* a page not yet touched: nothing */
-    __builtin_prefetch(node_at(J->s, q), 1);
-#endif
+  node_prefetch(J->s, q);
   J->q[J->n] = q;
   J->x[J->n] = x;
   J->y[J->n] = y;

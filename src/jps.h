@@ -7,6 +7,14 @@
 #ifndef ASTAR_JPS_H
 #define ASTAR_JPS_H
 
+/* Jump point searches touch few nodes far apart: their loops keep sparse
+** node state (engine.h) when this header comes before any that includes
+** engine.h.  The single-file build (make dist) includes engine.h once,
+** earlier, for every loop: there they keep dense state, and
+** astar__jps_sparse (jps.c) tells search.c which. */
+#ifndef ASTAR_ENGINE_H
+#define ASTAR_ENGINE_SPARSE 1
+#endif
 #include "lattice.h"
 
 /* E, W, S, N, SE, NE, SW, NW (grid.c's order) */

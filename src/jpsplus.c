@@ -334,9 +334,7 @@ ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int plain) {
 /* Offers padded cell q = (x, y) at cost g. */
 ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int plain, int32_t q, int32_t x,
                         int32_t y, double g) {
-#if defined(__GNUC__)
-  if (s->pages[q >> ASTAR_PAGE_BITS] != NULL) __builtin_prefetch(node_at(s, q), 1);
-#endif
+  node_prefetch(s, q);
   B->q[B->n] = q;
   B->x[B->n] = x - 1;
   B->y[B->n] = y - 1;

@@ -78,6 +78,7 @@ astar_search *astar_search_new(astar_alloc_fn alloc, void *ud) {
   s->gen = 1;
   s->status = ASTAR_ESTATE;
   s->next.node = -1;
+  s->cur_node = -1;
   s->best = -1;
   return s;
 }
@@ -97,6 +98,8 @@ void astar_search_free(astar_search *s) {
   astar__release(s->alloc, s->ud, (void **)&s->pages, &s->pages_cap, sizeof(astar_page *));
   astar__release(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, sizeof(uintptr_t));
   astar__release(s->alloc, s->ud, (void **)&s->xpages, &s->xpages_cap, sizeof(astar_xpage *));
+  astar__release(s->alloc, s->ud, (void **)&s->slots, &s->slots_cap, sizeof(astar_slot));
+  astar__release(s->alloc, s->ud, (void **)&s->slot_node, &s->slot_node_cap, sizeof(int32_t));
   astar__release(s->alloc, s->ud, (void **)&s->scratch, &s->scratch_cap, sizeof(double));
   astar__release(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, sizeof(int32_t));
   astar__release(s->alloc, s->ud, (void **)&s->foot, &s->foot_cap, sizeof(int32_t));
@@ -110,7 +113,8 @@ void astar_search_free(astar_search *s) {
 size_t astar_search_bytes(const astar_search *s) {
   return sizeof *s + s->slab_bytes +
          s->pages_cap * sizeof(astar_page *) + s->xpages_cap * sizeof(astar_xpage *) +
-         s->nsb_cap * sizeof(uintptr_t) +
+         s->nsb_cap * sizeof(uintptr_t) + s->slots_cap * sizeof(astar_slot) +
+         s->slot_node_cap * sizeof(int32_t) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
          s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t) +
          s->scratch_cap * sizeof(double) + (s->ids_cap + s->foot_cap) * sizeof(int32_t);
@@ -153,11 +157,18 @@ static void *slab_take(astar_search *s, astar_slab **head, size_t size) {
   return (char *)b + SLAB_HEAD + b->used++ * size;
 }
 
-/* Called by node_touch (engine.h) the first time a query reaches a node of a
-** page that does not exist yet.  A fresh page is zeroed: stamp 0 is no live
-** generation's, so its nodes read as untouched. */
-int astar__touch_page(astar_search *s, int32_t v) {
-  size_t i = (size_t)v >> ASTAR_PAGE_BITS;
+/* Called by page_touch (engine.h) the first time a query reaches a state
+** index of a page that does not exist yet.  A fresh page is zeroed: stamp 0
+** is no live generation's, so its nodes read as untouched. */
+int astar__touch_page(astar_search *s, int32_t k) {
+  size_t i = (size_t)k >> ASTAR_PAGE_BITS;
+  /* sparse state: the directories follow the slots (a dense begin sized
+  ** them for every node) */
+  if (i >= s->pages_cap || (s->use_x && i >= s->xpages_cap)) {
+    size_t np = i < s->pages_cap ? s->pages_cap : i + 1 > 2 * s->pages_cap ? i + 1
+                                                                           : 2 * s->pages_cap;
+    if (astar__search_reserve(s, np) != ASTAR_OK) return ASTAR_ENOMEM;
+  }
   if (s->pages[i] == NULL) {
     astar_page *p = (astar_page *)slab_take(s, &s->slabs, sizeof *p);
     if (p == NULL) return ASTAR_ENOMEM;
@@ -173,6 +184,45 @@ int astar__touch_page(astar_search *s, int32_t v) {
     s->xpages[i] = x; /* read only where the node's stamp is current */
     s->nxpages++;
   }
+  return ASTAR_OK;
+}
+
+/*
+** Called by slot_touch (engine.h) when the slot table is half full (or
+** absent): a table twice as large (256 entries the first time) takes this
+** query's entries, each at the first empty entry of its probe sequence, and
+** the node list grows to half the table.  Paid by the query that touched
+** that many nodes, in proportion to them; the table then serves every later
+** query of this search without growing (its memory is what the largest
+** jump point search needed, and stays warm).
+*/
+int astar__slot_grow(astar_search *s) {
+  size_t cap = s->slots_cap ? s->slots_cap * 2 : 256, i, half = cap / 2;
+  astar_slot *t;
+  int shift = 32;
+  if (cap > ((size_t)INT32_MAX + 1) || cap > SIZE_MAX / sizeof(astar_slot)) return ASTAR_ENOMEM;
+  if (s->slot_node_cap < half &&
+      astar__resize(s->alloc, s->ud, (void **)&s->slot_node, &s->slot_node_cap, half,
+                    sizeof(int32_t)))
+    return ASTAR_ENOMEM;
+  t = (astar_slot *)astar__mem(s->alloc, s->ud, NULL, 0, cap * sizeof(astar_slot));
+  if (t == NULL) return ASTAR_ENOMEM;
+  for (i = 0; i < cap; i++) t[i].stamp = 0;
+  for (i = cap; i > 1; i >>= 1) shift--;
+  for (i = 0; i < s->slots_cap; i++) {
+    const astar_slot *e = &s->slots[i];
+    size_t j;
+    if (e->stamp != s->gen) continue;
+    j = (size_t)(((uint32_t)e->node * 2654435769u) >> shift);
+    while (t[j].stamp == s->gen) j = (j + 1) & (cap - 1);
+    t[j] = *e;
+  }
+  astar__mem(s->alloc, s->ud, s->slots, s->slots_cap * sizeof(astar_slot), 0);
+  s->slots = t;
+  s->slots_cap = cap;
+  s->slot_mask = cap - 1;
+  s->slot_shift = shift;
+  s->slot_room = (int32_t)half; /* with the table: a failure above keeps the old room */
   return ASTAR_OK;
 }
 
@@ -254,7 +304,11 @@ static int query_plain(const astar_query *q) {
 /* Sizes the page directories for n nodes (the pages themselves come as the
 ** search touches them). */
 static int reserve(astar_search *s, size_t n) {
-  size_t np = (n + ASTAR_PAGE - 1) >> ASTAR_PAGE_BITS;
+  return astar__search_reserve(s, (n + ASTAR_PAGE - 1) >> ASTAR_PAGE_BITS);
+}
+
+/* Sizes the page directories for np pages. */
+int astar__search_reserve(astar_search *s, size_t np) {
   if (s->nsb_cap < np &&
       astar__resize(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, np, sizeof(uintptr_t)))
     return ASTAR_ENOMEM;
@@ -352,12 +406,16 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
       s->run = ops->run[plain ? ASTAR_RUN_PLAIN : ASTAR_RUN_GENERAL];
     }
   }
+  s->sparse = s->jps && astar__jps_sparse; /* jps.h: the jump point loops' state */
+  s->nslots = 0;
+  s->cur_node = -1;
   if (++s->gen == 0) {
     size_t i;
     int j;
     for (i = 0; i < s->pages_cap; i++)
       if (s->pages[i])
         for (j = 0; j < ASTAR_PAGE; j++) s->pages[i]->ns[j].stamp = 0;
+    for (i = 0; i < s->slots_cap; i++) s->slots[i].stamp = 0;
     s->gen = 1;
   }
   s->open.n = s->byg.n = 0;
@@ -413,9 +471,12 @@ static double ops_h(const astar_search *s, int32_t v, double x, double y) {
   return s->ops->estimate(s, v);
 }
 
-/* Puts internal node v on the open list at cost 0. */
+/* Puts internal node v on the open list at cost 0, in the query's kind of
+** state. */
 static int seed(astar_search *s, int32_t v) {
-  return relax_impl(s, v, s->ops->external(s->topo, v), -1, 0.0, 0.0, 0, 0, 0, ops_h);
+  int32_t ext = s->ops->external(s->topo, v);
+  if (s->sparse) return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 1, ops_h);
+  return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 0, ops_h);
 }
 
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q) {
@@ -461,7 +522,11 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
     }
   }
   if (!goal_ok) s->goal = -2; /* never reached; the search runs until empty */
-  if ((rc = reserve(s, ops->span(t))) != ASTAR_OK) return s->status = rc;
+  /* sparse state sizes its directory by the slots it gives (touch_page),
+  ** and makes its slot table before the first one (slot_touch needs it) */
+  if (s->sparse ? s->slots_cap == 0 && (rc = astar__slot_grow(s)) != ASTAR_OK
+                : (rc = reserve(s, ops->span(t))) != ASTAR_OK)
+    return s->status = rc;
   if ((rc = seed(s, s->start)) != ASTAR_OK) return s->status = rc;
   s->status = ASTAR_SEARCHING;
   return ASTAR_OK;
@@ -541,12 +606,12 @@ static int32_t reached(const astar_search *s, int32_t id) {
   int32_t v;
   if (s->status == ASTAR_ESTATE || id < 0 || id >= s->count) return -1;
   v = s->ops->internal(s->topo, id);
-  return node_seen(s, v) ? v : -1;
+  return node_seen_in(s, v, s->sparse) ? v : -1;
 }
 
 /* The search-tree parent of reached internal node v (-1 at a root). */
 static int32_t tree_parent(const astar_search *s, int32_t v) {
-  int32_t link = *parent_at(s, v);
+  int32_t link = *parent_k(s, state_of(s, v, s->sparse));
   if (link < 0 || s->jps) return link; /* jump points: the parent's id */
   return s->reverse ? s->ops->link_to(s->topo, v, link)
                     : s->ops->link_from(s->topo, v, link);
@@ -616,7 +681,7 @@ int32_t astar_search_best(const astar_search *s) {
 
 double astar_search_g(const astar_search *s, int32_t node) {
   int32_t v = reached(s, node);
-  return v >= 0 ? node_at(s, v)->g : -1;
+  return v >= 0 ? node_k(s, state_of(s, v, s->sparse))->g : -1;
 }
 
 int astar_search_h(astar_search *s, int32_t node, double *h) {

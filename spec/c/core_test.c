@@ -8,6 +8,7 @@
 */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "astar.h"
@@ -1174,6 +1175,209 @@ static void test_split_lockstep(void) {
   astar_grid_free(gr);
 }
 
+/* ------------------------------------------------------------------------ */
+/* sparse state: jump point searches' slots (engine.h)                        */
+/* ------------------------------------------------------------------------ */
+
+/* An allocator that gives `sparse_left` more blocks (or growths), then
+** fails until it is set again (-1: never fails); frees always work. */
+static long sparse_left = -1;
+static void *sparse_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+  (void)ud;
+  (void)osize;
+  if (nsize == 0) {
+    free(p);
+    return NULL;
+  }
+  if (sparse_left == 0) return NULL;
+  if (sparse_left > 0) sparse_left--;
+  return realloc(p, nsize);
+}
+
+/* The octile distance as a callback (the query keeps extras: hc pages). */
+static int sparse_octile(void *ctx, int32_t node, int32_t goal, double *h) {
+  int32_t w = *(const int32_t *)ctx, dx = abs(node % w - goal % w), dy = abs(node / w - goal / w);
+  *h = dx < dy ? (ASTAR_GRID_DIAG - 1) * dx + dy : (ASTAR_GRID_DIAG - 1) * dy + dx;
+  return 0;
+}
+
+/* A 200 x 200 map with walls, gaps and scattered blocks: jump point
+** searches on it touch a few hundred nodes far apart. */
+static astar_grid *sparse_maze(astar_alloc_fn alloc) {
+  astar_grid *gr = astar_grid_new(200, 200, ASTAR_DIAG_NO_CORNER_CUTTING, alloc, NULL);
+  int32_t x, y;
+  for (y = 0; y < 200; y++)
+    for (x = 0; x < 200; x++)
+      if ((x % 25 == 12 && y % 50 != 7 && y % 50 != 31) || (x * 7 + y * 13) % 17 == 0)
+        CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+  return gr;
+}
+
+/* Runs q on s; its status, and with FOUND the goal's cost in *cost. */
+static int sparse_run(astar_search *s, astar_topology *t, const astar_query *q, double *cost) {
+  int rc = astar_search_begin(s, t, q);
+  if (rc != ASTAR_OK) return rc;
+  rc = astar_search_step(s, 0);
+  if (rc == ASTAR_FOUND) {
+    int32_t nodes[4096];
+    CHECK(astar_search_path_length(s, q->goal) <= 4096);
+    CHECK(astar_search_path(s, q->goal, nodes, NULL, cost) > 0);
+    CHECK(fabs(astar_search_g(s, q->goal) - *cost) < 1e-9 * (1 + *cost));
+  }
+  return rc;
+}
+
+static void test_sparse_state(void) {
+  astar_grid *big = astar_grid_new(2000, 2000, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *gr = sparse_maze(NULL), *tiny = astar_grid_new(3, 3, ASTAR_DIAG_ALWAYS, NULL, NULL);
+  astar_topology *t = astar_grid_topology(gr), *bt = astar_grid_topology(big);
+  astar_search *s = astar_search_new(NULL, NULL), *only = astar_search_new(NULL, NULL);
+  astar_search *ref = astar_search_new(NULL, NULL);
+  astar_query q;
+  double cost = 0, rcost = 0;
+  uint32_t seed = 12345;
+  int32_t starts[300], goals[300], w = 200, i, n = 0;
+  size_t most = 0;
+  /* a corner-to-corner jump point search of an open 2000 x 2000 grid owns a
+  ** few nodes' state: no directory of the map's 62,500 pages (1 MB) */
+  astar_query_init(&q, 0, 2000 * 2000 - 1);
+  CHECK(sparse_run(s, bt, &q, &cost) == ASTAR_FOUND && fabs(cost - 1999 * ASTAR_GRID_DIAG) < 1e-6);
+  CHECK(astar_search_jps(s) && astar_search_bytes(s) < 16 * 1024);
+  /* the queries: pairs of open cells of the maze */
+  while (n < 300) {
+    int32_t a, b;
+    seed = seed * 1103515245u + 12345u;
+    a = (int32_t)((seed >> 8) % 40000u);
+    seed = seed * 1103515245u + 12345u;
+    b = (int32_t)((seed >> 8) % 40000u);
+    if (astar_grid_blocked(gr, a % w, a / w) || astar_grid_blocked(gr, b % w, b / w)) continue;
+    starts[n] = a;
+    goals[n++] = b;
+  }
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  for (i = 0; i < n; i++) {
+    int rs, rr;
+    astar_query_init(&q, starts[i], goals[i]);
+    q.algorithm = ASTAR_ALGO_ASTAR;
+    rr = sparse_run(ref, t, &q, &rcost); /* a search of its own: dense state */
+    /* the same search object serves jump point searches (scanned and
+    ** precomputed), A* and grids of other sizes in turn */
+    q.algorithm = i % 3 == 0 ? ASTAR_ALGO_JPS : i % 3 == 1 ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_ASTAR;
+    if (i % 50 == 7) {
+      astar_query tq;
+      astar_query_init(&tq, 0, 8);
+      CHECK(sparse_run(s, astar_grid_topology(tiny), &tq, &cost) == ASTAR_FOUND && cost == 2 * ASTAR_GRID_DIAG);
+      astar_query_init(&tq, 2000 * 1000 + 3, 2000 * 1000 + 1990);
+      CHECK(sparse_run(s, bt, &tq, &cost) == ASTAR_FOUND && cost == 1987);
+    }
+    rs = sparse_run(s, t, &q, &cost);
+    CHECK(rs == rr && (rs != ASTAR_FOUND || fabs(cost - rcost) < 1e-9 * rcost));
+    q.algorithm = ASTAR_ALGO_JPS;
+    rs = sparse_run(only, t, &q, &cost);
+    CHECK(rs == rr && (rs != ASTAR_FOUND || fabs(cost - rcost) < 1e-9 * rcost));
+    if ((size_t)only->nslots > most) most = (size_t)only->nslots;
+  }
+  /* 300 jump point searches own what the largest of them needed (its
+  ** slots: 16 bytes of table at most half full, 20 of state and 4 of node id
+  ** each, and the pages' rounding), not a 1,280-byte page per region of the
+  ** map that any of them touched */
+  CHECK(most > 64 && astar_search_bytes(only) < 96 * most + 16 * 1024);
+  /* stepped one expansion at a time: the same answer, the same count */
+  {
+    uint64_t full;
+    astar_query_init(&q, starts[5], goals[5]);
+    CHECK(sparse_run(only, t, &q, &cost) == ASTAR_FOUND);
+    full = astar_search_stats(only)->expanded;
+    CHECK(astar_search_begin(only, t, &q) == ASTAR_OK);
+    for (i = 0; astar_search_step(only, 1) == ASTAR_SEARCHING; i++) continue;
+    CHECK(astar_search_status(only) == ASTAR_FOUND && astar_search_stats(only)->expanded == full);
+    CHECK(fabs(astar_search_g(only, q.goal) - cost) < 1e-9 * cost);
+    /* a budget; a partial jump point search ends at a reached jump point */
+    q.max_expansions = full > 2 ? full - 2 : 1;
+    CHECK(sparse_run(only, t, &q, &rcost) == ASTAR_MAX_EXPANSIONS);
+    q.track_best = 1;
+    q.algorithm = ASTAR_ALGO_JPS;
+    CHECK(sparse_run(only, t, &q, &rcost) == ASTAR_MAX_EXPANSIONS);
+    CHECK(astar_search_best(only) >= 0 && astar_search_g(only, astar_search_best(only)) >= 0);
+    /* trace: each jump point's parent was expanded before it */
+    astar_query_init(&q, starts[5], goals[5]);
+    q.record_trace = 1;
+    CHECK(sparse_run(only, t, &q, &rcost) == ASTAR_FOUND && rcost == cost);
+    {
+      size_t nt, j, k;
+      const astar_trace_entry *tr = astar_search_trace(only, &nt);
+      CHECK(nt == full && tr[0].parent == -1);
+      for (j = 1; j < nt; j++) {
+        int seen = 0;
+        for (k = 0; k < j; k++) seen |= tr[k].node == tr[j].parent;
+        CHECK(seen && tr[j].g == astar_search_g(only, tr[j].node));
+      }
+    }
+  }
+  /* across the generation's wrap: old slot entries are empty, every time */
+  only->gen = UINT32_MAX - 2;
+  for (i = 0; i < 6; i++) {
+    astar_query_init(&q, starts[i], goals[i]);
+    q.algorithm = ASTAR_ALGO_ASTAR;
+    CHECK(sparse_run(ref, t, &q, &rcost) == ASTAR_FOUND);
+    q.algorithm = ASTAR_ALGO_JPS;
+    CHECK(sparse_run(only, t, &q, &cost) == ASTAR_FOUND && fabs(cost - rcost) < 1e-9 * rcost);
+    astar_query_init(&q, 2000 * 5 + 10, 2000 * 5 + 20); /* ten cells of a row */
+    CHECK(sparse_run(only, bt, &q, &cost) == ASTAR_FOUND && cost == 10);
+    CHECK(astar_search_g(only, 0) == -1 && astar_search_g(only, 2000 * 2000 - 1) == -1);
+  }
+  CHECK(only->gen < 20);
+  /* out of memory at every allocation a search makes, its extras included
+  ** (a callback heuristic): ENOMEM from begin or step, never a wrong answer,
+  ** and the same search then answers right */
+  {
+    long budget;
+    int done = 0, mid = 0;
+    for (budget = 0; !done && budget < 400; budget++) {
+      astar_search *f;
+      int k, rc;
+      sparse_left = budget;
+      f = astar_search_new(sparse_alloc, NULL);
+      if (f == NULL) continue;
+      done = 1;
+      for (k = 0; k < 4; k++) {
+        astar_query_init(&q, starts[k * 7 + 1], goals[k * 7 + 1]);
+        q.algorithm = ASTAR_ALGO_ASTAR;
+        CHECK(sparse_run(ref, t, &q, &rcost) == ASTAR_FOUND);
+        q.algorithm = ASTAR_ALGO_JPS;
+        if (k == 3) {
+          q.heuristic = ASTAR_H_CALLBACK;
+          q.heuristic_fn = sparse_octile;
+          q.heuristic_ctx = &w;
+        }
+        rc = astar_search_begin(f, t, &q);
+        if (rc == ASTAR_OK) {
+          rc = astar_search_step(f, 0);
+          if (rc == ASTAR_ENOMEM) mid = 1;
+        }
+        CHECK(rc == ASTAR_FOUND || rc == ASTAR_ENOMEM);
+        if (rc == ASTAR_FOUND) {
+          CHECK(fabs(astar_search_g(f, q.goal) - rcost) < 1e-9 * rcost);
+        } else {
+          done = 0;
+          sparse_left = -1;
+          CHECK(sparse_run(f, t, &q, &cost) == ASTAR_FOUND && fabs(cost - rcost) < 1e-9 * rcost);
+          sparse_left = 0;
+        }
+      }
+      sparse_left = -1;
+      astar_search_free(f);
+    }
+    CHECK(done && mid); /* some budget ran out inside a step */
+  }
+  astar_search_free(s);
+  astar_search_free(only);
+  astar_search_free(ref);
+  astar_grid_free(big);
+  astar_grid_free(gr);
+  astar_grid_free(tiny);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1200,6 +1404,7 @@ int main(void) {
   test_edits();
   test_graph_repair();
   test_split_lockstep();
+  test_sparse_state();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
