@@ -25,7 +25,8 @@ local function octile(x, y, gx, gy)
   return DIAG_EXTRA * dy + dx
 end
 
-local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
+local util = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua")
+local median = util.median
 
 local f = io.open(MAPS .. "/README.md")
 if not f then
@@ -41,14 +42,7 @@ print("| family | queries | built-in s | Lua s | total Lua/built-in | built-in m
   .. "| median Lua/built-in |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for _, family in ipairs({ "game", "street" }) do
-  local queries = {}
-  for _, row in ipairs(PLAN.rows) do
-    if row[1] == family then
-      local g = astar.maps.load(MAPS .. "/" .. row[2] .. ".map")
-      local scen = astar.maps.scenarios(MAPS .. "/" .. row[2] .. ".map.scen")
-      for i = 1, #scen, row[3] do queries[#queries + 1] = { g, scen[i] } end
-    end
-  end
+  local queries = util.family_queries(astar, PLAN.rows, family, MAPS)
   local total = { builtin = {}, lua = {} }
   local med = { builtin = {}, lua = {} }
   for r = 1, ROUNDS do

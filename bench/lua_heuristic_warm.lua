@@ -11,6 +11,7 @@
 local astar = require("astar")
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 local PLAN = dofile("bench/plan.lua")
+local util = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua")
 local mode, reps, fam = arg[1] or "lua", tonumber(arg[2] or "10"), arg[3] or "game"
 local DIAG_EXTRA = astar.DIAGONAL - 1
 local calls = 0
@@ -22,14 +23,7 @@ local function octile(x, y, gx, gy)
   if dx < dy then return DIAG_EXTRA * dx + dy end
   return DIAG_EXTRA * dy + dx
 end
-local queries = {}
-for _, row in ipairs(PLAN.rows) do
-  if row[1] == fam then
-    local g = astar.maps.load(MAPS .. "/" .. row[2] .. ".map")
-    local scen = astar.maps.scenarios(MAPS .. "/" .. row[2] .. ".map.scen")
-    for i = 1, #scen, row[3] do queries[#queries + 1] = { g, scen[i] } end
-  end
-end
+local queries = util.family_queries(astar, PLAN.rows, fam, MAPS)
 local opts = mode == "lua" and { heuristic = octile } or {}
 local gen = 0
 local t0 = os.clock()

@@ -14,4 +14,19 @@ function util.median(t)
   return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
 end
 
+-- The queries of one family of bench/plan.lua's rows, { grid, scenario row }
+-- each: every stride-th row of each of the family's maps, loaded with astar
+-- from the directory maps.
+function util.family_queries(astar, rows, family, maps)
+  local queries = {}
+  for _, row in ipairs(rows) do
+    if row[1] == family then
+      local g = astar.maps.load(maps .. "/" .. row[2] .. ".map")
+      local scen = astar.maps.scenarios(maps .. "/" .. row[2] .. ".map.scen")
+      for i = 1, #scen, row[3] do queries[#queries + 1] = { g, scen[i] } end
+    end
+  end
+  return queries
+end
+
 return util
