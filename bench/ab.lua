@@ -34,11 +34,7 @@ if not (A and B and RUNS) then
   os.exit(2)
 end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 if MODES then
   local map = ("%s/%s.map"):format(MAPS, os.getenv("MODES_MAP") or "brc202d")

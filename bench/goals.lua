@@ -34,11 +34,7 @@ local function open_cell()
   end
 end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or (t[n / 2] + t[n / 2 + 1]) / 2
-end
+local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
 
 local function time(fn)
   local t0 = clock()
