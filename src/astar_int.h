@@ -435,6 +435,7 @@ struct astar_search {
   int32_t nslots, slot_room;         /* slots this query gave; at most */
   int32_t cur_node, cur_k;           /* the node being expanded and its slot (-1) */
   int sparse;                        /* this query keeps sparse state (s->jps) */
+  int lazy;                          /* its open list is a lazy heap (engine.h) */
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */
   size_t slab_bytes;                 /* their size in all */
   int use_x;                         /* this query keeps extras (hc, cc, gpos) */
@@ -502,6 +503,9 @@ int astar__search_reserve(astar_search *s, size_t np);
 /* Whether the jump point loops keep sparse state (jps.c; 0 in the
 ** single-file build, see jps.h). */
 extern const int astar__jps_sparse;
+/* Whether the precomputed mode's loops keep a lazy open list (jpsplus.c;
+** 0 in the single-file build, see engine.h's HEAP_LAZY). */
+extern const int astar__jump_lazy;
 
 ASTAR_INTERNAL_END
 

@@ -77,6 +77,12 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 #ifndef ASTAR_ENGINE_SPARSE
 #define ASTAR_ENGINE_SPARSE 0
 #endif
+/* Likewise ASTAR_ENGINE_LAZY (jpsplus.c, sparse state only): the loops keep
+** the open list as a lazy heap (HEAP_LAZY), and the query's seeds too
+** (s->lazy). */
+#ifndef ASTAR_ENGINE_LAZY
+#define ASTAR_ENGINE_LAZY 0
+#endif
 
 /* Allocates the page (and, when the query keeps extras, the extra page) of
 ** state index k where they are missing, and the directory's entry where
@@ -252,10 +258,24 @@ ASTAR_INLINE double key_f(uint64_t u) {
   return f;
 }
 
-/* `which` selects the heap (0 open: positions in the node states; 1 by-g:
-** positions in gpos); constant at each call site, so the compiler folds it.
+/* `which` selects the heap and how it keeps positions, constant at each
+** call site, so the compiler folds it: HEAP_OPEN, the open list with each
+** node's position in its state (decrease-key in place); HEAP_BYG, the by-g
+** heap, positions in gpos; HEAP_LAZY, the open list of sparse state (jump
+** point searches), without positions.  A lazy heap never moves or removes
+** an item but its top: a cheaper offer to an open node pushes a new item,
+** and the old one, stale, is dropped when it reaches the top (heap_stale).
+** So its pops write nothing into node state (a write per level into a
+** different node's line, for the indexed heap), and the node's pos says
+** only POS_OPEN (some item of it is in the heap), POS_NEXT or POS_CLOSED.
 ** The heaps hold state indices (see node_k). */
-#define HPOS(s, node, which) (*((which) ? gpos_k(s, node) : &node_k(s, node)->pos))
+enum { HEAP_OPEN = 0, HEAP_BYG = 1, HEAP_LAZY = 2 };
+#define POS_OPEN (-4) /* lazy heap: the node has an item in it */
+#define HPOS(s, node, which) (*((which) == HEAP_BYG ? gpos_k(s, node) : &node_k(s, node)->pos))
+#define HPOS_SET(s, node, which, i) \
+  do { \
+    if ((which) != HEAP_LAZY) HPOS(s, node, which) = (int32_t)(i); \
+  } while (0)
 
 ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   astar_heap_item it = h->a[i];
@@ -263,11 +283,11 @@ ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
     size_t p = (i - 1) >> 1;
     if (!item_less(&it, &h->a[p])) break;
     h->a[i] = h->a[p];
-    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    HPOS_SET(s, h->a[i].node, which, i);
     i = p;
   }
   h->a[i] = it;
-  HPOS(s, it.node, which) = (int32_t)i;
+  HPOS_SET(s, it.node, which, i);
 }
 
 ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
@@ -279,11 +299,11 @@ ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which)
     if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
     if (!item_less(&h->a[c], &it)) break;
     h->a[i] = h->a[c];
-    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    HPOS_SET(s, h->a[i].node, which, i);
     i = c;
   }
   h->a[i] = it;
-  HPOS(s, it.node, which) = (int32_t)i;
+  HPOS_SET(s, it.node, which, i);
 }
 
 /* Removes the top: the hole descends to a leaf along the smaller children
@@ -298,7 +318,7 @@ ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
     if (c >= n) break;
     if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
     h->a[i] = h->a[c];
-    HPOS(s, h->a[i].node, which) = (int32_t)i;
+    HPOS_SET(s, h->a[i].node, which, i);
     i = c;
   }
   h->a[i] = last;
@@ -315,7 +335,37 @@ static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
   h->a[h->n].k = k;
   h->a[h->n].node = node;
   heap_up(s, h, h->n++, which);
+  if (which == HEAP_LAZY) node_k(s, node)->pos = POS_OPEN;
   return ASTAR_OK;
+}
+
+/* Turns the lazy open list into an indexed one (HEAP_OPEN), in place: one
+** item per open node, its least, with its position.  The precomputed
+** mode's query handing its open list to JPS's loops (jpsplus.c). */
+ASTAR_INLINE void heap_index(astar_search *s) {
+  astar_heap *h = &s->open;
+  size_t i, n = 0;
+  for (i = 0; i < h->n; i++) {
+    astar_node *nd = node_k(s, h->a[i].node);
+    if (nd->pos == POS_OPEN) { /* the node's first item */
+      nd->pos = (int32_t)n;
+      h->a[n++] = h->a[i];
+    } else if (nd->pos >= 0 && item_less(&h->a[i], &h->a[nd->pos])) {
+      h->a[nd->pos] = h->a[i]; /* a cheaper item of it */
+    } /* else stale: dropped */
+  }
+  h->n = n;
+  for (i = n / 2; i-- > 0;) heap_down(s, h, i, HEAP_OPEN);
+}
+
+/* The lazy heap's top is stale: its node was closed (expanded at a better
+** item), or moved to the bypass slot, since the item was pushed.  A node
+** whose pos is POS_OPEN may have several items; any of them is the first
+** one popped only when its key is the node's least (g only falls, h is the
+** node's own), and the expansion reads g and the parent from the node's
+** state, not the item, so it is the same expansion. */
+ASTAR_INLINE int heap_stale(const astar_search *s) {
+  return node_k(s, s->open.a[0].node)->pos != POS_OPEN;
 }
 
 /* Changes the key of the item at i, in either direction. */
@@ -443,11 +493,13 @@ ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
 ** closed nodes are reopened (a cheaper route to a closed node puts it back
 ** on the open list).  plain: the fast path's instantiation (no budgets,
 ** callbacks, optimal stop or partial tracking; steps cannot overflow).
-** sparse: the state kept (see node_k), constant at each call site.
+** sparse: the state kept (see node_k); lazy: the open list is a lazy heap
+** (sparse state only); both constant at each call site.
 */
 ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link, double ng,
-                          double step, double x, double y, int plain, int sparse,
+                          double step, double x, double y, int plain, int sparse, int lazy,
                           astar_h_fn hf) {
+  const int hw = lazy ? HEAP_LAZY : HEAP_OPEN;
   int32_t k = v;
   astar_page *pg;
   astar_node *n;
@@ -499,8 +551,8 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
   if (plain || s->q.weight == 1.0) f = ng + h;
   else f = s->q.weight == 0 ? ng : ng + s->q.weight * h;
   if (n->pos >= 0) {
-    heap_update(s, &s->open, (size_t)n->pos, f, tie_key(s, h), 0);
-  } else {
+    heap_update(s, &s->open, (size_t)n->pos, f, tie_key(s, h), HEAP_OPEN);
+  } else { /* lazy (sparse): an open node's cheaper offer is a new item */
     astar_heap_item it;
     it.fkey = fkey(f);
     it.k = tie_key(s, h);
@@ -509,18 +561,18 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
     if (s->next.node < 0 || s->next.node == k || item_less(&it, &s->next)) {
       /* v takes the bypass slot; a previous holder goes to the heap */
       if (s->next.node >= 0 && s->next.node != k &&
-          heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, 0))
+          heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, hw))
         return ASTAR_ENOMEM;
       s->next = it;
       n->pos = POS_NEXT;
-    } else if (heap_push(s, &s->open, k, f, it.k, 0)) {
+    } else if (heap_push(s, &s->open, k, f, it.k, hw)) {
       return ASTAR_ENOMEM;
     }
   }
   if (!plain && s->q.stop == ASTAR_STOP_OPTIMAL) {
     int32_t gp = *gpos_k(s, k);
-    if (gp >= 0) heap_update(s, &s->byg, (size_t)gp, ng, 0, 1);
-    else if (heap_push(s, &s->byg, k, ng, 0, 1)) return ASTAR_ENOMEM;
+    if (gp >= 0) heap_update(s, &s->byg, (size_t)gp, ng, 0, HEAP_BYG);
+    else if (heap_push(s, &s->byg, k, ng, 0, HEAP_BYG)) return ASTAR_ENOMEM;
   }
   return ASTAR_OK;
 }
@@ -529,7 +581,8 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
 ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
                             double ng, double step, double x, double y, int plain,
                             astar_h_fn hf) {
-  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_ENGINE_SPARSE, hf);
+  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_ENGINE_SPARSE, ASTAR_ENGINE_LAZY,
+                  hf);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -626,6 +679,7 @@ typedef int (*astar_expand_fn)(astar_search *s, int32_t u);
 */
 ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
                              astar_expand_fn expand) {
+  const int hw = ASTAR_ENGINE_LAZY ? HEAP_LAZY : HEAP_OPEN;
   uint64_t done = 0;
   for (;;) {
     astar_heap_item top;
@@ -637,6 +691,8 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
           (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= node_at(s, s->goal)->g))
         return s->status = ASTAR_FOUND;
     }
+    if (hw == HEAP_LAZY)
+      while (s->open.n > 0 && heap_stale(s)) heap_pop(s, &s->open, hw);
     if (s->open.n == 0 && s->next.node < 0) {
       if (s->goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
@@ -652,18 +708,18 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
       s->next.node = -1;
     } else {
       top = s->open.a[0];
-      heap_pop(s, &s->open, 0);
+      heap_pop(s, &s->open, hw);
       if (s->next.node >= 0) {
         /* the slot lost to the heap's top: it joins the heap */
         astar_heap_item old = s->next;
         s->next.node = -1;
-        if (heap_push(s, &s->open, old.node, key_f(old.fkey), old.k, 0))
+        if (heap_push(s, &s->open, old.node, key_f(old.fkey), old.k, hw))
           return s->status = ASTAR_ENOMEM;
       }
     }
     node_k(s, top.node)->pos = POS_CLOSED;
     if (s->q.stop == ASTAR_STOP_OPTIMAL)
-      heap_remove(s, &s->byg, (size_t)*gpos_k(s, top.node), 1);
+      heap_remove(s, &s->byg, (size_t)*gpos_k(s, top.node), HEAP_BYG);
     u = node_of(s, top.node, ASTAR_ENGINE_SPARSE);
     if (ASTAR_ENGINE_SPARSE) {
       s->cur_node = u; /* state_of finds it without a probe */

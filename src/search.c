@@ -407,6 +407,8 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     }
   }
   s->sparse = s->jps && astar__jps_sparse; /* jps.h: the jump point loops' state */
+  s->lazy = s->sparse && astar__jump_lazy &&
+            (s->run == ops->jps->run_plus || s->run == ops->jps->run_plus_plain);
   s->nslots = 0;
   s->cur_node = -1;
   if (++s->gen == 0) {
@@ -475,8 +477,9 @@ static double ops_h(const astar_search *s, int32_t v, double x, double y) {
 ** state. */
 static int seed(astar_search *s, int32_t v) {
   int32_t ext = s->ops->external(s->topo, v);
-  if (s->sparse) return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 1, ops_h);
-  return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 0, ops_h);
+  if (s->lazy) return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 1, 1, ops_h);
+  if (s->sparse) return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 1, 0, ops_h);
+  return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 0, 0, ops_h);
 }
 
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q) {

@@ -1378,6 +1378,154 @@ static void test_sparse_state(void) {
   astar_grid_free(tiny);
 }
 
+/* ------------------------------------------------------------------------ */
+
+/* The precomputed mode's lazy open list (engine.h's HEAP_LAZY): a node's
+** state says only whether it is open (engine.h's POS_OPEN), never a heap
+** position; a cheaper offer pushes a second item and the first, stale, is
+** skipped at the top. */
+#define LAZY_POS_OPEN (-4) /* engine.h's POS_OPEN */
+static int32_t lazy_pos(const astar_search *s, int32_t k) {
+  return ((const astar_node *)(s->nsb[k >> ASTAR_PAGE_BITS] + (uintptr_t)k * sizeof(astar_node)))
+      ->pos;
+}
+
+/* Items of s's open list whose node is not open (stale); *dup: items of
+** an open node that has another item too. */
+static size_t lazy_stale(const astar_search *s, size_t *dup) {
+  size_t i, j, n = 0, odd = 0;
+  for (i = 0; i < s->open.n; i++) {
+    int32_t pos = lazy_pos(s, s->open.a[i].node);
+    odd += pos != LAZY_POS_OPEN && pos != -1 && pos != -2; /* never a position */
+    if (pos != LAZY_POS_OPEN) n++;
+    else
+      for (j = 0; j < i; j++) *dup += s->open.a[j].node == s->open.a[i].node;
+  }
+  CHECK(odd == 0);
+  return n;
+}
+
+static void test_lazy_heap(void) {
+  astar_grid *gr = sparse_maze(NULL);
+  astar_topology *t = astar_grid_topology(gr);
+  astar_search *s = astar_search_new(NULL, NULL), *ref = astar_search_new(NULL, NULL);
+  astar_query q;
+  uint32_t seed = 777;
+  int32_t i, n = 0, w = 200, starts[60], goals[60];
+  size_t stale = 0, dup = 0, handed = 0, handed_dup = 0;
+  double cost, rcost;
+  while (n < 60) {
+    int32_t a, b;
+    seed = seed * 1103515245u + 12345u;
+    a = (int32_t)((seed >> 8) % 40000u);
+    seed = seed * 1103515245u + 12345u;
+    b = (int32_t)((seed >> 8) % 40000u);
+    if (astar_grid_blocked(gr, a % w, a / w) || astar_grid_blocked(gr, b % w, b / w)) continue;
+    starts[n] = a;
+    goals[n++] = b;
+  }
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  for (i = 0; i < n; i++) {
+    int rr, rc;
+    astar_query_init(&q, starts[i], goals[i]);
+    q.algorithm = ASTAR_ALGO_ASTAR;
+    rr = sparse_run(ref, t, &q, &rcost);
+    /* stepped one expansion at a time, the open list looked at each time */
+    q.algorithm = ASTAR_ALGO_JPS_PLUS;
+    q.record_trace = 1;
+    CHECK(astar_search_begin(s, t, &q) == ASTAR_OK && s->lazy && s->sparse);
+    while ((rc = astar_search_step(s, 1)) == ASTAR_SEARCHING) stale += lazy_stale(s, &dup);
+    CHECK(rc == rr);
+    if (rc == ASTAR_FOUND) {
+      size_t nt, j, k, distinct = 0;
+      const astar_trace_entry *tr = astar_search_trace(s, &nt);
+      CHECK(fabs(astar_search_g(s, q.goal) - rcost) < 1e-9 * rcost);
+      /* f never falls (a stale item would come back with an old key), and a
+      ** node is expanded again only when it was reopened */
+      for (j = 0; j < nt; j++) {
+        int seen = 0;
+        CHECK(j == 0 || tr[j].f >= tr[j - 1].f - 1e-9 * tr[j].f);
+        for (k = 0; k < j; k++) seen |= tr[k].node == tr[j].node;
+        distinct += !seen;
+      }
+      CHECK(nt == distinct + astar_search_stats(s)->reopened);
+    }
+    /* the table dropped between two steps: the query goes on as JPS, its
+    ** open list an indexed heap (one item per open node, at its position) */
+    q.record_trace = 0;
+    CHECK(astar_search_begin(s, t, &q) == ASTAR_OK);
+    for (rc = ASTAR_SEARCHING; rc == ASTAR_SEARCHING;) {
+      size_t d = 0, st = lazy_stale(s, &d);
+      if (st + d > 0 || astar_search_stats(s)->expanded > 40) break;
+      rc = astar_search_step(s, 1);
+    }
+    if (rc == ASTAR_SEARCHING) {
+      size_t d = 0, j;
+      handed += lazy_stale(s, &d) > 0;
+      handed_dup += d > 0;
+      CHECK(astar_grid_precompute_jumps(gr, 0) == ASTAR_OK);
+      rc = astar_search_step(s, 1);
+      CHECK(!s->lazy);
+      for (j = 0; j < s->open.n; j++) {
+        CHECK(lazy_pos(s, s->open.a[j].node) == (int32_t)j);
+        CHECK(j == 0 || s->open.a[(j - 1) / 2].fkey <= s->open.a[j].fkey);
+      }
+      if (rc == ASTAR_SEARCHING) rc = astar_search_step(s, 0);
+      CHECK(rc == rr && (rc != ASTAR_FOUND ||
+                         fabs(astar_search_g(s, q.goal) - rcost) < 1e-9 * rcost));
+      CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+    }
+  }
+  CHECK(stale > 0 && dup > 0); /* both kinds were met, and skipped */
+  CHECK(handed > 0 && handed_dup > 0);
+  /* out of memory at every allocation of a jps+ search (its heap grows by
+  ** the stale items too): ENOMEM, never a wrong answer, and then right */
+  {
+    long budget;
+    int done = 0, mid = 0;
+    for (budget = 0; !done && budget < 400; budget++) {
+      astar_search *f;
+      int k, rc;
+      sparse_left = budget;
+      f = astar_search_new(sparse_alloc, NULL);
+      if (f == NULL) continue;
+      done = 1;
+      for (k = 0; k < 6; k++) {
+        astar_query_init(&q, starts[k * 9 + 2], goals[k * 9 + 2]);
+        q.algorithm = ASTAR_ALGO_ASTAR;
+        rc = sparse_run(ref, t, &q, &rcost);
+        q.algorithm = ASTAR_ALGO_JPS_PLUS;
+        if (k == 5) {
+          q.heuristic = ASTAR_H_CALLBACK;
+          q.heuristic_fn = sparse_octile;
+          q.heuristic_ctx = &w;
+        }
+        rc = astar_search_begin(f, t, &q);
+        if (rc == ASTAR_OK) {
+          rc = astar_search_step(f, 0);
+          if (rc == ASTAR_ENOMEM) mid = 1;
+        }
+        CHECK(rc == ASTAR_FOUND || rc == ASTAR_ENOMEM || rc == ASTAR_UNREACHABLE);
+        if (rc == ASTAR_FOUND) {
+          CHECK(fabs(astar_search_g(f, q.goal) - rcost) < 1e-9 * rcost);
+        } else if (rc == ASTAR_ENOMEM) {
+          done = 0;
+          sparse_left = -1;
+          rc = sparse_run(f, t, &q, &cost);
+          CHECK(rc != ASTAR_FOUND || fabs(cost - rcost) < 1e-9 * rcost);
+          sparse_left = 0;
+        }
+      }
+      sparse_left = -1;
+      astar_search_free(f);
+    }
+    CHECK(done && mid);
+  }
+  astar_search_free(s);
+  astar_search_free(ref);
+  astar_grid_free(gr);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1405,6 +1553,7 @@ int main(void) {
   test_graph_repair();
   test_split_lockstep();
   test_sparse_state();
+  test_lazy_heap();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
