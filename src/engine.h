@@ -269,7 +269,9 @@ ASTAR_INLINE double key_f(uint64_t u) {
 ** different node's line, for the indexed heap), and the node's pos says
 ** only POS_OPEN (some item of it is in the heap), POS_NEXT or POS_CLOSED.
 ** The heaps hold state indices (see node_k). */
-enum { HEAP_OPEN = 0, HEAP_BYG = 1, HEAP_LAZY = 2 };
+enum { HEAP_OPEN = 0,
+       HEAP_BYG = 1,
+       HEAP_LAZY = 2 };
 #define POS_OPEN (-4) /* lazy heap: the node has an item in it */
 #define HPOS(s, node, which) (*((which) == HEAP_BYG ? gpos_k(s, node) : &node_k(s, node)->pos))
 #define HPOS_SET(s, node, which, i) \
@@ -347,12 +349,13 @@ ASTAR_INLINE void heap_index(astar_search *s) {
   size_t i, n = 0;
   for (i = 0; i < h->n; i++) {
     astar_node *nd = node_k(s, h->a[i].node);
-    if (nd->pos == POS_OPEN) { /* the node's first item */
+    /* the node's first item; a cheaper item of it; else stale: dropped */
+    if (nd->pos == POS_OPEN) {
       nd->pos = (int32_t)n;
       h->a[n++] = h->a[i];
     } else if (nd->pos >= 0 && item_less(&h->a[i], &h->a[nd->pos])) {
-      h->a[nd->pos] = h->a[i]; /* a cheaper item of it */
-    } /* else stale: dropped */
+      h->a[nd->pos] = h->a[i];
+    }
   }
   h->n = n;
   for (i = n / 2; i-- > 0;) heap_down(s, h, i, HEAP_OPEN);
