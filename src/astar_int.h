@@ -503,9 +503,6 @@ int astar__search_reserve(astar_search *s, size_t np);
 /* Whether the jump point loops keep sparse state (jps.c; 0 in the
 ** single-file build, see jps.h). */
 extern const int astar__jps_sparse;
-/* Whether the precomputed mode's loops keep a lazy open list (jpsplus.c;
-** 0 in the single-file build, see engine.h's HEAP_LAZY). */
-extern const int astar__jump_lazy;
 
 ASTAR_INTERNAL_END
 

@@ -77,12 +77,6 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 #ifndef ASTAR_ENGINE_SPARSE
 #define ASTAR_ENGINE_SPARSE 0
 #endif
-/* Likewise ASTAR_ENGINE_LAZY (jpsplus.c, sparse state only): the loops keep
-** the open list as a lazy heap (HEAP_LAZY), and the query's seeds too
-** (s->lazy). */
-#ifndef ASTAR_ENGINE_LAZY
-#define ASTAR_ENGINE_LAZY 0
-#endif
 
 /* Allocates the page (and, when the query keeps extras, the extra page) of
 ** state index k where they are missing, and the directory's entry where
@@ -584,8 +578,7 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
 ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
                             double ng, double step, double x, double y, int plain,
                             astar_h_fn hf) {
-  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_ENGINE_SPARSE, ASTAR_ENGINE_LAZY,
-                  hf);
+  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_ENGINE_SPARSE, 0, hf);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -680,9 +673,8 @@ typedef int (*astar_expand_fn)(astar_search *s, int32_t u);
 **   { return search_loop(s, n, expand_graph_plain); }
 ** (grids instantiate it through lattice.h's LAT_MODES, once per mode).
 */
-ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
-                             astar_expand_fn expand) {
-  const int hw = ASTAR_ENGINE_LAZY ? HEAP_LAZY : HEAP_OPEN;
+ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expand_fn expand,
+                                int hw) {
   uint64_t done = 0;
   for (;;) {
     astar_heap_item top;
@@ -737,6 +729,12 @@ ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps,
       return s->status = ASTAR_FOUND;
     if ((rc = expand(s, u)) != ASTAR_OK) return s->status = rc;
   }
+}
+
+/* search_loop_in with the indexed open list (the precomputed mode also
+** instantiates it with HEAP_LAZY, its open list's kind: see s->lazy). */
+ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps, astar_expand_fn expand) {
+  return search_loop_in(s, max_steps, expand, HEAP_OPEN);
 }
 
 ASTAR_INTERNAL_END

@@ -32,18 +32,7 @@
 ** recomputing the entries whose inputs it changed and walking back along
 ** each run while the values change (astar__jump_update).
 */
-/* The open list is a lazy heap here (engine.h's HEAP_LAZY): it spares
-** each pop the position writes, and a jps+ query offers an open node a
-** cheaper route seldom (about 1 pop in 10 finds a stale item on game
-** maps; on random maps, which JPS serves, 4 to 6 in 10, so jps.c keeps
-** the indexed heap).  The single-file build includes engine.h earlier:
-** indexed there. */
-#ifndef ASTAR_ENGINE_H
-#define ASTAR_ENGINE_LAZY 1
-#endif
 #include "jps.h"
-
-const int astar__jump_lazy = ASTAR_ENGINE_LAZY;
 
 #define CGRID(t) ((const astar_grid *)(t))
 #define JT(gr, c, d) ((gr)->jump[(size_t)(c)*8u + (size_t)(d)])
@@ -330,12 +319,12 @@ typedef struct pbuf {
   double g[PBUF];
 } pbuf;
 
-ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int plain) {
+ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
   int32_t w = CGRID(s->topo)->w;
   int i, rc;
   for (i = 0; i < B->n; i++) {
-    rc = relax_impl(s, B->q[i], plain ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
-                    B->y[i], plain, lat_h_plane);
+    rc = relax_in(s, B->q[i], (mode & 1) ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
+                  B->y[i], mode & 1, ASTAR_ENGINE_SPARSE, mode >> 1, lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   B->n = 0;
@@ -343,14 +332,14 @@ ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int plain) {
 }
 
 /* Offers padded cell q = (x, y) at cost g. */
-ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int plain, int32_t q, int32_t x,
+ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q, int32_t x,
                         int32_t y, double g) {
   node_prefetch(s, q);
   B->q[B->n] = q;
   B->x[B->n] = x - 1;
   B->y[B->n] = y - 1;
   B->g[B->n++] = g;
-  return B->n == PBUF ? pflush(s, B, p, plain) : ASTAR_OK;
+  return B->n == PBUF ? pflush(s, B, p, mode) : ASTAR_OK;
 }
 
 /*
@@ -362,7 +351,7 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int plain, int32_t 
 ** cells are no nodes).  The goal on the run is offered and ends it.
 */
 ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
-                       int32_t py, double g, int d, int32_t gx, int32_t gy, int plain) {
+                       int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
   const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
   int32_t c = p, x = px, y = py, i = 0, m = -1, dx = gx - px, dy = gy - py, k;
@@ -380,7 +369,7 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     y += t * sy;
     i += t;
     gc = g + i * ASTAR_GRID_DIAG;
-    if (x == gx && y == gy) return poffer(s, B, p, plain, c, x, y, gc);
+    if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, gc);
 #if defined(__GNUC__)
     { /* the next stop's line, while this stop's offers are made */
       int32_t e2 = JT(gr, c, d);
@@ -388,15 +377,15 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     }
 #endif
     if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], x, y, gx, gy)) != 0 &&
-        (rc = poffer(s, B, p, plain, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
+        (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
       return rc;
     if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], x, y, gx, gy)) != 0 &&
-        (rc = poffer(s, B, p, plain, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
+        (rc = poffer(s, B, p, mode, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
       return rc;
   }
 }
 
-ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
+ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
   int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
@@ -416,18 +405,22 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int plain) {
   for (d = 0; d < 4; d++) {
     int32_t k;
     if (!(m >> d & 1u) || (k = jump_to(e, d, gr->off[0][d], px, py, gx, gy)) == 0) continue;
-    if ((rc = poffer(s, &B, p, plain, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
+    if ((rc = poffer(s, &B, p, mode, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
                      g + k)) != ASTAR_OK)
       return rc;
   }
   for (d = 4; d < 8; d++)
-    if ((m >> d & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, d, gx, gy, plain)) != ASTAR_OK)
+    if ((m >> d & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, d, gx, gy, mode)) != ASTAR_OK)
       return rc;
-  return pflush(s, &B, p, plain);
+  return pflush(s, &B, p, mode);
 }
 
+/* mode: bit 0, the fast path's instantiation (plain, see relax_in); bit 1,
+** the open list is a lazy heap (s->lazy). */
 static int expand_plus_general(astar_search *s, int32_t p) { return expand_plus(s, p, 0); }
 ASTAR_INLINE int expand_plus_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 1); }
+static int expand_lazy_general(astar_search *s, int32_t p) { return expand_plus(s, p, 2); }
+ASTAR_INLINE int expand_lazy_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 3); }
 
 /* The table may have been dropped between two steps of a query (a step
 ** holds the grid's lock, so never during one): the query goes on as JPS.
@@ -444,6 +437,7 @@ int astar__jump_run(astar_search *s, uint64_t n) {
     hand_over(s);
     return (s->run = s->ops->jps->run)(s, n);
   }
+  if (s->lazy) return search_loop_in(s, n, expand_lazy_general, HEAP_LAZY);
   return search_loop(s, n, expand_plus_general);
 }
 int astar__jump_run_plain(astar_search *s, uint64_t n) {
@@ -451,6 +445,7 @@ int astar__jump_run_plain(astar_search *s, uint64_t n) {
     hand_over(s);
     return (s->run = s->ops->jps->run_plain)(s, n);
   }
+  if (s->lazy) return search_loop_in(s, n, expand_lazy_plain, HEAP_LAZY);
   return search_loop(s, n, expand_plus_plain);
 }
 

@@ -1405,8 +1405,21 @@ static size_t lazy_stale(const astar_search *s, size_t *dup) {
   return n;
 }
 
+/* 200 x 200, walls with gaps and a few scattered blocks: long straight
+** runs (the table's "auto" takes it), and routes that meet. */
+static astar_grid *lazy_map(void) {
+  astar_grid *gr = astar_grid_new(200, 200, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  int32_t x, y;
+  for (y = 0; y < 200; y++)
+    for (x = 0; x < 200; x++)
+      if ((x % 40 == 12 && y % 50 != 7 && y % 50 != 31) || (y % 60 == 20 && x % 70 > 9) ||
+          (x * 7 + y * 13) % 89 == 0)
+        CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+  return gr;
+}
+
 static void test_lazy_heap(void) {
-  astar_grid *gr = sparse_maze(NULL);
+  astar_grid *gr = lazy_map(), *maze = sparse_maze(NULL);
   astar_topology *t = astar_grid_topology(gr);
   astar_search *s = astar_search_new(NULL, NULL), *ref = astar_search_new(NULL, NULL);
   astar_query q;
@@ -1424,7 +1437,12 @@ static void test_lazy_heap(void) {
     starts[n] = a;
     goals[n++] = b;
   }
-  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK && astar_grid_has_jumps(gr) == 2);
+  /* a map of short runs keeps the indexed heap (stale items would be many) */
+  CHECK(astar_grid_precompute_jumps(maze, 1) == ASTAR_OK && astar_grid_has_jumps(maze) == 1);
+  astar_query_init(&q, 0, 200 * 200 - 1);
+  q.algorithm = ASTAR_ALGO_JPS_PLUS;
+  CHECK(astar_search_begin(s, astar_grid_topology(maze), &q) == ASTAR_OK && !s->lazy);
   for (i = 0; i < n; i++) {
     int rr, rc;
     astar_query_init(&q, starts[i], goals[i]);
@@ -1524,6 +1542,7 @@ static void test_lazy_heap(void) {
   astar_search_free(s);
   astar_search_free(ref);
   astar_grid_free(gr);
+  astar_grid_free(maze);
 }
 
 int main(void) {
