@@ -11,7 +11,9 @@
 ** by the node's slot in jump point searches (see node_k), and is valid
 ** only when its stamp equals the search's generation, so a query never
 ** clears memory it did not touch.  The open list is a binary heap that
-** records each node's position for O(log n) decrease-key and reopening.
+** records each node's position for O(log n) decrease-key and reopening
+** (or, for the precomputed mode on maps of long runs, a lazy heap without
+** positions: HEAP_LAZY).
 ** stop = "optimal" keeps a second heap of the open nodes keyed by g (only in
 ** that mode), so "is any open node cheaper than the goal?" is a look at its
 ** top.
