@@ -1227,6 +1227,72 @@ static int sparse_run(astar_search *s, astar_topology *t, const astar_query *q, 
   return rc;
 }
 
+/* n pairs of open cells of the 200 x 200 grid gr, drawn from seed. */
+static void open_pairs(const astar_grid *gr, uint32_t seed, int32_t n, int32_t *starts,
+                       int32_t *goals) {
+  int32_t k = 0;
+  while (k < n) {
+    int32_t a, b;
+    seed = seed * 1103515245u + 12345u;
+    a = (int32_t)((seed >> 8) % 40000u);
+    seed = seed * 1103515245u + 12345u;
+    b = (int32_t)((seed >> 8) % 40000u);
+    if (astar_grid_blocked(gr, a % 200, a / 200) || astar_grid_blocked(gr, b % 200, b / 200)) continue;
+    starts[k] = a;
+    goals[k++] = b;
+  }
+}
+
+/* Out of memory at every allocation a search makes, its extras included
+** (the last of the nq queries, starts[first + k * stride] to the goal of
+** the same index, has a callback heuristic): ENOMEM from begin or step,
+** never a wrong answer (ref answers each by A*), and the same search then
+** answers right; some budget runs out inside a step. */
+static void oom_sweep(astar_topology *t, astar_search *ref, const int32_t *starts,
+                      const int32_t *goals, int nq, int first, int stride, int algorithm,
+                      int32_t *w) {
+  astar_query q;
+  double cost = 0, rcost = 0;
+  long budget;
+  int done = 0, mid = 0;
+  for (budget = 0; !done && budget < 400; budget++) {
+    astar_search *f;
+    int k, rc, rr;
+    sparse_left = budget;
+    f = astar_search_new(sparse_alloc, NULL);
+    if (f == NULL) continue;
+    done = 1;
+    for (k = 0; k < nq; k++) {
+      astar_query_init(&q, starts[first + k * stride], goals[first + k * stride]);
+      q.algorithm = ASTAR_ALGO_ASTAR;
+      rr = sparse_run(ref, t, &q, &rcost); /* ref's allocator never fails */
+      q.algorithm = algorithm;
+      if (k == nq - 1) {
+        q.heuristic = ASTAR_H_CALLBACK;
+        q.heuristic_fn = sparse_octile;
+        q.heuristic_ctx = w;
+      }
+      rc = astar_search_begin(f, t, &q);
+      if (rc == ASTAR_OK) {
+        rc = astar_search_step(f, 0);
+        if (rc == ASTAR_ENOMEM) mid = 1;
+      }
+      CHECK(rc == rr || rc == ASTAR_ENOMEM);
+      if (rc == ASTAR_FOUND) {
+        CHECK(fabs(astar_search_g(f, q.goal) - rcost) < 1e-9 * rcost);
+      } else if (rc == ASTAR_ENOMEM) {
+        done = 0;
+        sparse_left = -1;
+        CHECK(sparse_run(f, t, &q, &cost) == rr && (rr != ASTAR_FOUND || fabs(cost - rcost) < 1e-9 * rcost));
+        sparse_left = 0;
+      }
+    }
+    sparse_left = -1;
+    astar_search_free(f);
+  }
+  CHECK(done && mid);
+}
+
 static void test_sparse_state(void) {
   astar_grid *big = astar_grid_new(2000, 2000, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_grid *gr = sparse_maze(NULL), *tiny = astar_grid_new(3, 3, ASTAR_DIAG_ALWAYS, NULL, NULL);
@@ -1244,16 +1310,8 @@ static void test_sparse_state(void) {
   CHECK(sparse_run(s, bt, &q, &cost) == ASTAR_FOUND && fabs(cost - 1999 * ASTAR_GRID_DIAG) < 1e-6);
   CHECK(astar_search_jps(s) && astar_search_bytes(s) < 16 * 1024);
   /* the queries: pairs of open cells of the maze */
-  while (n < 300) {
-    int32_t a, b;
-    seed = seed * 1103515245u + 12345u;
-    a = (int32_t)((seed >> 8) % 40000u);
-    seed = seed * 1103515245u + 12345u;
-    b = (int32_t)((seed >> 8) % 40000u);
-    if (astar_grid_blocked(gr, a % w, a / w) || astar_grid_blocked(gr, b % w, b / w)) continue;
-    starts[n] = a;
-    goals[n++] = b;
-  }
+  n = 300;
+  open_pairs(gr, seed, n, starts, goals);
   CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
   for (i = 0; i < n; i++) {
     int rs, rr;
@@ -1327,49 +1385,8 @@ static void test_sparse_state(void) {
     CHECK(astar_search_g(only, 0) == -1 && astar_search_g(only, 2000 * 2000 - 1) == -1);
   }
   CHECK(only->gen < 20);
-  /* out of memory at every allocation a search makes, its extras included
-  ** (a callback heuristic): ENOMEM from begin or step, never a wrong answer,
-  ** and the same search then answers right */
-  {
-    long budget;
-    int done = 0, mid = 0;
-    for (budget = 0; !done && budget < 400; budget++) {
-      astar_search *f;
-      int k, rc;
-      sparse_left = budget;
-      f = astar_search_new(sparse_alloc, NULL);
-      if (f == NULL) continue;
-      done = 1;
-      for (k = 0; k < 4; k++) {
-        astar_query_init(&q, starts[k * 7 + 1], goals[k * 7 + 1]);
-        q.algorithm = ASTAR_ALGO_ASTAR;
-        CHECK(sparse_run(ref, t, &q, &rcost) == ASTAR_FOUND);
-        q.algorithm = ASTAR_ALGO_JPS;
-        if (k == 3) {
-          q.heuristic = ASTAR_H_CALLBACK;
-          q.heuristic_fn = sparse_octile;
-          q.heuristic_ctx = &w;
-        }
-        rc = astar_search_begin(f, t, &q);
-        if (rc == ASTAR_OK) {
-          rc = astar_search_step(f, 0);
-          if (rc == ASTAR_ENOMEM) mid = 1;
-        }
-        CHECK(rc == ASTAR_FOUND || rc == ASTAR_ENOMEM);
-        if (rc == ASTAR_FOUND) {
-          CHECK(fabs(astar_search_g(f, q.goal) - rcost) < 1e-9 * rcost);
-        } else {
-          done = 0;
-          sparse_left = -1;
-          CHECK(sparse_run(f, t, &q, &cost) == ASTAR_FOUND && fabs(cost - rcost) < 1e-9 * rcost);
-          sparse_left = 0;
-        }
-      }
-      sparse_left = -1;
-      astar_search_free(f);
-    }
-    CHECK(done && mid); /* some budget ran out inside a step */
-  }
+  /* out of memory at every allocation (oom_sweep) */
+  oom_sweep(t, ref, starts, goals, 4, 1, 7, ASTAR_ALGO_JPS, &w);
   astar_search_free(s);
   astar_search_free(only);
   astar_search_free(ref);
@@ -1426,17 +1443,9 @@ static void test_lazy_heap(void) {
   uint32_t seed = 777;
   int32_t i, n = 0, w = 200, starts[60], goals[60];
   size_t stale = 0, dup = 0, handed = 0, handed_dup = 0;
-  double cost, rcost;
-  while (n < 60) {
-    int32_t a, b;
-    seed = seed * 1103515245u + 12345u;
-    a = (int32_t)((seed >> 8) % 40000u);
-    seed = seed * 1103515245u + 12345u;
-    b = (int32_t)((seed >> 8) % 40000u);
-    if (astar_grid_blocked(gr, a % w, a / w) || astar_grid_blocked(gr, b % w, b / w)) continue;
-    starts[n] = a;
-    goals[n++] = b;
-  }
+  double rcost;
+  n = 60;
+  open_pairs(gr, seed, n, starts, goals);
   CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK && astar_grid_has_jumps(gr) == 2);
   /* a map of short runs keeps the indexed heap (stale items would be many) */
   CHECK(astar_grid_precompute_jumps(maze, 1) == ASTAR_OK && astar_grid_has_jumps(maze) == 1);
@@ -1498,47 +1507,7 @@ static void test_lazy_heap(void) {
   CHECK(handed > 0 && handed_dup > 0);
   /* out of memory at every allocation of a jps+ search (its heap grows by
   ** the stale items too): ENOMEM, never a wrong answer, and then right */
-  {
-    long budget;
-    int done = 0, mid = 0;
-    for (budget = 0; !done && budget < 400; budget++) {
-      astar_search *f;
-      int k, rc;
-      sparse_left = budget;
-      f = astar_search_new(sparse_alloc, NULL);
-      if (f == NULL) continue;
-      done = 1;
-      for (k = 0; k < 6; k++) {
-        astar_query_init(&q, starts[k * 9 + 2], goals[k * 9 + 2]);
-        q.algorithm = ASTAR_ALGO_ASTAR;
-        rc = sparse_run(ref, t, &q, &rcost);
-        q.algorithm = ASTAR_ALGO_JPS_PLUS;
-        if (k == 5) {
-          q.heuristic = ASTAR_H_CALLBACK;
-          q.heuristic_fn = sparse_octile;
-          q.heuristic_ctx = &w;
-        }
-        rc = astar_search_begin(f, t, &q);
-        if (rc == ASTAR_OK) {
-          rc = astar_search_step(f, 0);
-          if (rc == ASTAR_ENOMEM) mid = 1;
-        }
-        CHECK(rc == ASTAR_FOUND || rc == ASTAR_ENOMEM || rc == ASTAR_UNREACHABLE);
-        if (rc == ASTAR_FOUND) {
-          CHECK(fabs(astar_search_g(f, q.goal) - rcost) < 1e-9 * rcost);
-        } else if (rc == ASTAR_ENOMEM) {
-          done = 0;
-          sparse_left = -1;
-          rc = sparse_run(f, t, &q, &cost);
-          CHECK(rc != ASTAR_FOUND || fabs(cost - rcost) < 1e-9 * rcost);
-          sparse_left = 0;
-        }
-      }
-      sparse_left = -1;
-      astar_search_free(f);
-    }
-    CHECK(done && mid);
-  }
+  oom_sweep(t, ref, starts, goals, 6, 2, 9, ASTAR_ALGO_JPS_PLUS, &w);
   astar_search_free(s);
   astar_search_free(ref);
   astar_grid_free(gr);
