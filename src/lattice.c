@@ -274,6 +274,53 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   return ASTAR_OK;
 }
 
+/*
+** Every cell's blocked bit at once (a map being loaded).  The cells that
+** change are written as a batch of set_blocked calls would write them
+** (one version, a log line each, the bit sets), but the move masks are
+** recomputed in one pass over the grid and the component labels built
+** whole at the end, in this call: O(cells), no per-cell mark, and the
+** next question relabels nothing.  A grid with derived layers (clearance,
+** the jump table) repairs them cell by cell as set_blocked does (the jump
+** table at the batch's end).
+*/
+int astar_grid_set_blocked_all(astar_grid *gr, const unsigned char *blocked) {
+  int32_t x, y, changed = 0;
+  int layers;
+  if (gr->t.lock > 0) return ASTAR_EBUSY;
+  if (blocked == NULL) return ASTAR_EINVAL;
+  layers = gr->clear != NULL || gr->jump != NULL || gr->ubits != NULL;
+  astar_grid_edits_begin(gr);
+  for (y = 0; y < gr->h; y++) {
+    const unsigned char *src = blocked + (size_t)y * (size_t)gr->w;
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = LAT_CELL(gr, x, y);
+      unsigned char b = (unsigned char)(src[x] != 0);
+      int par, d;
+      if (gr->blocked[p] == b) continue;
+      gr->blocked[p] = b;
+      changed++;
+      if (gr->rows) set_open_bit(gr, x + 1, y + 1, !b);
+      if (layers) { /* as set_blocked: the masks first, then what reads them */
+        par = lat_par(gr, x, y);
+        update_moves(gr, p);
+        for (d = 0; d < gr->ndir; d++) update_moves(gr, p + gr->off[par][d]);
+        if (gr->clear) gr->shape->clear_update(gr, x, y);
+        if (gr->jump) astar__jump_defer(gr);
+      }
+      note_change(gr, x, y);
+    }
+  }
+  if (changed > 0 && !layers)
+    for (y = 0; y < gr->h; y++) {
+      int32_t p = LAT_CELL(gr, 0, y), end = p + gr->w;
+      for (; p < end; p++) update_moves(gr, p);
+    }
+  if (changed > 0) astar__sec_build_all(gr);
+  astar_grid_edits_end(gr);
+  return ASTAR_OK;
+}
+
 int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y) {
   if (!LAT_INSIDE(gr, x, y)) return ASTAR_EINVAL;
   return gr->blocked[LAT_CELL(gr, x, y)];

@@ -749,6 +749,14 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
   }
 }
 
+/* Every cell's blocked bit was written at once (astar_grid_set_blocked_all):
+** the labels of every level built from the cells as they are, in this
+** call, O(cells), with no sector left marked.  Out of memory, nothing is
+** built and the next question builds (the labels are never wrong). */
+void astar__sec_build_all(astar_grid *gr) {
+  if (sec_build(gr, 0) != ASTAR_OK) gr->t.comps.valid = gr->t.comps.uniform = 0;
+}
+
 int astar__sec_refresh(astar_topology *t) {
   astar_grid *gr = (astar_grid *)t;
   if (t->comps.valid) return t->comps.uniform ? ASTAR_OK : sec_update(gr, gr->sec);
