@@ -147,3 +147,41 @@ static int l_jump_table(lua_State *L) {
   lua_pushlstring(L, (const char *)e, n * sizeof *e);
   return 1;
 }
+
+/* The grid of cells (either shape) at idx, open. */
+static ltopo *check_cells_arg(lua_State *L, int idx) {
+  ltopo *T = check_topo(L, idx, NULL);
+  if (T->grid == NULL) type_error(L, idx, "grid of cells");
+  return T;
+}
+
+/* core._set_blocked_all(grid, cells) -> grid: every cell's blocked bit at
+** once from a string of width * height bytes, row after row ("\0" open,
+** any other byte blocked): astar.grid_from_table and astar.hex_from_table
+** load their maps through it, so the labels are built once, in the call
+** (astar_grid_set_blocked_all), not marked cell by cell for the first
+** question to relabel. */
+static int l_set_blocked_all(lua_State *L) {
+  ltopo *T = check_cells_arg(L, 1);
+  size_t len, want = (size_t)astar_grid_width(T->grid) * (size_t)astar_grid_height(T->grid);
+  const char *cells;
+  if (lua_type(L, 2) != LUA_TSTRING) type_error(L, 2, "string");
+  cells = lua_tolstring(L, 2, &len);
+  if (len != want)
+    return arg_error(L, 2, lua_pushfstring(L, "a string of width * height = %d bytes expected, got %d",
+                                           (int)want, (int)(len > 0x7fffffff ? 0x7fffffff : len)));
+  check_mutable(L, T);
+  check_status(L, astar_grid_set_blocked_all(T->grid, (const unsigned char *)cells));
+  account(L, T->o.M);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* core._components_current(grid) -> whether the grid's component labels
+** describe it as it is, so that the next question (connected, a search's
+** unreachable proof) labels nothing (astar_topology_components_current). */
+static int l_components_current(lua_State *L) {
+  ltopo *T = check_topo(L, 1, NULL);
+  lua_pushboolean(L, astar_topology_components_current(T->t) == 1);
+  return 1;
+}
