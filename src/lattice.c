@@ -56,6 +56,31 @@ static void update_moves(astar_grid *gr, int32_t p) {
   gr->moves[p] = (unsigned char)lat_rule_moves(gr, open);                 /* reads only the shape's directions */
 }
 
+/* The move masks of rows y0..y1 - 1, every cell, in one pass: update_moves
+** without the call and the parity's lookup per cell (a map's load). */
+static void moves_rows(astar_grid *gr, int32_t y0, int32_t y1) {
+  const unsigned char *b = gr->blocked;
+  unsigned char *mv = gr->moves;
+  int32_t x, y;
+  for (y = y0; y < y1; y++) {
+    int32_t row = LAT_CELL(gr, 0, y);
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = row + x;
+      const int32_t *o = gr->off[lat_par(gr, x, y)];
+      unsigned open;
+      if (b[p]) {
+        mv[p] = 0;
+        continue;
+      }
+      open = (unsigned)!b[p + o[0]] | (unsigned)!b[p + o[1]] << 1 | (unsigned)!b[p + o[2]] << 2 |
+             (unsigned)!b[p + o[3]] << 3 | (unsigned)!b[p + o[4]] << 4 |
+             (unsigned)!b[p + o[5]] << 5 | (unsigned)!b[p + o[6]] << 6 |
+             (unsigned)!b[p + o[7]] << 7;
+      mv[p] = (unsigned char)lat_rule_moves(gr, open);
+    }
+  }
+}
+
 /* Sets padded cell (x, y)'s bit in the row and column bit sets. */
 static void set_open_bit(astar_grid *gr, int32_t x, int32_t y, int open) {
   uint64_t *r = &gr->rows[(size_t)y * (size_t)gr->rw + (size_t)(x >> 6)];
@@ -128,11 +153,24 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   memset(gr->blocked, 1, n);
   for (y = 0; y < height; y++) memset(gr->blocked + LAT_CELL(gr, 0, y), 0, (size_t)width);
   memset(gr->moves, 0, n);
-  for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++) {
-      update_moves(gr, LAT_CELL(gr, x, y));
-      if (gr->rows) set_open_bit(gr, x + 1, y + 1, 1);
+  /* every cell open: the cells off the border have every move (the same
+  ** mask on each parity: every neighbour open); the border's rows and
+  ** columns are computed */
+  if (height > 2 && width > 2) {
+    unsigned char full = (unsigned char)lat_rule_moves(gr, 0xffu);
+    for (y = 1; y + 1 < height; y++) memset(gr->moves + LAT_CELL(gr, 1, y), full, (size_t)width - 2);
+    for (y = 1; y + 1 < height; y++) {
+      update_moves(gr, LAT_CELL(gr, 0, y));
+      update_moves(gr, LAT_CELL(gr, width - 1, y));
     }
+    moves_rows(gr, 0, 1);
+    moves_rows(gr, height - 1, height);
+  } else {
+    moves_rows(gr, 0, height);
+  }
+  if (gr->rows) /* the open bits of every inside cell */
+    for (y = 0; y < height; y++)
+      for (x = 0; x < width; x++) set_open_bit(gr, x + 1, y + 1, 1);
   /* all open: one component (every shape's straight steps join every
   ** cell) */
   astar__comp_uniform(&gr->t);
@@ -311,11 +349,7 @@ int astar_grid_set_blocked_all(astar_grid *gr, const unsigned char *blocked) {
       note_change(gr, x, y);
     }
   }
-  if (changed > 0 && !layers)
-    for (y = 0; y < gr->h; y++) {
-      int32_t p = LAT_CELL(gr, 0, y), end = p + gr->w;
-      for (; p < end; p++) update_moves(gr, p);
-    }
+  if (changed > 0 && !layers) moves_rows(gr, 0, gr->h);
   if (changed > 0) astar__sec_build_all(gr);
   astar_grid_edits_end(gr);
   return ASTAR_OK;

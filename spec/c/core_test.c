@@ -1429,18 +1429,29 @@ static void bulk_same(astar_grid *a, astar_grid *b) {
 }
 
 static void test_set_blocked_all(void) {
-  static const int32_t sizes[][2] = {{1, 1}, {3, 70}, {37, 53}, {200, 130}, {300, 300}};
+  static const int32_t sizes[][2] = {{1, 1}, {3, 70}, {37, 53}, {200, 130}, {300, 300},
+                                     {2, 5},  {5, 2},  {3, 3}};
   static const unsigned dens[] = {10, 35, 45};
   unsigned char *m = (unsigned char *)malloc(300 * 300), *m2 = (unsigned char *)malloc(300 * 300);
   int hex, rule, si, di, i;
   for (hex = 0; hex < 2; hex++)
     for (rule = 0; rule < 4; rule++)
-      for (si = 0; si < 5; si++)
+      for (si = 0; si < 8; si++)
         for (di = 0; di < 3; di++) {
           int32_t w = sizes[si][0], h = sizes[si][1], n = w * h, opened = 0;
           astar_grid *a = bulk_new(hex, rule, w, h, NULL), *b = bulk_new(hex, rule, w, h, NULL);
           astar_topology *tb = astar_grid_topology(b);
           uint32_t v0 = astar_topology_version(tb);
+          if (di == 0) { /* a new grid's masks (filled, all open) as computed */
+            astar_grid *c = bulk_new(hex, rule, w, h, NULL);
+            size_t pn = (size_t)c->pw * (size_t)c->ph;
+            memset(m, 1, (size_t)n);
+            CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_OK);
+            memset(m, 0, (size_t)n);
+            CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_OK);
+            CHECK(memcmp(c->moves, b->moves, pn) == 0 && memcmp(c->blocked, b->blocked, pn) == 0);
+            astar_grid_free(c);
+          }
           bulk_map(m, n, dens[di]);
           for (i = 0; i < n; i++) opened += !m[i];
           bulk_by_cell(a, m);
