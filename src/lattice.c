@@ -64,6 +64,20 @@ static void moves_rows(astar_grid *gr, int32_t y0, int32_t y1) {
   int32_t x, y;
   for (y = y0; y < y1; y++) {
     int32_t row = LAT_CELL(gr, 0, y);
+    if (!gr->par_x) { /* one parity along the row: direction by direction,
+                      ** the row's open bits gathered in its masks */
+      const int32_t *o = gr->off[lat_par(gr, 0, y)];
+      const unsigned char *br = b + row;
+      unsigned char *mr = mv + row;
+      int d;
+      memset(mr, 0, (size_t)gr->w);
+      for (d = 0; d < LAT_MAXDIR; d++) {
+        const unsigned char *bn = br + o[d];
+        for (x = 0; x < gr->w; x++) mr[x] |= (unsigned char)((bn[x] == 0) << d);
+      }
+      for (x = 0; x < gr->w; x++) mr[x] = br[x] ? 0 : (unsigned char)lat_rule_moves(gr, mr[x]);
+      continue;
+    }
     for (x = 0; x < gr->w; x++) {
       int32_t p = row + x;
       const int32_t *o = gr->off[lat_par(gr, x, y)];
@@ -79,6 +93,14 @@ static void moves_rows(astar_grid *gr, int32_t y0, int32_t y1) {
       mv[p] = (unsigned char)lat_rule_moves(gr, open);
     }
   }
+}
+
+/* Sets bits at..at + n - 1 of the words w. */
+static void set_bit_run(uint64_t *w, int32_t at, int32_t n) {
+  int32_t i = at, end = at + n;
+  while (i < end && (i & 63)) w[i >> 6] |= (uint64_t)1 << (i & 63), i++;
+  for (; i + 64 <= end; i += 64) w[i >> 6] = ~(uint64_t)0;
+  for (; i < end; i++) w[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
 /* Sets padded cell (x, y)'s bit in the row and column bit sets. */
@@ -168,9 +190,10 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   } else {
     moves_rows(gr, 0, height);
   }
-  if (gr->rows) /* the open bits of every inside cell */
-    for (y = 0; y < height; y++)
-      for (x = 0; x < width; x++) set_open_bit(gr, x + 1, y + 1, 1);
+  if (gr->rows) { /* the open bits of every inside cell: padded 1..w, 1..h */
+    for (y = 1; y <= height; y++) set_bit_run(gr->rows + (size_t)y * (size_t)gr->rw, 1, width);
+    for (x = 1; x <= width; x++) set_bit_run(gr->cols + (size_t)x * (size_t)gr->cw, 1, height);
+  }
   /* all open: one component (every shape's straight steps join every
   ** cell) */
   astar__comp_uniform(&gr->t);

@@ -1450,6 +1450,10 @@ static void test_set_blocked_all(void) {
             memset(m, 0, (size_t)n);
             CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_OK);
             CHECK(memcmp(c->moves, b->moves, pn) == 0 && memcmp(c->blocked, b->blocked, pn) == 0);
+            CHECK((c->rows == NULL) == (hex != 0));
+            if (c->rows)
+              CHECK(memcmp(c->rows, b->rows,
+                           ((size_t)c->ph * (size_t)c->rw + (size_t)c->pw * (size_t)c->cw) * 8) == 0);
             astar_grid_free(c);
           }
           bulk_map(m, n, dens[di]);
