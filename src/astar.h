@@ -150,7 +150,7 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** sector (a door closed on a small part of it labels that part apart at
 ** once, O(that part)), the next call relabels the marked sectors and the
 ** small sector graph, never the grid (a new grid's first edit writes them,
-** O(cells), once).  Graphs label on first use and relabel, O(nodes +
+** O(cells), once; astar_grid_set_blocked_all builds them in its call).  Graphs label on first use and relabel, O(nodes +
 ** steps), at the next call after a node is disabled.  astar_search_begin
 ** reads the labels: a goal in another component is UNREACHABLE at once.
 ** The first call after a change writes them: a host searching from several

@@ -47,7 +47,10 @@
 ** A sector that sec_local kept clean through S * S / 16 edits since its
 ** labels (a map loaded cell by cell) is marked instead: its relabel then
 ** costs no more than those edits did, and the question after a load pays
-** each loaded sector once.
+** each loaded sector once.  A map written at once (astar_grid_set_blocked_all:
+** grid_from_string, maps.load, grid_from_table) marks nothing: its labels
+** are built whole in that call (astar__sec_build_all), O(cells), and the
+** question after it relabels nothing.
 **
 ** A relabel (astar__sec_label) works on one block: each sector's labels are
 ** stored together (S * S in a row), and its moves are copied into a block
