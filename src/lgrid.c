@@ -168,8 +168,7 @@ static int l_set_blocked_all(lua_State *L) {
   if (lua_type(L, 2) != LUA_TSTRING) type_error(L, 2, "string");
   cells = lua_tolstring(L, 2, &len);
   if (len != want)
-    return arg_error(L, 2, lua_pushfstring(L, "a string of width * height = %d bytes expected, got %d",
-                                           (int)want, (int)(len > 0x7fffffff ? 0x7fffffff : len)));
+    return arg_error(L, 2, lua_pushfstring(L, "a string of width * height = %d bytes expected, got %d", (int)want, (int)(len > 0x7fffffff ? 0x7fffffff : len)));
   check_mutable(L, T);
   check_status(L, astar_grid_set_blocked_all(T->grid, (const unsigned char *)cells));
   account(L, T->o.M);
