@@ -294,15 +294,11 @@ int astar_hex_layout(const astar_grid *gr);
 /* Cell accessors take 0-based x (column) and y (row).  EINVAL when out of
 ** range; EBUSY while the grid is locked. */
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked);
-/* Every cell's blocked bit at once, from blocked[y * width + x] (nonzero:
-** blocked), as one change (a batch of set_blocked calls: one version, the
-** changed cells logged).  For loading a map: the move masks are written in
-** one pass and the component labels built whole in this call, O(cells),
-** so the next question relabels nothing (astar_topology_components_current
-** is 1 after it); cell by cell, each edit would mark its sector and the
-** next question would relabel the grid.  EBUSY while locked, EINVAL when
-** blocked is NULL.  Out of memory for the labels, the cells are written
-** and the next question builds them. */
+/* Every cell's blocked bit from blocked[y * width + x] (nonzero: blocked)
+** as one batch of set_blocked calls (one version, changes logged), for
+** loading a map: the masks written in one pass and the component labels
+** built in this call, O(cells), so the next question relabels nothing.
+** EBUSY, EINVAL (NULL); out of memory, the next question builds them. */
 int astar_grid_set_blocked_all(astar_grid *gr, const unsigned char *blocked);
 /* 1 blocked, 0 open, EINVAL out of range. */
 int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y);
