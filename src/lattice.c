@@ -98,9 +98,12 @@ static void moves_rows(astar_grid *gr, int32_t y0, int32_t y1) {
 /* Sets bits at..at + n - 1 of the words w. */
 static void set_bit_run(uint64_t *w, int32_t at, int32_t n) {
   int32_t i = at, end = at + n;
-  while (i < end && (i & 63)) w[i >> 6] |= (uint64_t)1 << (i & 63), i++;
-  for (; i + 64 <= end; i += 64) w[i >> 6] = ~(uint64_t)0;
-  for (; i < end; i++) w[i >> 6] |= (uint64_t)1 << (i & 63);
+  while (i < end) {
+    int32_t lo = i & 63, hi = end - (i & ~63) < 64 ? end & 63 : 64; /* bits lo..hi - 1 */
+    uint64_t m = (hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1) & (~(uint64_t)0 << lo);
+    w[i >> 6] |= m;
+    i = (i & ~63) + 64;
+  }
 }
 
 /* Sets padded cell (x, y)'s bit in the row and column bit sets. */

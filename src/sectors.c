@@ -488,9 +488,10 @@ static int sec_build(astar_grid *gr, int open) {
     int32_t x0, y0, x1, y1, y, K = (int32_t)sec_size(c);
     uint16_t *lab = c->label + ((size_t)s << (2 * c->shift));
     sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
-    for (y = 0; y < K; y++) {
-      int32_t x, in = y < y1 - y0 ? x1 - x0 : 0; /* a rectangle: connected */
-      for (x = 0; x < K; x++) lab[y * K + x] = x < in ? 0 : LAB_NONE;
+    for (y = 0; y < K; y++) { /* a rectangle: connected; LAB_NONE is all ones */
+      int32_t in = y < y1 - y0 ? x1 - x0 : 0;
+      memset(lab + y * K, 0, (size_t)in * sizeof *lab);
+      memset(lab + y * K + in, 0xff, (size_t)(K - in) * sizeof *lab);
     }
     c->ncomp[s] = 1;
   }
