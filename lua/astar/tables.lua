@@ -22,7 +22,6 @@
 -- made, not marked cell by cell for the first question to relabel.
 local describe = require("astar.describe").value
 local set_blocked_all = require("astar.backend").core._set_blocked_all
-local concat = table.concat
 
 local M = {}
 
@@ -177,27 +176,25 @@ local function from_table(fname, make, nargs, rows, second, third)
     error(grid, 0)
   end
   local all = set_blocked_all and type(grid) == "userdata"
-  if all then -- the blocked cells at once: "\1" blocked, "\0" open, row after row
-    local bytes, any = {}, false
-    for k = 1, width * height do
-      if cells[k][1] then
-        bytes[k], any = "\1", true
-      else
-        bytes[k] = "\0"
-      end
-    end
-    if any then set_blocked_all(grid, concat(bytes)) end
-  end
+  local blocked, nb = {}, 0 -- the blocked cells' ids, written at once
   local i = 0
   for y = 1, height do
     for x = 1, width do
       i = i + 1
       local e = cells[i]
-      if e[1] and not all then grid:set_blocked(x, y, true) end
+      if e[1] then
+        if all then
+          nb = nb + 1
+          blocked[nb] = i
+        else
+          grid:set_blocked(x, y, true)
+        end
+      end
       if e[2] ~= 1 then grid:set_cost(x, y, e[2]) end
       if e[3] then grid:set_tag(x, y, e[3]) end
     end
   end
+  if nb > 0 then set_blocked_all(grid, blocked) end
   return grid
 end
 
