@@ -47,17 +47,21 @@ static astar_grid *load_map(const char *path) {
   char line[70000];
   int w = 0, h = 0, y = 0, x;
   astar_grid *gr;
+  unsigned char *cells;
   if (!f) return NULL;
   while (fgets(line, sizeof line, f)) {
     if (sscanf(line, "height %d", &h) == 1 || sscanf(line, "width %d", &w) == 1) continue;
     if (strncmp(line, "map", 3) == 0) break;
   }
   gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
-  while (y < h && fgets(line, sizeof line, f)) {
-    for (x = 0; x < w; x++)
-      if (line[x] != '.' && line[x] != 'G' && line[x] != 'S') astar_grid_set_blocked(gr, x, y, 1);
+  cells = (unsigned char *)calloc((size_t)w * (size_t)h, 1);
+  while (gr && cells && y < h && fgets(line, sizeof line, f)) {
+    for (x = 0; x < w; x++) cells[(size_t)y * (size_t)w + (size_t)x] = line[x] != '.' && line[x] != 'G' && line[x] != 'S';
     y++;
   }
+  /* the map at once, as astar.maps.load writes it: the labels built here */
+  if (gr && cells) astar_grid_set_blocked_all(gr, cells);
+  free(cells);
   fclose(f);
   return gr;
 }

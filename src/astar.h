@@ -150,7 +150,7 @@ uint32_t astar_topology_version(const astar_topology *t);
 ** sector (a door closed on a small part of it labels that part apart at
 ** once, O(that part)), the next call relabels the marked sectors and the
 ** small sector graph, never the grid (a new grid's first edit writes them,
-** O(cells), once).  Graphs label on first use and relabel, O(nodes +
+** O(cells), once; astar_grid_set_blocked_all builds them in its call).  Graphs label on first use and relabel, O(nodes +
 ** steps), at the next call after a node is disabled.  astar_search_begin
 ** reads the labels: a goal in another component is UNREACHABLE at once.
 ** The first call after a change writes them: a host searching from several
@@ -294,6 +294,12 @@ int astar_hex_layout(const astar_grid *gr);
 /* Cell accessors take 0-based x (column) and y (row).  EINVAL when out of
 ** range; EBUSY while the grid is locked. */
 int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked);
+/* Every cell's blocked bit from blocked[y * width + x] (nonzero: blocked)
+** as one batch of set_blocked calls (one version, changes logged), for
+** loading a map: the masks written in one pass and the component labels
+** built in this call, O(cells), so the next question relabels nothing.
+** EBUSY, EINVAL (NULL); out of memory, the next question builds them. */
+int astar_grid_set_blocked_all(astar_grid *gr, const unsigned char *blocked);
 /* 1 blocked, 0 open, EINVAL out of range. */
 int astar_grid_blocked(const astar_grid *gr, int32_t x, int32_t y);
 /* [in] cost: finite and >= 0; the cost of entering the cell is the step

@@ -194,6 +194,8 @@ static const lfunc funcs[] = {
     {"_options", l_options, 0, NULL},
     {"_methods", l_methods, 0, NULL},
     {"_jump_table", l_jump_table, 0, NULL},
+    {"_set_blocked_all", l_set_blocked_all, 0, NULL},
+    {"_components_current", l_components_current, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* A topology class: its metatable, methods (its own and the shared ones:

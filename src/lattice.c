@@ -56,6 +56,56 @@ static void update_moves(astar_grid *gr, int32_t p) {
   gr->moves[p] = (unsigned char)lat_rule_moves(gr, open);                 /* reads only the shape's directions */
 }
 
+/* The move masks of rows y0..y1 - 1, every cell, in one pass: update_moves
+** without the call and the parity's lookup per cell (a map's load). */
+static void moves_rows(astar_grid *gr, int32_t y0, int32_t y1) {
+  const unsigned char *b = gr->blocked;
+  unsigned char *mv = gr->moves;
+  int32_t x, y;
+  for (y = y0; y < y1; y++) {
+    int32_t row = LAT_CELL(gr, 0, y);
+    if (!gr->par_x) { /* one parity along the row: direction by direction,
+                      ** the row's open bits gathered in its masks */
+      const int32_t *o = gr->off[lat_par(gr, 0, y)];
+      const unsigned char *br = b + row;
+      unsigned char *mr = mv + row;
+      int d;
+      memset(mr, 0, (size_t)gr->w);
+      for (d = 0; d < LAT_MAXDIR; d++) {
+        const unsigned char *bn = br + o[d];
+        for (x = 0; x < gr->w; x++) mr[x] |= (unsigned char)((bn[x] == 0) << d);
+      }
+      for (x = 0; x < gr->w; x++) mr[x] = br[x] ? 0 : (unsigned char)lat_rule_moves(gr, mr[x]);
+      continue;
+    }
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = row + x;
+      const int32_t *o = gr->off[lat_par(gr, x, y)];
+      unsigned open;
+      if (b[p]) {
+        mv[p] = 0;
+        continue;
+      }
+      open = (unsigned)!b[p + o[0]] | (unsigned)!b[p + o[1]] << 1 | (unsigned)!b[p + o[2]] << 2 |
+             (unsigned)!b[p + o[3]] << 3 | (unsigned)!b[p + o[4]] << 4 |
+             (unsigned)!b[p + o[5]] << 5 | (unsigned)!b[p + o[6]] << 6 |
+             (unsigned)!b[p + o[7]] << 7;
+      mv[p] = (unsigned char)lat_rule_moves(gr, open);
+    }
+  }
+}
+
+/* Sets bits at..at + n - 1 of the words w. */
+static void set_bit_run(uint64_t *w, int32_t at, int32_t n) {
+  int32_t i = at, end = at + n;
+  while (i < end) {
+    int32_t lo = i & 63, hi = end - (i & ~63) < 64 ? end & 63 : 64; /* bits lo..hi - 1 */
+    uint64_t m = (hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1) & (~(uint64_t)0 << lo);
+    w[i >> 6] |= m;
+    i = (i & ~63) + 64;
+  }
+}
+
 /* Sets padded cell (x, y)'s bit in the row and column bit sets. */
 static void set_open_bit(astar_grid *gr, int32_t x, int32_t y, int open) {
   uint64_t *r = &gr->rows[(size_t)y * (size_t)gr->rw + (size_t)(x >> 6)];
@@ -128,11 +178,25 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   memset(gr->blocked, 1, n);
   for (y = 0; y < height; y++) memset(gr->blocked + LAT_CELL(gr, 0, y), 0, (size_t)width);
   memset(gr->moves, 0, n);
-  for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++) {
-      update_moves(gr, LAT_CELL(gr, x, y));
-      if (gr->rows) set_open_bit(gr, x + 1, y + 1, 1);
+  /* every cell open: the cells off the border have every move (the same
+  ** mask on each parity: every neighbour open); the border's rows and
+  ** columns are computed */
+  if (height > 2 && width > 2) {
+    unsigned char full = (unsigned char)lat_rule_moves(gr, 0xffu);
+    for (y = 1; y + 1 < height; y++) memset(gr->moves + LAT_CELL(gr, 1, y), full, (size_t)width - 2);
+    for (y = 1; y + 1 < height; y++) {
+      update_moves(gr, LAT_CELL(gr, 0, y));
+      update_moves(gr, LAT_CELL(gr, width - 1, y));
     }
+    moves_rows(gr, 0, 1);
+    moves_rows(gr, height - 1, height);
+  } else {
+    moves_rows(gr, 0, height);
+  }
+  if (gr->rows) { /* the open bits of every inside cell: padded 1..w, 1..h */
+    for (y = 1; y <= height; y++) set_bit_run(gr->rows + (size_t)y * (size_t)gr->rw, 1, width);
+    for (x = 1; x <= width; x++) set_bit_run(gr->cols + (size_t)x * (size_t)gr->cw, 1, height);
+  }
   /* all open: one component (every shape's straight steps join every
   ** cell) */
   astar__comp_uniform(&gr->t);
@@ -271,6 +335,49 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   }
   note_change(gr, x, y);
   astar__sec_mark(gr, x, y); /* O(1): the next question updates the sector */
+  return ASTAR_OK;
+}
+
+/*
+** Every cell's blocked bit at once (a map being loaded).  The cells that
+** change are written as a batch of set_blocked calls would write them
+** (one version, a log line each, the bit sets), but the move masks are
+** recomputed in one pass over the grid and the component labels built
+** whole at the end, in this call: O(cells), no per-cell mark, and the
+** next question relabels nothing.  A grid with derived layers (clearance,
+** the jump table) repairs them cell by cell as set_blocked does (the jump
+** table at the batch's end).
+*/
+int astar_grid_set_blocked_all(astar_grid *gr, const unsigned char *blocked) {
+  int32_t x, y, changed = 0;
+  int layers;
+  if (gr->t.lock > 0) return ASTAR_EBUSY;
+  if (blocked == NULL) return ASTAR_EINVAL;
+  layers = gr->clear != NULL || gr->jump != NULL || gr->ubits != NULL;
+  astar_grid_edits_begin(gr);
+  for (y = 0; y < gr->h; y++) {
+    const unsigned char *src = blocked + (size_t)y * (size_t)gr->w;
+    for (x = 0; x < gr->w; x++) {
+      int32_t p = LAT_CELL(gr, x, y);
+      unsigned char b = (unsigned char)(src[x] != 0);
+      int par, d;
+      if (gr->blocked[p] == b) continue;
+      gr->blocked[p] = b;
+      changed++;
+      if (gr->rows) set_open_bit(gr, x + 1, y + 1, !b);
+      if (layers) { /* as set_blocked: the masks first, then what reads them */
+        par = lat_par(gr, x, y);
+        update_moves(gr, p);
+        for (d = 0; d < gr->ndir; d++) update_moves(gr, p + gr->off[par][d]);
+        if (gr->clear) gr->shape->clear_update(gr, x, y);
+        if (gr->jump) astar__jump_defer(gr);
+      }
+      note_change(gr, x, y);
+    }
+  }
+  if (changed > 0 && !layers) moves_rows(gr, 0, gr->h);
+  if (changed > 0) astar__sec_build_all(gr);
+  astar_grid_edits_end(gr);
   return ASTAR_OK;
 }
 

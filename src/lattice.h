@@ -490,6 +490,7 @@ extern const astar_unit_ops astar__lat_units;
 ** mark an edit of (x, y)'s blocked bit leaves, and the memory's release */
 extern const astar_conn_ops astar__lat_conn;
 void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y);
+void astar__sec_build_all(astar_grid *gr);
 void astar__sec_free(astar_grid *gr);
 
 /* jump point search (jps.c): the square grid's ability */

@@ -147,3 +147,52 @@ static int l_jump_table(lua_State *L) {
   lua_pushlstring(L, (const char *)e, n * sizeof *e);
   return 1;
 }
+
+/* The grid of cells (either shape) at idx, open. */
+static ltopo *check_cells_arg(lua_State *L, int idx) {
+  ltopo *T = check_topo(L, idx, NULL);
+  if (T->grid == NULL) type_error(L, idx, "grid of cells");
+  return T;
+}
+
+/* core._set_blocked_all(grid, cells) -> grid: every cell's blocked bit at
+** once: blocked the cells listed (cell ids, 1-based, repeats allowed), open
+** every other.  astar.grid_from_table and astar.hex_from_table load their
+** maps through it, so the labels are built once, in the call
+** (astar_grid_set_blocked_all), not marked cell by cell for the first
+** question to relabel.  The list is read raw. */
+static int l_set_blocked_all(lua_State *L) {
+  ltopo *T = check_cells_arg(L, 1);
+  int32_t n = astar_grid_width(T->grid) * astar_grid_height(T->grid);
+  size_t i, len;
+  unsigned char *cells;
+  if (!lua_istable(L, 2)) type_error(L, 2, "table (a list of cell ids)");
+  check_mutable(L, T);
+  cells = (unsigned char *)lua_newuserdata(L, (size_t)n); /* may run a finalizer: */
+  T = check_cells_arg(L, 1);                              /* checked again after */
+  check_mutable(L, T);
+  memset(cells, 0, (size_t)n);
+  len = compat_rawlen(L, 2);
+  for (i = 1; i <= len; i++) { /* nothing allocates until the grid is written */
+    double v;
+    lua_rawgeti(L, 2, (int)i);
+    v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(v >= 1 && v <= (double)n) || v != floor(v))
+      return arg_error(L, 2, lua_pushfstring(L, "cells[%d] must be a cell id in 1..%d, got %s", (int)i, (int)n, describe(L, -1)));
+    cells[(int32_t)v - 1] = 1;
+    lua_pop(L, 1);
+  }
+  check_status(L, astar_grid_set_blocked_all(T->grid, cells));
+  account(L, T->o.M);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* core._components_current(grid) -> whether the grid's component labels
+** describe it as it is, so that the next question (connected, a search's
+** unreachable proof) labels nothing (astar_topology_components_current). */
+static int l_components_current(lua_State *L) {
+  ltopo *T = check_topo(L, 1, NULL);
+  lua_pushboolean(L, astar_topology_components_current(T->t) == 1);
+  return 1;
+}

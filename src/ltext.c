@@ -156,6 +156,7 @@ static int l_grid_from_string(lua_State *L) {
   int diag, gidx, legend, tags;
   double world[3];
   cellspec spec[256], dflt, scratch;
+  unsigned char *cells;
   ltopo *T;
   if (lua_type(L, 1) != LUA_TSTRING) type_error(L, 1, "string");
   text = lua_tolstring(L, 1, &len);
@@ -189,6 +190,11 @@ static int l_grid_from_string(lua_State *L) {
   topo_attach(L, T, astar_grid_new(w, h, diag, state_alloc, get_state(L)));
   world_store(L, gidx, world[0], world[1], world[2]);
   path_mt_new(L, T, gidx);
+  /* the blocked cells gathered here, then written at once: the labels are
+  ** built once at the end (astar_grid_set_blocked_all), not marked cell by
+  ** cell for the first question to relabel */
+  cells = (unsigned char *)lua_newuserdata(L, (size_t)w * (size_t)h);
+  memset(cells, 0, (size_t)w * (size_t)h);
   x = y = 0;
   for (i = 0; i < len && y < h; i++) {
     unsigned char ch = (unsigned char)text[i];
@@ -230,11 +236,12 @@ static int l_grid_from_string(lua_State *L) {
     }
     /* no Lua can reach the new grid yet: no finalizer or metamethod can
     ** close or change it between these calls */
-    if (c->blocked) check_status(L, astar_grid_set_blocked(T->grid, x, y, 1));
+    if (c->blocked) cells[(size_t)y * (size_t)w + (size_t)x] = 1;
     if (c->cost != 1) check_status(L, astar_grid_set_cost(T->grid, x, y, c->cost));
     if (c->tag) check_status(L, astar_grid_set_tag(T->grid, x, y, c->tag));
     x++;
   }
+  check_status(L, astar_grid_set_blocked_all(T->grid, cells));
   lua_pushvalue(L, gidx);
   account(L, get_state(L));
   return 1;

@@ -47,7 +47,10 @@
 ** A sector that sec_local kept clean through S * S / 16 edits since its
 ** labels (a map loaded cell by cell) is marked instead: its relabel then
 ** costs no more than those edits did, and the question after a load pays
-** each loaded sector once.
+** each loaded sector once.  A map written at once (astar_grid_set_blocked_all:
+** grid_from_string, maps.load, grid_from_table) marks nothing: its labels
+** are built whole in that call (astar__sec_build_all), O(cells), and the
+** question after it relabels nothing.
 **
 ** A relabel (astar__sec_label) works on one block: each sector's labels are
 ** stored together (S * S in a row), and its moves are copied into a block
@@ -485,9 +488,10 @@ static int sec_build(astar_grid *gr, int open) {
     int32_t x0, y0, x1, y1, y, K = (int32_t)sec_size(c);
     uint16_t *lab = c->label + ((size_t)s << (2 * c->shift));
     sec_rect(gr, c, s, &x0, &y0, &x1, &y1);
-    for (y = 0; y < K; y++) {
-      int32_t x, in = y < y1 - y0 ? x1 - x0 : 0; /* a rectangle: connected */
-      for (x = 0; x < K; x++) lab[y * K + x] = x < in ? 0 : LAB_NONE;
+    for (y = 0; y < K; y++) { /* a rectangle: connected; LAB_NONE is all ones */
+      int32_t in = y < y1 - y0 ? x1 - x0 : 0;
+      memset(lab + y * K, 0, (size_t)in * sizeof *lab);
+      memset(lab + y * K + in, 0xff, (size_t)(K - in) * sizeof *lab);
     }
     c->ncomp[s] = 1;
   }
@@ -747,6 +751,14 @@ void astar__sec_mark(astar_grid *gr, int32_t x, int32_t y) {
       if (sv != su) sec_mark_border(c, su, sv);
     }
   }
+}
+
+/* Every cell's blocked bit was written at once (astar_grid_set_blocked_all):
+** the labels of every level built from the cells as they are, in this
+** call, O(cells), with no sector left marked.  Out of memory, nothing is
+** built and the next question builds (the labels are never wrong). */
+void astar__sec_build_all(astar_grid *gr) {
+  if (sec_build(gr, 0) != ASTAR_OK) gr->t.comps.valid = gr->t.comps.uniform = 0;
 }
 
 int astar__sec_refresh(astar_topology *t) {

@@ -15,9 +15,13 @@
 -- (Jumper's usual walkable = 0), "." open, "#" and "@" blocked (the text
 -- maps' characters); the caller's legend adds to these and overrides them.
 -- Everything is checked before the grid is made, so an error leaves
--- nothing behind.  Built on the public grid API only (astar.grid,
--- set_blocked, set_cost, set_tag ...), so it serves any backend.
+-- nothing behind.  Built on the public grid API (astar.grid, set_blocked,
+-- set_cost, set_tag ...), so it serves any backend; where the backend has
+-- core._set_blocked_all (the C module), the blocked cells are written with
+-- it at once, so the component labels are built once while the grid is
+-- made, not marked cell by cell for the first question to relabel.
 local describe = require("astar.describe").value
+local set_blocked_all = require("astar.backend").core._set_blocked_all
 
 local M = {}
 
@@ -171,16 +175,26 @@ local function from_table(fname, make, nargs, rows, second, third)
     end
     error(grid, 0)
   end
+  local all = set_blocked_all and type(grid) == "userdata"
+  local blocked, nb = {}, 0 -- the blocked cells' ids, written at once
   local i = 0
   for y = 1, height do
     for x = 1, width do
       i = i + 1
       local e = cells[i]
-      if e[1] then grid:set_blocked(x, y, true) end
+      if e[1] then
+        if all then
+          nb = nb + 1
+          blocked[nb] = i
+        else
+          grid:set_blocked(x, y, true)
+        end
+      end
       if e[2] ~= 1 then grid:set_cost(x, y, e[2]) end
       if e[3] then grid:set_tag(x, y, e[3]) end
     end
   end
+  if nb > 0 then set_blocked_all(grid, blocked) end
   return grid
 end
 

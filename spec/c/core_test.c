@@ -13,6 +13,7 @@
 
 #include "astar.h"
 #include "astar_int.h" /* the search generation, for the wrap test */
+#include "lattice.h"   /* the move masks, for astar_grid_set_blocked_all */
 
 static int failures = 0, checks = 0;
 
@@ -1514,6 +1515,189 @@ static void test_lazy_heap(void) {
   astar_grid_free(maze);
 }
 
+/* ------------------------------------------------------------------------ */
+/* astar_grid_set_blocked_all: a map written at once                          */
+/* ------------------------------------------------------------------------ */
+
+static uint32_t bulk_seed = 2026u;
+static uint32_t bulk_rand(void) {
+  bulk_seed = bulk_seed * 1103515245u + 12345u;
+  return bulk_seed >> 8;
+}
+
+static void bulk_map(unsigned char *m, int32_t n, unsigned percent) {
+  int32_t i;
+  for (i = 0; i < n; i++) m[i] = (unsigned char)(bulk_rand() % 100 < percent);
+}
+
+static astar_grid *bulk_new(int hex, int rule, int32_t w, int32_t h, astar_alloc_fn a) {
+  return hex ? astar_hex_new(w, h, rule, a, NULL) : astar_grid_new(w, h, rule, a, NULL);
+}
+
+/* The map written cell by cell, as grids were loaded before. */
+static void bulk_by_cell(astar_grid *gr, const unsigned char *m) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), x, y;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) astar_grid_set_blocked(gr, x, y, m[y * w + x]);
+}
+
+/* The same cells, move masks and bit sets, and the same components: each
+** cell against its E and S neighbours and a random cell. */
+static void bulk_same(astar_grid *a, astar_grid *b) {
+  int32_t w = a->w, h = a->h, v, bad = 0;
+  size_t n = (size_t)a->pw * (size_t)a->ph;
+  astar_topology *ta = astar_grid_topology(a), *tb = astar_grid_topology(b);
+  CHECK(memcmp(a->blocked, b->blocked, n) == 0);
+  CHECK(memcmp(a->moves, b->moves, n) == 0);
+  CHECK((a->rows == NULL) == (b->rows == NULL));
+  if (a->rows && b->rows)
+    CHECK(memcmp(a->rows, b->rows,
+                 ((size_t)a->ph * (size_t)a->rw + (size_t)a->pw * (size_t)a->cw) * 8) == 0);
+  for (v = 0; v < w * h; v++) {
+    int32_t r = (int32_t)(bulk_rand() % (uint32_t)(w * h));
+    if (astar_topology_connected(ta, v, r) != astar_topology_connected(tb, v, r)) bad++;
+    if (v % w + 1 < w && astar_topology_connected(ta, v, v + 1) != astar_topology_connected(tb, v, v + 1))
+      bad++;
+    if (v + w < w * h && astar_topology_connected(ta, v, v + w) != astar_topology_connected(tb, v, v + w))
+      bad++;
+  }
+  CHECK(bad == 0);
+}
+
+static void test_set_blocked_all(void) {
+  static const int32_t sizes[][2] = {{1, 1}, {3, 70}, {37, 53}, {200, 130}, {300, 300},
+                                     {2, 5},  {5, 2},  {3, 3}};
+  static const unsigned dens[] = {10, 35, 45};
+  unsigned char *m = (unsigned char *)malloc(300 * 300), *m2 = (unsigned char *)malloc(300 * 300);
+  int hex, rule, si, di, i;
+  for (hex = 0; hex < 2; hex++)
+    for (rule = 0; rule < 4; rule++)
+      for (si = 0; si < 8; si++)
+        for (di = 0; di < 3; di++) {
+          int32_t w = sizes[si][0], h = sizes[si][1], n = w * h, opened = 0;
+          astar_grid *a = bulk_new(hex, rule, w, h, NULL), *b = bulk_new(hex, rule, w, h, NULL);
+          astar_topology *tb = astar_grid_topology(b);
+          uint32_t v0 = astar_topology_version(tb);
+          if (di == 0) { /* a new grid's masks (filled, all open) as computed */
+            astar_grid *c = bulk_new(hex, rule, w, h, NULL);
+            size_t pn = (size_t)c->pw * (size_t)c->ph;
+            memset(m, 1, (size_t)n);
+            CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_OK);
+            memset(m, 0, (size_t)n);
+            CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_OK);
+            CHECK(memcmp(c->moves, b->moves, pn) == 0 && memcmp(c->blocked, b->blocked, pn) == 0);
+            CHECK((c->rows == NULL) == (hex != 0));
+            if (c->rows)
+              CHECK(memcmp(c->rows, b->rows,
+                           ((size_t)c->ph * (size_t)c->rw + (size_t)c->pw * (size_t)c->cw) * 8) == 0);
+            astar_grid_free(c);
+          }
+          bulk_map(m, n, dens[di]);
+          for (i = 0; i < n; i++) opened += !m[i];
+          bulk_by_cell(a, m);
+          CHECK(astar_grid_set_blocked_all(b, m) == ASTAR_OK);
+          /* one change, the labels built in the call: the questions after
+          ** it relabel no sector */
+          CHECK(astar_topology_version(tb) == v0 + (opened < n));
+          CHECK(astar_topology_components_current(tb));
+          CHECK(tb->comps.relabels == (opened < n) && tb->ops->conn->count(tb, 0) == 0);
+          CHECK(tb->ops->conn->count(tb, 1) == (opened < n)); /* the sector graph, once */
+          bulk_same(a, b);
+          CHECK(tb->comps.relabels == (opened < n) && tb->ops->conn->count(tb, 0) == 0);
+          CHECK(tb->ops->conn->count(tb, 1) == (opened < n));
+          /* the same map again: nothing changes, not even the version */
+          v0 = astar_topology_version(tb);
+          CHECK(astar_grid_set_blocked_all(b, m) == ASTAR_OK && astar_topology_version(tb) == v0);
+          /* edits after it: incremental as ever */
+          for (i = 0; i < 60; i++) {
+            int32_t c = (int32_t)(bulk_rand() % (uint32_t)n);
+            int blk = (int)(bulk_rand() % 2);
+            astar_grid_set_blocked(a, c % w, c / w, blk);
+            astar_grid_set_blocked(b, c % w, c / w, blk);
+          }
+          bulk_same(a, b);
+          /* a second map on a labelled grid */
+          bulk_map(m2, n, dens[(di + 1) % 3]);
+          bulk_by_cell(a, m2);
+          CHECK(astar_grid_set_blocked_all(b, m2) == ASTAR_OK);
+          CHECK(astar_topology_components_current(tb));
+          bulk_same(a, b);
+          astar_grid_free(a);
+          astar_grid_free(b);
+        }
+  {
+    /* derived layers: the jump table and the clearance repaired as a batch
+    ** of set_blocked calls would, the change log holding every cell */
+    int32_t w = 200, h = 130, n = w * h, x, y, changed = 0, bad = 0;
+    astar_grid *c = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_grid *d = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_topology *tc = astar_grid_topology(c);
+    const int8_t *jc, *jd;
+    size_t nc, nd, got = 0;
+    int32_t *cells = (int32_t *)malloc((size_t)n * sizeof *cells);
+    uint32_t v0;
+    bulk_map(m, n, 30);
+    bulk_map(m2, n, 30);
+    CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_OK);
+    CHECK(astar_grid_precompute_jumps(c, 1) == ASTAR_OK);
+    CHECK(astar_grid_clearance(c, 0, 0) >= 0);
+    CHECK(astar_grid_track_changes(c, (size_t)n) == ASTAR_OK);
+    v0 = astar_topology_version(tc);
+    CHECK(astar_grid_set_blocked_all(c, m2) == ASTAR_OK);
+    CHECK(astar_topology_version(tc) == v0 + 1);
+    CHECK(astar_topology_components_current(tc));
+    for (i = 0; i < n; i++) changed += m[i] != m2[i];
+    CHECK(astar_grid_changes(c, v0, cells, (size_t)n, &got) == ASTAR_OK && got == (size_t)changed);
+    for (i = 0; i < (int)got; i++) bad += m[cells[i]] == m2[cells[i]];
+    CHECK(bad == 0);
+    CHECK(astar_grid_set_blocked_all(d, m2) == ASTAR_OK);
+    CHECK(astar_grid_precompute_jumps(d, 1) == ASTAR_OK);
+    jc = astar_grid_jump_table(c, &nc);
+    jd = astar_grid_jump_table(d, &nd);
+    CHECK(jc && jd && nc == nd && memcmp(jc, jd, nc) == 0);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) bad += astar_grid_clearance(c, x, y) != astar_grid_clearance(d, x, y);
+    CHECK(bad == 0);
+    bulk_same(c, d);
+    /* refused while locked, and with no map: the grid as it was */
+    v0 = astar_topology_version(tc);
+    astar_topology_lock(tc, 1);
+    CHECK(astar_grid_set_blocked_all(c, m) == ASTAR_EBUSY);
+    astar_topology_lock(tc, -1);
+    CHECK(astar_grid_set_blocked_all(c, NULL) == ASTAR_EINVAL);
+    CHECK(astar_topology_version(tc) == v0 && memcmp(c->blocked, d->blocked, (size_t)c->pw * c->ph) == 0);
+    free(cells);
+    astar_grid_free(c);
+    astar_grid_free(d);
+  }
+  {
+    /* out of memory for the labels: the cells written all the same, the
+    ** next question builds them, never a wrong answer */
+    long budget;
+    int deferred = 0, built = 0;
+    int32_t w = 120, h = 90;
+    astar_grid *ref = astar_grid_new(w, h, ASTAR_DIAG_ONE_OBSTACLE, NULL, NULL);
+    bulk_map(m, w * h, 40);
+    bulk_by_cell(ref, m);
+    for (budget = 0; budget < 40 && !built; budget++) {
+      astar_grid *g = astar_grid_new(w, h, ASTAR_DIAG_ONE_OBSTACLE, sparse_alloc, NULL);
+      astar_topology *tg = astar_grid_topology(g);
+      sparse_left = budget;
+      CHECK(astar_grid_set_blocked_all(g, m) == ASTAR_OK);
+      if (astar_topology_components_current(tg)) built = 1;
+      else deferred = 1;
+      sparse_left = -1;
+      bulk_same(ref, g);
+      CHECK(astar_topology_components_current(tg));
+      astar_grid_free(g);
+    }
+    CHECK(deferred && built);
+    astar_grid_free(ref);
+  }
+  free(m);
+  free(m2);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1542,6 +1726,7 @@ int main(void) {
   test_split_lockstep();
   test_sparse_state();
   test_lazy_heap();
+  test_set_blocked_all();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
