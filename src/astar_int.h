@@ -442,8 +442,8 @@ struct astar_search {
   int slot_shift;              /* 32 - log2(slots_cap): slot_home's top bits */
   astar_slotx *slotx;
   size_t slotx_cap;
-  int32_t nslots, slot_room; /* entries this query took; at most */
-  int32_t cur_node, cur_k;   /* the node being expanded and its entry (-1) */
+  int32_t nslots, slot_room;         /* entries this query took; at most */
+  int32_t cur_node, cur_k;           /* the node being expanded and its entry (-1) */
   int sparse;                        /* this query keeps sparse state (s->jps) */
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */
   size_t slab_bytes;                 /* their size in all */
