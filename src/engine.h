@@ -8,9 +8,9 @@
 ** topology branch per expansion.
 **
 ** Node state lives in pages (astar_int.h) indexed by internal node id, or
-** by the node's slot in jump point searches (see node_k), and is valid
-** only when its stamp equals the search's generation, so a query never
-** clears memory it did not touch.  The open list is a binary heap that
+** in jump point searches in the node's entry of a table of the touched
+** nodes (see state_k), and is valid only when its stamp equals the
+** search's generation, so a query never clears memory it did not touch.  The open list is a binary heap that
 ** records each node's position for O(log n) decrease-key and reopening.
 ** stop = "optimal" keeps a second heap of the open nodes keyed by g (only in
 ** that mode), so "is any open node cheaper than the goal?" is a look at its
