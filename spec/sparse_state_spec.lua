@@ -47,4 +47,43 @@ describe("sparse search state", function()
       end
     end
   end)
+
+  it("a fresh grid's jump point query grows its state table as it goes: stepped, with a Lua heuristic, stop = optimal", function()
+    -- 260 x 260 with a quarter of the cells blocked: a corner-to-corner
+    -- jump point search touches thousands of nodes, so a fresh search's
+    -- table (256 entries) grows several times inside the query, between
+    -- and during its steps
+    local w, seed = 260, 4242
+    local function fresh()
+      local g = astar.grid(w, w)
+      local s = seed
+      for y = 1, w do
+        for x = 1, w do
+          s = (s * 1103515245 + 12345) % 2147483648
+          if s % 100 < 25 and not ((x <= 2 and y <= 2) or (x >= w - 1 and y >= w - 1)) then g:set_blocked(x, y, true) end
+        end
+      end
+      return g
+    end
+    local ref = assert(fresh():find_path(1, 1, w, w, { algorithm = "astar" }))
+    local function octile(x, y, gx, gy)
+      local dx, dy = math.abs(x - gx), math.abs(y - gy)
+      return dx < dy and (astar.DIAGONAL - 1) * dx + dy or (astar.DIAGONAL - 1) * dy + dx
+    end
+    for _, opts in ipairs({ { algorithm = "jps" }, { algorithm = "jps", heuristic = octile, stop = "optimal" } }) do
+      local g = fresh()
+      local q = g:query(1, 1, w, w, opts)
+      local steps = 0
+      while q:step(1) == "searching" do steps = steps + 1 end
+      local r = assert(q:result())
+      assert(steps > 500, steps)
+      assert(math.abs(r.cost - ref.cost) < 1e-9, r.cost .. " " .. ref.cost)
+      assert.same({ 1, 1 }, r.xy[1]); assert.same({ w, w }, r.xy[#r.xy])
+      assert.equal(steps + 1, r.expanded)
+      local p = assert(fresh():find_path(1, 1, w, w, opts))
+      assert(math.abs(p.cost - ref.cost) < 1e-9)
+      assert.equal(#p.nodes, #r.nodes)
+      assert.equal(p.expanded, r.expanded)
+    end
+  end)
 end)

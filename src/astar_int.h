@@ -387,12 +387,21 @@ typedef struct astar_xpage {
   int32_t gpos[ASTAR_PAGE]; /* by-g heap positions (stop = optimal) */
 } astar_xpage;
 
-/* An entry of the slot table (sparse state, engine.h): node's state is at
-** slot k; an entry whose stamp is not the search's generation is empty. */
+/* An entry of the slot table (sparse state, engine.h): node's state
+** itself, which is this query's when its stamp is the search's generation
+** (an entry of an older query is empty).  24 bytes. */
 typedef struct astar_slot {
-  uint32_t stamp;
-  int32_t node, k, unused; /* 16 bytes: an entry is an index shifted */
+  astar_node n;   /* g, stamp, heap position */
+  int32_t node;   /* the internal node id */
+  int32_t parent; /* the link it was reached by */
 } astar_slot;
+
+/* What only some queries keep per entry of the slot table (astar_xpage's
+** fields), in an array beside it. */
+typedef struct astar_slotx {
+  double hc, cc;
+  int32_t gpos, unused;
+} astar_slotx;
 
 /* 16 bytes.  fkey is the bit pattern of f (f >= 0 and never NaN, and the
 ** bits of non-negative doubles order like their values, so the heap compares
@@ -423,17 +432,18 @@ struct astar_search {
   astar_xpage **xpages; /* the extras' directory (pages_cap long
                                 ** once any query used it) */
   size_t xpages_cap, nxpages;
-  /* sparse state (jump point searches, engine.h): the pages are indexed by
-  ** slot, slots numbered from 0 in the order the query touches nodes; the
-  ** table is open addressing with linear probing, slots_cap a power of two
-  ** (0: none yet), at most half of it used (slot_room) */
+  /* sparse state (jump point searches, engine.h): the state index of a
+  ** node is its entry in the slot table, open addressing with linear
+  ** probing, slots_cap a power of two (0: none yet), at most half of it
+  ** used (slot_room); slotx beside it (slotx_cap entries) once a query kept
+  ** extras */
   astar_slot *slots;
   size_t slots_cap, slot_mask; /* slot_mask: slots_cap - 1 */
   int slot_shift;              /* 32 - log2(slots_cap): slot_home's top bits */
-  int32_t *slot_node;          /* the node at each slot; slots_cap / 2 long */
-  size_t slot_node_cap;
-  int32_t nslots, slot_room;         /* slots this query gave; at most */
-  int32_t cur_node, cur_k;           /* the node being expanded and its slot (-1) */
+  astar_slotx *slotx;
+  size_t slotx_cap;
+  int32_t nslots, slot_room;         /* entries this query took; at most */
+  int32_t cur_node, cur_k;           /* the node being expanded and its entry (-1) */
   int sparse;                        /* this query keeps sparse state (s->jps) */
   int lazy;                          /* its open list is a lazy heap (engine.h) */
   struct astar_slab *slabs, *xslabs; /* the blocks pages are carved from */

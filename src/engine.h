@@ -8,12 +8,12 @@
 ** topology branch per expansion.
 **
 ** Node state lives in pages (astar_int.h) indexed by internal node id, or
-** by the node's slot in jump point searches (see node_k), and is valid
-** only when its stamp equals the search's generation, so a query never
-** clears memory it did not touch.  The open list is a binary heap that
-** records each node's position for O(log n) decrease-key and reopening
-** (or, for the precomputed mode on maps of long runs, a lazy heap without
-** positions: HEAP_LAZY).
+** in jump point searches in the node's entry of a table of the touched
+** nodes (see state_k), and is valid only when its stamp equals the
+** search's generation, so a query never clears memory it did not touch.
+** The open list is a binary heap that records each node's position for
+** O(log n) decrease-key and reopening (or, for the precomputed mode on
+** maps of long runs, a lazy heap without positions: HEAP_LAZY).
 ** stop = "optimal" keeps a second heap of the open nodes keyed by g (only in
 ** that mode), so "is any open node cheaper than the goal?" is a look at its
 ** top.
@@ -58,43 +58,62 @@ ASTAR_INTERNAL_BEGIN /* hidden, see astar_int.h */
 #define REOPEN_EPS 1e-12
 
 /* ------------------------------------------------------------------------ */
-/* per-node state (pages and slots: see astar_int.h)                          */
+/* per-node state (pages and the slot table: see astar_int.h)                 */
 /* ------------------------------------------------------------------------ */
 
 /*
 ** The state of a node is at a state index k.  Dense state (every search but
 ** jump point search): k is the internal node id, pages cover the regions
 ** of the topology the search reached.  Sparse state (jump point search, a
-** query touching few nodes far apart): k is the node's slot, numbered in
-** the order the query touched the nodes, found through a hash table of the
-** touched nodes (s->slots), so the pages hold only those nodes.
+** query touching few nodes far apart): k is the index of the node's entry
+** in an open-addressing table of the touched nodes (s->slots), and the
+** entry holds the state itself (g, stamp, heap position, parent), so a
+** probe that finds the node has found its state.
 **
 ** A translation unit says which state its loops keep by defining
 ** ASTAR_ENGINE_SPARSE before including this file (jps.h does, for jps.c
 ** and jpsplus.c; every other file keeps dense state): node_at, parent_at,
-** node_seen, hc_at, cc_at, node_prefetch, relax_impl and
-** search_loop take internal node ids in both, and the heap holds state
-** indices.  search.c, which serves both kinds of search, asks s->sparse.
+** node_seen, hc_at, cc_at, node_prefetch, relax_impl and search_loop take
+** internal node ids in both, the heap holds state indices, and node_k and
+** its kin read the state at an index.  search.c, which serves both kinds
+** of search, defines ASTAR_SPARSE_OF(s) as s->sparse: its copies ask the
+** search at run time.
 */
 #ifndef ASTAR_ENGINE_SPARSE
 #define ASTAR_ENGINE_SPARSE 0
 #endif
+#ifndef ASTAR_SPARSE_OF
+#define ASTAR_SPARSE_OF(s) ASTAR_ENGINE_SPARSE
+#endif
 
 /* Allocates the page (and, when the query keeps extras, the extra page) of
-** state index k where they are missing, and the directory's entry where
-** sparse state outgrows it; search.c.  ENOMEM leaves the directory as it was. */
-int astar__touch_page(astar_search *s, int32_t k);
-/* Grows the slot table (twice the entries, the live ones moved) and the
-** slots' node list; search.c.  ENOMEM leaves both as they were. */
+** node v where they are missing (dense state); search.c.  ENOMEM leaves
+** the directory as it was. */
+int astar__touch_page(astar_search *s, int32_t v);
+/* Grows the slot table (twice the entries, this query's moved and every
+** state index the search holds renamed; the extras with it); search.c.
+** ENOMEM leaves everything as it was. */
 int astar__slot_grow(astar_search *s);
 
-/* The state at index k, whose page exists (k was touched by this search). */
-ASTAR_INLINE astar_node *node_k(const astar_search *s, int32_t k) {
+/* The state at index k, whose page (dense) or entry (sparse) this search
+** made; sparse: this translation unit's kind of state (constant but in
+** search.c). */
+ASTAR_INLINE astar_node *state_k(const astar_search *s, int32_t k, int sparse) {
+  if (sparse) return &s->slots[k].n;
   return (astar_node *)(s->nsb[k >> ASTAR_PAGE_BITS] + (uintptr_t)k * sizeof(astar_node));
 }
 
-ASTAR_INLINE int32_t *parent_k(const astar_search *s, int32_t k) {
+ASTAR_INLINE int32_t *state_parent(const astar_search *s, int32_t k, int sparse) {
+  if (sparse) return &s->slots[k].parent;
   return &s->pages[k >> ASTAR_PAGE_BITS]->parent[k & ASTAR_PAGE_MASK];
+}
+
+ASTAR_INLINE astar_node *node_k(const astar_search *s, int32_t k) {
+  return state_k(s, k, ASTAR_SPARSE_OF(s));
+}
+
+ASTAR_INLINE int32_t *parent_k(const astar_search *s, int32_t k) {
+  return state_parent(s, k, ASTAR_SPARSE_OF(s));
 }
 
 ASTAR_INLINE astar_xpage *xpage_k(const astar_search *s, int32_t k) {
@@ -102,26 +121,29 @@ ASTAR_INLINE astar_xpage *xpage_k(const astar_search *s, int32_t k) {
 }
 
 ASTAR_INLINE double *hc_k(const astar_search *s, int32_t k) {
+  if (ASTAR_SPARSE_OF(s)) return &s->slotx[k].hc;
   return &xpage_k(s, k)->hc[k & ASTAR_PAGE_MASK];
 }
 
 ASTAR_INLINE double *cc_k(const astar_search *s, int32_t k) {
+  if (ASTAR_SPARSE_OF(s)) return &s->slotx[k].cc;
   return &xpage_k(s, k)->cc[k & ASTAR_PAGE_MASK];
 }
 
 ASTAR_INLINE int32_t *gpos_k(const astar_search *s, int32_t k) {
+  if (ASTAR_SPARSE_OF(s)) return &s->slotx[k].gpos;
   return &xpage_k(s, k)->gpos[k & ASTAR_PAGE_MASK];
 }
 
-/* The page of state index k, allocated on first touch (the only place a
+/* The page of node v, allocated on first touch (the only place a dense
 ** search meets a page it may never have had); NULL: out of memory.  plain:
 ** the fast path's instantiation, which never keeps extras. */
-ASTAR_INLINE astar_page *page_touch(astar_search *s, int32_t k, int plain) {
-  astar_page *p = s->pages[k >> ASTAR_PAGE_BITS];
+ASTAR_INLINE astar_page *page_touch(astar_search *s, int32_t v, int plain) {
+  astar_page *p = s->pages[v >> ASTAR_PAGE_BITS];
   if (ASTAR_UNLIKELY(p == NULL || (!plain && s->use_x &&
-                                   s->xpages[k >> ASTAR_PAGE_BITS] == NULL))) {
-    if (astar__touch_page(s, k) != ASTAR_OK) return NULL;
-    p = s->pages[k >> ASTAR_PAGE_BITS];
+                                   s->xpages[v >> ASTAR_PAGE_BITS] == NULL))) {
+    if (astar__touch_page(s, v) != ASTAR_OK) return NULL;
+    p = s->pages[v >> ASTAR_PAGE_BITS];
   }
   return p;
 }
@@ -132,52 +154,30 @@ ASTAR_INLINE size_t slot_home(const astar_search *s, int32_t v) {
   return (size_t)(((uint32_t)v * 2654435769u) >> s->slot_shift);
 }
 
-/* The slot of node v in this query's sparse state; -1 when it has none.
-** An entry of an older query (stamp not the generation) is empty: a begin
-** clears nothing. */
+/* The entry of node v in the slot table when this query touched v;
+** otherwise the empty entry where v would go (an entry of an older query,
+** its stamp not the generation, is empty: a begin clears nothing).  The
+** table is at most half full, so a probe ends. */
+ASTAR_INLINE size_t slot_probe(const astar_search *s, int32_t v) {
+  const astar_slot *t = s->slots;
+  uint32_t gen = s->gen;
+  size_t i = slot_home(s, v);
+  while (t[i].n.stamp == gen && t[i].node != v) i = (i + 1) & s->slot_mask;
+  return i;
+}
+
+/* The state index (entry) of node v in this query's sparse state; -1 when
+** it has none. */
 ASTAR_INLINE int32_t slot_find(const astar_search *s, int32_t v) {
   size_t i;
   if (s->slots_cap == 0) return -1;
-  for (i = slot_home(s, v);; i = (i + 1) & s->slot_mask) {
-    const astar_slot *e = &s->slots[i];
-    if (e->stamp != s->gen) return -1;
-    if (e->node == v) return e->k;
-  }
-}
-
-/* The slot of node v, given one (the next) when v has none yet, with its
-** page (and extras, as page_touch); -1: out of memory.  Slots are given in
-** order from 0, so only the first of a page asks for the page.  A new
-** slot's state is whatever an older query left (its stamp is not the
-** generation: relax_in sees a new node). */
-ASTAR_INLINE int32_t slot_touch(astar_search *s, int32_t v) {
-  astar_slot *t = s->slots; /* a sparse begin made it */
-  size_t i = slot_home(s, v);
-  int32_t k;
-  for (;; i = (i + 1) & s->slot_mask) {
-    if (t[i].stamp != s->gen) break;
-    if (t[i].node == v) return t[i].k;
-  }
-  k = s->nslots;
-  if (ASTAR_UNLIKELY(k >= s->slot_room)) {
-    /* half full: a larger table, then v's entry in it */
-    if (astar__slot_grow(s) != ASTAR_OK) return -1;
-    t = s->slots;
-    for (i = slot_home(s, v); t[i].stamp == s->gen; i = (i + 1) & s->slot_mask) continue;
-  }
-  if (ASTAR_UNLIKELY((k & ASTAR_PAGE_MASK) == 0) && astar__touch_page(s, k) != ASTAR_OK)
-    return -1;
-  t[i].stamp = s->gen;
-  t[i].node = v;
-  t[i].k = k;
-  s->slot_node[k] = v;
-  s->nslots = k + 1;
-  return k;
+  i = slot_probe(s, v);
+  return s->slots[i].n.stamp == s->gen ? (int32_t)i : -1;
 }
 
 /* The internal node id at state index k. */
 ASTAR_INLINE int32_t node_of(const astar_search *s, int32_t k, int sparse) {
-  return sparse ? s->slot_node[k] : k;
+  return sparse ? s->slots[k].node : k;
 }
 
 /* The state index of internal node v, which this search touched (sparse:
@@ -190,10 +190,7 @@ ASTAR_INLINE int32_t state_of(const astar_search *s, int32_t v, int sparse) {
 /* v has state in this search (touched, and its stamp is current). */
 ASTAR_INLINE int node_seen_in(const astar_search *s, int32_t v, int sparse) {
   astar_page *p;
-  if (sparse) {
-    int32_t k = v >= 0 ? slot_find(s, v) : -1;
-    return k >= 0 && node_k(s, k)->stamp == s->gen;
-  }
+  if (sparse) return v >= 0 && slot_find(s, v) >= 0;
   if (v < 0 || (size_t)(v >> ASTAR_PAGE_BITS) >= s->pages_cap) return 0;
   p = s->pages[v >> ASTAR_PAGE_BITS];
   return p != NULL && p->ns[v & ASTAR_PAGE_MASK].stamp == s->gen;
@@ -202,37 +199,35 @@ ASTAR_INLINE int node_seen_in(const astar_search *s, int32_t v, int sparse) {
 /* The node-id accessors of this translation unit's kind of state: v was
 ** touched by this search (node_seen: whether it was). */
 ASTAR_INLINE astar_node *node_at(const astar_search *s, int32_t v) {
-  return node_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+  return node_k(s, state_of(s, v, ASTAR_SPARSE_OF(s)));
 }
 
 ASTAR_INLINE int32_t *parent_at(const astar_search *s, int32_t v) {
-  return parent_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+  return parent_k(s, state_of(s, v, ASTAR_SPARSE_OF(s)));
 }
 
 ASTAR_INLINE double *hc_at(const astar_search *s, int32_t v) {
-  return hc_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+  return hc_k(s, state_of(s, v, ASTAR_SPARSE_OF(s)));
 }
 
 ASTAR_INLINE double *cc_at(const astar_search *s, int32_t v) {
-  return cc_k(s, state_of(s, v, ASTAR_ENGINE_SPARSE));
+  return cc_k(s, state_of(s, v, ASTAR_SPARSE_OF(s)));
 }
 
 ASTAR_INLINE int node_seen(const astar_search *s, int32_t v) {
-  return node_seen_in(s, v, ASTAR_ENGINE_SPARSE);
+  return node_seen_in(s, v, ASTAR_SPARSE_OF(s));
 }
 
 /* Prefetches the state of node v (which the search may not have touched)
-** for a write soon: the page's line where v's page exists.  Sparse state
-** is a few warm lines (the slots' pages and the slot table): nothing. */
+** for a write soon: the page's line where v's page exists, or the first
+** entry of v's probe in the slot table (where it mostly is, or goes). */
 ASTAR_INLINE void node_prefetch(const astar_search *s, int32_t v) {
 #if !ASTAR_ENGINE_SPARSE
   if (s->pages[v >> ASTAR_PAGE_BITS] != NULL) ASTAR_PREFETCH(node_k(s, v));
 #else
-  (void)s; /* a probe's entry: measured no faster with a prefetch */
-  (void)v;
+  ASTAR_PREFETCH(&s->slots[slot_home(s, v)]);
 #endif
 }
-
 /* ------------------------------------------------------------------------ */
 /* indexed binary heap                                                        */
 /* ------------------------------------------------------------------------ */
@@ -499,18 +494,27 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
                           double step, double x, double y, int plain, int sparse, int lazy,
                           astar_h_fn hf) {
   const int hw = lazy ? HEAP_LAZY : HEAP_OPEN;
-  int32_t k = v;
-  astar_page *pg;
+  int32_t k = v, *par;
   astar_node *n;
   double h, f;
   int rc;
   if (sparse) {
-    if (ASTAR_UNLIKELY((k = slot_touch(s, v)) < 0)) return ASTAR_ENOMEM;
-    pg = s->pages[k >> ASTAR_PAGE_BITS];
-  } else if (ASTAR_UNLIKELY((pg = page_touch(s, v, plain)) == NULL)) {
-    return ASTAR_ENOMEM;
+    /* v's entry, or the empty one it takes if it is kept (a full table
+    ** grows first: then it is half empty) */
+    size_t i = slot_probe(s, v);
+    if (s->slots[i].n.stamp != s->gen && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
+      if (astar__slot_grow(s) != ASTAR_OK) return ASTAR_ENOMEM;
+      i = slot_probe(s, v);
+    }
+    k = (int32_t)i;
+    n = &s->slots[i].n;
+    par = &s->slots[i].parent;
+  } else {
+    astar_page *pg = page_touch(s, v, plain);
+    if (ASTAR_UNLIKELY(pg == NULL)) return ASTAR_ENOMEM;
+    n = &pg->ns[v & ASTAR_PAGE_MASK];
+    par = &pg->parent[v & ASTAR_PAGE_MASK];
   }
-  n = &pg->ns[k & ASTAR_PAGE_MASK];
   /* finite steps can still sum to infinity (1e308 + 1e308): no path has
   ** that cost */
   if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
@@ -522,10 +526,14 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
     }
     if (plain) h = hf(s, v, x, y);
     else if ((rc = node_h(s, v, k, ext, 1, x, y, &h, hf)) != ASTAR_OK) return rc;
-    n->stamp = s->gen;
+    n->stamp = s->gen; /* sparse: the entry is taken */
     n->g = ng;
     n->pos = POS_CLOSED;
-    pg->parent[k & ASTAR_PAGE_MASK] = link;
+    *par = link;
+    if (sparse) {
+      s->slots[k].node = v;
+      s->nslots++;
+    }
     if (!plain) {
       if (s->q.stop == ASTAR_STOP_OPTIMAL) *gpos_k(s, k) = -1;
       if (s->use_cc) *cc_k(s, k) = step;
@@ -544,7 +552,7 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
     if (plain) h = hf(s, v, x, y);
     else if ((rc = node_h(s, v, k, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
     n->g = ng;
-    pg->parent[k & ASTAR_PAGE_MASK] = link;
+    *par = link;
     if (!plain && s->use_cc) *cc_k(s, k) = step;
   }
   if (plain || s->q.weight == 1.0) f = ng + h;
@@ -580,7 +588,7 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
 ASTAR_INLINE int relax_impl(astar_search *s, int32_t v, int32_t ext, int32_t link,
                             double ng, double step, double x, double y, int plain,
                             astar_h_fn hf) {
-  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_ENGINE_SPARSE, 0, hf);
+  return relax_in(s, v, ext, link, ng, step, x, y, plain, ASTAR_SPARSE_OF(s), 0, hf);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -12,6 +12,13 @@
 #include <math.h>
 #include <string.h>
 
+/* This file serves both kinds of node state (engine.h): its copies of the
+** state accessors ask the search which its query keeps.  (The single-file
+** build includes engine.h once, earlier: there every loop keeps dense
+** state and s->sparse is 0.) */
+#ifndef ASTAR_ENGINE_H
+#define ASTAR_SPARSE_OF(s) ((s)->sparse)
+#endif
 #include "engine.h"
 
 /* ------------------------------------------------------------------------ */
@@ -99,7 +106,7 @@ void astar_search_free(astar_search *s) {
   astar__release(s->alloc, s->ud, (void **)&s->nsb, &s->nsb_cap, sizeof(uintptr_t));
   astar__release(s->alloc, s->ud, (void **)&s->xpages, &s->xpages_cap, sizeof(astar_xpage *));
   astar__release(s->alloc, s->ud, (void **)&s->slots, &s->slots_cap, sizeof(astar_slot));
-  astar__release(s->alloc, s->ud, (void **)&s->slot_node, &s->slot_node_cap, sizeof(int32_t));
+  astar__release(s->alloc, s->ud, (void **)&s->slotx, &s->slotx_cap, sizeof(astar_slotx));
   astar__release(s->alloc, s->ud, (void **)&s->scratch, &s->scratch_cap, sizeof(double));
   astar__release(s->alloc, s->ud, (void **)&s->ids, &s->ids_cap, sizeof(int32_t));
   astar__release(s->alloc, s->ud, (void **)&s->foot, &s->foot_cap, sizeof(int32_t));
@@ -114,7 +121,7 @@ size_t astar_search_bytes(const astar_search *s) {
   return sizeof *s + s->slab_bytes +
          s->pages_cap * sizeof(astar_page *) + s->xpages_cap * sizeof(astar_xpage *) +
          s->nsb_cap * sizeof(uintptr_t) + s->slots_cap * sizeof(astar_slot) +
-         s->slot_node_cap * sizeof(int32_t) +
+         s->slotx_cap * sizeof(astar_slotx) +
          (s->open.cap + s->byg.cap) * sizeof(astar_heap_item) +
          s->trace_cap * sizeof(astar_trace_entry) + s->visited_cap * sizeof(int32_t) +
          s->scratch_cap * sizeof(double) + (s->ids_cap + s->foot_cap) * sizeof(int32_t);
@@ -157,18 +164,11 @@ static void *slab_take(astar_search *s, astar_slab **head, size_t size) {
   return (char *)b + SLAB_HEAD + b->used++ * size;
 }
 
-/* Called by page_touch (engine.h) the first time a query reaches a state
-** index of a page that does not exist yet.  A fresh page is zeroed: stamp 0
+/* Called by page_touch (engine.h) the first time a dense query reaches a
+** node of a page that does not exist yet.  A fresh page is zeroed: stamp 0
 ** is no live generation's, so its nodes read as untouched. */
-int astar__touch_page(astar_search *s, int32_t k) {
-  size_t i = (size_t)k >> ASTAR_PAGE_BITS;
-  /* sparse state: the directories follow the slots (a dense begin sized
-  ** them for every node) */
-  if (i >= s->pages_cap || (s->use_x && i >= s->xpages_cap)) {
-    size_t np = i < s->pages_cap ? s->pages_cap : i + 1 > 2 * s->pages_cap ? i + 1
-                                                                           : 2 * s->pages_cap;
-    if (astar__search_reserve(s, np) != ASTAR_OK) return ASTAR_ENOMEM;
-  }
+int astar__touch_page(astar_search *s, int32_t v) {
+  size_t i = (size_t)v >> ASTAR_PAGE_BITS;
   if (s->pages[i] == NULL) {
     astar_page *p = (astar_page *)slab_take(s, &s->slabs, sizeof *p);
     if (p == NULL) return ASTAR_ENOMEM;
@@ -188,41 +188,70 @@ int astar__touch_page(astar_search *s, int32_t k) {
 }
 
 /*
-** Called by slot_touch (engine.h) when the slot table is half full (or
+** Called by relax_in (engine.h) when the slot table is half full (or
 ** absent): a table twice as large (256 entries the first time) takes this
-** query's entries, each at the first empty entry of its probe sequence, and
-** the node list grows to half the table.  Paid by the query that touched
+** query's entries, each at the first empty entry of its probe sequence
+** (with its extras when the search keeps them), and every state index the
+** search holds -- the heaps' items, the bypass slot, the expanded node's --
+** is renamed to the entry's new place.  Paid by the query that touched
 ** that many nodes, in proportion to them; the table then serves every later
 ** query of this search without growing (its memory is what the largest
-** jump point search needed, and stays warm).
+** jump point search needed, and stays warm).  ENOMEM changes nothing.
 */
 int astar__slot_grow(astar_search *s) {
-  size_t cap = s->slots_cap ? s->slots_cap * 2 : 256, i, half = cap / 2;
-  astar_slot *t;
+  size_t cap = s->slots_cap ? s->slots_cap * 2 : 256, i, j;
+  astar_slot *t, *o = s->slots;
+  astar_slotx *x = NULL;
   int shift = 32;
-  if (cap > ((size_t)INT32_MAX + 1) || cap > SIZE_MAX / sizeof(astar_slot)) return ASTAR_ENOMEM;
-  if (s->slot_node_cap < half &&
-      astar__resize(s->alloc, s->ud, (void **)&s->slot_node, &s->slot_node_cap, half,
-                    sizeof(int32_t)))
-    return ASTAR_ENOMEM;
+  if (cap > ((size_t)INT32_MAX + 1) || cap > SIZE_MAX / sizeof(astar_slotx)) return ASTAR_ENOMEM;
   t = (astar_slot *)astar__mem(s->alloc, s->ud, NULL, 0, cap * sizeof(astar_slot));
   if (t == NULL) return ASTAR_ENOMEM;
-  for (i = 0; i < cap; i++) t[i].stamp = 0;
+  if (s->slotx_cap != 0 || s->use_x) { /* the extras follow the table */
+    x = (astar_slotx *)astar__mem(s->alloc, s->ud, NULL, 0, cap * sizeof(astar_slotx));
+    if (x == NULL) {
+      astar__mem(s->alloc, s->ud, t, cap * sizeof(astar_slot), 0);
+      return ASTAR_ENOMEM;
+    }
+  }
+  for (i = 0; i < cap; i++) t[i].n.stamp = 0;
   for (i = cap; i > 1; i >>= 1) shift--;
   for (i = 0; i < s->slots_cap; i++) {
-    const astar_slot *e = &s->slots[i];
-    size_t j;
-    if (e->stamp != s->gen) continue;
-    j = (size_t)(((uint32_t)e->node * 2654435769u) >> shift);
-    while (t[j].stamp == s->gen) j = (j + 1) & (cap - 1);
-    t[j] = *e;
+    if (o[i].n.stamp != s->gen) continue;
+    j = (size_t)(((uint32_t)o[i].node * 2654435769u) >> shift);
+    while (t[j].n.stamp == s->gen) j = (j + 1) & (cap - 1);
+    t[j] = o[i];
+    if (x != NULL && s->slotx != NULL) x[j] = s->slotx[i];
+    o[i].n.pos = (int32_t)j; /* the old entry says where it went */
   }
-  astar__mem(s->alloc, s->ud, s->slots, s->slots_cap * sizeof(astar_slot), 0);
+  for (i = 0; i < s->open.n; i++) s->open.a[i].node = o[s->open.a[i].node].n.pos;
+  for (i = 0; i < s->byg.n; i++) s->byg.a[i].node = o[s->byg.a[i].node].n.pos;
+  if (s->next.node >= 0) s->next.node = o[s->next.node].n.pos;
+  if (s->cur_node >= 0) s->cur_k = o[s->cur_k].n.pos;
+  astar__mem(s->alloc, s->ud, o, s->slots_cap * sizeof(astar_slot), 0);
   s->slots = t;
+  if (x != NULL) {
+    astar__mem(s->alloc, s->ud, s->slotx, s->slotx_cap * sizeof(astar_slotx), 0);
+    s->slotx = x;
+    s->slotx_cap = cap;
+  }
   s->slots_cap = cap;
   s->slot_mask = cap - 1;
   s->slot_shift = shift;
-  s->slot_room = (int32_t)half; /* with the table: a failure above keeps the old room */
+  s->slot_room = (int32_t)(cap / 2);
+  return ASTAR_OK;
+}
+
+/* The extras beside a slot table made without them (a first query that
+** keeps extras after others that did not): by that query's begin, as large
+** as the table.  ENOMEM changes nothing. */
+static int slotx_make(astar_search *s) {
+  astar_slotx *x;
+  if (s->slotx_cap != 0 || s->slots_cap == 0) return ASTAR_OK;
+  if (s->slots_cap > SIZE_MAX / sizeof(astar_slotx)) return ASTAR_ENOMEM;
+  x = (astar_slotx *)astar__mem(s->alloc, s->ud, NULL, 0, s->slots_cap * sizeof(astar_slotx));
+  if (x == NULL) return ASTAR_ENOMEM;
+  s->slotx = x; /* read only where an entry's stamp is current */
+  s->slotx_cap = s->slots_cap;
   return ASTAR_OK;
 }
 
@@ -422,7 +451,7 @@ static int begin_query(astar_search *s, astar_topology *t, const astar_query *q,
     for (i = 0; i < s->pages_cap; i++)
       if (s->pages[i])
         for (j = 0; j < ASTAR_PAGE; j++) s->pages[i]->ns[j].stamp = 0;
-    for (i = 0; i < s->slots_cap; i++) s->slots[i].stamp = 0;
+    for (i = 0; i < s->slots_cap; i++) s->slots[i].n.stamp = 0;
     s->gen = 1;
   }
   s->open.n = s->byg.n = 0;
@@ -483,8 +512,7 @@ static double ops_h(const astar_search *s, int32_t v, double x, double y) {
 static int seed(astar_search *s, int32_t v) {
   int32_t ext = s->ops->external(s->topo, v);
   if (s->lazy) return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 1, 1, ops_h);
-  if (s->sparse) return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 1, 0, ops_h);
-  return relax_in(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, 0, 0, ops_h);
+  return relax_impl(s, v, ext, -1, 0.0, 0.0, 0, 0, 0, ops_h);
 }
 
 int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q) {
@@ -530,9 +558,10 @@ int astar_search_begin(astar_search *s, astar_topology *t, const astar_query *q)
     }
   }
   if (!goal_ok) s->goal = -2; /* never reached; the search runs until empty */
-  /* sparse state sizes its directory by the slots it gives (touch_page),
-  ** and makes its slot table before the first one (slot_touch needs it) */
-  if (s->sparse ? s->slots_cap == 0 && (rc = astar__slot_grow(s)) != ASTAR_OK
+  /* sparse state makes its slot table (and extras) before the first entry
+  ** (relax_in probes it); dense state sizes its directory by the map */
+  if (s->sparse ? (s->slots_cap == 0 && (rc = astar__slot_grow(s)) != ASTAR_OK) ||
+                      (s->use_x && (rc = slotx_make(s)) != ASTAR_OK)
                 : (rc = reserve(s, ops->span(t))) != ASTAR_OK)
     return s->status = rc;
   if ((rc = seed(s, s->start)) != ASTAR_OK) return s->status = rc;
@@ -614,12 +643,12 @@ static int32_t reached(const astar_search *s, int32_t id) {
   int32_t v;
   if (s->status == ASTAR_ESTATE || id < 0 || id >= s->count) return -1;
   v = s->ops->internal(s->topo, id);
-  return node_seen_in(s, v, s->sparse) ? v : -1;
+  return node_seen(s, v) ? v : -1;
 }
 
 /* The search-tree parent of reached internal node v (-1 at a root). */
 static int32_t tree_parent(const astar_search *s, int32_t v) {
-  int32_t link = *parent_k(s, state_of(s, v, s->sparse));
+  int32_t link = *parent_at(s, v);
   if (link < 0 || s->jps) return link; /* jump points: the parent's id */
   return s->reverse ? s->ops->link_to(s->topo, v, link)
                     : s->ops->link_from(s->topo, v, link);
@@ -689,7 +718,7 @@ int32_t astar_search_best(const astar_search *s) {
 
 double astar_search_g(const astar_search *s, int32_t node) {
   int32_t v = reached(s, node);
-  return v >= 0 ? node_k(s, state_of(s, v, s->sparse))->g : -1;
+  return v >= 0 ? node_at(s, v)->g : -1;
 }
 
 int astar_search_h(astar_search *s, int32_t node, double *h) {

@@ -1404,8 +1404,7 @@ static void test_sparse_state(void) {
 ** skipped at the top. */
 #define LAZY_POS_OPEN (-4) /* engine.h's POS_OPEN */
 static int32_t lazy_pos(const astar_search *s, int32_t k) {
-  return ((const astar_node *)(s->nsb[k >> ASTAR_PAGE_BITS] + (uintptr_t)k * sizeof(astar_node)))
-      ->pos;
+  return s->slots[k].n.pos; /* the lazy heap keeps sparse state: the entry */
 }
 
 /* Items of s's open list whose node is not open (stale); *dup: items of
@@ -1698,6 +1697,93 @@ static void test_set_blocked_all(void) {
   free(m2);
 }
 
+/* ------------------------------------------------------------------------ */
+
+/* The slot table grows inside a query (256 entries first, then twice as
+** many each time it is half full): the growth renames every state index
+** the search holds -- the open heap's items, the by-g heap's (stop =
+** optimal), the bypass slot, the node being expanded -- and moves the
+** extras with their entries (a callback heuristic's cache, by-g
+** positions).  A fresh search stepped one expansion at a time through
+** several growths answers as dense A* does, expands as many nodes as one
+** unstepped run, and its trace agrees with its g values. */
+static void test_slot_growth(void) {
+  astar_grid *gr = astar_grid_new(300, 300, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_topology *t = astar_grid_topology(gr);
+  astar_search *ref = astar_search_new(NULL, NULL);
+  uint32_t seed = 777;
+  int32_t x, y, w = 300, pair, variant, grown_total = 0;
+  for (y = 0; y < 300; y++)
+    for (x = 0; x < 300; x++) {
+      seed = seed * 1103515245u + 12345u;
+      if ((seed >> 8) % 100u < 22u && !(x < 2 && y < 2) && !(x > 297 && y > 297))
+        CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+    }
+  for (pair = 0; pair < 3; pair++) {
+    astar_query q;
+    double rcost = 0, cost = 0;
+    int32_t a = pair == 0 ? 0 : pair == 1 ? 299 : 150 * w, b = pair == 0 ? 300 * 300 - 1 : pair == 1 ? 299 * w : 150 * w + 299;
+    if (astar_grid_blocked(gr, a % w, a / w) || astar_grid_blocked(gr, b % w, b / w)) continue;
+    astar_query_init(&q, a, b);
+    q.algorithm = ASTAR_ALGO_ASTAR;
+    if (sparse_run(ref, t, &q, &rcost) != ASTAR_FOUND) continue;
+    for (variant = 0; variant < 3; variant++) {
+      astar_search *f = astar_search_new(NULL, NULL), *g1 = astar_search_new(NULL, NULL);
+      size_t cap = 0, nt, j, k;
+      int grows = 0, rc;
+      uint64_t full;
+      astar_query_init(&q, a, b);
+      q.algorithm = ASTAR_ALGO_JPS;
+      if (variant >= 1) {
+        q.heuristic = ASTAR_H_CALLBACK;
+        q.heuristic_fn = sparse_octile;
+        q.heuristic_ctx = &w;
+        q.record_trace = 1;
+      }
+      if (variant == 2) q.stop = ASTAR_STOP_OPTIMAL;
+      CHECK(sparse_run(g1, t, &q, &cost) == ASTAR_FOUND && fabs(cost - rcost) < 1e-9 * rcost);
+      full = astar_search_stats(g1)->expanded;
+      CHECK(astar_search_begin(f, t, &q) == ASTAR_OK);
+      cap = f->slots_cap;
+      while ((rc = astar_search_step(f, 1)) == ASTAR_SEARCHING) {
+        if (f->slots_cap != cap) {
+          grows++;
+          cap = f->slots_cap;
+        }
+        if (q.record_trace) { /* the node just expanded (its state read without a probe) */
+          const astar_trace_entry *tr = astar_search_trace(f, &nt);
+          CHECK(nt > 0 && astar_search_g(f, tr[nt - 1].node) == tr[nt - 1].g &&
+                astar_search_parent(f, tr[nt - 1].node) == tr[nt - 1].parent);
+        }
+      }
+      CHECK(rc == ASTAR_FOUND && astar_search_stats(f)->expanded == full);
+      CHECK(grows >= 2 && f->nslots > 512);
+      grown_total += grows;
+      CHECK(fabs(astar_search_g(f, b) - rcost) < 1e-9 * rcost);
+      {
+        int32_t nodes[4096];
+        int32_t len = astar_search_path(f, b, nodes, NULL, &cost);
+        CHECK(len > 0 && len <= 4096 && nodes[0] == a && nodes[len - 1] == b &&
+              fabs(cost - rcost) < 1e-9 * rcost);
+      }
+      if (q.record_trace) {
+        const astar_trace_entry *tr = astar_search_trace(f, &nt);
+        CHECK(nt == full && tr[0].parent == -1);
+        for (j = 1; j < nt; j++) {
+          int seen = 0;
+          for (k = 0; k < j && !seen; k++) seen = tr[k].node == tr[j].parent;
+          CHECK(seen && tr[j].g == astar_search_g(f, tr[j].node));
+        }
+      }
+      astar_search_free(f);
+      astar_search_free(g1);
+    }
+  }
+  CHECK(grown_total >= 12);
+  astar_search_free(ref);
+  astar_grid_free(gr);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1727,6 +1813,7 @@ int main(void) {
   test_sparse_state();
   test_lazy_heap();
   test_set_blocked_all();
+  test_slot_growth();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
