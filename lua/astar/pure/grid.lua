@@ -318,7 +318,10 @@ function Grid.set_blocked(g, x, y, b)
   if open[p] == not b then return end
   open[p] = not b
   changed(g, p)
-  if g.jE then M.jump_tables_changed(g, p) end
+  if g.jE then
+    if g.ob then g.ob[p] = not b end
+    M.jump_tables_changed(g, p)
+  end
   -- component labels: a closing cell may split one (relabel at the next
   -- question); an opening cell joins its neighbours' labels when they agree
   local comp = g.comp
@@ -444,7 +447,7 @@ function Grid.close(g)
   end
   g.closed = true
   g.open, g.cost, g.tag, g.comp, g.state = nil, nil, nil, nil, nil
-  g.jE, g.jW, g.jS, g.jN = nil, nil, nil, nil
+  g.jE, g.jW, g.jS, g.jN, g.ob = nil, nil, nil, nil, nil
 end
 Grid.__close = Grid.close
 Grid.__gc = nil
@@ -669,9 +672,13 @@ end
 function M.jump_tables(g)
   if not g.jE then
     local n = g.n
-    local jE, jW, jS, jN = {}, {}, {}, {}
-    for p = 1, n do jE[p] = 0; jW[p] = 0; jS[p] = 0; jN[p] = 0 end
-    g.jE, g.jW, g.jS, g.jN = jE, jW, jS, jN
+    g.jE, g.jW, g.jS, g.jN = U.int_array(n), U.int_array(n), U.int_array(n), U.int_array(n)
+    if U.ffi then
+      -- the open flags again, one byte each (the fast path's copy, kept by set_blocked)
+      local ob, open = U.bool_array(n), g.open
+      for p = 1, n do ob[p] = open[p] end
+      g.ob = ob
+    end
     for y = 1, g.h do row_tables(g, y) end
     for x = 1, g.w do col_tables(g, x) end
   end

@@ -68,6 +68,13 @@ end
 
 local function fill_node(st)
   st.fill_node = false
+  if U.ffi then
+    -- FFI arrays (LuaJIT): allocated whole, zero-filled, for any state
+    local n = st.n
+    st.node = U.num_array(4 * n)
+    st.fhn, st.fhf, st.fhk = U.int_array(n), U.num_array(n), U.num_array(n)
+    return
+  end
   local node = st.node
   for i = 1, 4 * st.n do node[i] = 0 end
 end
@@ -669,12 +676,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- once), then relaxed in one place.
   local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
     and not record_trace and not record_visited and not track_best and goal > 0
-  local node = st.node
   if fast then
-    if st.fill_node then fill_node(st) end
+    if st.fill_node or (U.ffi and not st.fhn) then fill_node(st) end
+    if st.fhn then hn, hf, hk = st.fhn, st.fhf, st.fhk end
   elseif st.fill then
     fill_arrays(st)
   end
+  local node = st.node
+  local open_f = g.ob or open
   -- an expansion's offers: cell, cost so far, direction, step cost (the
   -- state's, reused: nothing inside the fast path calls back into Lua)
   local oq, og, od, oc = st.oq, st.og, st.od, st.oc
@@ -692,7 +701,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local function run_fast(maxsteps)
     if status ~= "searching" then return status end
     local JT = { JE, JW, JS, JN }
-    local N = node
+    local N, OB = node, open_f
     local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
     local ns, fcur, half_n = fast_ns, fast_f, #HALF
     local result = "searching"
@@ -762,7 +771,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       for i = 1, #sl do
         local d = sl[i]
         local step = off[d]
-        if open[p + step] then
+        if OB[p + step] then
           local k = JT[d][p]
           local t = -1
           if d <= 2 then
@@ -797,7 +806,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         -- the run meets the goal's row after nrow steps, its column after ncol
         local nrow, ncol = (gy - py) * dy, (gx - px) * dx
         local q, n = p, 0
-        while open[q + ho] and open[q + vo] and open[q + step] do
+        while OB[q + ho] and OB[q + vo] and OB[q + step] do
           q = q + step
           n = n + 1
           local kh, kv = tH[q], tV[q]
