@@ -318,7 +318,7 @@ function Grid.set_blocked(g, x, y, b)
   if open[p] == not b then return end
   open[p] = not b
   changed(g, p)
-  if g.jE then
+  if g.J then
     if g.ob then g.ob[p] = not b end
     M.jump_tables_changed(g, p)
   end
@@ -447,7 +447,7 @@ function Grid.close(g)
   end
   g.closed = true
   g.open, g.cost, g.tag, g.comp, g.state = nil, nil, nil, nil, nil
-  g.jE, g.jW, g.jS, g.jN, g.ob = nil, nil, nil, nil, nil
+  g.J, g.ob = nil, nil
 end
 Grid.__close = Grid.close
 Grid.__gc = nil
@@ -608,71 +608,53 @@ end
 -- ---------------------------------------------------------------------------
 -- jump tables: what a straight scan of jump point search ("no_corner_cutting")
 -- finds from each cell, so the search reads it instead of walking the row.
--- jE[p] (east; jW, jS, jN likewise) is k > 0 when the scan from p stops at
--- the forced cell p + k steps away, and -k when it meets a wall after k open
--- cells (the goal, which no table knows, is checked by the search on the
--- ray).  Built by the first jump point search on the grid (O(cells)); from
--- then on set_blocked keeps them current at once, redoing the three rows
--- and three columns around the changed cell (O(width + height)).
+-- One array, four entries a cell (a cell's entries share a cache line):
+-- J[4 * p - 4 + d] for d = 1 (east), 2 (west), 3 (south), 4 (north) is
+-- k > 0 when the scan from p stops at the forced cell p + k steps away, and
+-- -k when it meets a wall after k open cells (the goal, which no table
+-- knows, is checked by the search on the ray).  Built by the first jump
+-- point search on the grid (O(cells)); from then on set_blocked keeps it
+-- current at once, redoing the three rows and three columns around the
+-- changed cell (O(width + height)).
+
+-- the entries of direction d (offset step; side offset a) from the cells
+-- first, first + by, ... (count cells), walking against the scan: each
+-- entry from its next cell's
+local function line_entries(J, open, d, step, a, first, by, count)
+  local p = first
+  for _ = 1, count do
+    local q = p + step
+    local i = 4 * p - 4 + d
+    if not open[q] then J[i] = 0
+    elseif (open[q - a] and not open[p - a]) or (open[q + a] and not open[p + a]) then J[i] = 1
+    else
+      local v = J[4 * q - 4 + d]
+      J[i] = v > 0 and v + 1 or v - 1
+    end
+    p = p + by
+  end
+end
 
 local function row_tables(g, y)
   if y < 1 or y > g.h then return end
-  local open, pw, w = g.open, g.pw, g.w
-  local jE, jW = g.jE, g.jW
+  local open, pw, w, J = g.open, g.pw, g.w, g.J
   local base = y * pw + 1
-  for x = w, 1, -1 do
-    local p = base + x
-    local q = p + 1
-    if not open[q] then jE[p] = 0
-    elseif (open[q - pw] and not open[p - pw]) or (open[q + pw] and not open[p + pw]) then jE[p] = 1
-    else
-      local v = jE[q]
-      jE[p] = v > 0 and v + 1 or v - 1
-    end
-  end
-  for x = 1, w do
-    local p = base + x
-    local q = p - 1
-    if not open[q] then jW[p] = 0
-    elseif (open[q - pw] and not open[p - pw]) or (open[q + pw] and not open[p + pw]) then jW[p] = 1
-    else
-      local v = jW[q]
-      jW[p] = v > 0 and v + 1 or v - 1
-    end
-  end
+  line_entries(J, open, 1, 1, pw, base + w, -1, w)
+  line_entries(J, open, 2, -1, pw, base + 1, 1, w)
 end
 
 local function col_tables(g, x)
   if x < 1 or x > g.w then return end
-  local open, pw, h = g.open, g.pw, g.h
-  local jS, jN = g.jS, g.jN
-  for y = h, 1, -1 do
-    local p = y * pw + x + 1
-    local q = p + pw
-    if not open[q] then jS[p] = 0
-    elseif (open[q - 1] and not open[p - 1]) or (open[q + 1] and not open[p + 1]) then jS[p] = 1
-    else
-      local v = jS[q]
-      jS[p] = v > 0 and v + 1 or v - 1
-    end
-  end
-  for y = 1, h do
-    local p = y * pw + x + 1
-    local q = p - pw
-    if not open[q] then jN[p] = 0
-    elseif (open[q - 1] and not open[p - 1]) or (open[q + 1] and not open[p + 1]) then jN[p] = 1
-    else
-      local v = jN[q]
-      jN[p] = v > 0 and v + 1 or v - 1
-    end
-  end
+  local open, pw, h, J = g.open, g.pw, g.h, g.J
+  line_entries(J, open, 3, pw, 1, h * pw + x + 1, -pw, h)
+  line_entries(J, open, 4, -pw, 1, pw + x + 1, pw, h)
 end
 
---- the grid's jump tables, built on first use
+--- the grid's jump table, built on first use
 function M.jump_tables(g)
-  if not g.jE then
+  if not g.J then
     local n = g.n
-    g.jE, g.jW, g.jS, g.jN = U.int_array(n), U.int_array(n), U.int_array(n), U.int_array(n)
+    g.J = U.int_array(4 * n)
     if U.ffi then
       -- the open flags again, one byte each (the fast path's copy, kept by set_blocked)
       local ob, open = U.bool_array(n), g.open
@@ -682,7 +664,7 @@ function M.jump_tables(g)
     for y = 1, g.h do row_tables(g, y) end
     for x = 1, g.w do col_tables(g, x) end
   end
-  return g.jE, g.jW, g.jS, g.jN
+  return g.J
 end
 
 function M.jump_tables_changed(g, p)

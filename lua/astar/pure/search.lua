@@ -470,14 +470,14 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
   -- where each straight scan stops; the goal is looked for on the ray
-  local JE, JW, JS, JN
+  local J -- the grid's jump table: J[4 * p - 4 + d], d = 1..4
   -- returns the jump point and the number of steps to it, or nil
   -- the straight scan from p (at px, py, cost so far gp) in direction d:
   -- relaxes the goal when the scan reaches it, else the jump point it stops
   -- at (none at a wall)
   local function straight(p, d, px, py, gp)
     local k
-    if d == 1 then k = JE[p] elseif d == 2 then k = JW[p] elseif d == 3 then k = JS[p] else k = JN[p] end
+    k = J[4 * p - 4 + d]
     if goal > 0 then
       local t = -1
       if d <= 2 then
@@ -520,13 +520,13 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- column: q - goal a multiple of pw)
   local rlo = gy * pw + 2
   local rhi = rlo + w - 1
-  local function run_to(q, step, ho, vo, dx, dy, tH, tV)
+  local function run_to(q, step, ho, vo, dx, dy, dh, dv)
     while open[q + ho] and open[q + vo] and open[q + step] do
       q = q + step
       if q == goal then return q end
-      local kh = tH[q]
+      local kh = J[4 * q - 4 + dh]
       if kh > 0 then return q end
-      local kv = tV[q]
+      local kv = J[4 * q - 4 + dv]
       if kv > 0 then return q end
       if q >= rlo and q <= rhi then
         local t = (goal - q) * dx
@@ -559,7 +559,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       return true
     end
     local dh = dx == 1 and 1 or 2
-    local kh = (dx == 1 and JE or JW)[q]
+    local kh = J[4 * q - 4 + dh]
     local t = -1
     if goal > 0 and qy == gy then t = (gx - qx) * dx end
     if t >= 1 and (t <= kh or t <= -kh) then
@@ -568,7 +568,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       relax(q + kh * off[dh], p, dh, gq + kh, cq + kh, qx + kh * dx, qy)
     end
     local dv = dy == 1 and 3 or 4
-    local kv = (dy == 1 and JS or JN)[q]
+    local kv = J[4 * q - 4 + dv]
     t = -1
     if goal > 0 and qx == gx then t = (gy - qy) * dy end
     if t >= 1 and (t <= kv or t <= -kv) then
@@ -581,12 +581,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   local function diag(p, d, px, py, gp)
     local dx, dy = ddx[d], ddy[d]
-    local tH = dx == 1 and JE or JW
-    local tV = dy == 1 and JS or JN
+    local dh = dx == 1 and 1 or 2
+    local dv = dy == 1 and 3 or 4
     local step, ho, vo = off[d], hoff[d], voff[d]
-    local q = run_to(p, step, ho, vo, dx, dy, tH, tV)
+    local q = run_to(p, step, ho, vo, dx, dy, dh, dv)
     while q and not found(p, q, d, px, py, gp) do
-      q = run_to(q, step, ho, vo, dx, dy, tH, tV)
+      q = run_to(q, step, ho, vo, dx, dy, dh, dv)
     end
   end
 
@@ -660,7 +660,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local expand = expand_astar
   if jps then
     expand = rule == 1 and expand_jps4 or expand_jps8
-    if rule == 2 then JE, JW, JS, JN = G.jump_tables(g) end
+    if rule == 2 then J = G.jump_tables(g) end
   end
   s.jps = jps
 
@@ -700,7 +700,6 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   end
   local function run_fast(maxsteps)
     if status ~= "searching" then return status end
-    local JT = { JE, JW, JS, JN }
     local N, OB = node, open_f
     local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
     local ns, fcur, half_n = fast_ns, fast_f, #HALF
@@ -772,7 +771,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         local d = sl[i]
         local step = off[d]
         if OB[p + step] then
-          local k = JT[d][p]
+          local k = J[4 * p - 4 + d]
           local t = -1
           if d <= 2 then
             if py == gy then t = (gx - px) * ddx[d] end
@@ -801,7 +800,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         local d = dl[i]
         local dx, dy = ddx[d], ddy[d]
         local dh, dv = FAST_H[d], FAST_V[d]
-        local tH, tV = JT[dh], JT[dv]
+        local jh, jv = dh - 4, dv - 4
         local step, ho, vo = off[d], hoff[d], voff[d]
         -- the run meets the goal's row after nrow steps, its column after ncol
         local nrow, ncol = (gy - py) * dy, (gx - px) * dx
@@ -809,7 +808,8 @@ function M.new(g, o, st, start, goal, sources, nogoal)
         while OB[q + ho] and OB[q + vo] and OB[q + step] do
           q = q + step
           n = n + 1
-          local kh, kv = tH[q], tV[q]
+          local b4 = 4 * q
+          local kh, kv = J[b4 + jh], J[b4 + jv]
           if kh > 0 or kv > 0 or n == nrow or n == ncol then
             local cq = n * DIAGONAL
             local gq = gp + cq
