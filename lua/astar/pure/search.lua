@@ -671,7 +671,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- scans and arrival rule as expand_jps8 with straight, diag and relax,
   -- written as one loop over locals: no call per scan or per offer (a call
   -- costs more than the work of most offers, which find the cell already
-  -- reached as cheaply).  The offers of an expansion are gathered in four
+  -- reached as cheaply).  The offers of an expansion are gathered in three
   -- small arrays (those that cannot improve their cell are dropped at
   -- once), then relaxed in one place.
   local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
@@ -684,12 +684,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   end
   local node = st.node
   local open_f = g.ob or open
-  -- an expansion's offers: cell, cost so far, direction, step cost (the
-  -- state's, reused: nothing inside the fast path calls back into Lua)
-  local oq, og, od, oc = st.oq, st.og, st.od, st.oc
+  -- an expansion's offers: cell, cost so far, direction (the state's,
+  -- reused: nothing inside the fast path calls back into Lua)
+  local oq, og, od = st.oq, st.og, st.od
   if not oq then
-    oq, og, od, oc = {}, {}, {}, {}
-    st.oq, st.og, st.od, st.oc = oq, og, od, oc
+    oq, og, od = {}, {}, {}
+    st.oq, st.og, st.od = oq, og, od
   end
   -- the stack of open cells whose f is fcur, the least (popped before the
   -- heap: A* may expand any cell of least f; position -1 marks them)
@@ -791,7 +791,6 @@ function M.new(g, o, st, start, goal, sources, nogoal)
               oq[n_off] = q
               og[n_off] = ng
               od[n_off] = d
-              oc[n_off] = c + 0.0
             end
           end
         end
@@ -819,7 +818,6 @@ function M.new(g, o, st, start, goal, sources, nogoal)
                 oq[n_off] = q
                 og[n_off] = gq
                 od[n_off] = d
-                oc[n_off] = cq
               end
               break
             end
@@ -837,7 +835,6 @@ function M.new(g, o, st, start, goal, sources, nogoal)
                 oq[n_off] = r
                 og[n_off] = ng
                 od[n_off] = dh
-                oc[n_off] = cq + c
               end
             end
             t = nrow - n
@@ -854,7 +851,6 @@ function M.new(g, o, st, start, goal, sources, nogoal)
                 oq[n_off] = r
                 og[n_off] = ng
                 od[n_off] = dv
-                oc[n_off] = cq + c
               end
             end
           end
