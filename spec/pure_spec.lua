@@ -397,3 +397,55 @@ describe("the pure-Lua backend against the native module", function()
     g:set_blocked(2, 2, true) -- unlocked again
   end)
 end)
+
+-- field:version() and field:close() (__close), on the pure backend and,
+-- when it loads, on the native module: the same answers and errors
+describe("fields: version and close, on both backends #pure", function()
+  local cores = { { "pure", pure } }
+  if native_ok then cores[2] = { "native", native } end
+  -- the error without its position, which must be there (the caller's line)
+  local function raised(fn)
+    local ok, err = pcall(fn)
+    assert(not ok, "expected an error")
+    assert(tostring(err):find("^[^\n]-:%d+: "), "no position in: " .. tostring(err))
+    return (tostring(err):gsub("^[^\n]-:%d+: ", "", 1))
+  end
+  for _, c in ipairs(cores) do
+    local name, core = c[1], c[2]
+    it(name .. ": version() changes with the values, not with writes that change nothing", function()
+      local g = core.grid(6, 4)
+      local f = core.field(g, 1)
+      local v0 = f:version()
+      assert.equal("number", type(v0))
+      f:set(2, 2, 1)
+      assert.equal(v0, f:version())
+      f:set(2, 2, 3)
+      local v1 = f:version()
+      assert.are_not.equal(v0, v1)
+      f:fill(3)
+      assert.are_not.equal(v1, f:version())
+      local d = g:distances({ { 1, 1 } })
+      assert.equal("number", type(d:version()))
+    end)
+    it(name .. ": close() is idempotent and every later use raises", function()
+      local g = core.grid(6, 4)
+      local f = core.field(g, 1)
+      assert.equal("function", type(getmetatable(f).__close))
+      f:close()
+      f:close()
+      assert.equal("astar.Field (closed)", tostring(f))
+      assert.equal("attempt to use a closed field", raised(function() local v = f:get(1, 1) return v end))
+      assert.equal("attempt to use a closed field", raised(function() f:set(1, 1, 2) end))
+      assert.equal("attempt to use a closed field", raised(function() local v = f:version() return v end))
+      assert.equal("attempt to use a closed field",
+        raised(function() local p = g:find_path(1, 1, 6, 4, { penalty = f }) return p end))
+      assert.equal("attempt to use a closed field",
+        raised(function() local p = g:find_path(1, 1, 6, 4, { forbid = f }) return p end))
+      local d = g:distances({ { 1, 1 } })
+      getmetatable(d).__close(d)
+      assert.equal("attempt to use a closed field", raised(function() local s = d:next_step(3, 3) return s end))
+      -- the grid goes on
+      assert.equal(3 * core.DIAGONAL + 2, g:find_path(1, 1, 6, 4).cost)
+    end)
+  end
+end)
