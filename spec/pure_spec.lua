@@ -449,3 +449,28 @@ describe("fields: version and close, on both backends #pure", function()
     end)
   end
 end)
+
+-- every method of the native grid is on the pure backend's grid: served,
+-- or raising "<name> needs the native module" by name
+describe("the pure-Lua backend's grid methods #pure", function()
+  it("precompute_jumps raises by name; has_jumps answers false", function()
+    local g = pure.grid(8, 8)
+    local ok, err = pcall(function() g:precompute_jumps() end)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("grid:precompute_jumps needs the native module", 1, true))
+    assert.is_false(g:has_jumps())
+    assert.equal(7 * pure.DIAGONAL, g:find_path(1, 1, 8, 8).cost)
+  end)
+  it("has every method the native module's grid has", function()
+    if not native_ok then pending("astar.core not loadable") return end
+    local gn, gp = native.grid(4, 4), pure.grid(4, 4)
+    local idx = getmetatable(gn).__index
+    if type(idx) ~= "table" then idx = getmetatable(gn) end
+    local missing = {}
+    for name, v in pairs(idx) do
+      if type(v) == "function" and not name:find("^_") and gp[name] == nil then missing[#missing + 1] = name end
+    end
+    table.sort(missing)
+    assert.same({}, missing)
+  end)
+end)

@@ -765,8 +765,15 @@ function Grid.visible_from(g, x, y, radius)
   return f
 end
 
-for _, name in ipairs({ "clearance", "memory", "smooth", "distances_query" }) do
+for _, name in ipairs({ "clearance", "memory", "smooth", "distances_query", "precompute_jumps" }) do
   Grid[name] = U.needs_native("grid:" .. name)
+end
+
+--- grid:has_jumps(): false (the precomputed jump table, for "jps+", is the
+-- native module's; the pure backend's default search keeps its own tables)
+function Grid.has_jumps(g)
+  check(g, "has_jumps")
+  return false
 end
 
 return M
