@@ -461,6 +461,9 @@ describe("the pure-Lua backend's grid methods #pure", function()
     assert.is_false(g:has_jumps())
     assert.equal(7 * pure.DIAGONAL, g:find_path(1, 1, 8, 8).cost)
   end)
+end)
+
+describe("the pure-Lua backend's grid against the native module's", function()
   it("has every method the native module's grid has", function()
     if not native_ok then pending("astar.core not loadable") return end
     local gn, gp = native.grid(4, 4), pure.grid(4, 4)
