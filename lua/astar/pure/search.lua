@@ -45,6 +45,14 @@ M.grow_half(1024)
 local FAST_H = { [5] = 1, [6] = 1, [7] = 2, [8] = 2 }
 local FAST_V = { [5] = 3, [6] = 4, [7] = 3, [8] = 4 }
 local FAST_DIAG = { [0] = { 5, 6, 7, 8 }, { 5, 6 }, { 7, 8 }, { 5, 7 }, { 6, 8 }, { 5 }, { 6 }, { 7 }, { 8 } }
+-- both, straight directions first
+local FAST_ALL = {}
+for d0 = 0, 8 do
+  local t = {}
+  for _, d in ipairs(FAST_STRAIGHT[d0]) do t[#t + 1] = d end
+  for _, d in ipairs(FAST_DIAG[d0]) do t[#t + 1] = d end
+  FAST_ALL[d0] = t
+end
 
 --- a state: the per-node arrays, reusable across searches of one grid.
 -- prefill: fill them at their first use (a grid's own state: the arrays
@@ -704,237 +712,255 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
     local ns, fcur, half_n = fast_ns, fast_f, #HALF
     local result = "searching"
+    -- one loop, one piece of work an iteration (LuaJIT: short inner loops
+    -- over an expansion's directions and offers abort its traces and get
+    -- blacklisted, running interpreted): phase 1 scans direction dl[di]
+    -- of p, phase 2 relaxes offer oi, phase 0 pops the next cell
+    local p, gp, px, py, pd16, n_off = 0, 0, 0, 0, 0, 0
+    local dl, di, nd, oi = FAST_ALL[0], 1, 0, 1
+    local phase = 0
     while true do
-      if hs == 0 and ns == 0 then
-        result = pruned and "max_cost" or "unreachable"
-        break
-      end
-      if max_exp and exp_n >= max_exp then result = "max_expansions" break end
-      if maxsteps and done >= maxsteps then break end
-      -- pop: the stack first, else the heap's top
-      local p
-      if ns > 0 then
-        p = stk[ns]
-        ns = ns - 1
-      else
-        p = hn[1]
-        fcur = hf[1]
-        local last = hs
-        hs = hs - 1
-        if hs > 0 then
-          local ln, lf, lk = hn[last], hf[last], hk[last]
-          local i = 1
-          while true do
-            local c = 2 * i
-            if c > hs then break end
-            local cf, ck = hf[c], hk[c]
-            if c < hs then
-              local rf, rk = hf[c + 1], hk[c + 1]
-              if rf < cf or (rf == cf and rk < ck) then
-                c = c + 1
-                cf = rf
-                ck = rk
-              end
-            end
-            if cf < lf or (cf == lf and ck < lk) then
-              local cn = hn[c]
-              hn[i] = cn
-              hf[i] = cf
-              hk[i] = ck
-              N[4 * cn] = i
-              i = c
-            else
-              break
-            end
-          end
-          hn[i] = ln
-          hf[i] = lf
-          hk[i] = lk
-          N[4 * ln] = i
-        end
-      end
-      local b = 4 * p
-      N[b] = 0
-      exp_n = exp_n + 1
-      done = done + 1
-      if p == goal then result = "found" break end
-      -- expand p: gather the offers
-      local gp, pd = N[b - 2], N[b - 1]
-      local py = floor((p - 1) / pw)
-      local px = p - 1 - py * pw
-      local d0 = 0
-      if pd ~= 0 then d0 = pd % 16 end
-      local n_off = 0
-      local pd16 = 16 * p
-      local sl, dl = FAST_STRAIGHT[d0], FAST_DIAG[d0]
-      for i = 1, #sl do
-        local d = sl[i]
-        local step = off[d]
-        if OB[p + step] then
-          local k = J[4 * p - 4 + d]
-          local t = -1
-          if d <= 2 then
-            if py == gy then t = (gx - px) * ddx[d] end
-          elseif px == gx then
-            t = (gy - py) * ddy[d]
-          end
-          local q, c = 0, 0
-          if t >= 1 and (t <= k or t <= -k) then
-            q, c = goal, t
-          elseif k > 0 then
-            q, c = p + k * step, k
-          end
-          if q ~= 0 then
-            local ng = gp + c
-            if N[4 * q - 3] ~= gen or ng < N[4 * q - 2] then
-              n_off = n_off + 1
-              oq[n_off] = q
-              og[n_off] = ng
-              od[n_off] = d
-            end
-          end
-        end
-      end
-      for i = 1, #dl do
-        local d = dl[i]
-        local dx, dy = ddx[d], ddy[d]
-        local dh, dv = FAST_H[d], FAST_V[d]
-        local jh, jv = dh - 4, dv - 4
-        local step, ho, vo = off[d], hoff[d], voff[d]
-        -- the run meets the goal's row after nrow steps, its column after ncol
-        local nrow, ncol = (gy - py) * dy, (gx - px) * dx
-        local q, n = p, 0
-        while OB[q + ho] and OB[q + vo] and OB[q + step] do
-          q = q + step
-          n = n + 1
-          local b4 = 4 * q
-          local kh, kv = J[b4 + jh], J[b4 + jv]
-          if kh > 0 or kv > 0 or n == nrow or n == ncol then
-            local cq = n * DIAGONAL
-            local gq = gp + cq
-            if q == goal then
-              if N[4 * q - 3] ~= gen or gq < N[4 * q - 2] then
-                n_off = n_off + 1
-                oq[n_off] = q
-                og[n_off] = gq
-                od[n_off] = d
-              end
-              break
-            end
-            local t = ncol - n
-            local r, c = 0, 0
-            if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
-              r, c = goal, t
-            elseif kh > 0 then
-              r, c = q + kh * off[dh], kh
-            end
-            if r ~= 0 then
-              local ng = gq + c
-              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
-                n_off = n_off + 1
-                oq[n_off] = r
-                og[n_off] = ng
-                od[n_off] = dh
-              end
-            end
-            t = nrow - n
-            r = 0
-            if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
-              r, c = goal, t
-            elseif kv > 0 then
-              r, c = q + kv * off[dv], kv
-            end
-            if r ~= 0 then
-              local ng = gq + c
-              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
-                n_off = n_off + 1
-                oq[n_off] = r
-                og[n_off] = ng
-                od[n_off] = dv
-              end
-            end
-          end
-        end
-      end
-      -- relax the offers (relax's work, inlined); a new cell whose f is
-      -- the current least goes on the stack, not into the heap
-      for i = 1, n_off do
-        local q, ng = oq[i], og[i]
-        local bq = 4 * q
-        local slot, h = 0, 0
-        if N[bq - 3] ~= gen then
-          if ng > max_cost then
-            pruned = true
-          else
-            local qx = (q - 1) % pw
-            local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
-            if ax < 0 then ax = -ax end
-            if ay < 0 then ay = -ay end
-            if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
-            N[bq - 3] = gen
-            N[bq - 2] = ng
-            N[bq - 1] = pd16 + od[i]
-            if q == goal then reached = true end
-            gen_n = gen_n + 1
-            if ng + h <= fcur then
-              ns = ns + 1
-              stk[ns] = q
-              N[bq] = -1
-            else
-              hs = hs + 1
-              slot = hs
-            end
-          end
+      if phase == 1 then
+        if di > nd then
+          phase = 2
+          oi = 1
         else
-          local old = N[bq - 2]
-          if ng < old then
-            slot = N[bq]
-            if slot ~= 0 or ng < old - 1e-12 * old then
+          local d = dl[di]
+          di = di + 1
+          if d <= 4 then
+            local step = off[d]
+            if OB[p + step] then
+              local k = J[4 * p - 4 + d]
+              local t = -1
+              if d <= 2 then
+                if py == gy then t = (gx - px) * ddx[d] end
+              elseif px == gx then
+                t = (gy - py) * ddy[d]
+              end
+              local q, c = 0, 0
+              if t >= 1 and (t <= k or t <= -k) then
+                q, c = goal, t
+              elseif k > 0 then
+                q, c = p + k * step, k
+              end
+              if q ~= 0 then
+                local ng = gp + c
+                if N[4 * q - 3] ~= gen or ng < N[4 * q - 2] then
+                  n_off = n_off + 1
+                  oq[n_off] = q
+                  og[n_off] = ng
+                  od[n_off] = d
+                end
+              end
+            end
+          else
+            local dx, dy = ddx[d], ddy[d]
+            local dh, dv = FAST_H[d], FAST_V[d]
+            local jh, jv = dh - 4, dv - 4
+            local step, ho, vo = off[d], hoff[d], voff[d]
+            -- the run meets the goal's row after nrow steps, its column after ncol
+            local nrow, ncol = (gy - py) * dy, (gx - px) * dx
+            local q, n = p, 0
+            while OB[q + ho] and OB[q + vo] and OB[q + step] do
+              q = q + step
+              n = n + 1
+              local b4 = 4 * q
+              local kh, kv = J[b4 + jh], J[b4 + jv]
+              if kh > 0 or kv > 0 or n == nrow or n == ncol then
+                local cq = n * DIAGONAL
+                local gq = gp + cq
+                if q == goal then
+                  if N[4 * q - 3] ~= gen or gq < N[4 * q - 2] then
+                    n_off = n_off + 1
+                    oq[n_off] = q
+                    og[n_off] = gq
+                    od[n_off] = d
+                  end
+                  break
+                end
+                local t = ncol - n
+                local r, c = 0, 0
+                if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
+                  r, c = goal, t
+                elseif kh > 0 then
+                  r, c = q + kh * off[dh], kh
+                end
+                if r ~= 0 then
+                  local ng = gq + c
+                  if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
+                    n_off = n_off + 1
+                    oq[n_off] = r
+                    og[n_off] = ng
+                    od[n_off] = dh
+                  end
+                end
+                t = nrow - n
+                r = 0
+                if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
+                  r, c = goal, t
+                elseif kv > 0 then
+                  r, c = q + kv * off[dv], kv
+                end
+                if r ~= 0 then
+                  local ng = gq + c
+                  if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
+                    n_off = n_off + 1
+                    oq[n_off] = r
+                    og[n_off] = ng
+                    od[n_off] = dv
+                  end
+                end
+              end
+            end
+          end
+        end
+      elseif phase == 2 then
+        if oi > n_off then
+          phase = 0
+        else
+          local i = oi
+          oi = oi + 1
+          local q, ng = oq[i], og[i]
+          local bq = 4 * q
+          local slot, h = 0, 0
+          if N[bq - 3] ~= gen then
+            if ng > max_cost then
+              pruned = true
+            else
+              local qx = (q - 1) % pw
+              local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+              if ax < 0 then ax = -ax end
+              if ay < 0 then ay = -ay end
+              if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+              N[bq - 3] = gen
               N[bq - 2] = ng
               N[bq - 1] = pd16 + od[i]
-              if slot == 0 then
-                -- closed, reopened (a rounding at most): its estimate again
-                local qx = (q - 1) % pw
-                local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
-                if ax < 0 then ax = -ax end
-                if ay < 0 then ay = -ay end
-                if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
-                reopened = reopened + 1
-                gen_n = gen_n + 1
+              if q == goal then reached = true end
+              gen_n = gen_n + 1
+              if ng + h <= fcur then
+                ns = ns + 1
+                stk[ns] = q
+                N[bq] = -1
+              else
                 hs = hs + 1
                 slot = hs
-              elseif slot > 0 then
-                h = hk[slot]
               end
-            else
-              slot = 0
+            end
+          else
+            local old = N[bq - 2]
+            if ng < old then
+              slot = N[bq]
+              if slot ~= 0 or ng < old - 1e-12 * old then
+                N[bq - 2] = ng
+                N[bq - 1] = pd16 + od[i]
+                if slot == 0 then
+                  -- closed, reopened (a rounding at most): its estimate again
+                  local qx = (q - 1) % pw
+                  local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+                  if ax < 0 then ax = -ax end
+                  if ay < 0 then ay = -ay end
+                  if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+                  reopened = reopened + 1
+                  gen_n = gen_n + 1
+                  hs = hs + 1
+                  slot = hs
+                elseif slot > 0 then
+                  h = hk[slot]
+                end
+              else
+                slot = 0
+              end
             end
           end
-        end
-        if slot > 0 then
-          -- sift up (HALF[j]: j's parent, an integer on every Lua)
-          if hs > half_n then half_n = M.grow_half(hs) end
-          local f = ng + h
-          local j = slot
-          while j > 1 do
-            local pj = HALF[j]
-            local pf = hf[pj]
-            if f < pf or (f == pf and h < hk[pj]) then
-              local pn = hn[pj]
-              hn[j] = pn
-              hf[j] = pf
-              hk[j] = hk[pj]
-              N[4 * pn] = j
-              j = pj
-            else
-              break
+          if slot > 0 then
+            -- sift up (HALF[j]: j's parent, an integer on every Lua)
+            if hs > half_n then half_n = M.grow_half(hs) end
+            local f = ng + h
+            local j = slot
+            while j > 1 do
+              local pj = HALF[j]
+              local pf = hf[pj]
+              if f < pf or (f == pf and h < hk[pj]) then
+                local pn = hn[pj]
+                hn[j] = pn
+                hf[j] = pf
+                hk[j] = hk[pj]
+                N[4 * pn] = j
+                j = pj
+              else
+                break
+              end
             end
+            hn[j] = q
+            hf[j] = f
+            hk[j] = h
+            N[bq] = j
           end
-          hn[j] = q
-          hf[j] = f
-          hk[j] = h
-          N[bq] = j
         end
+      else
+        if hs == 0 and ns == 0 then
+          result = pruned and "max_cost" or "unreachable"
+          break
+        end
+        if max_exp and exp_n >= max_exp then result = "max_expansions" break end
+        if maxsteps and done >= maxsteps then break end
+        -- pop: the stack first, else the heap's top
+        if ns > 0 then
+          p = stk[ns]
+          ns = ns - 1
+        else
+          p = hn[1]
+          fcur = hf[1]
+          local last = hs
+          hs = hs - 1
+          if hs > 0 then
+            local ln, lf, lk = hn[last], hf[last], hk[last]
+            local i = 1
+            while true do
+              local c = 2 * i
+              if c > hs then break end
+              local cf, ck = hf[c], hk[c]
+              if c < hs then
+                local rf, rk = hf[c + 1], hk[c + 1]
+                if rf < cf or (rf == cf and rk < ck) then
+                  c = c + 1
+                  cf = rf
+                  ck = rk
+                end
+              end
+              if cf < lf or (cf == lf and ck < lk) then
+                local cn = hn[c]
+                hn[i] = cn
+                hf[i] = cf
+                hk[i] = ck
+                N[4 * cn] = i
+                i = c
+              else
+                break
+              end
+            end
+            hn[i] = ln
+            hf[i] = lf
+            hk[i] = lk
+            N[4 * ln] = i
+          end
+        end
+        local b = 4 * p
+        N[b] = 0
+        exp_n = exp_n + 1
+        done = done + 1
+        if p == goal then result = "found" break end
+        gp = N[b - 2]
+        local pd = N[b - 1]
+        py = floor((p - 1) / pw)
+        px = p - 1 - py * pw
+        local d0 = 0
+        if pd ~= 0 then d0 = pd % 16 end
+        n_off = 0
+        pd16 = 16 * p
+        dl = FAST_ALL[d0]
+        di, nd = 1, #dl
+        phase = 1
       end
     end
     hsize, expanded, generated = hs, exp_n, gen_n
