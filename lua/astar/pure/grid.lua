@@ -318,10 +318,7 @@ function Grid.set_blocked(g, x, y, b)
   if open[p] == not b then return end
   open[p] = not b
   changed(g, p)
-  if g.J then
-    if g.ob then g.ob[p] = not b end
-    M.jump_tables_changed(g, p)
-  end
+  if g.J then M.jump_tables_changed(g, p) end
   -- component labels: a closing cell may split one (relabel at the next
   -- question); an opening cell joins its neighbours' labels when they agree
   local comp = g.comp
@@ -447,7 +444,7 @@ function Grid.close(g)
   end
   g.closed = true
   g.open, g.cost, g.tag, g.comp, g.state = nil, nil, nil, nil, nil
-  g.J, g.ob = nil, nil
+  g.J, g.B = nil, nil
 end
 Grid.__close = Grid.close
 Grid.__gc = nil
@@ -616,6 +613,10 @@ end
 -- point search on the grid (O(cells)); from then on set_blocked keeps it
 -- current at once, redoing the three rows and three columns around the
 -- changed cell (O(width + height)).
+-- Beside it, B[t]: the 2 x 2 block whose top left cell is t is open (a
+-- diagonal step within it is allowed: "no_corner_cutting"), so a diagonal
+-- run reads one flag a step where it read three cells; set_blocked redoes
+-- the four blocks of the changed cell.
 
 -- the entries of direction d (offset step; side offset a) from the cells
 -- first, first + by, ... (count cells), walking against the scan: each
@@ -655,16 +656,13 @@ function M.jump_tables(g)
   if not g.J then
     local n = g.n
     g.J = U.int_array(4 * n)
-    if U.ffi then
-      -- the open flags again, one byte each (the fast path's copy, kept by set_blocked)
-      local ob, open = U.bool_array(n), g.open
-      for p = 1, n do ob[p] = open[p] end
-      g.ob = ob
-    end
+    local B, open, pw = U.bool_array(n), g.open, g.pw
+    for t = 1, n - pw - 1 do B[t] = open[t] and open[t + 1] and open[t + pw] and open[t + pw + 1] end
+    g.B = B
     for y = 1, g.h do row_tables(g, y) end
     for x = 1, g.w do col_tables(g, x) end
   end
-  return g.J
+  return g.J, g.B
 end
 
 function M.jump_tables_changed(g, p)
@@ -673,6 +671,13 @@ function M.jump_tables_changed(g, p)
   for k = -1, 1 do
     row_tables(g, y + k)
     col_tables(g, x + k)
+  end
+  -- the four blocks that hold p (their top left cells: p, p - 1, and the
+  -- two above them)
+  local B, open, pw = g.B, g.open, g.pw
+  for t = p - pw - 1, p, pw do
+    B[t] = open[t] and open[t + 1] and open[t + pw] and open[t + pw + 1]
+    B[t + 1] = open[t + 1] and open[t + 2] and open[t + pw + 1] and open[t + pw + 2]
   end
 end
 

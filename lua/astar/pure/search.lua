@@ -479,6 +479,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
   -- where each straight scan stops; the goal is looked for on the ray
   local J -- the grid's jump table: J[4 * p - 4 + d], d = 1..4
+  -- the grid's open 2 x 2 blocks (B[t]: top left cell t), and where a
+  -- diagonal step from q in direction d finds its block: q + boff[d]
+  local B
+  local boff = { [5] = 0, [6] = -pw, [7] = -1, [8] = -pw - 1 }
   -- returns the jump point and the number of steps to it, or nil
   -- the straight scan from p (at px, py, cost so far gp) in direction d:
   -- relaxes the goal when the scan reaches it, else the jump point it stops
@@ -668,7 +672,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local expand = expand_astar
   if jps then
     expand = rule == 1 and expand_jps4 or expand_jps8
-    if rule == 2 then J = G.jump_tables(g) end
+    if rule == 2 then J, B = G.jump_tables(g) end
   end
   s.jps = jps
 
@@ -691,7 +695,6 @@ function M.new(g, o, st, start, goal, sources, nogoal)
     fill_arrays(st)
   end
   local node = st.node
-  local open_f = g.ob or open
   -- an expansion's offers: cell, cost so far, direction (the state's,
   -- reused: nothing inside the fast path calls back into Lua)
   local oq, og, od = st.oq, st.og, st.od
@@ -708,7 +711,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   end
   local function run_fast(maxsteps)
     if status ~= "searching" then return status end
-    local N, OB = node, open_f
+    local N = node
     local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
     local ns, fcur, half_n = fast_ns, fast_f, #HALF
     local result = "searching"
@@ -728,9 +731,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           local d = dl[di]
           di = di + 1
           if d <= 4 then
-            local step = off[d]
-            if OB[p + step] then
-              local k = J[4 * p - 4 + d]
+            -- (k is 0 where the next cell is blocked)
+            local k = J[4 * p - 4 + d]
+            if k ~= 0 then
+              local step = off[d]
               local t = -1
               if d <= 2 then
                 if py == gy then t = (gx - px) * ddx[d] end
@@ -757,11 +761,11 @@ function M.new(g, o, st, start, goal, sources, nogoal)
             local dx, dy = ddx[d], ddy[d]
             local dh, dv = FAST_H[d], FAST_V[d]
             local jh, jv = dh - 4, dv - 4
-            local step, ho, vo = off[d], hoff[d], voff[d]
+            local step, bo = off[d], boff[d]
             -- the run meets the goal's row after nrow steps, its column after ncol
             local nrow, ncol = (gy - py) * dy, (gx - px) * dx
             local q, n = p, 0
-            while OB[q + ho] and OB[q + vo] and OB[q + step] do
+            while B[q + bo] do
               q = q + step
               n = n + 1
               local b4 = 4 * q

@@ -144,8 +144,8 @@ end
 
 -- Flat arrays for the search's hot data.  Under LuaJIT with its compiler on,
 -- FFI arrays (zero-filled, typed: no type or bounds checks in compiled
--- code, and an open flag takes 1 byte where a table slot takes 8); else
--- Lua tables, filled with zeros (false for bool).  FFI arrays are indexed
+-- code, and a flag takes 1 byte where a table slot takes 8); else Lua
+-- tables, filled with zeros (false for bool).  FFI arrays are indexed
 -- from 0; the search uses 1..n.  A host without the ffi library (a
 -- sandbox) or with the compiler off (where FFI accesses run slower than
 -- tables) gets tables.
