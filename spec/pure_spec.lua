@@ -477,3 +477,56 @@ describe("the pure-Lua backend's grid against the native module's", function()
     assert.same({}, missing)
   end)
 end)
+
+-- the grid's jump table and open 2 x 2 blocks (lua/astar/pure/grid.lua),
+-- kept by every edit, against a fresh build of the same map
+describe("the pure-Lua backend's jump table after edits #pure", function()
+  it("equals a fresh build after single and bulk edits", function()
+    local G = require("astar.pure.grid")
+    local r = rng(20)
+    for _ = 1, 8 do
+      local w, h = r(40), r(40)
+      local g = pure.grid(w, h)
+      local dens = r(40)
+      for y = 1, h do
+        for x = 1, w do
+          if r(100) <= dens then g:set_blocked(x, y, true) end
+        end
+      end
+      G.jump_tables(g)
+      for e = 1, 20 do
+        if r(5) == 1 then
+          local x1, y1 = r(w), r(h)
+          g:set_blocked_rect(x1, y1, math.min(w, x1 + r(4) - 1), math.min(h, y1 + r(4) - 1), r(2) == 1)
+        else
+          local x, y = r(w), r(h)
+          g:set_blocked(x, y, not g:is_blocked(x, y))
+        end
+        local f = pure.grid(w, h)
+        for y = 1, h do
+          for x = 1, w do
+            if g:is_blocked(x, y) then f:set_blocked(x, y, true) end
+          end
+        end
+        local JA, BA = G.jump_tables(g)
+        local JB, BB = G.jump_tables(f)
+        local pw = w + 2
+        for y = 1, h do
+          for x = 1, w do
+            local p = y * pw + x + 1
+            if not g:is_blocked(x, y) then
+              for d = 1, 4 do
+                assert(JA[4 * p - 4 + d] == JB[4 * p - 4 + d],
+                  ("edit %d: entry %d of (%d, %d): %s, fresh %s"):format(e, d, x, y,
+                    tostring(JA[4 * p - 4 + d]), tostring(JB[4 * p - 4 + d])))
+              end
+            end
+          end
+        end
+        for t = 1, (h + 2) * pw - pw - 1 do
+          assert(BA[t] == BB[t], ("edit %d: block %d: %s, fresh %s"):format(e, t, tostring(BA[t]), tostring(BB[t])))
+        end
+      end
+    end
+  end)
+end)
