@@ -655,7 +655,8 @@ end
 function M.jump_tables(g)
   if not g.J then
     local n = g.n
-    g.J = U.int_array(4 * n)
+    -- (an entry is at most the grid's width or height: 16 bits under 32767)
+    g.J = U.int_array(4 * n, g.w < 32767 and g.h < 32767)
     local B, open, pw = U.bool_array(n), g.open, g.pw
     for t = 1, n - pw - 1 do B[t] = open[t] and open[t + 1] and open[t + pw] and open[t + pw + 1] end
     g.B = B

@@ -172,8 +172,9 @@ local function array(ctype, n, zero)
   for i = 1, n do t[i] = zero end
   return t
 end
---- int_array(n): integers (int32 under FFI), 1..n, zeros
-function M.int_array(n) return array("int32_t", n, 0) end
+--- int_array(n [, small]): integers (int32 under FFI; int16 when small:
+-- every value within +-32767), 1..n, zeros
+function M.int_array(n, small) return array(small and "int16_t" or "int32_t", n, 0) end
 --- num_array(n): numbers (double under FFI), 1..n, zeros
 function M.num_array(n) return array("double", n, 0) end
 --- bool_array(n): booleans, 1..n, false
