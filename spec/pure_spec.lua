@@ -530,3 +530,29 @@ describe("the pure-Lua backend's jump table after edits #pure", function()
     end
   end)
 end)
+
+describe("the pure-Lua backend's queries #pure", function()
+  it("hold memory in proportion to the cells they touch, not to the grid", function()
+    local g = pure.grid(600, 600)
+    -- walls with gaps at alternate ends: the queries below take many expansions
+    for x = 8, 592, 8 do
+      if x % 16 == 0 then g:set_blocked_rect(x, 1, x, 599, true) else g:set_blocked_rect(x, 2, x, 600, true) end
+    end
+    assert.truthy(g:find_path(1, 1, 10, 600)) -- the grid's own search state, reused
+    collectgarbage()
+    collectgarbage()
+    local before = collectgarbage("count")
+    local qs = {}
+    for i = 1, 10 do
+      qs[i] = g:query(1, i, 590, 500 + i)
+      assert.equal("searching", qs[i]:step(20))
+    end
+    collectgarbage()
+    collectgarbage()
+    local held = collectgarbage("count") - before
+    -- 360,000 cells: a whole-grid array a query would be megabytes
+    assert(held < 2048, ("10 queries of 20 expansions hold %.0f KB"):format(held))
+    qs[1]:step()
+    assert.equal("found", qs[1]:status())
+  end)
+end)

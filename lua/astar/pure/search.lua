@@ -77,7 +77,9 @@ end
 local function fill_node(st)
   st.fill_node = false
   if U.ffi then
-    -- FFI arrays (LuaJIT): allocated whole, zero-filled, for any state
+    -- FFI arrays (LuaJIT): allocated whole, zero-filled; only for a grid's
+    -- own state, which every find_path reuses (a query's or a nested
+    -- search's state keeps tables that grow with the cells it touches)
     local n = st.n
     st.node = U.num_array(4 * n)
     st.fhn, st.fhf, st.fhk = U.int_array(n), U.num_array(n), U.num_array(n)
@@ -689,7 +691,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
     and not record_trace and not record_visited and not track_best and goal > 0
   if fast then
-    if st.fill_node or (U.ffi and not st.fhn) then fill_node(st) end
+    if st.fill_node then fill_node(st) end
     if st.fhn then hn, hf, hk = st.fhn, st.fhf, st.fhk end
   elseif st.fill then
     fill_arrays(st)
