@@ -13,7 +13,9 @@
 -- The default query on a "no_corner_cutting" grid (jump point search,
 -- octile, no option that changes the search) takes a fast path instead:
 -- one loop with no call per scan or offer, its node state in one array of
--- four entries a cell, and a stack for cells of least f (run_fast below).
+-- four entries a cell, and a stack for cells of least f (run_fast below;
+-- under LuaJIT with its compiler on, the grid's own state and jump table
+-- are FFI arrays: astar.pure.util).
 -- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local G = require("astar.pure.grid")
