@@ -4,6 +4,7 @@
 --
 --   lua5.4 bench/pure.lua [JUMPER_DIR [ROWS_PER_MAP [ROUNDS]]]
 --   luajit bench/pure.lua /tmp/jumper 12 3
+--   FAMILIES=random,rooms lua5.4 bench/pure.lua /tmp/jumper 12 3
 --
 -- JUMPER_DIR is a checkout of github.com/Yonaba/Jumper (the directory that
 -- holds jumper/); it is never part of this repository.  Without it the bench
@@ -50,6 +51,16 @@ local MAPS = { { "arena", "game" }, { "den312d", "game" }, { "lak303d", "game" }
   { "AR0011SR", "game" }, { "CatwalkAlley", "game" }, { "Berlin_0_256", "street" },
   { "Boston_0_512", "street" }, { "maze512-1-0", "maze" }, { "random512-10-0", "random" },
   { "random512-20-0", "random" }, { "8room_000", "rooms" } }
+-- FAMILIES=random,rooms (environment) keeps those families' maps only
+local families = os.getenv("FAMILIES")
+if families and families ~= "" then
+  local keep, kept = {}, {}
+  for f in families:gmatch("[^,]+") do keep[f] = true end
+  for _, m in ipairs(MAPS) do
+    if keep[m[2]] then kept[#kept + 1] = m end
+  end
+  MAPS = kept
+end
 
 local function median(t)
   local s = {}

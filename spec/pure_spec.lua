@@ -397,3 +397,162 @@ describe("the pure-Lua backend against the native module", function()
     g:set_blocked(2, 2, true) -- unlocked again
   end)
 end)
+
+-- field:version() and field:close() (__close), on the pure backend and,
+-- when it loads, on the native module: the same answers and errors
+describe("fields: version and close, on both backends #pure", function()
+  local cores = { { "pure", pure } }
+  if native_ok then cores[2] = { "native", native } end
+  -- the error without its position, which must be there (the caller's line)
+  local function raised(fn)
+    local ok, err = pcall(fn)
+    assert(not ok, "expected an error")
+    assert(tostring(err):find("^[^\n]-:%d+: "), "no position in: " .. tostring(err))
+    return (tostring(err):gsub("^[^\n]-:%d+: ", "", 1))
+  end
+  for _, c in ipairs(cores) do
+    local name, core = c[1], c[2]
+    it(name .. ": version() changes with the values, not with writes that change nothing", function()
+      local g = core.grid(6, 4)
+      local f = core.field(g, 1)
+      local v0 = f:version()
+      assert.equal("number", type(v0))
+      f:set(2, 2, 1)
+      assert.equal(v0, f:version())
+      f:set(2, 2, 3)
+      local v1 = f:version()
+      assert.are_not.equal(v0, v1)
+      f:fill(3)
+      assert.are_not.equal(v1, f:version())
+      local d = g:distances({ { 1, 1 } })
+      assert.equal("number", type(d:version()))
+    end)
+    it(name .. ": close() is idempotent and every later use raises", function()
+      local g = core.grid(6, 4)
+      local f = core.field(g, 1)
+      assert.equal("function", type(getmetatable(f).__close))
+      f:close()
+      f:close()
+      assert.equal("astar.Field (closed)", tostring(f))
+      assert.equal("attempt to use a closed field", raised(function() local v = f:get(1, 1) return v end))
+      assert.equal("attempt to use a closed field", raised(function() f:set(1, 1, 2) end))
+      assert.equal("attempt to use a closed field", raised(function() local v = f:version() return v end))
+      assert.equal("attempt to use a closed field",
+        raised(function() local p = g:find_path(1, 1, 6, 4, { penalty = f }) return p end))
+      assert.equal("attempt to use a closed field",
+        raised(function() local p = g:find_path(1, 1, 6, 4, { forbid = f }) return p end))
+      local d = g:distances({ { 1, 1 } })
+      getmetatable(d).__close(d)
+      assert.equal("attempt to use a closed field", raised(function() local s = d:next_step(3, 3) return s end))
+      -- the grid goes on
+      assert.equal(3 * core.DIAGONAL + 2, g:find_path(1, 1, 6, 4).cost)
+    end)
+  end
+end)
+
+-- every method of the native grid is on the pure backend's grid: served,
+-- or raising "<name> needs the native module" by name
+describe("the pure-Lua backend's grid methods #pure", function()
+  it("precompute_jumps raises by name; has_jumps answers false", function()
+    local g = pure.grid(8, 8)
+    local ok, err = pcall(function() g:precompute_jumps() end)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("grid:precompute_jumps needs the native module", 1, true))
+    assert.is_false(g:has_jumps())
+    assert.equal(7 * pure.DIAGONAL, g:find_path(1, 1, 8, 8).cost)
+  end)
+end)
+
+describe("the pure-Lua backend's grid against the native module's", function()
+  it("has every method the native module's grid has", function()
+    if not native_ok then pending("astar.core not loadable") return end
+    local gn, gp = native.grid(4, 4), pure.grid(4, 4)
+    local idx = getmetatable(gn).__index
+    if type(idx) ~= "table" then idx = getmetatable(gn) end
+    local missing = {}
+    for name, v in pairs(idx) do
+      if type(v) == "function" and not name:find("^_") and gp[name] == nil then missing[#missing + 1] = name end
+    end
+    table.sort(missing)
+    assert.same({}, missing)
+  end)
+end)
+
+-- the grid's jump table and open 2 x 2 blocks (lua/astar/pure/grid.lua),
+-- kept by every edit, against a fresh build of the same map
+describe("the pure-Lua backend's jump table after edits #pure", function()
+  it("equals a fresh build after single and bulk edits", function()
+    local G = require("astar.pure.grid")
+    local r = rng(20)
+    for _ = 1, 8 do
+      local w, h = r(40), r(40)
+      local g = pure.grid(w, h)
+      local dens = r(40)
+      for y = 1, h do
+        for x = 1, w do
+          if r(100) <= dens then g:set_blocked(x, y, true) end
+        end
+      end
+      G.jump_tables(g)
+      for e = 1, 20 do
+        if r(5) == 1 then
+          local x1, y1 = r(w), r(h)
+          g:set_blocked_rect(x1, y1, math.min(w, x1 + r(4) - 1), math.min(h, y1 + r(4) - 1), r(2) == 1)
+        else
+          local x, y = r(w), r(h)
+          g:set_blocked(x, y, not g:is_blocked(x, y))
+        end
+        local f = pure.grid(w, h)
+        for y = 1, h do
+          for x = 1, w do
+            if g:is_blocked(x, y) then f:set_blocked(x, y, true) end
+          end
+        end
+        local JA, BA = G.jump_tables(g)
+        local JB, BB = G.jump_tables(f)
+        local pw = w + 2
+        for y = 1, h do
+          for x = 1, w do
+            local p = y * pw + x + 1
+            if not g:is_blocked(x, y) then
+              for d = 1, 4 do
+                assert(JA[4 * p - 4 + d] == JB[4 * p - 4 + d],
+                  ("edit %d: entry %d of (%d, %d): %s, fresh %s"):format(e, d, x, y,
+                    tostring(JA[4 * p - 4 + d]), tostring(JB[4 * p - 4 + d])))
+              end
+            end
+          end
+        end
+        for t = 1, (h + 2) * pw - pw - 1 do
+          assert(BA[t] == BB[t], ("edit %d: block %d: %s, fresh %s"):format(e, t, tostring(BA[t]), tostring(BB[t])))
+        end
+      end
+    end
+  end)
+end)
+
+describe("the pure-Lua backend's queries #pure", function()
+  it("hold memory in proportion to the cells they touch, not to the grid", function()
+    local g = pure.grid(600, 600)
+    -- walls with gaps at alternate ends: the queries below take many expansions
+    for x = 8, 592, 8 do
+      if x % 16 == 0 then g:set_blocked_rect(x, 1, x, 599, true) else g:set_blocked_rect(x, 2, x, 600, true) end
+    end
+    assert.truthy(g:find_path(1, 1, 10, 600)) -- the grid's own search state, reused
+    collectgarbage()
+    collectgarbage()
+    local before = collectgarbage("count")
+    local qs = {}
+    for i = 1, 10 do
+      qs[i] = g:query(1, i, 590, 500 + i)
+      assert.equal("searching", qs[i]:step(20))
+    end
+    collectgarbage()
+    collectgarbage()
+    local held = collectgarbage("count") - before
+    -- 360,000 cells: a whole-grid array a query would be megabytes
+    assert(held < 2048, ("10 queries of 20 expansions hold %.0f KB"):format(held))
+    qs[1]:step()
+    assert.equal("found", qs[1]:status())
+  end)
+end)

@@ -257,8 +257,8 @@ local function compute_distances(g, o, sources)
     end
   end
   f.dist = { grid = g, version = g.ver, par = par,
-    penalty = o.penalty, penalty_version = o.penalty and o.penalty.version,
-    forbid = o.forbid, forbid_version = o.forbid and o.forbid.version,
+    penalty = o.penalty, penalty_version = o.penalty and o.penalty.fver,
+    forbid = o.forbid, forbid_version = o.forbid and o.forbid.fver,
     recompute = function() return compute_distances(g, o, sources) end }
   return f
 end
@@ -298,7 +298,7 @@ local function check_query(q, fname)
 end
 
 local function fields_version(o)
-  return (o.penalty and o.penalty.version or 0) .. ":" .. (o.forbid and o.forbid.version or 0)
+  return (o.penalty and o.penalty.fver or 0) .. ":" .. (o.forbid and o.forbid.fver or 0)
 end
 
 local function count_arg(n)

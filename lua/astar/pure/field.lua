@@ -15,8 +15,10 @@ M.Field = Field
 
 local function check(f, fname)
   if getmetatable(f) ~= Field then U.type_error(fname, 1, "astar.Field", f) end
+  if f.closed then raise("attempt to use a closed field") end
   return f
 end
+M.check = check
 
 local function check_mutable(f, fname)
   check(f, fname)
@@ -42,7 +44,7 @@ function M.new(w, h, value)
   local v = {}
   value = value + 0.0
   for p = 1, pw * (h + 2) do v[p] = value end
-  return setmetatable({ w = w, h = h, pw = pw, v = v, locks = 0, version = 0 }, Field)
+  return setmetatable({ w = w, h = h, pw = pw, v = v, locks = 0, fver = 0, closed = false }, Field)
 end
 
 function M.field(g, value)
@@ -66,7 +68,7 @@ function Field.set(f, x, y, value)
   value = value + 0.0
   if f.v[p] ~= value then
     f.v[p] = value
-    f.version = f.version + 1
+    f.fver = f.fver + 1
   end
 end
 
@@ -82,7 +84,7 @@ function Field.fill(f, value)
       if v[base + x] ~= value then v[base + x] = value; any = true end
     end
   end
-  if any then f.version = f.version + 1 end
+  if any then f.fver = f.fver + 1 end
 end
 
 function Field.add_disc(f, x, y, radius, value)
@@ -118,7 +120,7 @@ function Field.add_disc(f, x, y, radius, value)
       end
     end
   end
-  if value ~= 0 then f.version = f.version + 1 end
+  if value ~= 0 then f.fver = f.fver + 1 end
 end
 local _ = sqrt
 
@@ -133,8 +135,8 @@ function Field.stale(f)
   if not d then return false end
   local g = d.grid
   if g.closed then return false end
-  return g.ver ~= d.version or (d.penalty ~= nil and d.penalty.version ~= d.penalty_version)
-    or (d.forbid ~= nil and d.forbid.version ~= d.forbid_version)
+  return g.ver ~= d.version or (d.penalty ~= nil and d.penalty.fver ~= d.penalty_version)
+    or (d.forbid ~= nil and d.forbid.fver ~= d.forbid_version)
 end
 
 function Field.next_step(f, x, y)
@@ -161,11 +163,26 @@ function Field.update(f)
   -- incrementally from the grid's change log)
   local fresh = d.recompute()
   f.v, f.dist = fresh.v, fresh.dist
-  f.version = f.version + 1
+  f.fver = f.fver + 1
   return "rebuilt"
 end
 
+--- field:version(): changes with every change of the field's values
+function Field.version(f)
+  check(f, "version")
+  return f.fver
+end
+
+--- field:close() (also __close): every later use raises; a search reading
+-- the field finishes first (it holds the values)
+function Field.close(f)
+  if getmetatable(f) ~= Field then U.type_error("close", 1, "astar.Field", f) end
+  f.closed = true
+end
+Field.__close = Field.close
+
 function Field.__tostring(f)
+  if f.closed then return "astar.Field (closed)" end
   return ("astar.Field (%dx%d)"):format(f.w, f.h)
 end
 

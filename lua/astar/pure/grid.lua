@@ -318,7 +318,7 @@ function Grid.set_blocked(g, x, y, b)
   if open[p] == not b then return end
   open[p] = not b
   changed(g, p)
-  if g.jE then M.jump_tables_changed(g, p) end
+  if g.J then M.jump_tables_changed(g, p) end
   -- component labels: a closing cell may split one (relabel at the next
   -- question); an opening cell joins its neighbours' labels when they agree
   local comp = g.comp
@@ -444,7 +444,7 @@ function Grid.close(g)
   end
   g.closed = true
   g.open, g.cost, g.tag, g.comp, g.state = nil, nil, nil, nil, nil
-  g.jE, g.jW, g.jS, g.jN = nil, nil, nil, nil
+  g.J, g.B = nil, nil
 end
 Grid.__close = Grid.close
 Grid.__gc = nil
@@ -605,77 +605,65 @@ end
 -- ---------------------------------------------------------------------------
 -- jump tables: what a straight scan of jump point search ("no_corner_cutting")
 -- finds from each cell, so the search reads it instead of walking the row.
--- jE[p] (east; jW, jS, jN likewise) is k > 0 when the scan from p stops at
--- the forced cell p + k steps away, and -k when it meets a wall after k open
--- cells (the goal, which no table knows, is checked by the search on the
--- ray).  Built by the first jump point search on the grid (O(cells)); from
--- then on set_blocked keeps them current at once, redoing the three rows
--- and three columns around the changed cell (O(width + height)).
+-- One array, four entries a cell (a cell's entries share a cache line):
+-- J[4 * p - 4 + d] for d = 1 (east), 2 (west), 3 (south), 4 (north) is
+-- k > 0 when the scan from p stops at the forced cell p + k steps away, and
+-- -k when it meets a wall after k open cells (the goal, which no table
+-- knows, is checked by the search on the ray).  Built by the first jump
+-- point search on the grid (O(cells)); from then on set_blocked keeps it
+-- current at once, redoing the three rows and three columns around the
+-- changed cell (O(width + height)).
+-- Beside it, B[t]: the 2 x 2 block whose top left cell is t is open (a
+-- diagonal step within it is allowed: "no_corner_cutting"), so a diagonal
+-- run reads one flag a step where it read three cells; set_blocked redoes
+-- the four blocks of the changed cell.
+
+-- the entries of direction d (offset step; side offset a) from the cells
+-- first, first + by, ... (count cells), walking against the scan: each
+-- entry from its next cell's
+local function line_entries(J, open, d, step, a, first, by, count)
+  local p = first
+  for _ = 1, count do
+    local q = p + step
+    local i = 4 * p - 4 + d
+    if not open[q] then J[i] = 0
+    elseif (open[q - a] and not open[p - a]) or (open[q + a] and not open[p + a]) then J[i] = 1
+    else
+      local v = J[4 * q - 4 + d]
+      J[i] = v > 0 and v + 1 or v - 1
+    end
+    p = p + by
+  end
+end
 
 local function row_tables(g, y)
   if y < 1 or y > g.h then return end
-  local open, pw, w = g.open, g.pw, g.w
-  local jE, jW = g.jE, g.jW
+  local open, pw, w, J = g.open, g.pw, g.w, g.J
   local base = y * pw + 1
-  for x = w, 1, -1 do
-    local p = base + x
-    local q = p + 1
-    if not open[q] then jE[p] = 0
-    elseif (open[q - pw] and not open[p - pw]) or (open[q + pw] and not open[p + pw]) then jE[p] = 1
-    else
-      local v = jE[q]
-      jE[p] = v > 0 and v + 1 or v - 1
-    end
-  end
-  for x = 1, w do
-    local p = base + x
-    local q = p - 1
-    if not open[q] then jW[p] = 0
-    elseif (open[q - pw] and not open[p - pw]) or (open[q + pw] and not open[p + pw]) then jW[p] = 1
-    else
-      local v = jW[q]
-      jW[p] = v > 0 and v + 1 or v - 1
-    end
-  end
+  line_entries(J, open, 1, 1, pw, base + w, -1, w)
+  line_entries(J, open, 2, -1, pw, base + 1, 1, w)
 end
 
 local function col_tables(g, x)
   if x < 1 or x > g.w then return end
-  local open, pw, h = g.open, g.pw, g.h
-  local jS, jN = g.jS, g.jN
-  for y = h, 1, -1 do
-    local p = y * pw + x + 1
-    local q = p + pw
-    if not open[q] then jS[p] = 0
-    elseif (open[q - 1] and not open[p - 1]) or (open[q + 1] and not open[p + 1]) then jS[p] = 1
-    else
-      local v = jS[q]
-      jS[p] = v > 0 and v + 1 or v - 1
-    end
-  end
-  for y = 1, h do
-    local p = y * pw + x + 1
-    local q = p - pw
-    if not open[q] then jN[p] = 0
-    elseif (open[q - 1] and not open[p - 1]) or (open[q + 1] and not open[p + 1]) then jN[p] = 1
-    else
-      local v = jN[q]
-      jN[p] = v > 0 and v + 1 or v - 1
-    end
-  end
+  local open, pw, h, J = g.open, g.pw, g.h, g.J
+  line_entries(J, open, 3, pw, 1, h * pw + x + 1, -pw, h)
+  line_entries(J, open, 4, -pw, 1, pw + x + 1, pw, h)
 end
 
---- the grid's jump tables, built on first use
+--- the grid's jump table, built on first use
 function M.jump_tables(g)
-  if not g.jE then
+  if not g.J then
     local n = g.n
-    local jE, jW, jS, jN = {}, {}, {}, {}
-    for p = 1, n do jE[p] = 0; jW[p] = 0; jS[p] = 0; jN[p] = 0 end
-    g.jE, g.jW, g.jS, g.jN = jE, jW, jS, jN
+    -- (an entry is at most the grid's width or height: 16 bits under 32767)
+    g.J = U.int_array(4 * n, g.w < 32767 and g.h < 32767)
+    local B, open, pw = U.bool_array(n), g.open, g.pw
+    for t = 1, n - pw - 1 do B[t] = open[t] and open[t + 1] and open[t + pw] and open[t + pw + 1] end
+    g.B = B
     for y = 1, g.h do row_tables(g, y) end
     for x = 1, g.w do col_tables(g, x) end
   end
-  return g.jE, g.jW, g.jS, g.jN
+  return g.J, g.B
 end
 
 function M.jump_tables_changed(g, p)
@@ -684,6 +672,13 @@ function M.jump_tables_changed(g, p)
   for k = -1, 1 do
     row_tables(g, y + k)
     col_tables(g, x + k)
+  end
+  -- the four blocks that hold p (their top left cells: p, p - 1, and the
+  -- two above them)
+  local B, open, pw = g.B, g.open, g.pw
+  for t = p - pw - 1, p, pw do
+    B[t] = open[t] and open[t + 1] and open[t + pw] and open[t + pw + 1]
+    B[t + 1] = open[t + 1] and open[t + 2] and open[t + pw + 1] and open[t + pw + 2]
   end
 end
 
@@ -776,8 +771,15 @@ function Grid.visible_from(g, x, y, radius)
   return f
 end
 
-for _, name in ipairs({ "clearance", "memory", "smooth", "distances_query" }) do
+for _, name in ipairs({ "clearance", "memory", "smooth", "distances_query", "precompute_jumps" }) do
   Grid[name] = U.needs_native("grid:" .. name)
+end
+
+--- grid:has_jumps(): false (the precomputed jump table, for "jps+", is the
+-- native module's; the pure backend's default search keeps its own tables)
+function Grid.has_jumps(g)
+  check(g, "has_jumps")
+  return false
 end
 
 return M

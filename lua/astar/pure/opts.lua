@@ -188,6 +188,7 @@ local function field_option(g, fname, arg, v, name)
   if getmetatable(v) ~= F.Field then
     argerr(fname, arg, ("%s must be an astar.Field, got %s"):format(name, describe(v)), true)
   end
+  if v.closed then U.raise("attempt to use a closed field") end
   if v.w ~= g.w or v.h ~= g.h then
     argerr(fname, arg, ("%s field is %dx%d but the grid is %dx%d"):format(name, v.w, v.h, g.w, g.h), true)
   end

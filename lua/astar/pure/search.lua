@@ -13,7 +13,9 @@
 -- The default query on a "no_corner_cutting" grid (jump point search,
 -- octile, no option that changes the search) takes a fast path instead:
 -- one loop with no call per scan or offer, its node state in one array of
--- four entries a cell, and a stack for cells of least f (run_fast below).
+-- four entries a cell, and a stack for cells of least f (run_fast below;
+-- under LuaJIT with its compiler on, the grid's own state and jump table
+-- are FFI arrays: astar.pure.util).
 -- luacheck: ignore 581 (not (a < b) on purpose: NaN compares false both ways)
 local U = require("astar.pure.util")
 local G = require("astar.pure.grid")
@@ -45,6 +47,14 @@ M.grow_half(1024)
 local FAST_H = { [5] = 1, [6] = 1, [7] = 2, [8] = 2 }
 local FAST_V = { [5] = 3, [6] = 4, [7] = 3, [8] = 4 }
 local FAST_DIAG = { [0] = { 5, 6, 7, 8 }, { 5, 6 }, { 7, 8 }, { 5, 7 }, { 6, 8 }, { 5 }, { 6 }, { 7 }, { 8 } }
+-- both, straight directions first
+local FAST_ALL = {}
+for d0 = 0, 8 do
+  local t = {}
+  for _, d in ipairs(FAST_STRAIGHT[d0]) do t[#t + 1] = d end
+  for _, d in ipairs(FAST_DIAG[d0]) do t[#t + 1] = d end
+  FAST_ALL[d0] = t
+end
 
 --- a state: the per-node arrays, reusable across searches of one grid.
 -- prefill: fill them at their first use (a grid's own state: the arrays
@@ -68,6 +78,15 @@ end
 
 local function fill_node(st)
   st.fill_node = false
+  if U.ffi then
+    -- FFI arrays (LuaJIT): allocated whole, zero-filled; only for a grid's
+    -- own state, which every find_path reuses (a query's or a nested
+    -- search's state keeps tables that grow with the cells it touches)
+    local n = st.n
+    st.node = U.num_array(4 * n)
+    st.fhn, st.fhf, st.fhk = U.int_array(n), U.num_array(n), U.num_array(n)
+    return
+  end
   local node = st.node
   for i = 1, 4 * st.n do node[i] = 0 end
 end
@@ -463,14 +482,18 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   -- "no_corner_cutting": the grid's jump tables (astar.pure.grid) say
   -- where each straight scan stops; the goal is looked for on the ray
-  local JE, JW, JS, JN
+  local J -- the grid's jump table: J[4 * p - 4 + d], d = 1..4
+  -- the grid's open 2 x 2 blocks (B[t]: top left cell t), and where a
+  -- diagonal step from q in direction d finds its block: q + boff[d]
+  local B
+  local boff = { [5] = 0, [6] = -pw, [7] = -1, [8] = -pw - 1 }
   -- returns the jump point and the number of steps to it, or nil
   -- the straight scan from p (at px, py, cost so far gp) in direction d:
   -- relaxes the goal when the scan reaches it, else the jump point it stops
   -- at (none at a wall)
   local function straight(p, d, px, py, gp)
     local k
-    if d == 1 then k = JE[p] elseif d == 2 then k = JW[p] elseif d == 3 then k = JS[p] else k = JN[p] end
+    k = J[4 * p - 4 + d]
     if goal > 0 then
       local t = -1
       if d <= 2 then
@@ -513,13 +536,13 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- column: q - goal a multiple of pw)
   local rlo = gy * pw + 2
   local rhi = rlo + w - 1
-  local function run_to(q, step, ho, vo, dx, dy, tH, tV)
+  local function run_to(q, step, ho, vo, dx, dy, dh, dv)
     while open[q + ho] and open[q + vo] and open[q + step] do
       q = q + step
       if q == goal then return q end
-      local kh = tH[q]
+      local kh = J[4 * q - 4 + dh]
       if kh > 0 then return q end
-      local kv = tV[q]
+      local kv = J[4 * q - 4 + dv]
       if kv > 0 then return q end
       if q >= rlo and q <= rhi then
         local t = (goal - q) * dx
@@ -552,7 +575,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       return true
     end
     local dh = dx == 1 and 1 or 2
-    local kh = (dx == 1 and JE or JW)[q]
+    local kh = J[4 * q - 4 + dh]
     local t = -1
     if goal > 0 and qy == gy then t = (gx - qx) * dx end
     if t >= 1 and (t <= kh or t <= -kh) then
@@ -561,7 +584,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
       relax(q + kh * off[dh], p, dh, gq + kh, cq + kh, qx + kh * dx, qy)
     end
     local dv = dy == 1 and 3 or 4
-    local kv = (dy == 1 and JS or JN)[q]
+    local kv = J[4 * q - 4 + dv]
     t = -1
     if goal > 0 and qx == gx then t = (gy - qy) * dy end
     if t >= 1 and (t <= kv or t <= -kv) then
@@ -574,12 +597,12 @@ function M.new(g, o, st, start, goal, sources, nogoal)
 
   local function diag(p, d, px, py, gp)
     local dx, dy = ddx[d], ddy[d]
-    local tH = dx == 1 and JE or JW
-    local tV = dy == 1 and JS or JN
+    local dh = dx == 1 and 1 or 2
+    local dv = dy == 1 and 3 or 4
     local step, ho, vo = off[d], hoff[d], voff[d]
-    local q = run_to(p, step, ho, vo, dx, dy, tH, tV)
+    local q = run_to(p, step, ho, vo, dx, dy, dh, dv)
     while q and not found(p, q, d, px, py, gp) do
-      q = run_to(q, step, ho, vo, dx, dy, tH, tV)
+      q = run_to(q, step, ho, vo, dx, dy, dh, dv)
     end
   end
 
@@ -653,7 +676,7 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   local expand = expand_astar
   if jps then
     expand = rule == 1 and expand_jps4 or expand_jps8
-    if rule == 2 then JE, JW, JS, JN = G.jump_tables(g) end
+    if rule == 2 then J, B = G.jump_tables(g) end
   end
   s.jps = jps
 
@@ -664,23 +687,24 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   -- scans and arrival rule as expand_jps8 with straight, diag and relax,
   -- written as one loop over locals: no call per scan or per offer (a call
   -- costs more than the work of most offers, which find the cell already
-  -- reached as cheaply).  The offers of an expansion are gathered in four
+  -- reached as cheaply).  The offers of an expansion are gathered in three
   -- small arrays (those that cannot improve their cell are dropped at
   -- once), then relaxed in one place.
   local fast = jps and rule == 2 and hkind == 4 and weight == 1 and not fifo and stop == 1
     and not record_trace and not record_visited and not track_best and goal > 0
-  local node = st.node
   if fast then
     if st.fill_node then fill_node(st) end
+    if st.fhn then hn, hf, hk = st.fhn, st.fhf, st.fhk end
   elseif st.fill then
     fill_arrays(st)
   end
-  -- an expansion's offers: cell, cost so far, direction, step cost (the
-  -- state's, reused: nothing inside the fast path calls back into Lua)
-  local oq, og, od, oc = st.oq, st.og, st.od, st.oc
+  local node = st.node
+  -- an expansion's offers: cell, cost so far, direction (the state's,
+  -- reused: nothing inside the fast path calls back into Lua)
+  local oq, og, od = st.oq, st.og, st.od
   if not oq then
-    oq, og, od, oc = {}, {}, {}, {}
-    st.oq, st.og, st.od, st.oc = oq, og, od, oc
+    oq, og, od = {}, {}, {}
+    st.oq, st.og, st.od = oq, og, od
   end
   -- the stack of open cells whose f is fcur, the least (popped before the
   -- heap: A* may expand any cell of least f; position -1 marks them)
@@ -691,245 +715,260 @@ function M.new(g, o, st, start, goal, sources, nogoal)
   end
   local function run_fast(maxsteps)
     if status ~= "searching" then return status end
-    local JT = { JE, JW, JS, JN }
     local N = node
     local hs, exp_n, gen_n, done = hsize, expanded, generated, 0
     local ns, fcur, half_n = fast_ns, fast_f, #HALF
     local result = "searching"
+    -- one loop, one piece of work an iteration (LuaJIT: short inner loops
+    -- over an expansion's directions and offers abort its traces and get
+    -- blacklisted, running interpreted): phase 1 scans direction dl[di]
+    -- of p, phase 2 relaxes offer oi, phase 0 pops the next cell
+    local p, gp, px, py, pd16, n_off = 0, 0, 0, 0, 0, 0
+    local dl, di, nd, oi = FAST_ALL[0], 1, 0, 1
+    local phase = 0
     while true do
-      if hs == 0 and ns == 0 then
-        result = pruned and "max_cost" or "unreachable"
-        break
-      end
-      if max_exp and exp_n >= max_exp then result = "max_expansions" break end
-      if maxsteps and done >= maxsteps then break end
-      -- pop: the stack first, else the heap's top
-      local p
-      if ns > 0 then
-        p = stk[ns]
-        ns = ns - 1
-      else
-        p = hn[1]
-        fcur = hf[1]
-        local last = hs
-        hs = hs - 1
-        if hs > 0 then
-          local ln, lf, lk = hn[last], hf[last], hk[last]
-          local i = 1
-          while true do
-            local c = 2 * i
-            if c > hs then break end
-            local cf, ck = hf[c], hk[c]
-            if c < hs then
-              local rf, rk = hf[c + 1], hk[c + 1]
-              if rf < cf or (rf == cf and rk < ck) then
-                c = c + 1
-                cf = rf
-                ck = rk
-              end
-            end
-            if cf < lf or (cf == lf and ck < lk) then
-              local cn = hn[c]
-              hn[i] = cn
-              hf[i] = cf
-              hk[i] = ck
-              N[4 * cn] = i
-              i = c
-            else
-              break
-            end
-          end
-          hn[i] = ln
-          hf[i] = lf
-          hk[i] = lk
-          N[4 * ln] = i
-        end
-      end
-      local b = 4 * p
-      N[b] = 0
-      exp_n = exp_n + 1
-      done = done + 1
-      if p == goal then result = "found" break end
-      -- expand p: gather the offers
-      local gp, pd = N[b - 2], N[b - 1]
-      local py = floor((p - 1) / pw)
-      local px = p - 1 - py * pw
-      local d0 = 0
-      if pd ~= 0 then d0 = pd % 16 end
-      local n_off = 0
-      local pd16 = 16 * p
-      local sl, dl = FAST_STRAIGHT[d0], FAST_DIAG[d0]
-      for i = 1, #sl do
-        local d = sl[i]
-        local step = off[d]
-        if open[p + step] then
-          local k = JT[d][p]
-          local t = -1
-          if d <= 2 then
-            if py == gy then t = (gx - px) * ddx[d] end
-          elseif px == gx then
-            t = (gy - py) * ddy[d]
-          end
-          local q, c = 0, 0
-          if t >= 1 and (t <= k or t <= -k) then
-            q, c = goal, t
-          elseif k > 0 then
-            q, c = p + k * step, k
-          end
-          if q ~= 0 then
-            local ng = gp + c
-            if N[4 * q - 3] ~= gen or ng < N[4 * q - 2] then
-              n_off = n_off + 1
-              oq[n_off] = q
-              og[n_off] = ng
-              od[n_off] = d
-              oc[n_off] = c + 0.0
-            end
-          end
-        end
-      end
-      for i = 1, #dl do
-        local d = dl[i]
-        local dx, dy = ddx[d], ddy[d]
-        local dh, dv = FAST_H[d], FAST_V[d]
-        local tH, tV = JT[dh], JT[dv]
-        local step, ho, vo = off[d], hoff[d], voff[d]
-        -- the run meets the goal's row after nrow steps, its column after ncol
-        local nrow, ncol = (gy - py) * dy, (gx - px) * dx
-        local q, n = p, 0
-        while open[q + ho] and open[q + vo] and open[q + step] do
-          q = q + step
-          n = n + 1
-          local kh, kv = tH[q], tV[q]
-          if kh > 0 or kv > 0 or n == nrow or n == ncol then
-            local cq = n * DIAGONAL
-            local gq = gp + cq
-            if q == goal then
-              if N[4 * q - 3] ~= gen or gq < N[4 * q - 2] then
-                n_off = n_off + 1
-                oq[n_off] = q
-                og[n_off] = gq
-                od[n_off] = d
-                oc[n_off] = cq
-              end
-              break
-            end
-            local t = ncol - n
-            local r, c = 0, 0
-            if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
-              r, c = goal, t
-            elseif kh > 0 then
-              r, c = q + kh * off[dh], kh
-            end
-            if r ~= 0 then
-              local ng = gq + c
-              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
-                n_off = n_off + 1
-                oq[n_off] = r
-                og[n_off] = ng
-                od[n_off] = dh
-                oc[n_off] = cq + c
-              end
-            end
-            t = nrow - n
-            r = 0
-            if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
-              r, c = goal, t
-            elseif kv > 0 then
-              r, c = q + kv * off[dv], kv
-            end
-            if r ~= 0 then
-              local ng = gq + c
-              if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
-                n_off = n_off + 1
-                oq[n_off] = r
-                og[n_off] = ng
-                od[n_off] = dv
-                oc[n_off] = cq + c
-              end
-            end
-          end
-        end
-      end
-      -- relax the offers (relax's work, inlined); a new cell whose f is
-      -- the current least goes on the stack, not into the heap
-      for i = 1, n_off do
-        local q, ng = oq[i], og[i]
-        local bq = 4 * q
-        local slot, h = 0, 0
-        if N[bq - 3] ~= gen then
-          if ng > max_cost then
-            pruned = true
-          else
-            local qx = (q - 1) % pw
-            local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
-            if ax < 0 then ax = -ax end
-            if ay < 0 then ay = -ay end
-            if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
-            N[bq - 3] = gen
-            N[bq - 2] = ng
-            N[bq - 1] = pd16 + od[i]
-            if q == goal then reached = true end
-            gen_n = gen_n + 1
-            if ng + h <= fcur then
-              ns = ns + 1
-              stk[ns] = q
-              N[bq] = -1
-            else
-              hs = hs + 1
-              slot = hs
-            end
-          end
+      if phase == 1 then
+        if di > nd then
+          phase = 2
+          oi = 1
         else
-          local old = N[bq - 2]
-          if ng < old then
-            slot = N[bq]
-            if slot ~= 0 or ng < old - 1e-12 * old then
+          local d = dl[di]
+          di = di + 1
+          if d <= 4 then
+            -- (k is 0 where the next cell is blocked)
+            local k = J[4 * p - 4 + d]
+            if k ~= 0 then
+              local step = off[d]
+              local t = -1
+              if d <= 2 then
+                if py == gy then t = (gx - px) * ddx[d] end
+              elseif px == gx then
+                t = (gy - py) * ddy[d]
+              end
+              local q, c = 0, 0
+              if t >= 1 and (t <= k or t <= -k) then
+                q, c = goal, t
+              elseif k > 0 then
+                q, c = p + k * step, k
+              end
+              if q ~= 0 then
+                local ng = gp + c
+                if N[4 * q - 3] ~= gen or ng < N[4 * q - 2] then
+                  n_off = n_off + 1
+                  oq[n_off] = q
+                  og[n_off] = ng
+                  od[n_off] = d
+                end
+              end
+            end
+          else
+            local dx, dy = ddx[d], ddy[d]
+            local dh, dv = FAST_H[d], FAST_V[d]
+            local jh, jv = dh - 4, dv - 4
+            local step, bo = off[d], boff[d]
+            -- the run meets the goal's row after nrow steps, its column after ncol
+            local nrow, ncol = (gy - py) * dy, (gx - px) * dx
+            local q, n = p, 0
+            while B[q + bo] do
+              q = q + step
+              n = n + 1
+              local b4 = 4 * q
+              local kh, kv = J[b4 + jh], J[b4 + jv]
+              if kh > 0 or kv > 0 or n == nrow or n == ncol then
+                local cq = n * DIAGONAL
+                local gq = gp + cq
+                if q == goal then
+                  if N[4 * q - 3] ~= gen or gq < N[4 * q - 2] then
+                    n_off = n_off + 1
+                    oq[n_off] = q
+                    og[n_off] = gq
+                    od[n_off] = d
+                  end
+                  break
+                end
+                local t = ncol - n
+                local r, c = 0, 0
+                if n == nrow and t >= 1 and (t <= kh or t <= -kh) then
+                  r, c = goal, t
+                elseif kh > 0 then
+                  r, c = q + kh * off[dh], kh
+                end
+                if r ~= 0 then
+                  local ng = gq + c
+                  if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
+                    n_off = n_off + 1
+                    oq[n_off] = r
+                    og[n_off] = ng
+                    od[n_off] = dh
+                  end
+                end
+                t = nrow - n
+                r = 0
+                if n == ncol and t >= 1 and (t <= kv or t <= -kv) then
+                  r, c = goal, t
+                elseif kv > 0 then
+                  r, c = q + kv * off[dv], kv
+                end
+                if r ~= 0 then
+                  local ng = gq + c
+                  if N[4 * r - 3] ~= gen or ng < N[4 * r - 2] then
+                    n_off = n_off + 1
+                    oq[n_off] = r
+                    og[n_off] = ng
+                    od[n_off] = dv
+                  end
+                end
+              end
+            end
+          end
+        end
+      elseif phase == 2 then
+        if oi > n_off then
+          phase = 0
+        else
+          local i = oi
+          oi = oi + 1
+          local q, ng = oq[i], og[i]
+          local bq = 4 * q
+          local slot, h = 0, 0
+          if N[bq - 3] ~= gen then
+            if ng > max_cost then
+              pruned = true
+            else
+              local qx = (q - 1) % pw
+              local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+              if ax < 0 then ax = -ax end
+              if ay < 0 then ay = -ay end
+              if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+              N[bq - 3] = gen
               N[bq - 2] = ng
               N[bq - 1] = pd16 + od[i]
-              if slot == 0 then
-                -- closed, reopened (a rounding at most): its estimate again
-                local qx = (q - 1) % pw
-                local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
-                if ax < 0 then ax = -ax end
-                if ay < 0 then ay = -ay end
-                if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
-                reopened = reopened + 1
-                gen_n = gen_n + 1
+              if q == goal then reached = true end
+              gen_n = gen_n + 1
+              if ng + h <= fcur then
+                ns = ns + 1
+                stk[ns] = q
+                N[bq] = -1
+              else
                 hs = hs + 1
                 slot = hs
-              elseif slot > 0 then
-                h = hk[slot]
               end
-            else
-              slot = 0
+            end
+          else
+            local old = N[bq - 2]
+            if ng < old then
+              slot = N[bq]
+              if slot ~= 0 or ng < old - 1e-12 * old then
+                N[bq - 2] = ng
+                N[bq - 1] = pd16 + od[i]
+                if slot == 0 then
+                  -- closed, reopened (a rounding at most): its estimate again
+                  local qx = (q - 1) % pw
+                  local ax, ay = qx - gx, (q - 1 - qx) / pw - gy
+                  if ax < 0 then ax = -ax end
+                  if ay < 0 then ay = -ay end
+                  if ax < ay then h = OCT_K * ax + ay else h = OCT_K * ay + ax end
+                  reopened = reopened + 1
+                  gen_n = gen_n + 1
+                  hs = hs + 1
+                  slot = hs
+                elseif slot > 0 then
+                  h = hk[slot]
+                end
+              else
+                slot = 0
+              end
             end
           end
-        end
-        if slot > 0 then
-          -- sift up (HALF[j]: j's parent, an integer on every Lua)
-          if hs > half_n then half_n = M.grow_half(hs) end
-          local f = ng + h
-          local j = slot
-          while j > 1 do
-            local pj = HALF[j]
-            local pf = hf[pj]
-            if f < pf or (f == pf and h < hk[pj]) then
-              local pn = hn[pj]
-              hn[j] = pn
-              hf[j] = pf
-              hk[j] = hk[pj]
-              N[4 * pn] = j
-              j = pj
-            else
-              break
+          if slot > 0 then
+            -- sift up (HALF[j]: j's parent, an integer on every Lua)
+            if hs > half_n then half_n = M.grow_half(hs) end
+            local f = ng + h
+            local j = slot
+            while j > 1 do
+              local pj = HALF[j]
+              local pf = hf[pj]
+              if f < pf or (f == pf and h < hk[pj]) then
+                local pn = hn[pj]
+                hn[j] = pn
+                hf[j] = pf
+                hk[j] = hk[pj]
+                N[4 * pn] = j
+                j = pj
+              else
+                break
+              end
             end
+            hn[j] = q
+            hf[j] = f
+            hk[j] = h
+            N[bq] = j
           end
-          hn[j] = q
-          hf[j] = f
-          hk[j] = h
-          N[bq] = j
         end
+      else
+        if hs == 0 and ns == 0 then
+          result = pruned and "max_cost" or "unreachable"
+          break
+        end
+        if max_exp and exp_n >= max_exp then result = "max_expansions" break end
+        if maxsteps and done >= maxsteps then break end
+        -- pop: the stack first, else the heap's top
+        if ns > 0 then
+          p = stk[ns]
+          ns = ns - 1
+        else
+          p = hn[1]
+          fcur = hf[1]
+          local last = hs
+          hs = hs - 1
+          if hs > 0 then
+            local ln, lf, lk = hn[last], hf[last], hk[last]
+            local i = 1
+            while true do
+              local c = 2 * i
+              if c > hs then break end
+              local cf, ck = hf[c], hk[c]
+              if c < hs then
+                local rf, rk = hf[c + 1], hk[c + 1]
+                if rf < cf or (rf == cf and rk < ck) then
+                  c = c + 1
+                  cf = rf
+                  ck = rk
+                end
+              end
+              if cf < lf or (cf == lf and ck < lk) then
+                local cn = hn[c]
+                hn[i] = cn
+                hf[i] = cf
+                hk[i] = ck
+                N[4 * cn] = i
+                i = c
+              else
+                break
+              end
+            end
+            hn[i] = ln
+            hf[i] = lf
+            hk[i] = lk
+            N[4 * ln] = i
+          end
+        end
+        local b = 4 * p
+        N[b] = 0
+        exp_n = exp_n + 1
+        done = done + 1
+        if p == goal then result = "found" break end
+        gp = N[b - 2]
+        local pd = N[b - 1]
+        py = floor((p - 1) / pw)
+        px = p - 1 - py * pw
+        local d0 = 0
+        if pd ~= 0 then d0 = pd % 16 end
+        n_off = 0
+        pd16 = 16 * p
+        dl = FAST_ALL[d0]
+        di, nd = 1, #dl
+        phase = 1
       end
     end
     hsize, expanded, generated = hs, exp_n, gen_n

@@ -142,6 +142,44 @@ function M.finite(fname, arg, v, name, method, nargs)
   return v
 end
 
+-- Flat arrays for the search's hot data.  Under LuaJIT with its compiler on,
+-- FFI arrays (zero-filled, typed: no type or bounds checks in compiled
+-- code, and a flag takes 1 byte where a table slot takes 8); else Lua
+-- tables, filled with zeros (false for bool).  FFI arrays are indexed
+-- from 0; the search uses 1..n.  A host without the ffi library (a
+-- sandbox) or with the compiler off (where FFI accesses run slower than
+-- tables) gets tables.
+local ffi
+do
+  local jit_on = rawget(_G, "jit") and jit.status and jit.status()
+  if jit_on then
+    local ok, lib = pcall(require, "ffi")
+    if ok then ffi = lib end
+  end
+end
+M.ffi = ffi ~= nil
+local CT = {}
+local function array(ctype, n, zero)
+  if ffi then
+    local ct = CT[ctype]
+    if not ct then
+      ct = ffi.typeof(ctype .. "[?]")
+      CT[ctype] = ct
+    end
+    return ct(n + 1)
+  end
+  local t = {}
+  for i = 1, n do t[i] = zero end
+  return t
+end
+--- int_array(n [, small]): integers (int32 under FFI; int16 when small:
+-- every value within +-32767), 1..n, zeros
+function M.int_array(n, small) return array(small and "int16_t" or "int32_t", n, 0) end
+--- num_array(n): numbers (double under FFI), 1..n, zeros
+function M.num_array(n) return array("double", n, 0) end
+--- bool_array(n): booleans, 1..n, false
+function M.bool_array(n) return array("bool", n, false) end
+
 --- the error of a function the pure-Lua backend does not have
 function M.needs_native(name)
   return function()
