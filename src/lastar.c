@@ -238,8 +238,15 @@ static void new_plain_class(lua_State *L, lstate *M, const char *name, const lfu
 ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L);
 
 ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
-  lstate *M = state_open(L);
+  lstate *M;
   int i;
+#if LUA_VERSION_NUM >= 502
+  /* a module built for another Lua (5.4's loaded by 5.5) raises "version
+  ** mismatch" here, as luaL_newlib would, before its first call into the
+  ** host can crash */
+  luaL_checkversion(L);
+#endif
+  M = state_open(L);
   new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
   new_topology_class(L, M, &grid_class, cell_metamethods, grid_methods);
   new_topology_class(L, M, &hex_class, cell_metamethods, hex_methods);
