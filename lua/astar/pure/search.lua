@@ -1020,10 +1020,10 @@ function M.new(g, o, st, start, goal, sources, nogoal)
           if c < hsize then
             local rf, rk = hf[c + 1], hk[c + 1]
             if rf < cf or (rf == cf and rk < ck) then
-            c = c + 1
-            cf = rf
-            ck = rk
-          end
+              c = c + 1
+              cf = rf
+              ck = rk
+            end
           end
           if cf < lf or (cf == lf and ck < lk) then
             local cn = hn[c]
