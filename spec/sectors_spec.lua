@@ -212,50 +212,58 @@ local function check_flood(g, w, h, b, hexed, rule, label)
 end
 
 describe("connectivity by sectors", function()
-  it("grid:connected matches a flood fill over random edit sequences, every diagonal rule", function()
-    for seed = 1, 16 do
-      local r = rng(seed * 7919)
-      local rule = RULES[seed % 4 + 1]
-      local w, h = r(20, 64), r(20, 60)
-      local g = astar.grid(w, h, { diagonal = rule })
-      local b = {}
-      local density = r() * 0.45
-      for y = 1, h do
-        for x = 1, w do
-          if r() < density then
-            b[(y - 1) * w + x] = true
-            g:set_blocked(x, y, true)
-          end
+  -- The random oracles below run their first seeds in make test and the
+  -- rest tagged #system (make test-system, run by .ci/run): the same body,
+  -- every seed run once in CI.
+  local function tiers(name, split, last, body)
+    it(name, function()
+      for seed = 1, split do body(seed) end
+    end)
+    it(("%s, seeds %d-%d #system"):format(name, split + 1, last), function()
+      for seed = split + 1, last do body(seed) end
+    end)
+  end
+
+  tiers("grid:connected matches a flood fill over random edit sequences, every diagonal rule", 5, 16, function(seed)
+    local r = rng(seed * 7919)
+    local rule = RULES[seed % 4 + 1]
+    local w, h = r(20, 64), r(20, 60)
+    local g = astar.grid(w, h, { diagonal = rule })
+    local b = {}
+    local density = r() * 0.45
+    for y = 1, h do
+      for x = 1, w do
+        if r() < density then
+          b[(y - 1) * w + x] = true
+          g:set_blocked(x, y, true)
         end
       end
-      for round = 1, 12 do
-        local label = ("seed %d %s %dx%d round %d"):format(seed, rule, w, h, round)
-        local steps, open = square_steps(w, h, rule, b)
-        local comp, reps = flood_labels(w, h, steps, open)
-        check_connected(g, w, h, comp, reps, label)
-        if round % 3 == 0 then
-          check_would(g, w, h, b, r, function(extra) return square_steps(w, h, rule, b, extra) end, label)
-        end
-        for _ = 1, r(1, 5) do random_edit(g, w, h, b, r) end
+    end
+    for round = 1, 12 do
+      local label = ("seed %d %s %dx%d round %d"):format(seed, rule, w, h, round)
+      local steps, open = square_steps(w, h, rule, b)
+      local comp, reps = flood_labels(w, h, steps, open)
+      check_connected(g, w, h, comp, reps, label)
+      if round % 3 == 0 then
+        check_would(g, w, h, b, r, function(extra) return square_steps(w, h, rule, b, extra) end, label)
       end
+      for _ = 1, r(1, 5) do random_edit(g, w, h, b, r) end
     end
   end)
 
-  it("hex:connected and would_disconnect match a flood over hex:neighbours, every layout", function()
+  tiers("hex:connected and would_disconnect match a flood over hex:neighbours, every layout", 4, 8, function(seed)
     local layouts = { "odd_r", "even_r", "odd_q", "even_q" }
-    for seed = 1, 8 do
-      local r = rng(seed * 104729)
-      local w, h = r(20, 45), r(20, 40)
-      local g = astar.hex(w, h, { layout = layouts[seed % 4 + 1] })
-      local b = {}
-      for round = 1, 10 do
-        for _ = 1, r(3, 30) do random_edit(g, w, h, b, r) end
-        local label = ("hex seed %d %s round %d"):format(seed, layouts[seed % 4 + 1], round)
-        local steps, open = hex_steps(g, w, b)
-        local comp, reps = flood_labels(w, h, steps, open)
-        check_connected(g, w, h, comp, reps, label)
-        check_would(g, w, h, b, r, function(extra) return hex_steps(g, w, b, extra) end, label)
-      end
+    local r = rng(seed * 104729)
+    local w, h = r(20, 45), r(20, 40)
+    local g = astar.hex(w, h, { layout = layouts[seed % 4 + 1] })
+    local b = {}
+    for round = 1, 10 do
+      for _ = 1, r(3, 30) do random_edit(g, w, h, b, r) end
+      local label = ("hex seed %d %s round %d"):format(seed, layouts[seed % 4 + 1], round)
+      local steps, open = hex_steps(g, w, b)
+      local comp, reps = flood_labels(w, h, steps, open)
+      check_connected(g, w, h, comp, reps, label)
+      check_would(g, w, h, b, r, function(extra) return hex_steps(g, w, b, extra) end, label)
     end
   end)
 
@@ -412,83 +420,79 @@ describe("connectivity by sectors", function()
     end
   end)
 
-  it("graph:connected stays exact over random disables, enables and additions", function()
-    for seed = 1, 12 do
-      local r = rng(seed * 977)
-      local g = astar.graph()
-      local n = r(30, 120)
-      for i = 1, n do g:add_node(i, 0) end
-      -- a random tree (splits are likely) with a few extra edges, some one way
-      for i = 2, n do
-        local j = r(1, i - 1)
-        if r() < 0.8 then g:connect(i, j, 1) else g:add_edge(i, j, 1) end
+  tiers("graph:connected stays exact over random disables, enables and additions", 4, 12, function(seed)
+    local r = rng(seed * 977)
+    local g = astar.graph()
+    local n = r(30, 120)
+    for i = 1, n do g:add_node(i, 0) end
+    -- a random tree (splits are likely) with a few extra edges, some one way
+    for i = 2, n do
+      local j = r(1, i - 1)
+      if r() < 0.8 then g:connect(i, j, 1) else g:add_edge(i, j, 1) end
+    end
+    for _ = 1, r(0, math.floor(n / 4)) do g:add_edge(r(1, n), r(1, n), 1) end
+    for step = 1, 40 do
+      local k = r(1, 10)
+      if k <= 6 then g:set_enabled(r(1, g:node_count()), false)
+      elseif k <= 8 then g:set_enabled(r(1, g:node_count()), true)
+      elseif k == 9 then g:add_edge(r(1, g:node_count()), r(1, g:node_count()), 1)
+      else g:add_node(0, 0) end
+      local nn = g:node_count()
+      local comp, reps = graph_labels(g)
+      for v = 1, nn do
+        local rep = reps[comp[v] or 1]
+        if rep then
+          assert.equal(comp[v] ~= nil, g:connected(rep, v), ("seed %d step %d: %d-%d"):format(seed, step, rep, v))
+        end
       end
-      for _ = 1, r(0, math.floor(n / 4)) do g:add_edge(r(1, n), r(1, n), 1) end
-      for step = 1, 40 do
-        local k = r(1, 10)
-        if k <= 6 then g:set_enabled(r(1, g:node_count()), false)
-        elseif k <= 8 then g:set_enabled(r(1, g:node_count()), true)
-        elseif k == 9 then g:add_edge(r(1, g:node_count()), r(1, g:node_count()), 1)
-        else g:add_node(0, 0) end
-        local nn = g:node_count()
-        local comp, reps = graph_labels(g)
-        for v = 1, nn do
-          local rep = reps[comp[v] or 1]
-          if rep then
-            assert.equal(comp[v] ~= nil, g:connected(rep, v), ("seed %d step %d: %d-%d"):format(seed, step, rep, v))
-          end
-        end
-        for i = 1, #reps - 1 do
-          assert.is_false(g:connected(reps[i], reps[i + 1]), ("seed %d step %d"):format(seed, step))
-        end
+      for i = 1, #reps - 1 do
+        assert.is_false(g:connected(reps[i], reps[i + 1]), ("seed %d step %d"):format(seed, step))
       end
     end
   end)
 
-  it("rooms shut and opened at their doors, borders crossed again and again (flood oracle)", function()
+  tiers("rooms shut and opened at their doors, borders crossed again and again (flood oracle)", 5, 10, function(seed)
     -- sectors of 16 x 16 (grids of 65 to 256 cells a side): a door closed
     -- on a small room is found at the edit by a lockstep flood from both
     -- sides, a large split gives up and relabels; cells flipped on the
     -- sector borders many times make each border's pairs grow and shrink,
     -- so the dense pool of pairs moves sectors to its end and packs
-    for seed = 1, 10 do
-      local r = rng(seed * 3331)
-      local hexed = seed % 5 == 0
-      local rule = RULES[seed % 4 + 1]
-      local w, h = r(66, 110), r(66, 100)
-      local g = hexed and astar.hex(w, h, { layout = "odd_r" }) or astar.grid(w, h, { diagonal = rule })
-      local b = {}
-      local function set(x, y, v)
-        if x < 1 or y < 1 or x > w or y > h then return end
-        b[(y - 1) * w + x] = v or nil
-        g:set_blocked(x, y, v)
+    local r = rng(seed * 3331)
+    local hexed = seed % 5 == 0
+    local rule = RULES[seed % 4 + 1]
+    local w, h = r(66, 110), r(66, 100)
+    local g = hexed and astar.hex(w, h, { layout = "odd_r" }) or astar.grid(w, h, { diagonal = rule })
+    local b = {}
+    local function set(x, y, v)
+      if x < 1 or y < 1 or x > w or y > h then return end
+      b[(y - 1) * w + x] = v or nil
+      g:set_blocked(x, y, v)
+    end
+    local rooms = {}
+    for _ = 1, 12 do -- rooms of 1 x 1 to 6 x 6 inside walls, a door each
+      local rw, rh = r(1, 6), r(1, 6)
+      local x0, y0 = r(1, w - rw - 1), r(1, h - rh - 1)
+      for x = x0, x0 + rw + 1 do set(x, y0, true); set(x, y0 + rh + 1, true) end
+      for y = y0, y0 + rh + 1 do set(x0, y, true); set(x0 + rw + 1, y, true) end
+      for y = y0 + 1, y0 + rh do for x = x0 + 1, x0 + rw do set(x, y, false) end end
+      local door = { x0 + rw + 1, y0 + r(1, rh) }
+      set(door[1], door[2], false)
+      rooms[#rooms + 1] = door
+    end
+    local function check(label) check_flood(g, w, h, b, hexed, rule, label) end
+    check(("seed %d rooms built"):format(seed))
+    for round = 1, 8 do
+      for _ = 1, r(1, 4) do -- doors shut or opened
+        local d = rooms[r(1, #rooms)]
+        set(d[1], d[2], not b[(d[2] - 1) * w + d[1]])
       end
-      local rooms = {}
-      for _ = 1, 12 do -- rooms of 1 x 1 to 6 x 6 inside walls, a door each
-        local rw, rh = r(1, 6), r(1, 6)
-        local x0, y0 = r(1, w - rw - 1), r(1, h - rh - 1)
-        for x = x0, x0 + rw + 1 do set(x, y0, true); set(x, y0 + rh + 1, true) end
-        for y = y0, y0 + rh + 1 do set(x0, y, true); set(x0 + rw + 1, y, true) end
-        for y = y0 + 1, y0 + rh do for x = x0 + 1, x0 + rw do set(x, y, false) end end
-        local door = { x0 + rw + 1, y0 + r(1, rh) }
-        set(door[1], door[2], false)
-        rooms[#rooms + 1] = door
+      for _ = 1, r(10, 40) do -- cells next to the sector borders (16k, 16k + 1)
+        local x, y = 16 * r(1, math.floor((w - 1) / 16)) + r(0, 1), r(1, h)
+        if r() < 0.5 then x, y = r(1, w), 16 * r(1, math.floor((h - 1) / 16)) + r(0, 1) end
+        if x <= w and y <= h then set(x, y, not b[(y - 1) * w + x]) end
       end
-      local function check(label) check_flood(g, w, h, b, hexed, rule, label) end
-      check(("seed %d rooms built"):format(seed))
-      for round = 1, 8 do
-        for _ = 1, r(1, 4) do -- doors shut or opened
-          local d = rooms[r(1, #rooms)]
-          set(d[1], d[2], not b[(d[2] - 1) * w + d[1]])
-        end
-        for _ = 1, r(10, 40) do -- cells next to the sector borders (16k, 16k + 1)
-          local x, y = 16 * r(1, math.floor((w - 1) / 16)) + r(0, 1), r(1, h)
-          if r() < 0.5 then x, y = r(1, w), 16 * r(1, math.floor((h - 1) / 16)) + r(0, 1) end
-          if x <= w and y <= h then set(x, y, not b[(y - 1) * w + x]) end
-        end
-        if r() < 0.3 then random_edit(g, w, h, b, r) end
-        check(("seed %d %s %dx%d round %d"):format(seed, hexed and "hex" or rule, w, h, round))
-      end
+      if r() < 0.3 then random_edit(g, w, h, b, r) end
+      check(("seed %d %s %dx%d round %d"):format(seed, hexed and "hex" or rule, w, h, round))
     end
   end)
 
