@@ -236,6 +236,12 @@ ASTAR_INLINE int item_less(const astar_heap_item *a, const astar_heap_item *b) {
   return a->fkey < b->fkey || (a->fkey == b->fkey && a->k < b->k);
 }
 
+/* item_less as flags and no branch: the heap's descent, where the smaller
+** child is a coin toss that no predictor learns on a query's first run. */
+ASTAR_INLINE int item_less_nb(const astar_heap_item *a, const astar_heap_item *b) {
+  return (a->fkey < b->fkey) | ((a->fkey == b->fkey) & (a->k < b->k));
+}
+
 /* f <-> heap key (see astar_heap_item). */
 ASTAR_INLINE uint64_t fkey(double f) {
   uint64_t u;
@@ -306,13 +312,38 @@ ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
   size_t i = 0, n = --h->n;
   astar_heap_item last = h->a[n];
   if (n == 0) return;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
-    h->a[i] = h->a[c];
-    HPOS_SET(s, h->a[i].node, which, i);
-    i = c;
+  {
+    /* the smaller child is chosen by arithmetic (on a query's first run
+    ** which one is smaller is a coin toss that no predictor has learnt),
+    ** two levels a step: the child's and both grandchild pairs' compares
+    ** at once, so the chain of loads waits on one compare per two levels.
+    ** a[n] (last's old place, free now) holds a key above every other, so
+    ** a lone child's missing sibling never wins. */
+    astar_heap_item *a = h->a;
+    a[n].fkey = UINT64_MAX;
+    a[n].k = UINT32_MAX;
+    while (4 * i + 6 <= n) { /* every grandchild there (a[n] included) */
+      size_t c = 2 * i + 1, g = 4 * i + 3, lc, l0, l1;
+      lc = (size_t)item_less_nb(&a[c + 1], &a[c]);
+      l0 = (size_t)item_less_nb(&a[g + 1], &a[g]);
+      l1 = (size_t)item_less_nb(&a[g + 3], &a[g + 2]);
+      c += lc;
+      g += (2 + l1) & (0 - lc); /* lc: c + 1's children, g + 2 on */
+      g += l0 & (lc - 1);
+      a[i] = a[c];
+      HPOS_SET(s, a[i].node, which, i);
+      a[c] = a[g];
+      HPOS_SET(s, a[c].node, which, c);
+      i = g;
+    }
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      c += (size_t)item_less_nb(&a[c + 1], &a[c]);
+      a[i] = a[c];
+      HPOS_SET(s, a[i].node, which, i);
+      i = c;
+    }
   }
   h->a[i] = last;
   heap_up(s, h, i, which);

@@ -1699,6 +1699,78 @@ static void test_set_blocked_all(void) {
 
 /* ------------------------------------------------------------------------ */
 
+/* The open list's pop order (engine.h's heap_pop: the smaller child chosen
+** by arithmetic, two levels a step, a sentinel past the last item): on
+** random graphs whose path costs all differ, Dijkstra's expansion order is
+** one order whatever the heap's shape, so the search's trace must be a
+** plain O(n^2) Dijkstra's, node for node and g for g -- with decrease-keys
+** (the indexed heap's positions), with stop = "optimal" (the by-g heap
+** too), and with open lists of hundreds of items (every depth of the
+** descent, odd and even sizes). */
+#define HO_N 700
+static void heap_order_case(unsigned seed, int deg, int stop) {
+  astar_graph *g = astar_graph_new(NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  static double cost[HO_N * 8], dist[HO_N];
+  static int32_t to[HO_N * 8], order[HO_N];
+  static char done[HO_N];
+  const astar_trace_entry *t;
+  astar_query q;
+  int32_t id, i, j, n = 0, ne = 0;
+  size_t nt = 0;
+  unsigned r = seed;
+  for (i = 0; i < HO_N; i++) astar_graph_add_node(g, 0, 0, 0, &id);
+  for (i = 0; i < HO_N; i++)
+    for (j = 0; j < deg; j++) {
+      r = r * 1103515245u + 12345u;
+      to[ne] = (int32_t)((r >> 8) % HO_N);
+      r = r * 1103515245u + 12345u;
+      cost[ne] = 1.0 + (double)((r >> 8) & 0xffffu) / 65536.0 + (double)ne * 1e-9;
+      CHECK(astar_graph_add_edge(g, i, to[ne], cost[ne], 0, &id) == ASTAR_OK);
+      ne++;
+    }
+  for (i = 0; i < HO_N; i++) dist[i] = HUGE_VAL, done[i] = 0;
+  dist[0] = 0;
+  for (;;) { /* the reference: the least open distance, closed once */
+    int32_t u = -1;
+    for (i = 0; i < HO_N; i++)
+      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0) break;
+    done[u] = 1;
+    order[n++] = u;
+    for (j = 0; j < deg; j++) {
+      double d = dist[u] + cost[u * deg + j];
+      if (d < dist[to[u * deg + j]]) dist[to[u * deg + j]] = d;
+    }
+  }
+  astar_query_init(&q, 0, order[n - 1]); /* the farthest node: every node */
+  q.heuristic = ASTAR_H_ZERO;
+  q.stop = stop;
+  q.record_trace = 1;
+  CHECK(astar_search_begin(s, astar_graph_topology(g), &q) == ASTAR_OK);
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  t = astar_search_trace(s, &nt);
+  /* stop = "expand" takes the goal last; "optimal" stops once no open g is
+  ** below the goal's, the goal or the last few nodes before it unexpanded */
+  CHECK(stop == ASTAR_STOP_EXPAND ? nt == (size_t)n : nt + 8 >= (size_t)n && nt <= (size_t)n);
+  for (i = 0; i < n && (size_t)i < nt; i++) {
+    CHECK(t[i].node == order[i]);
+    CHECK(t[i].g == dist[order[i]]);
+  }
+  astar_search_free(s);
+  astar_graph_free(g);
+}
+
+static void test_heap_order(void) {
+  unsigned seed;
+  for (seed = 1; seed <= 6; seed++) {
+    heap_order_case(seed, 2 + (int)seed % 3 * 3, ASTAR_STOP_EXPAND);
+    heap_order_case(seed * 7919u, 3, ASTAR_STOP_OPTIMAL);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+
 /* The slot table grows inside a query (256 entries first, then twice as
 ** many each time it is half full): the growth renames every state index
 ** the search holds -- the open heap's items, the by-g heap's (stop =
@@ -1814,6 +1886,7 @@ int main(void) {
   test_lazy_heap();
   test_set_blocked_all();
   test_slot_growth();
+  test_heap_order();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
