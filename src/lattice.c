@@ -516,6 +516,24 @@ int32_t astar__lat_internal(const astar_topology *t, int32_t c) {
 }
 
 int32_t astar__lat_external(const astar_topology *t, int32_t p) { return lat_ext(CGRID(t), p); }
+
+/* A path's cells: the row of the first found once, then followed (a step
+** moves it by one at most; any jump is still followed, row by row), so a
+** cell costs two comparisons and a subtraction, no division. */
+void astar__lat_externals(const astar_topology *t, int32_t *ids, int32_t n) {
+  const astar_grid *gr = CGRID(t);
+  int32_t pw = gr->pw, i, y, lo, base;
+  if (n <= 0) return;
+  y = lat_row(gr, ids[0]);
+  lo = y * pw;                     /* the row's first padded cell */
+  base = lo + 1 - (y - 1) * gr->w; /* padded - external on the row */
+  for (i = 0; i < n; i++) {
+    int32_t p = ids[i];
+    while (p < lo) lo -= pw, base -= pw - gr->w;
+    while (p >= lo + pw) lo += pw, base += pw - gr->w;
+    ids[i] = p - base;
+  }
+}
 int astar__lat_passable(const astar_topology *t, int32_t p) { return !CGRID(t)->blocked[p]; }
 int32_t astar__lat_node_tag(const astar_topology *t, int32_t p) { return lat_tag(CGRID(t), p); }
 

@@ -75,8 +75,9 @@ typedef struct ltopo_class {
 ** holds the methods every such class shares; lgrid.c and lhex.c the two
 ** shapes).  Each reads the core grid, whatever its shape. */
 typedef struct lcells_ops {
-  /* a step's length by its link (path.length) */
-  double (*step_length)(int32_t link);
+  /* a step's length by its link, a direction (square 0..7, hex 0..5:
+  ** astar_search_path), looked up per step of path.length */
+  double step_length[8];
   /* the world frame: the centre of cell (x, y) (0-based) relative to the
   ** origin, for cell_size s, and the cell holding a point relative to the
   ** origin (0 when none) */

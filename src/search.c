@@ -670,6 +670,14 @@ static double incoming(const astar_search *s, int32_t v) {
   return c;
 }
 
+/* Internal ids nodes[0..len-1] (a path) to external ones, in place. */
+static void path_external(const astar_search *s, int32_t *nodes, int32_t len) {
+  int32_t i;
+  if (s->ops->externals) s->ops->externals(s->topo, nodes, len);
+  else
+    for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
+}
+
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
                           int32_t *links, double *cost) {
   int32_t v = reached(s, to), len, i;
@@ -677,7 +685,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   if (v < 0 || s->reverse) return 0;
   if (s->jps) {
     len = s->ops->jps->path(s, v, nodes, links, cost);
-    for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
+    path_external(s, nodes, len);
     return len;
   }
   len = astar_search_path_length(s, to);
@@ -691,7 +699,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
     if (links) links[i - 1] = *parent_at(s, nodes[i]);
     sum += incoming(s, nodes[i]);
   }
-  for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
+  path_external(s, nodes, len);
   if (cost) *cost = sum;
   return len;
 }
