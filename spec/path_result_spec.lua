@@ -221,7 +221,7 @@ describe("find_path's result against a recomputation in Lua", function()
     local r = lcg(99)
     local gr = astar.graph()
     local n = 60
-    for i = 1, n do gr:add_node(r() * 100, r() * 100) end
+    for _ = 1, n do gr:add_node(r() * 100, r() * 100) end
     for i = 2, n do gr:connect(i, 1 + math.floor(r() * (i - 1)), 1 + r() * 50) end
     for _ = 1, 2 * n do
       local a, b = 1 + math.floor(r() * n), 1 + math.floor(r() * n)
