@@ -89,8 +89,10 @@ static const char *graph_cost_subject(lua_State *L, ltopo *T, int32_t from, int3
 }
 
 /* path.edges: the edge ids the path uses */
-static void graph_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len) {
+static void graph_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len,
+                              double length) {
   (void)T;
+  (void)length;
   push_id_list(L, links, len > 0 ? (size_t)len - 1 : 0);
   lua_setfield(L, -2, "edges");
 }

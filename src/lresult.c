@@ -123,16 +123,17 @@ static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) 
 }
 
 /* Pushes the table of a path of len nodes: { cost =, nodes = } and the
-** class's extras (edges, or width and xy); the statistics come after. */
+** class's extras (edges, or length, width and xy; length: as known, or -1);
+** the statistics come after. */
 static void push_path_table(lua_State *L, ltopo *T, const int32_t *nodes, const int32_t *links,
-                            int32_t len, double cost) {
+                            int32_t len, double cost, double length) {
   lua_createtable(L, 0, 9);
   kset_num(L, K_COST, cost);
   KEY(L, K_NODES);
   push_id_list(L, nodes, (size_t)len);
   lua_rawset(L, -3);
   kset_int(L, K_VERSION, (lua_Integer)astar_topology_version(T->t)); /* path_valid, changes */
-  T->cls->path_extras(L, T, links, len);
+  T->cls->path_extras(L, T, links, len, length);
 }
 
 /* Records a sized unit's size in the path on top (path_valid reads it). */
@@ -154,7 +155,10 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len,
                                   sizeof(int32_t));
   astar_search_path(b->s, to, b->nodes, b->links, &cost);
-  push_path_table(L, T, b->nodes, b->links, len, cost);
+  /* a jump point search's cost is its path's length to the bit: it sums
+  ** 1 or the diagonal per step in path order (jps.c's jps_path), as
+  ** path.length does (spec/path_result_spec.lua checks both) */
+  push_path_table(L, T, b->nodes, b->links, len, cost, astar_search_jps(b->s) ? cost : -1.0);
   push_path_size(L, o);
   grid_path_points(L, C, T, b, o, len); /* after the links are used */
   push_stats(L, T, b->s, o);

@@ -60,8 +60,10 @@ typedef struct ltopo_class {
                               int32_t link);
   const char *step_word;
   /* adds the kind's own fields to the path table on top (graph: edges;
-  ** grid: width and the xy metatable) */
-  void (*path_extras)(lua_State *L, ltopo *T, const int32_t *links, int32_t len);
+  ** grid: length, width and the xy metatable); length: the path's length
+  ** when the caller knows it (>= 0), or -1 (summed from the links) */
+  void (*path_extras)(lua_State *L, ltopo *T, const int32_t *links, int32_t len,
+                      double length);
   /* adds the kind's own fields to a trace entry on top (grid: x, y) */
   void (*trace_extras)(lua_State *L, ltopo *T, int32_t node);
   /* pushes what distances returns, from the finished search s; tidx: the
