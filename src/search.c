@@ -662,11 +662,12 @@ int32_t astar_search_path_length(const astar_search *s, int32_t to) {
   return len;
 }
 
-/* Step cost into v along its parent link, as the search computed it. */
-static double incoming(const astar_search *s, int32_t v) {
+/* Step cost into v along its parent link `link`, as the search computed
+** it. */
+static double incoming(const astar_search *s, int32_t v, int32_t link) {
   double c = 0;
   if (s->use_cc) return *cc_at(s, v);
-  s->ops->step_cost(s, v, *parent_at(s, v), &c);
+  s->ops->step_cost(s, v, link, &c);
   return c;
 }
 
@@ -688,16 +689,21 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
     path_external(s, nodes, len);
     return len;
   }
-  len = astar_search_path_length(s, to);
-  /* internal ids first (backwards), so the costs can be summed forwards: the
-  ** order in which the search accumulated g, so an intact chain sums to g
-  ** exactly; a chain whose ancestors improved after it was built (possible
-  ** when an inadmissible heuristic stops the search early) sums to its own,
-  ** lower, true cost */
-  for (i = len - 1; i >= 0; i--, v = tree_parent(s, v)) nodes[i] = v;
+  /* internal ids first, in one walk from the end, then put in path order,
+  ** so the costs can be summed forwards: the order in which the search
+  ** accumulated g, so an intact chain sums to g exactly; a chain whose
+  ** ancestors improved after it was built (possible when an inadmissible
+  ** heuristic stops the search early) sums to its own, lower, true cost */
+  for (len = 0; v >= 0; v = tree_parent(s, v)) nodes[len++] = v;
+  for (i = 0; i < len / 2; i++) {
+    int32_t t = nodes[i];
+    nodes[i] = nodes[len - 1 - i];
+    nodes[len - 1 - i] = t;
+  }
   for (i = 1; i < len; i++) {
-    if (links) links[i - 1] = *parent_at(s, nodes[i]);
-    sum += incoming(s, nodes[i]);
+    int32_t link = *parent_at(s, nodes[i]);
+    if (links) links[i - 1] = link;
+    sum += incoming(s, nodes[i], link);
   }
   path_external(s, nodes, len);
   if (cost) *cost = sum;
