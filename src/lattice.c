@@ -569,7 +569,16 @@ int32_t astar__lat_link_to(const astar_topology *t, int32_t p, int32_t d) {
 ** fail here. */
 int astar__lat_step_cost(const astar_search *s, int32_t p, int32_t d, double *c) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t from = lat_ext(gr, astar__lat_link_from(s->topo, p, d)), to = lat_ext(gr, p);
+  int32_t from, to;
+  /* a query without modifiers prices a step at its base cost (query_step
+  ** multiplies by 1 and adds nothing): a path's cost per cell, no ids */
+  if (s->q.size <= 1 && !s->q.tag_factor && !s->q.forbid && !s->q.penalty &&
+      !s->q.cost_fn) {
+    *c = lat_base_cost(gr, gr->shape, p, d);
+    return 1;
+  }
+  from = lat_ext(gr, astar__lat_link_from(s->topo, p, d));
+  to = lat_ext(gr, p);
   if (s->q.size > 1)
     return lat_unit_cost((astar_search *)s, gr, gr->shape, from, p, to, lat_par_of(gr, p), d,
                          c) > 0;
