@@ -520,14 +520,9 @@ int32_t astar__lat_external(const astar_topology *t, int32_t p) { return lat_ext
 /* A path's cells: the row of the first found once, then followed (a step
 ** moves it by one at most; any jump is still followed, row by row), so a
 ** cell costs two comparisons and a subtraction, no division. */
-static void lat_follow_row(int32_t p, int32_t pw, int32_t dw, int32_t *lo, int32_t *base) {
-  while (p < *lo) *lo -= pw, *base -= dw;
-  while (p >= *lo + pw) *lo += pw, *base += dw;
-}
-
 void astar__lat_externals(const astar_topology *t, int32_t *ids, int32_t n) {
   const astar_grid *gr = CGRID(t);
-  int32_t pw = gr->pw, dw = gr->pw - gr->w, i, y, lo, hi, base;
+  int32_t pw = gr->pw, dw = gr->pw - gr->w, i, y, lo, hi, base, k;
   if (n <= 0) return;
   y = lat_row(gr, ids[0]);
   lo = y * pw;                     /* the row's first padded cell */
@@ -538,7 +533,8 @@ void astar__lat_externals(const astar_topology *t, int32_t *ids, int32_t n) {
     if (p < lo || p >= hi) { /* a step to the next row or the one before, or a jump */
       if (p >= hi && p < hi + pw) lo = hi, base += dw;
       else if (p < lo && p >= lo - pw) lo -= pw, base -= dw;
-      else lat_follow_row(p, pw, dw, &lo, &base);
+      else
+        for (; p < lo || p >= lo + pw; lo += k * pw, base += k * dw) k = p < lo ? -1 : 1;
       hi = lo + pw;
     }
     ids[i] = p - base;
