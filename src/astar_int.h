@@ -242,6 +242,10 @@ struct astar_topo_ops {
   size_t (*span)(const astar_topology *t);
   int32_t (*internal)(const astar_topology *t, int32_t ext);
   int32_t (*external)(const astar_topology *t, int32_t v);
+  /* external() over ids[0..n-1] in place, for a path (each node next to
+  ** the one before: grids walk the row instead of finding it per cell);
+  ** NULL: external() node by node */
+  void (*externals)(const astar_topology *t, int32_t *ids, int32_t n);
   int (*passable)(const astar_topology *t, int32_t v); /* internal */
   /* the tag a query's filter reads at internal node v (grids: the cell's
   ** tag; NULL: nodes carry no tags, a graph's are on its edges) */

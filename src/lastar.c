@@ -282,6 +282,11 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   push_keys(L); /* the calls read it there (KEY), and the built-in names */
   lua_insert(L, -2);
   lua_rawseti(L, -2, K_HEURISTICS);
+  if (luaL_loadbuffer(L, LIST_CHUNK, sizeof LIST_CHUNK - 1, "=(astar list)") != LUA_OK)
+    return lua_error(L); /* out of memory */
+  lua_rawseti(L, -2, K_LIST);
+  push_option_names(L);
+  lua_rawseti(L, -2, K_OPTIONS);
   for (i = 0; i < HEURISTIC_COUNT; i++) {
     lua_pushstring(L, heuristic_names[i]);
     lua_rawseti(L, -2, K_HNAMES + i);

@@ -516,6 +516,31 @@ int32_t astar__lat_internal(const astar_topology *t, int32_t c) {
 }
 
 int32_t astar__lat_external(const astar_topology *t, int32_t p) { return lat_ext(CGRID(t), p); }
+
+/* A path's cells: the row of the first found once, then followed (a step
+** moves it by one at most; any jump is still followed, row by row), so a
+** cell costs two comparisons and a subtraction, no division. */
+void astar__lat_externals(const astar_topology *t, int32_t *ids, int32_t n) {
+  const astar_grid *gr = CGRID(t);
+  int32_t pw = gr->pw, dw = gr->pw - gr->w, i, y, lo, hi, base, k;
+  if (n <= 0) return;
+  y = lat_row(gr, ids[0]);
+  lo = y * pw;                     /* the row's first padded cell */
+  hi = lo + pw;                    /* the next row's */
+  base = lo + 1 - (y - 1) * gr->w; /* padded - external on the row */
+  for (i = 0; i < n; i++) {
+    int32_t p = ids[i];
+    if (p < lo || p >= hi) { /* a step to the next row or the one before, or a jump */
+      if (p >= hi && p < hi + pw) lo = hi, base += dw;
+      else if (p < lo && p >= lo - pw) lo -= pw, base -= dw;
+      else
+        for (; p < lo || p >= lo + pw; lo += k * pw, base += k * dw) k = p < lo ? -1 : 1;
+      hi = lo + pw;
+    }
+    ids[i] = p - base;
+  }
+}
+
 int astar__lat_passable(const astar_topology *t, int32_t p) { return !CGRID(t)->blocked[p]; }
 int32_t astar__lat_node_tag(const astar_topology *t, int32_t p) { return lat_tag(CGRID(t), p); }
 
@@ -540,7 +565,16 @@ int32_t astar__lat_link_to(const astar_topology *t, int32_t p, int32_t d) {
 ** fail here. */
 int astar__lat_step_cost(const astar_search *s, int32_t p, int32_t d, double *c) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t from = lat_ext(gr, astar__lat_link_from(s->topo, p, d)), to = lat_ext(gr, p);
+  int32_t from, to;
+  /* a query without modifiers prices a step at its base cost (query_step
+  ** multiplies by 1 and adds nothing): a path's cost per cell, no ids */
+  if (s->q.size <= 1 && !s->q.tag_factor && !s->q.forbid && !s->q.penalty &&
+      !s->q.cost_fn) {
+    *c = lat_base_cost(gr, gr->shape, p, d);
+    return 1;
+  }
+  from = lat_ext(gr, astar__lat_link_from(s->topo, p, d));
+  to = lat_ext(gr, p);
   if (s->q.size > 1)
     return lat_unit_cost((astar_search *)s, gr, gr->shape, from, p, to, lat_par_of(gr, p), d,
                          c) > 0;

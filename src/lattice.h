@@ -468,6 +468,7 @@ int32_t astar__lat_node_tag(const astar_topology *t, int32_t p);
 int astar__lat_prepare(astar_topology *t, int reverse);
 int32_t astar__lat_link_from(const astar_topology *t, int32_t p, int32_t d);
 int32_t astar__lat_link_to(const astar_topology *t, int32_t p, int32_t d);
+void astar__lat_externals(const astar_topology *t, int32_t *ids, int32_t n);
 int astar__lat_step_cost(const astar_search *s, int32_t p, int32_t d, double *c);
 void astar__lat_each_step(const astar_topology *t, astar_step_visit visit, void *ctx);
 int astar__lat_plain(const astar_topology *t);
@@ -479,7 +480,7 @@ extern const astar_unit_ops astar__lat_units;
 ** modes and abilities). */
 #define LAT_SHARED_OPS \
   .count = astar__lat_count, .span = astar__lat_span, .internal = astar__lat_internal, \
-  .external = astar__lat_external, .passable = astar__lat_passable, \
+  .external = astar__lat_external, .externals = astar__lat_externals, .passable = astar__lat_passable, \
   .node_tag = astar__lat_node_tag, .prepare = astar__lat_prepare, \
   .link_from = astar__lat_link_from, .link_to = astar__lat_link_to, \
   .step_cost = astar__lat_step_cost, .each_step = astar__lat_each_step, \

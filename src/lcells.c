@@ -156,10 +156,12 @@ static const char *cells_cost_subject(lua_State *L, ltopo *T, int32_t from, int3
 /* path.length (the sum of the steps' lengths, as the shape measures
 ** them), path.width, and path.xy built on first access (a table per cell
 ** is more than many searches cost, and many callers never read it) */
-static void cells_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len) {
+static void cells_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len,
+                              double length) {
+  const double *step = T->cls->cells->step_length;
   int32_t i;
-  double length = 0;
-  for (i = 0; i + 1 < len; i++) length += T->cls->cells->step_length(links[i]);
+  if (length < 0)
+    for (length = 0, i = 0; i + 1 < len; i++) length += step[links[i]]; /* in path order */
   kset_num(L, K_LENGTH, length);
   kset_int(L, K_WIDTH, cells_width(T));
   push_path_mt(L, T);

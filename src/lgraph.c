@@ -89,14 +89,11 @@ static const char *graph_cost_subject(lua_State *L, ltopo *T, int32_t from, int3
 }
 
 /* path.edges: the edge ids the path uses */
-static void graph_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len) {
-  int32_t i;
+static void graph_path_extras(lua_State *L, ltopo *T, const int32_t *links, int32_t len,
+                              double length) {
   (void)T;
-  lua_createtable(L, len > 0 ? len - 1 : 0, 0);
-  for (i = 0; i + 1 < len; i++) {
-    lua_pushinteger(L, (lua_Integer)links[i] + 1);
-    lua_rawseti(L, -2, i + 1);
-  }
+  (void)length;
+  push_id_list(L, links, len > 0 ? (size_t)len - 1 : 0);
   lua_setfield(L, -2, "edges");
 }
 

@@ -17,9 +17,6 @@ static const char *const diagonal_names[] = {
 /* the picture                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Steps 0..3 are cardinal (1 long), 4..7 diagonal (the grid's sqrt 2). */
-static double square_step_length(int32_t link) { return link >= 4 ? ASTAR_GRID_DIAG : 1.0; }
-
 /* Cell (x, y) is the square [x s, (x + 1) s) x [y s, (y + 1) s) from the
 ** origin; a point on a border between cells belongs to the cell right of /
 ** below it (the grid's right and bottom edges are outside). */
@@ -66,8 +63,14 @@ static int square_within(int metric, int32_t x0, int32_t y0, int32_t x, int32_t 
   return ddx * ddx + ddy * ddy <= radius * radius;
 }
 
-static const lcells_ops square_cells = {square_step_length, square_to_world, square_to_cell,
-                                        square_text, square_detail, square_metric,
+/* Steps 0..3 are cardinal (1 long), 4..7 diagonal (the grid's sqrt 2). */
+static const lcells_ops square_cells = {{1.0, 1.0, 1.0, 1.0, ASTAR_GRID_DIAG, ASTAR_GRID_DIAG,
+                                         ASTAR_GRID_DIAG, ASTAR_GRID_DIAG},
+                                        square_to_world,
+                                        square_to_cell,
+                                        square_text,
+                                        square_detail,
+                                        square_metric,
                                         square_within};
 
 static const ltopo_class grid_class = CELLS_CLASS(GRID_MT, "grid", &square_cells);

@@ -26,12 +26,6 @@ static const char *const layout_names[] = {
 /* the picture                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Every step is one cell long (the distance between centres, in cells). */
-static double hex_step_length(int32_t link) {
-  (void)link;
-  return 1.0;
-}
-
 static int rows_layout(int layout) { return layout == ASTAR_HEX_ODD_R || layout == ASTAR_HEX_EVEN_R; }
 
 /* The unit centre (astar_hex_center) of the rectangle's left column ("r"
@@ -125,8 +119,8 @@ static int hex_within(int layout, int32_t x0, int32_t y0, int32_t x, int32_t y, 
   return (dq > dr ? (dq > ds ? dq : ds) : (dr > ds ? dr : ds)) <= radius;
 }
 
-static const lcells_ops hex_cells = {hex_step_length, hex_to_world, hex_to_cell, hex_text,
-                                     hex_detail, hex_metric, hex_within};
+/* Every step is one cell long (the distance between centres, in cells). */
+static const lcells_ops hex_cells = {{1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}, hex_to_world, hex_to_cell, hex_text, hex_detail, hex_metric, hex_within};
 
 static const ltopo_class hex_class = CELLS_CLASS(HEX_MT, "hex grid", &hex_cells);
 

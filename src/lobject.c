@@ -70,6 +70,8 @@ enum { K_COST = 1,
        K_SEARCH2,
        K_CLASS,
        K_PATH_MTS,
+       K_LIST,       /* the chunk `return {...}` (lresult.c's push_id_list) */
+       K_OPTIONS,    /* the search options' names: [i] = name, [name] = i (lopts.c) */
        K_HEURISTICS, /* the registered heuristics (lheur.c) */
        K_HNAMES };   /* K_HNAMES + h: the built-in heuristic h's name */
 

@@ -356,6 +356,34 @@ static const lopt options[] = {
     {"goals", FOR_GOALS, 0, opt_goals},
 };
 #define FIELD_OPTIONS 2 /* penalty and forbid, first in the table */
+#define OWN_OTHER 4u    /* parse_options: an own key other than a field option */
+
+/* The table of option names the parser reads (KEY K_OPTIONS): options[i]
+** is [i + 1] = name and [name] = i + 1, so an options table's key is found
+** by one look-up, and the field options are read by interned name. */
+static void push_option_names(lua_State *L) {
+  int i;
+  lua_createtable(L, COUNT_OF(options), COUNT_OF(options));
+  for (i = 0; i < COUNT_OF(options); i++) {
+    lua_pushstring(L, options[i].name);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, i + 1);
+    lua_pushinteger(L, i + 1);
+    lua_rawset(L, -3);
+  }
+}
+
+/* The option named by the key at kidx, looked up in the names table at
+** nidx (NULL: not a string, or no option). */
+static const lopt *option_of_key(lua_State *L, int nidx, int kidx) {
+  lua_Integer i;
+  if (lua_type(L, kidx) != LUA_TSTRING) return NULL;
+  lua_pushvalue(L, kidx);
+  lua_rawget(L, nidx);
+  i = lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return i >= 1 && i <= COUNT_OF(options) ? &options[i - 1] : NULL;
+}
 
 static const lopt *find_option(const char *name) {
   int i;
@@ -372,8 +400,8 @@ static int option_applies(const lopt *p, ltopo *T, unsigned kind) {
 
 /* The option named by the key below the value on top (an entry of the
 ** options table at arg): raises unless it is one this search takes. */
-static const lopt *own_option(lua_State *L, int arg, ltopo *T, unsigned kind) {
-  const lopt *p = lua_type(L, -2) == LUA_TSTRING ? find_option(lua_tostring(L, -2)) : NULL;
+static const lopt *own_option(lua_State *L, int arg, int nidx, ltopo *T, unsigned kind) {
+  const lopt *p = option_of_key(L, nidx, lua_gettop(L) - 1);
   /* distances-only options are unknown to path searches (which take every
   ** other option); path-only ones do not apply to distances */
   if (p != NULL && p->applies == FOR_GOALS && !(kind & FOR_GOALS))
@@ -486,22 +514,34 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
   int i;
   options_start(L, &P, o, C, T, tidx, arg, buf, start, goal);
   if (!lua_isnoneornil(L, arg)) {
-    int inherits;
+    int inherits, nidx;
+    unsigned own = 0; /* no metatable: bit i for field option i, OWN_OTHER */
     if (!lua_istable(L, arg)) type_error(L, arg, "table");
     inherits = lua_getmetatable(L, arg);
     if (inherits) lua_pop(L, 1);
-    for (i = 0; !inherits && i < FIELD_OPTIONS; i++) {
-      if (!option_applies(&options[i], T, kind)) continue;
-      lua_getfield(L, arg, options[i].name); /* the fields, held first */
-      if (!lua_isnil(L, -1)) {
-        options[i].parse(L, &P, lua_gettop(L));
-        o->given |= 1u << i;
+    KEY(L, K_OPTIONS);
+    nidx = lua_gettop(L);
+    if (!inherits) {
+      /* a first look at the own keys (nothing parsed, raised or allocated):
+      ** which field options are there, and whether anything else is */
+      lua_pushnil(L);
+      while (lua_next(L, arg)) {
+        const lopt *p = option_of_key(L, nidx, lua_gettop(L) - 1);
+        own |= p != NULL && p < options + FIELD_OPTIONS ? 1u << (p - options) : OWN_OTHER;
+        lua_pop(L, 1);
       }
+    }
+    for (i = 0; !inherits && i < FIELD_OPTIONS; i++) {
+      if (!(own >> i & 1u) || !option_applies(&options[i], T, kind)) continue;
+      lua_rawgeti(L, nidx, i + 1); /* the fields, held first */
+      lua_rawget(L, arg);
+      options[i].parse(L, &P, lua_gettop(L));
+      o->given |= 1u << i;
       lua_pop(L, 1);
     }
     lua_pushnil(L);
-    while (lua_next(L, arg)) { /* the table's own entries */
-      const lopt *p = own_option(L, arg, T, kind);
+    while ((inherits || own != 0) && lua_next(L, arg)) { /* the table's own entries */
+      const lopt *p = own_option(L, arg, nidx, T, kind);
       /* without a metatable, its own entries are all there is: parse them
       ** in this pass (lua_getfield would only repeat rawget, 15 times) */
       if (!inherits && p >= options + FIELD_OPTIONS) {
@@ -510,6 +550,7 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
       }
       lua_pop(L, 1);
     }
+    if (!inherits && own == 0) lua_pop(L, 1); /* the key lua_next never took */
     for (i = 0; inherits && i < COUNT_OF(options); i++) {
       if (!option_applies(&options[i], T, kind)) continue;
       lua_getfield(L, arg, options[i].name);
@@ -519,6 +560,7 @@ static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, l
       }
       lua_pop(L, 1);
     }
+    lua_pop(L, 1); /* the names */
   }
   check_combinations(L, &P);
   if (o->escape && !(kind & FOR_FIND))

@@ -42,6 +42,37 @@ static void kset_num(lua_State *L, int k, double v) {
   lua_rawset(L, -3);
 }
 
+/*
+** Pushes the list {ids[0] + 1, ..., ids[n - 1] + 1} (a path's nodes, its
+** edges, the visited nodes).  Filled one lua_rawseti a value, a list costs
+** about twice what the values cost on the stack: from LIST_MIN values on,
+** they are pushed and handed to the chunk `return {...}` (K_LIST), whose
+** constructor sizes the array once and copies them in (the public API
+** only: any Lua runs it).  The stack must have room for twice the values
+** (the chunk's varargs are copied into its frame); a list longer than
+** LIST_MAX, or a stack that cannot grow that far (LuaJIT's C stack limit),
+** is filled value by value.  Either way the same table: its array part
+** holds exactly the n values.
+*/
+#define LIST_CHUNK "return {...}"
+#define LIST_MIN 6
+#define LIST_MAX 65536
+
+static void push_id_list(lua_State *L, const int32_t *ids, size_t n) {
+  size_t i;
+  if (n >= LIST_MIN && n <= LIST_MAX && lua_checkstack(L, 2 * (int)n + LUA_MINSTACK)) {
+    KEY(L, K_LIST);
+    for (i = 0; i < n; i++) lua_pushinteger(L, (lua_Integer)ids[i] + 1);
+    lua_call(L, (int)n, 1);
+    return;
+  }
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)ids[i] + 1);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+}
+
 /* The statistics and records of one search, wherever they are kept (in
 ** its search state, or copied out of a batch's). */
 typedef struct lrecord {
@@ -66,11 +97,7 @@ static void push_record(lua_State *L, ltopo *T, const lrecord *r, const lopts *o
   kset_int(L, K_REOPENED, (lua_Integer)r->st.reopened);
   kset_int(L, K_GENERATED, (lua_Integer)r->st.generated);
   if (o->visited) {
-    lua_createtable(L, (int)r->nvisited, 0);
-    for (i = 0; i < r->nvisited; i++) {
-      lua_pushinteger(L, (lua_Integer)r->visited[i] + 1);
-      lua_rawseti(L, -2, (int)i + 1);
-    }
+    push_id_list(L, r->visited, r->nvisited);
     lua_setfield(L, -2, "visited");
   }
   if (o->trace) {
@@ -96,21 +123,17 @@ static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) 
 }
 
 /* Pushes the table of a path of len nodes: { cost =, nodes = } and the
-** class's extras (edges, or width and xy); the statistics come after. */
+** class's extras (edges, or length, width and xy; length: as known, or -1);
+** the statistics come after. */
 static void push_path_table(lua_State *L, ltopo *T, const int32_t *nodes, const int32_t *links,
-                            int32_t len, double cost) {
-  int32_t i;
+                            int32_t len, double cost, double length) {
   lua_createtable(L, 0, 9);
   kset_num(L, K_COST, cost);
   KEY(L, K_NODES);
-  lua_createtable(L, len, 0);
-  for (i = 0; i < len; i++) {
-    lua_pushinteger(L, (lua_Integer)nodes[i] + 1);
-    lua_rawseti(L, -2, i + 1);
-  }
+  push_id_list(L, nodes, (size_t)len);
   lua_rawset(L, -3);
   kset_int(L, K_VERSION, (lua_Integer)astar_topology_version(T->t)); /* path_valid, changes */
-  T->cls->path_extras(L, T, links, len);
+  T->cls->path_extras(L, T, links, len, length);
 }
 
 /* Records a sized unit's size in the path on top (path_valid reads it). */
@@ -132,7 +155,10 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
   b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len,
                                   sizeof(int32_t));
   astar_search_path(b->s, to, b->nodes, b->links, &cost);
-  push_path_table(L, T, b->nodes, b->links, len, cost);
+  /* a jump point search's cost is its path's length to the bit: it sums
+  ** 1 or the diagonal per step in path order (jps.c's jps_path), as
+  ** path.length does (spec/path_result_spec.lua checks both) */
+  push_path_table(L, T, b->nodes, b->links, len, cost, astar_search_jps(b->s) ? cost : -1.0);
   push_path_size(L, o);
   grid_path_points(L, C, T, b, o, len); /* after the links are used */
   push_stats(L, T, b->s, o);

@@ -60,8 +60,10 @@ typedef struct ltopo_class {
                               int32_t link);
   const char *step_word;
   /* adds the kind's own fields to the path table on top (graph: edges;
-  ** grid: width and the xy metatable) */
-  void (*path_extras)(lua_State *L, ltopo *T, const int32_t *links, int32_t len);
+  ** grid: length, width and the xy metatable); length: the path's length
+  ** when the caller knows it (>= 0), or -1 (summed from the links) */
+  void (*path_extras)(lua_State *L, ltopo *T, const int32_t *links, int32_t len,
+                      double length);
   /* adds the kind's own fields to a trace entry on top (grid: x, y) */
   void (*trace_extras)(lua_State *L, ltopo *T, int32_t node);
   /* pushes what distances returns, from the finished search s; tidx: the
@@ -75,8 +77,9 @@ typedef struct ltopo_class {
 ** holds the methods every such class shares; lgrid.c and lhex.c the two
 ** shapes).  Each reads the core grid, whatever its shape. */
 typedef struct lcells_ops {
-  /* a step's length by its link (path.length) */
-  double (*step_length)(int32_t link);
+  /* a step's length by its link, a direction (square 0..7, hex 0..5:
+  ** astar_search_path), looked up per step of path.length */
+  double step_length[8];
   /* the world frame: the centre of cell (x, y) (0-based) relative to the
   ** origin, for cell_size s, and the cell holding a point relative to the
   ** origin (0 when none) */

@@ -662,12 +662,21 @@ int32_t astar_search_path_length(const astar_search *s, int32_t to) {
   return len;
 }
 
-/* Step cost into v along its parent link, as the search computed it. */
-static double incoming(const astar_search *s, int32_t v) {
+/* Step cost into v along its parent link `link`, as the search computed
+** it. */
+static double incoming(const astar_search *s, int32_t v, int32_t link) {
   double c = 0;
   if (s->use_cc) return *cc_at(s, v);
-  s->ops->step_cost(s, v, *parent_at(s, v), &c);
+  s->ops->step_cost(s, v, link, &c);
   return c;
+}
+
+/* Internal ids nodes[0..len-1] (a path) to external ones, in place. */
+static void path_external(const astar_search *s, int32_t *nodes, int32_t len) {
+  int32_t i;
+  if (s->ops->externals) s->ops->externals(s->topo, nodes, len);
+  else
+    for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
 }
 
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
@@ -677,21 +686,26 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   if (v < 0 || s->reverse) return 0;
   if (s->jps) {
     len = s->ops->jps->path(s, v, nodes, links, cost);
-    for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
+    path_external(s, nodes, len);
     return len;
   }
-  len = astar_search_path_length(s, to);
-  /* internal ids first (backwards), so the costs can be summed forwards: the
-  ** order in which the search accumulated g, so an intact chain sums to g
-  ** exactly; a chain whose ancestors improved after it was built (possible
-  ** when an inadmissible heuristic stops the search early) sums to its own,
-  ** lower, true cost */
-  for (i = len - 1; i >= 0; i--, v = tree_parent(s, v)) nodes[i] = v;
-  for (i = 1; i < len; i++) {
-    if (links) links[i - 1] = *parent_at(s, nodes[i]);
-    sum += incoming(s, nodes[i]);
+  /* internal ids first, in one walk from the end, then put in path order,
+  ** so the costs can be summed forwards: the order in which the search
+  ** accumulated g, so an intact chain sums to g exactly; a chain whose
+  ** ancestors improved after it was built (possible when an inadmissible
+  ** heuristic stops the search early) sums to its own, lower, true cost */
+  for (len = 0; v >= 0; v = tree_parent(s, v)) nodes[len++] = v;
+  for (i = 0; i < len / 2; i++) {
+    int32_t t = nodes[i];
+    nodes[i] = nodes[len - 1 - i];
+    nodes[len - 1 - i] = t;
   }
-  for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
+  for (i = 1; i < len; i++) {
+    int32_t link = *parent_at(s, nodes[i]);
+    if (links) links[i - 1] = link;
+    sum += incoming(s, nodes[i], link);
+  }
+  path_external(s, nodes, len);
   if (cost) *cost = sum;
   return len;
 }

@@ -1856,6 +1856,35 @@ static void test_slot_growth(void) {
   astar_grid_free(gr);
 }
 
+/* A lattice's externals op (a path's cells to cell ids, following the
+** row) against external() on any sequence: steps, jumps, both shapes. */
+static void test_path_externals(void) {
+  unsigned r = 12345u;
+  int t, i;
+  for (t = 0; t < 200; t++) {
+    int32_t w = 1 + (int32_t)((r = r * 1103515245u + 12345u) >> 16) % 40;
+    int32_t h = 1 + (int32_t)((r = r * 1103515245u + 12345u) >> 16) % 40, n = 1 + t % 50;
+    astar_grid *gr = t % 2 ? astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL)
+                           : astar_hex_new(w, h, ASTAR_HEX_ODD_R, NULL, NULL);
+    astar_topology *tp = astar_grid_topology(gr);
+    int32_t ids[50] = {0}, want[50] = {0}, c = 0;
+    for (i = 0; i < n; i++) { /* a walk of steps, with a jump every seventh */
+      int32_t x = c % w, y = c / w;
+      r = r * 1103515245u + 12345u;
+      if (i % 7 == 6) c = (int32_t)(r >> 8) % (w * h);
+      else {
+        x += (int32_t)(r >> 16) % 3 - 1, y += (int32_t)(r >> 20) % 3 - 1;
+        if (x >= 0 && x < w && y >= 0 && y < h) c = y * w + x;
+      }
+      want[i] = c;
+      ids[i] = tp->ops->internal(tp, c);
+    }
+    tp->ops->externals(tp, ids, n);
+    for (i = 0; i < n; i++) CHECK(ids[i] == want[i]);
+    astar_grid_free(gr);
+  }
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1887,6 +1916,7 @@ int main(void) {
   test_set_blocked_all();
   test_slot_growth();
   test_heap_order();
+  test_path_externals();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
