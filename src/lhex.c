@@ -120,7 +120,13 @@ static int hex_within(int layout, int32_t x0, int32_t y0, int32_t x, int32_t y, 
 }
 
 /* Every step is one cell long (the distance between centres, in cells). */
-static const lcells_ops hex_cells = {{1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}, hex_to_world, hex_to_cell, hex_text, hex_detail, hex_metric, hex_within};
+static const lcells_ops hex_cells = {{1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0},
+                                     hex_to_world,
+                                     hex_to_cell,
+                                     hex_text,
+                                     hex_detail,
+                                     hex_metric,
+                                     hex_within};
 
 static const ltopo_class hex_class = CELLS_CLASS(HEX_MT, "hex grid", &hex_cells);
 
