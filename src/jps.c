@@ -855,36 +855,33 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
 static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                         double *cost) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, len = 1, u, i;
+  int32_t pw = gr->pw, len = 1, u, a, i;
   double sum = 0;
-  for (u = v; node_parent(s, u) >= 0; u = node_parent(s, u)) {
-    int32_t a = node_parent(s, u), ay = lat_row(gr, a), uy = lat_row(gr, u);
-    int32_t ddx = (u - uy * pw) - (a - ay * pw), ddy = uy - ay;
-    if (ddx < 0) ddx = -ddx;
-    if (ddy < 0) ddy = -ddy;
-    len += ddx > ddy ? ddx : ddy;
-  }
-  if (nodes == NULL) return len;
-  i = len - 1;
-  nodes[i] = v;
-  for (u = v; node_parent(s, u) >= 0; u = node_parent(s, u)) {
-    int32_t a = node_parent(s, u), ay = lat_row(gr, a), uy = lat_row(gr, u);
+  /* one walk back from v (nodes NULL: the length alone), the cells written
+  ** goal first (a jump's straight part, then its diagonal one, from the far
+  ** end), then put in path order; the caller's buffers hold the length */
+  if (nodes) nodes[0] = v;
+  for (u = v; (a = node_parent(s, u)) >= 0; u = a) {
+    int32_t ay = lat_row(gr, a), uy = lat_row(gr, u);
     int32_t ax = a - ay * pw, ux = u - uy * pw, c = u;
     int32_t adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
     int32_t diag = adx < ady ? adx : ady, straight = (adx > ady ? adx : ady) - diag, j;
     int sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3);
     int dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
-    for (j = 0; j < straight; j++) {
-      c -= gr->off[0][sd];
-      if (links) links[i - 1] = sd;
-      nodes[--i] = c;
+    if (nodes == NULL) {
+      len += straight + diag;
+      continue;
     }
-    for (j = 0; j < diag; j++) {
-      c -= gr->off[0][dd];
-      if (links) links[i - 1] = dd;
-      nodes[--i] = c;
+    for (j = 0; j < straight + diag; j++, len++) {
+      int d = j < straight ? sd : dd;
+      c -= gr->off[0][d];
+      if (links) links[len - 1] = d; /* the step from c on */
+      nodes[len] = c;
     }
   }
+  if (nodes == NULL) return len;
+  astar__reverse(nodes, len);
+  if (links) astar__reverse(links, len - 1);
   for (i = 1; i < len; i++) { /* a step of 1 or pw cells is straight, else diagonal */
     int32_t step = nodes[i] - nodes[i - 1];
     sum += step == 1 || step == -1 || step == pw || step == -pw ? 1.0 : ASTAR_GRID_DIAG;

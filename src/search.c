@@ -695,11 +695,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   ** ancestors improved after it was built (possible when an inadmissible
   ** heuristic stops the search early) sums to its own, lower, true cost */
   for (len = 0; v >= 0; v = tree_parent(s, v)) nodes[len++] = v;
-  for (i = 0; i < len / 2; i++) {
-    int32_t t = nodes[i];
-    nodes[i] = nodes[len - 1 - i];
-    nodes[len - 1 - i] = t;
-  }
+  astar__reverse(nodes, len);
   for (i = 1; i < len; i++) {
     int32_t link = *parent_at(s, nodes[i]);
     if (links) links[i - 1] = link;
