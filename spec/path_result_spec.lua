@@ -22,8 +22,9 @@ local function adjacent(g, x1, y1, x2, y2)
   return false
 end
 
--- Checks path p from (sx, sy) on grid g (square when `square`) against a
--- recomputation; `uniform`: every cell costs 1 (cost == length then).
+-- Checks path p from (sx, sy) to (gx, gy) (nil: a partial path's end) on
+-- grid g (square when `square`) against a recomputation; returns the cost
+-- its steps sum to (each step's length times the entered cell's cost).
 local function check_path(g, p, sx, sy, gx, gy, square, label)
   local w = g:size()
   local nodes = p.nodes

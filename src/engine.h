@@ -641,6 +641,14 @@ ASTAR_INLINE int query_callback(astar_search *s, int32_t from, int32_t to,
   return 1;
 }
 
+/* The query leaves every step at its cost before the filter (no tag
+** factor, forbid field, penalty or cost callback): query_step would
+** multiply it by 1 and add nothing.  A modifier added to query_step
+** belongs here too. */
+ASTAR_INLINE int query_steps_plain(const astar_search *s) {
+  return !s->q.tag_factor && !s->q.forbid && !s->q.penalty && !s->q.cost_fn;
+}
+
 /*
 ** The query's cost of the step from -> to (external ids; link: the edge or
 ** direction) whose cost before the query's filter is *c: tag factor

@@ -517,25 +517,19 @@ int32_t astar__lat_internal(const astar_topology *t, int32_t c) {
 
 int32_t astar__lat_external(const astar_topology *t, int32_t p) { return lat_ext(CGRID(t), p); }
 
-/* A path's cells: the row of the first found once, then followed (a step
-** moves it by one at most; any jump is still followed, row by row), so a
-** cell costs two comparisons and a subtraction, no division. */
+/* A path's cells: the row of a cell found once, then followed (a step
+** moves it by one at most; a jump finds it again), so a cell costs two
+** comparisons and a subtraction, no division. */
 void astar__lat_externals(const astar_topology *t, int32_t *ids, int32_t n) {
   const astar_grid *gr = CGRID(t);
-  int32_t pw = gr->pw, dw = gr->pw - gr->w, i, y, lo, hi, base, k;
-  if (n <= 0) return;
-  y = lat_row(gr, ids[0]);
-  lo = y * pw;                     /* the row's first padded cell */
-  hi = lo + pw;                    /* the next row's */
-  base = lo + 1 - (y - 1) * gr->w; /* padded - external on the row */
+  int32_t pw = gr->pw, dw = gr->pw - gr->w, i, y, lo = 0, hi = 0, base = 0;
   for (i = 0; i < n; i++) {
     int32_t p = ids[i];
     if (p < lo || p >= hi) { /* a step to the next row or the one before, or a jump */
-      if (p >= hi && p < hi + pw) lo = hi, base += dw;
-      else if (p < lo && p >= lo - pw) lo -= pw, base -= dw;
-      else
-        for (; p < lo || p >= lo + pw; lo += k * pw, base += k * dw) k = p < lo ? -1 : 1;
-      hi = lo + pw;
+      if (i > 0 && p >= hi && p < hi + pw) lo = hi, base += dw;
+      else if (i > 0 && p < lo && p >= lo - pw) lo -= pw, base -= dw;
+      else y = lat_row(gr, p), lo = y * pw, base = lo + 1 - (y - 1) * gr->w;
+      hi = lo + pw; /* [lo, hi): the row's padded cells; base: padded - external */
     }
     ids[i] = p - base;
   }
@@ -566,10 +560,9 @@ int32_t astar__lat_link_to(const astar_topology *t, int32_t p, int32_t d) {
 int astar__lat_step_cost(const astar_search *s, int32_t p, int32_t d, double *c) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t from, to;
-  /* a query without modifiers prices a step at its base cost (query_step
-  ** multiplies by 1 and adds nothing): a path's cost per cell, no ids */
-  if (s->q.size <= 1 && !s->q.tag_factor && !s->q.forbid && !s->q.penalty &&
-      !s->q.cost_fn) {
+  /* a query without modifiers prices a step at its base cost: a path's
+  ** cost per cell, no ids */
+  if (s->q.size <= 1 && query_steps_plain(s)) {
     *c = lat_base_cost(gr, gr->shape, p, d);
     return 1;
   }
