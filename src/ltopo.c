@@ -169,6 +169,22 @@ static void check_mutable(lua_State *L, ltopo *T) {
 /* lifetime                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* A topology's pointer to a cached search and the search's pointer back to
+** it (search_own): whichever goes first clears the other, so neither
+** dangles when the debug library takes a search out of the user value and
+** the collector frees it before its topology (lsearch). */
+static void search_own(lobj *o, lobj **slot);
+
+/* Drops the topology's pointer *slot, freeing the search it points to
+** unless a call holds it (that one goes with its holder or the collector). */
+static void search_disown(lobj **slot) {
+  lobj *o = *slot;
+  if (o == NULL) return;
+  *slot = NULL;
+  search_own(o, NULL);
+  if (o->holds == 0) obj_release(o);
+}
+
 /* Frees the topology, and its cached search state with it: the collector
 ** would take that one a cycle later (a finalized object keeps what it
 ** references alive for its finalizer), and it is the big one. */
@@ -183,8 +199,8 @@ static void topo_release(lobj *o) {
   T->impl = NULL;
   T->t = NULL;
   T->grid = NULL;
-  if (T->search && T->search->holds == 0) obj_release(T->search);
-  if (T->search2 && T->search2->holds == 0) obj_release(T->search2);
+  search_disown(&T->search);
+  search_disown(&T->search2);
 }
 
 static void *search_make(lua_State *L, lstate *M);
@@ -227,6 +243,7 @@ static void topo_attach(lua_State *L, ltopo *T, void *impl) {
   T->grid = astar_topology_grid(T->t);
   T->cells_w = T->cls->shape(T, &w, &h) ? w : 0;
   T->o.released = T->o.closed = 0;
+  search_own(T->search, &T->search); /* from now on topo_release drops it */
   /* every grid logs its changes from the start: grid:changes(since) answers
   ** for any version it handed out (paths, version()) within the log, and
   ** queries repair from it */
@@ -344,9 +361,17 @@ static void *sbuf_grow(lua_State *L, lstate *M, void *p, size_t *cap, size_t nee
 typedef struct lsearch {
   lobj o;
   lsbuf b;
+  lobj **owner; /* the topology's pointer to it, when cached (search_own) */
 } lsearch;
 
-static void search_release(lobj *o) { sbuf_free(o->M, &((lsearch *)o)->b); }
+static void search_own(lobj *o, lobj **slot) { ((lsearch *)o)->owner = slot; }
+
+static void search_release(lobj *o) {
+  lsearch *S = (lsearch *)o;
+  if (S->owner != NULL) *S->owner = NULL;
+  S->owner = NULL;
+  sbuf_free(o->M, &S->b);
+}
 
 static int l_search_gc(lua_State *L) {
   obj_gc(&((lsearch *)check_ud(L, 1, SEARCH_MT))->o);
@@ -358,6 +383,7 @@ static void *search_make(lua_State *L, lstate *M) {
   lsearch *S = (lsearch *)compat_newud(L, sizeof(lsearch));
   obj_init(&S->o, M, search_release);
   memset(&S->b, 0, sizeof S->b);
+  S->owner = NULL;
   luaL_getmetatable(L, SEARCH_MT);
   lua_setmetatable(L, -2);
   S->b.s = astar_search_new(state_alloc, M);
@@ -398,7 +424,9 @@ static lsearch *acquire_cached(lua_State *L, lcall *C, int tidx, int field, lobj
   lua_pop(L, 1);
   S = search_new(L, C); /* uv, S */
   if (cache) {
+    if (*slot != NULL) search_own(*slot, NULL); /* alive: see search_own */
     *slot = &S->o;
+    search_own(*slot, slot);
     KEY(L, field);
     lua_pushvalue(L, -2);
     lua_rawset(L, -4);

@@ -20,6 +20,36 @@ describe("objects reached through the debug library stay safe", function()
     ]])
     assert.is_true(ok, out)
   end)
+  -- The cached search taken out of the user value is collected before its
+  -- topology: the topology must not read it when it goes (a use after free
+  -- that the sanitizer tier, make check, reports in the child process).
+  it("a cached search collected before its topology", function()
+    local ok, out = isolated([[
+      local astar = require("astar")
+      local getuv = debug.getuservalue or debug.getfenv
+      local function strip(t)
+        local uv = getuv(t)
+        if type(uv) == "table" then uv.search, uv.search2 = nil, nil end
+      end
+      local g = astar.grid(8, 8)
+      assert(g:find_path(1, 1, 8, 8))
+      assert(g:flee(1, 1, { { 8, 8 } }, { max_cost = 4 }))
+      local h = astar.graph(); h:add_node(0, 0); h:add_node(1, 0); h:add_edge(1, 2, 1)
+      assert(h:find_path(1, 2))
+      strip(g); strip(h)
+      collectgarbage(); collectgarbage(); collectgarbage()
+      -- new searches may now sit where the old ones were
+      local keep = {}
+      for i = 1, 50 do keep[i] = astar.grid(3, 3); keep[i]:find_path(1, 1, 3, 3) end
+      assert(g:find_path(1, 1, 8, 8) and h:find_path(1, 2))
+      strip(g); strip(h)
+      collectgarbage(); collectgarbage(); collectgarbage()
+      g, h = nil, nil
+      collectgarbage(); collectgarbage()
+      for i = 1, 50 do assert(keep[i]:find_path(1, 1, 3, 3)) end
+    ]])
+    assert.is_true(ok, out)
+  end)
   -- On 5.1 and LuaJIT a field's environment is reached with debug.getfenv.
   it("debug.getfenv of a field (5.1 and LuaJIT)", function()
     local ok, out = isolated([[
