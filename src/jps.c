@@ -486,7 +486,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     y += sy;
     row += sy * rw;
     col += sx * cw;
-    gc = g + ++i * ASTAR_GRID_DIAG;
+    gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
+    ++i;
     if (c == goal) return offer(J, p, c, x, y, gc);
     if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(J->gx - x, J->gy - y) > J->fb)
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
