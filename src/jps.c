@@ -486,7 +486,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     y += sy;
     row += sy * rw;
     col += sx * cw;
-    gc = g + ++i * ASTAR_GRID_DIAG;
+    gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
+    ++i;
     if (c == goal) return offer(J, p, c, x, y, gc);
     if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(J->gx - x, J->gy - y) > J->fb)
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
@@ -532,13 +533,21 @@ ASTAR_INLINE unsigned dirs8_rows(const astar_grid *gr, int32_t x, int32_t y, int
   return dirs8(gr, 0, d); /* diagonal arrivals read no cell */
 }
 
+/* expand8's straight run from p = (px, py) in direction d (a constant at
+** each call: one test of m per direction, no loop). */
+ASTAR_INLINE int straight8(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d, int bounded) {
+  int32_t k = jump_straight(J, px, py, d, g, bounded);
+  if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
+  return k ? offer(J, p, p + k * J->gr->off[0][d], px + k * jdx[d], py + k * jdy[d], g + k) : ASTAR_OK;
+}
+
 ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
   jctx J;
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = node_parent(s, p);
   double g = node_g(s, p), run;
   unsigned m;
-  int d, rc;
+  int rc;
   jctx_init(&J, s, gr, plain);
   bounded = bounded && J.gx >= 0;
   if (par < 0) {
@@ -559,15 +568,10 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
     double span = octile((int32_t)(s->gx - s->sx), (int32_t)(s->gy - s->sy));
     J.fb = g + octile(J.gx - px, J.gy - py) + (span > JPS_SLACK ? span : JPS_SLACK);
   }
-  for (d = 0; d < 4; d++) {
-    int32_t k;
-    if (!(m >> d & 1u)) continue;
-    k = jump_straight(&J, px, py, d, g, bounded);
-    if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
-    if (k && (rc = offer(&J, p, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
-                         g + k)) != ASTAR_OK)
-      return rc;
-  }
+  if ((m & 1u) && (rc = straight8(&J, p, px, py, g, 0, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 1 & 1u) && (rc = straight8(&J, p, px, py, g, 1, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 2 & 1u) && (rc = straight8(&J, p, px, py, g, 2, bounded)) != ASTAR_OK) return rc;
+  if ((m >> 3 & 1u) && (rc = straight8(&J, p, px, py, g, 3, bounded)) != ASTAR_OK) return rc;
   if ((m >> 4 & 1u) && (rc = diag_run(&J, p, px, py, g, 4, bounded)) != ASTAR_OK) return rc;
   if ((m >> 5 & 1u) && (rc = diag_run(&J, p, px, py, g, 5, bounded)) != ASTAR_OK) return rc;
   if ((m >> 6 & 1u) && (rc = diag_run(&J, p, px, py, g, 6, bounded)) != ASTAR_OK) return rc;

@@ -1885,6 +1885,60 @@ static void test_path_externals(void) {
   }
 }
 
+/* Jump point search's g along long diagonal runs (jps.c's diag_run sums a
+** run's cost step by step): on a 200x200 grid with scattered walls, every
+** jump point the search expands has as its g its parent's g plus the jump's
+** cost (diagonal first, then straight), to the bit, and a query to it (the
+** plain loop: no trace) costs A*'s, to the bit. */
+static void test_jps_diagonal_g(void) {
+  astar_grid *gr = astar_grid_new(200, 200, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL), *a = astar_search_new(NULL, NULL);
+  astar_query q, qa;
+  const astar_trace_entry *t;
+  size_t n, i, far = 0;
+  uint32_t r = 12345;
+  int32_t x, y, nodes[1024];
+  double cost, acost;
+  for (y = 0; y < 200; y++)
+    for (x = 0; x < 200; x++) {
+      r = r * 1103515245u + 12345u;
+      if ((r >> 16) % 100 < 3 && x + y > 4 && x + y < 390)
+        CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+    }
+  astar_query_init(&q, 1 * 200 + 1, 190 * 200 + 198);
+  q.record_trace = 1;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK && astar_search_jps(s));
+  CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+  t = astar_search_trace(s, &n);
+  CHECK(n > 20);
+  for (i = 0; i < n && i < 120; i++) {
+    int32_t v = t[i].node, u = t[i].parent, dx, dy, nd;
+    size_t k;
+    double pg = 0;
+    if (u >= 0) {
+      for (k = 0; k < i && t[k].node != u; k++) continue;
+      CHECK(k < i);
+      pg = k < i ? t[k].g : -1;
+      dx = abs(v % 200 - u % 200), dy = abs(v / 200 - u / 200), nd = dx < dy ? dx : dy;
+      if (nd > 20) far++;
+      CHECK(t[i].g == pg + nd * ASTAR_GRID_DIAG + (dx > dy ? dx - nd : dy - nd)); /* to the bit */
+    }
+    astar_query_init(&qa, q.start, v);
+    qa.algorithm = ASTAR_ALGO_ASTAR;
+    CHECK(astar_search_begin(a, astar_grid_topology(gr), &qa) == ASTAR_OK);
+    CHECK(astar_search_step(a, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path(a, v, nodes, NULL, &acost) > 0);
+    astar_query_init(&qa, q.start, v);
+    CHECK(astar_search_begin(a, astar_grid_topology(gr), &qa) == ASTAR_OK && astar_search_jps(a));
+    CHECK(astar_search_step(a, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path(a, v, nodes, NULL, &cost) > 0 && cost == acost);
+  }
+  CHECK(far > 5); /* jumps with long diagonal runs */
+  astar_search_free(s);
+  astar_search_free(a);
+  astar_grid_free(gr);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1892,6 +1946,7 @@ int main(void) {
   test_bad_input();
   test_grid();
   test_jps();
+  test_jps_diagonal_g();
   test_jps_plus();
   test_jump_escapes();
   test_hex();
