@@ -853,13 +853,14 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
 ** its end.  Costs are summed forwards, step by step, as A* sums them.
 */
 static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
-                        double *cost) {
+                        int32_t cap, double *cost) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, len = 1, u, a, i;
   double sum = 0;
   /* one walk back from v (nodes NULL: the length alone), the cells written
   ** goal first (a jump's straight part, then its diagonal one, from the far
-  ** end), then put in path order; the caller's buffers hold the length */
+  ** end), then put in path order; past cap, the walk counts on */
+  if (cap < 1) nodes = NULL;
   if (nodes) nodes[0] = v;
   for (u = v; (a = node_parent(s, u)) >= 0; u = a) {
     int32_t ay = lat_row(gr, a), uy = lat_row(gr, u);
@@ -868,6 +869,7 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
     int32_t diag = adx < ady ? adx : ady, straight = (adx > ady ? adx : ady) - diag, j;
     int sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3);
     int dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
+    if (nodes != NULL && straight + diag > cap - len) nodes = NULL; /* too long */
     if (nodes == NULL) {
       len += straight + diag;
       continue;
