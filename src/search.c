@@ -704,7 +704,9 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   int32_t v = reached(s, to), len;
   if (v < 0 || s->reverse) return 0;
   if (s->jps) {
-    len = s->ops->jps->path(s, v, nodes, links, INT32_MAX, cost); /* the caller's room */
+    /* the caller's room is the length: the jump points are counted first */
+    len = s->ops->jps->path(s, v, NULL, NULL, 0, NULL);
+    len = s->ops->jps->path(s, v, nodes, links, len, cost);
     path_external(s, nodes, len);
     return len;
   }
