@@ -674,13 +674,18 @@ const astar_error_info *astar_search_error(const astar_search *s);
 /* After FOUND: the number of nodes on the path (>= 1).  Partial paths: pass
 ** the node from astar_search_best.  0 when `to` was not reached. */
 int32_t astar_search_path_length(const astar_search *s, int32_t to);
-/* Writes the path start..to: nodes[0..len-1] (required, room for
-** astar_search_path_length entries) and links[0..len-2] (may be NULL; graph
-** edge ids, grid step directions 0..7, hex directions 0..5).  [out] cost (may be
-** NULL): the sum of the step costs along the path.  Returns the length, 0
-** when `to` was not reached. */
+/* Writes the path start..to: nodes[0..len-1] (required, room for _length's
+** count) and links[0..len-2] (may be NULL; graph edge ids, grid step
+** directions 0..7, hex 0..5).  [out] cost (may be NULL): the step costs
+** summed.  Returns the length, 0 when `to` was not reached. */
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
                           int32_t *links, double *cost);
+/* The same in one walk, into arrays the caller keeps (as getline's): *nodes
+** of *ncap entries, *links of *lcap (links NULL: none), grown by alloc (NULL:
+** realloc).  [out] len.  ENOMEM: a growth failed (*len 0, arrays valid). */
+int astar_search_path_fill(const astar_search *s, int32_t to, astar_alloc_fn alloc, void *ud,
+                           int32_t **nodes, size_t *ncap, int32_t **links, size_t *lcap,
+                           int32_t *len, double *cost);
 /* The goal id of the current query (-1 for distance searches). */
 int32_t astar_search_goal(const astar_search *s);
 /* With query.track_best: the reached node with the smallest heuristic value

@@ -201,9 +201,11 @@ typedef struct astar_jps_ops {
   astar_run_fn run_sized;      /* units of size > 1 (query.size) */
   /* the path to reached jump point v: its length, and with nodes the
   ** internal ids (every cell), links (len - 1 step directions, may be
-  ** NULL) and the cost summed step by step in path order */
+  ** NULL) and the cost summed step by step in path order; a path longer
+  ** than cap (nodes' room; links has cap - 1) is only counted: the length
+  ** returned is then above cap and nothing is written */
   int32_t (*path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
-                  double *cost);
+                  int32_t cap, double *cost);
   /* the precomputed mode (jpsplus.c): why it cannot serve q, a query that
   ** refusal above lets JPS serve (its own conditions only: the table, the
   ** rule, the size; NULL: it can), and its loops */

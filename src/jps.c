@@ -853,42 +853,45 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
 
 /*
 ** The path to reached jump point v, every cell listed: each jump is a
-** diagonal run then a straight one (either may be empty), walked back from
-** its end.  Costs are summed forwards, step by step, as A* sums them.
+** diagonal run then a straight one (either may be empty).  One walk back
+** counts the cells and, when they fit in cap, puts the jump points at the
+** end of nodes; the cells are then written forwards from the start, with
+** their links and the costs summed step by step in path order, as A* sums
+** them.  A jump's cells never reach the jump points still to be read (each
+** jump is at least a step), so no reversal.
 */
 static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
-                        double *cost) {
+                        int32_t cap, double *cost) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, len = 1, u, a, i;
+  int32_t pw = gr->pw, len = 1, nj = 1, u, a, k;
   double sum = 0;
-  /* one walk back from v (nodes NULL: the length alone), the cells written
-  ** goal first (a jump's straight part, then its diagonal one, from the far
-  ** end), then put in path order; the caller's buffers hold the length */
-  if (nodes) nodes[0] = v;
-  for (u = v; (a = node_parent(s, u)) >= 0; u = a) {
-    int32_t ay = lat_row(gr, a), uy = lat_row(gr, u);
-    int32_t ax = a - ay * pw, ux = u - uy * pw, c = u;
+  if (cap < 1) nodes = NULL;
+  if (nodes) nodes[cap - 1] = v;
+  for (u = v; (a = node_parent(s, u)) >= 0; u = a, nj++) {
+    int32_t ay = lat_row(gr, a), uy = lat_row(gr, u), ax = a - ay * pw, ux = u - uy * pw;
     int32_t adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
-    int32_t diag = adx < ady ? adx : ady, straight = (adx > ady ? adx : ady) - diag, j;
-    int sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3);
-    int dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
-    if (nodes == NULL) {
-      len += straight + diag;
-      continue;
-    }
-    for (j = 0; j < straight + diag; j++, len++) {
-      int d = j < straight ? sd : dd;
-      c -= gr->off[0][d];
-      if (links) links[len - 1] = d; /* the step from c on */
-      nodes[len] = c;
-    }
+    len += adx > ady ? adx : ady;
+    if (nodes && nj < cap) nodes[cap - 1 - nj] = a;
   }
-  if (nodes == NULL) return len;
-  astar__reverse(nodes, len);
-  if (links) astar__reverse(links, len - 1);
-  for (i = 1; i < len; i++) { /* a step of 1 or pw cells is straight, else diagonal */
-    int32_t step = nodes[i] - nodes[i - 1];
-    sum += step == 1 || step == -1 || step == pw || step == -pw ? 1.0 : ASTAR_GRID_DIAG;
+  if (nodes == NULL || len > cap) return len;
+  nodes[0] = u = nodes[cap - nj]; /* the start (nodes[0] is no later jump's) */
+  for (len = 1, k = cap - nj + 1; k < cap; k++) {
+    int32_t ay, uy, ax, ux, adx, ady, diag, straight, c, j;
+    int sd, dd;
+    a = u;
+    u = nodes[k]; /* read before the jump's cells are written */
+    ay = lat_row(gr, a), uy = lat_row(gr, u), ax = a - ay * pw, ux = u - uy * pw;
+    adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
+    diag = adx < ady ? adx : ady, straight = (adx > ady ? adx : ady) - diag;
+    sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3);
+    dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
+    for (c = a, j = 0; j < diag + straight; j++, len++) {
+      int d = j < diag ? dd : sd;
+      c += gr->off[0][d];
+      if (links) links[len - 1] = d; /* the step into c */
+      nodes[len] = c;
+      sum += d < 4 ? 1.0 : ASTAR_GRID_DIAG; /* 0..3 straight, 4..7 diagonal */
+    }
   }
   if (cost) *cost = sum;
   return len;

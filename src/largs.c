@@ -197,6 +197,12 @@ static int32_t check_id(lua_State *L, int arg, const char *what, int32_t count,
 static int32_t check_range(lua_State *L, int arg, const char *name, int32_t lo,
                            int32_t hi) {
   double v;
+#if COMPAT_HAS_INTEGERS
+  if (lua_isinteger(L, arg)) { /* the usual case, in two light calls */
+    lua_Integer i = lua_tointeger(L, arg);
+    if (i >= lo && i <= hi) return (int32_t)i;
+  }
+#endif
   if (lua_type(L, arg) != LUA_TNUMBER) type_error(L, arg, "number");
   v = lua_tonumber(L, arg);
   /* in range (NaN is not) and whole: no libm call on every argument */

@@ -145,20 +145,22 @@ static void push_path_size(lua_State *L, const lopts *o) {
 
 /* Pushes the path table for the path start..to, then the statistics.  The
 ** path is copied out of the search into scratch the search state owns (an
-** allocation failure while the table is built leaks nothing). */
+** allocation failure while the table is built leaks nothing), in one walk:
+** the core grows the scratch as it goes (astar_search_path_fill), with the
+** allocator and the growth sbuf_grow uses, so the two share it. */
 static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o,
                       int32_t to) {
-  int32_t len = astar_search_path_length(b->s, to);
-  double cost;
-  b->nodes = (int32_t *)sbuf_grow(L, C->M, b->nodes, &b->nodes_cap, (size_t)len,
-                                  sizeof(int32_t));
-  b->links = (int32_t *)sbuf_grow(L, C->M, b->links, &b->links_cap, (size_t)len,
-                                  sizeof(int32_t));
-  astar_search_path(b->s, to, b->nodes, b->links, &cost);
   /* a jump point search's cost is its path's length to the bit: it sums
   ** 1 or the diagonal per step in path order (jps.c's jps_path), as
-  ** path.length does (spec/path_result_spec.lua checks both) */
-  push_path_table(L, T, b->nodes, b->links, len, cost, astar_search_jps(b->s) ? cost : -1.0);
+  ** path.length does (spec/path_result_spec.lua checks both); so its
+  ** links, which only path.length would read, are not written at all */
+  int jps = astar_search_jps(b->s), rc;
+  int32_t len;
+  double cost = 0;
+  rc = astar_search_path_fill(b->s, to, state_alloc, C->M, &b->nodes, &b->nodes_cap,
+                              jps ? NULL : &b->links, &b->links_cap, &len, &cost);
+  if (rc != ASTAR_OK) status_error(L, rc);
+  push_path_table(L, T, b->nodes, jps ? NULL : b->links, len, cost, jps ? cost : -1.0);
   push_path_size(L, o);
   grid_path_points(L, C, T, b, o, len); /* after the links are used */
   push_stats(L, T, b->s, o);

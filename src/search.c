@@ -657,7 +657,7 @@ static int32_t tree_parent(const astar_search *s, int32_t v) {
 int32_t astar_search_path_length(const astar_search *s, int32_t to) {
   int32_t v = reached(s, to), len = 0;
   if (v < 0 || s->reverse) return 0;
-  if (s->jps) return s->ops->jps->path(s, v, NULL, NULL, NULL);
+  if (s->jps) return s->ops->jps->path(s, v, NULL, NULL, 0, NULL);
   for (; v >= 0; v = tree_parent(s, v)) len++;
   return len;
 }
@@ -679,22 +679,16 @@ static void path_external(const astar_search *s, int32_t *nodes, int32_t len) {
     for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
 }
 
-int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
-                          int32_t *links, double *cost) {
-  int32_t v = reached(s, to), len, i;
+/* An A* path walked into nodes[0..len-1] goal first (internal ids): put in
+** path order, so the costs can be summed forwards: the order in which the
+** search accumulated g, so an intact chain sums to g exactly; a chain whose
+** ancestors improved after it was built (possible when an inadmissible
+** heuristic stops the search early) sums to its own, lower, true cost.
+** Then links (may be NULL), the cost, and the external ids. */
+static void path_finish(const astar_search *s, int32_t *nodes, int32_t *links, int32_t len,
+                        double *cost) {
+  int32_t i;
   double sum = 0;
-  if (v < 0 || s->reverse) return 0;
-  if (s->jps) {
-    len = s->ops->jps->path(s, v, nodes, links, cost);
-    path_external(s, nodes, len);
-    return len;
-  }
-  /* internal ids first, in one walk from the end, then put in path order,
-  ** so the costs can be summed forwards: the order in which the search
-  ** accumulated g, so an intact chain sums to g exactly; a chain whose
-  ** ancestors improved after it was built (possible when an inadmissible
-  ** heuristic stops the search early) sums to its own, lower, true cost */
-  for (len = 0; v >= 0; v = tree_parent(s, v)) nodes[len++] = v;
   astar__reverse(nodes, len);
   for (i = 1; i < len; i++) {
     int32_t link = *parent_at(s, nodes[i]);
@@ -703,7 +697,67 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   }
   path_external(s, nodes, len);
   if (cost) *cost = sum;
+}
+
+int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
+                          int32_t *links, double *cost) {
+  int32_t v = reached(s, to), len;
+  if (v < 0 || s->reverse) return 0;
+  if (s->jps) {
+    /* the caller's room is the length: the jump points are counted first */
+    len = s->ops->jps->path(s, v, NULL, NULL, 0, NULL);
+    len = s->ops->jps->path(s, v, nodes, links, len, cost);
+    path_external(s, nodes, len);
+    return len;
+  }
+  /* internal ids first, in one walk from the end */
+  for (len = 0; v >= 0; v = tree_parent(s, v)) nodes[len++] = v;
+  path_finish(s, nodes, links, len, cost);
   return len;
+}
+
+/* Grows *arr (*cap entries) to hold at least need (the buffers of
+** astar_search_path_fill: geometric, as astar__grow). */
+static int fill_room(astar_alloc_fn alloc, void *ud, int32_t **arr, size_t *cap, size_t need) {
+  return astar__grow(alloc, ud, (void **)arr, cap, need, sizeof(int32_t));
+}
+
+/* The path written where astar_search_path writes it, but into arrays that
+** grow: the walk back writes while there is room (the arrays are kept
+** across queries, so there nearly always is), and grows them in the walk
+** (A*) or counts on and writes again (a jump point search's path, whose
+** cells come from its jump points). */
+int astar_search_path_fill(const astar_search *s, int32_t to, astar_alloc_fn alloc, void *ud,
+                           int32_t **nodes, size_t *ncap, int32_t **links, size_t *lcap,
+                           int32_t *len, double *cost) {
+  int32_t v = reached(s, to), n;
+  *len = 0;
+  if (v < 0 || s->reverse) return ASTAR_OK;
+  if (s->jps) {
+    for (;;) { /* at most twice: the second time there is room */
+      size_t room = *ncap;
+      if (links && *lcap + 1 < room) room = *lcap + 1;
+      if (room > INT32_MAX) room = INT32_MAX;
+      n = s->ops->jps->path(s, v, *nodes, links ? *links : NULL, (int32_t)room, cost);
+      if ((size_t)n <= room) break;
+      if (fill_room(alloc, ud, nodes, ncap, (size_t)n) != ASTAR_OK ||
+          (links && fill_room(alloc, ud, links, lcap, (size_t)n - 1) != ASTAR_OK))
+        return ASTAR_ENOMEM;
+    }
+    path_external(s, *nodes, n);
+    *len = n;
+    return ASTAR_OK;
+  }
+  for (n = 0; v >= 0; v = tree_parent(s, v)) {
+    if ((size_t)n == *ncap && fill_room(alloc, ud, nodes, ncap, (size_t)n + 1) != ASTAR_OK)
+      return ASTAR_ENOMEM;
+    (*nodes)[n++] = v;
+  }
+  if (links && n > 1 && fill_room(alloc, ud, links, lcap, (size_t)n - 1) != ASTAR_OK)
+    return ASTAR_ENOMEM;
+  path_finish(s, *nodes, links ? *links : NULL, n, cost);
+  *len = n;
+  return ASTAR_OK;
 }
 
 int32_t astar_search_link(const astar_search *s, int32_t node) {

@@ -1939,6 +1939,186 @@ static void test_jps_diagonal_g(void) {
   astar_grid_free(gr);
 }
 
+/* An allocator that counts live bytes and fails once `fail_in` reaches 0
+** (astar_search_path_fill's growth). */
+typedef struct fill_mem {
+  long live;
+  int fail_in; /* allocations left before one fails (-1: never) */
+} fill_mem;
+
+static void *fill_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+  fill_mem *m = (fill_mem *)ud;
+  void *r;
+  if (p == NULL) osize = 0;
+  if (nsize == 0) {
+    free(p);
+    m->live -= (long)osize;
+    return NULL;
+  }
+  if (m->fail_in == 0) return NULL;
+  if (m->fail_in > 0) m->fail_in--;
+  r = realloc(p, nsize);
+  if (r != NULL) m->live += (long)nsize - (long)osize;
+  return r;
+}
+
+/* A caller's growable path: the arrays astar_search_path_fill grows. */
+typedef struct fill_buf {
+  int32_t *nodes, *links;
+  size_t ncap, lcap;
+  int want_links;
+} fill_buf;
+
+static void fill_free(fill_mem *m, fill_buf *b) {
+  if (b->nodes) fill_alloc(m, b->nodes, b->ncap * sizeof(int32_t), 0);
+  if (b->links) fill_alloc(m, b->links, b->lcap * sizeof(int32_t), 0);
+  memset(b, 0, sizeof *b);
+}
+
+/* One found search's path both ways: astar_search_path into arrays sized
+** by astar_search_path_length, and astar_search_path_fill into b (with or
+** without links); same length, nodes, links and cost to the bit. */
+static void fill_compare(astar_search *s, int32_t to, fill_mem *m, fill_buf *b) {
+  int32_t len = astar_search_path_length(s, to), n = -1, i;
+  int32_t *nodes = (int32_t *)malloc((size_t)(len + 1) * sizeof(int32_t));
+  int32_t *links = (int32_t *)malloc((size_t)(len + 1) * sizeof(int32_t));
+  double cost = -1, fcost = -2;
+  CHECK(len >= 1 && nodes != NULL && links != NULL);
+  if (nodes == NULL || links == NULL) return;
+  CHECK(astar_search_path(s, to, nodes, links, &cost) == len);
+  CHECK(astar_search_path_fill(s, to, fill_alloc, m, &b->nodes, &b->ncap,
+                               b->want_links ? &b->links : NULL, &b->lcap, &n,
+                               &fcost) == ASTAR_OK);
+  CHECK(n == len && fcost == cost && b->ncap >= (size_t)n);
+  for (i = 0; i < len && i < n; i++) CHECK(b->nodes[i] == nodes[i]);
+  if (b->want_links) {
+    CHECK(len < 2 || b->lcap >= (size_t)len - 1);
+    for (i = 0; i + 1 < len && i + 1 < n; i++) CHECK(b->links[i] == links[i]);
+  } else {
+    CHECK(b->links == NULL && b->lcap == 0);
+  }
+  free(nodes);
+  free(links);
+}
+
+/* astar_search_path_fill agrees with astar_search_path on random grids
+** (square: A*, JPS, JPS+; hex: A*; partial paths) and on graphs, whether
+** the arrays start empty, small or large; it writes nothing for a node not
+** reached or after a reverse search; a failed growth leaves the arrays
+** valid (ENOMEM, length 0) and the next fill with memory succeeds; every
+** byte comes back. */
+static void test_path_fill(void) {
+  static const int algos[] = {ASTAR_ALGO_ASTAR, ASTAR_ALGO_JPS, ASTAR_ALGO_JPS_PLUS};
+  unsigned r = 4242u;
+  fill_mem mem = {0, -1};
+  fill_buf kept = {NULL, NULL, 0, 0, 1}, nolinks = {NULL, NULL, 0, 0, 0};
+  astar_search *s = astar_search_new(NULL, NULL);
+  int t, a, found = 0, jps_found = 0;
+  for (t = 0; t < 120; t++) {
+    int hex = t % 4 == 3;
+    int32_t w = 2 + (int32_t)((r = r * 1103515245u + 12345u) >> 16) % 60;
+    int32_t h = 2 + (int32_t)((r = r * 1103515245u + 12345u) >> 16) % 60, i;
+    astar_grid *gr = hex ? astar_hex_new(w, h, ASTAR_HEX_ODD_R, NULL, NULL)
+                         : astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_topology *tp = astar_grid_topology(gr);
+    for (i = 0; i < w * h / 5; i++) {
+      r = r * 1103515245u + 12345u;
+      astar_grid_set_blocked(gr, (int32_t)(r >> 8) % w, (int32_t)(r >> 18) % h, 1);
+    }
+    astar_grid_set_blocked(gr, 0, 0, 0);
+    astar_grid_set_blocked(gr, w - 1, h - 1, 0);
+    if (!hex) CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+    for (a = 0; a < (hex ? 1 : 3); a++) {
+      astar_query q;
+      int rc;
+      astar_query_init(&q, 0, w * h - 1);
+      q.algorithm = algos[a];
+      q.track_best = algos[a] == ASTAR_ALGO_ASTAR; /* JPS refuses it */
+      CHECK(astar_search_begin(s, tp, &q) == ASTAR_OK);
+      rc = astar_search_step(s, 0);
+      CHECK(rc == ASTAR_FOUND || rc == ASTAR_UNREACHABLE);
+      if (rc == ASTAR_FOUND) {
+        fill_buf fresh = {NULL, NULL, 0, 0, 1}, small = {NULL, NULL, 3, 2, 1};
+        found++;
+        if (astar_search_jps(s)) jps_found++;
+        fill_compare(s, q.goal, &mem, &kept);    /* kept across queries */
+        fill_compare(s, q.goal, &mem, &nolinks); /* links not wanted */
+        fill_compare(s, q.goal, &mem, &fresh);   /* grown from nothing */
+        fill_free(&mem, &fresh);
+        small.nodes = (int32_t *)fill_alloc(&mem, NULL, 0, 3 * sizeof(int32_t));
+        small.links = (int32_t *)fill_alloc(&mem, NULL, 0, 2 * sizeof(int32_t));
+        fill_compare(s, q.goal, &mem, &small); /* too small at first */
+        fill_free(&mem, &small);
+      } else if (astar_search_best(s) >= 0) {
+        fill_compare(s, astar_search_best(s), &mem, &kept); /* a partial path */
+      }
+    }
+    { /* a node not reached (a blocked one): nothing written */
+      astar_query q;
+      int32_t n = -1;
+      astar_grid_set_blocked(gr, w - 1, 0, 1);
+      astar_query_init(&q, 0, 0);
+      CHECK(astar_search_begin(s, tp, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_FOUND);
+      CHECK(astar_search_path_fill(s, w - 1, fill_alloc, &mem, &kept.nodes, &kept.ncap,
+                                   &kept.links, &kept.lcap, &n, NULL) == ASTAR_OK && n == 0);
+      CHECK(astar_search_path_fill(s, -1, fill_alloc, &mem, &kept.nodes, &kept.ncap, NULL,
+                                   NULL, &n, NULL) == ASTAR_OK && n == 0);
+      CHECK(astar_search_path_fill(s, w * h, fill_alloc, &mem, &kept.nodes, &kept.ncap, NULL,
+                                   NULL, &n, NULL) == ASTAR_OK && n == 0);
+    }
+    astar_grid_free(gr);
+  }
+  CHECK(found > 100 && jps_found > 50);
+  { /* graphs (edge ids as links) and reverse distance searches */
+    astar_graph *g = seed_graph();
+    astar_topology *tp = astar_graph_topology(g);
+    astar_query q;
+    int32_t n = -1, src = 5;
+    astar_query_init(&q, 0, 5);
+    CHECK(astar_search_begin(s, tp, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_FOUND);
+    fill_compare(s, 5, &mem, &kept);
+    fill_compare(s, 5, &mem, &nolinks);
+    CHECK(astar_search_begin_distances(s, tp, &src, 1, 1, &q) == ASTAR_OK);
+    CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path_fill(s, 0, fill_alloc, &mem, &kept.nodes, &kept.ncap, &kept.links,
+                                 &kept.lcap, &n, NULL) == ASTAR_OK && n == 0);
+    astar_graph_free(g);
+  }
+  { /* out of memory: A* grows in the walk, JPS after counting */
+    astar_grid *gr = astar_grid_new(300, 3, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_topology *tp = astar_grid_topology(gr);
+    int k;
+    for (k = 0; k < 2; k++) {
+      astar_query q;
+      fill_buf b = {NULL, NULL, 0, 0, 1};
+      int32_t n = -1, *before;
+      double cost = -1;
+      astar_query_init(&q, 0, 299);
+      q.algorithm = k == 0 ? ASTAR_ALGO_ASTAR : ASTAR_ALGO_JPS;
+      CHECK(astar_search_begin(s, tp, &q) == ASTAR_OK && astar_search_step(s, 0) == ASTAR_FOUND);
+      mem.fail_in = 1; /* the first array, not the second */
+      CHECK(astar_search_path_fill(s, 299, fill_alloc, &mem, &b.nodes, &b.ncap, &b.links,
+                                   &b.lcap, &n, &cost) == ASTAR_ENOMEM && n == 0);
+      before = b.nodes;
+      CHECK(b.links == NULL && b.lcap == 0 && (b.nodes == NULL) == (b.ncap == 0));
+      mem.fail_in = 0; /* none */
+      CHECK(astar_search_path_fill(s, 299, fill_alloc, &mem, &b.nodes, &b.ncap, &b.links,
+                                   &b.lcap, &n, &cost) == ASTAR_ENOMEM && n == 0);
+      CHECK(b.nodes == before);
+      mem.fail_in = -1;
+      CHECK(astar_search_path_fill(s, 299, fill_alloc, &mem, &b.nodes, &b.ncap, &b.links,
+                                   &b.lcap, &n, &cost) == ASTAR_OK && n == 300 && cost == 299);
+      CHECK(b.nodes[0] == 0 && b.nodes[299] == 299 && b.links[298] == b.links[0]);
+      fill_free(&mem, &b);
+    }
+    astar_grid_free(gr);
+  }
+  fill_free(&mem, &kept);
+  fill_free(&mem, &nolinks);
+  CHECK(mem.live == 0);
+  astar_search_free(s);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -1972,6 +2152,7 @@ int main(void) {
   test_slot_growth();
   test_heap_order();
   test_path_externals();
+  test_path_fill();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
