@@ -287,6 +287,54 @@ static void test_jump_escapes(void) {
   astar_grid_free(fresh);
 }
 
+/* Diagonal entries on an open 70 x 70 grid (padded 72 wide): exact within
+** 8 steps or before the next padded column that is a multiple of 16 (a
+** waypoint), else 32 + the steps to the waypoint; an edit repaired as a
+** fresh build; a corner-to-corner jps+ path over waypoints costing A*'s. */
+#define WP_AT(t, x, y, d) ((t)[((size_t)(y)*72u + (size_t)(x)) * 8u + (d)])
+static void test_jump_waypoints(void) {
+  astar_grid *gr = astar_grid_new(70, 70, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *fresh = astar_grid_new(70, 70, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  const int8_t *ta, *tb;
+  size_t na, nb;
+  int32_t nodes[200];
+  double cost[2];
+  int k;
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, &na);
+  CHECK(WP_AT(ta, 1, 1, 4) == 32 + 15); /* SE, 69 open steps: column 16 */
+  CHECK(WP_AT(ta, 62, 62, 4) == -8);     /* 8 open steps, past column 64 */
+  CHECK(WP_AT(ta, 61, 61, 4) == 32 + 3); /* 9: the waypoint, column 64 */
+  CHECK(WP_AT(ta, 15, 15, 7) == -14);    /* NW, 14 steps before column 0 */
+  CHECK(WP_AT(ta, 17, 17, 7) == 32 + 1); /* 16 steps past column 16 */
+  CHECK(WP_AT(ta, 64, 64, 7) == 32 + 16);
+  /* a wall cell at (40, 20) (padded (41, 21)): row 20 (padded 20) beside it
+  ** finds jump points, so the SE run from padded (14, 13) stops 7 on, at
+  ** padded (21, 20), past the waypoint column 16 */
+  CHECK(WP_AT(ta, 14, 13, 4) == 32 + 2);
+  CHECK(astar_grid_set_blocked(gr, 40, 20, 1) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(fresh, 40, 20, 1) == ASTAR_OK);
+  CHECK(astar_grid_precompute_jumps(fresh, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, &na);
+  tb = astar_grid_jump_table(fresh, &nb);
+  CHECK(nb == na && memcmp(ta, tb, na) == 0);
+  CHECK(WP_AT(ta, 14, 13, 4) == 7);
+  astar_query_init(&q, 0, 69 * 70 + 69);
+  for (k = 0; k < 2; k++) {
+    q.algorithm = k ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_ASTAR;
+    CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+    CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path(s, q.goal, nodes, NULL, &cost[k]) == 70);
+  }
+  CHECK(cost[0] == cost[1]);
+  astar_search_free(s);
+  astar_grid_free(gr);
+  astar_grid_free(fresh);
+}
+#undef WP_AT
+
 static void test_jps(void) {
   astar_grid *gr = astar_grid_new(70, 40, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_graph *g = astar_graph_new(NULL, NULL);
@@ -1894,6 +1942,7 @@ int main(void) {
   test_jps();
   test_jps_plus();
   test_jump_escapes();
+  test_jump_waypoints();
   test_hex();
   test_lattice();
   test_topology();
