@@ -304,7 +304,7 @@ static void test_jump_waypoints(void) {
   int k;
   CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
   ta = astar_grid_jump_table(gr, &na);
-  CHECK(WP_AT(ta, 1, 1, 4) == 32 + 15); /* SE, 69 open steps: column 16 */
+  CHECK(WP_AT(ta, 1, 1, 4) == 32 + 15);  /* SE, 69 open steps: column 16 */
   CHECK(WP_AT(ta, 62, 62, 4) == -8);     /* 8 open steps, past column 64 */
   CHECK(WP_AT(ta, 61, 61, 4) == 32 + 3); /* 9: the waypoint, column 64 */
   CHECK(WP_AT(ta, 15, 15, 7) == -14);    /* NW, 14 steps before column 0 */
