@@ -117,7 +117,7 @@ describe("jps+: the oracle", function()
     check_queries(r, g, 6)
   end)
 
-  it("bounds a diagonal run's entry: it stops at every 16th column at the latest", function()
+  it("bounds a diagonal run's entry: past the next 16th column, exact within 8 steps, else a waypoint", function()
     -- so an edit's repair walks back at most 16 cells along a diagonal run
     local g = astar.grid(70, 70):precompute_jumps()
     local t, pw = core._jump_table(g), 72
@@ -131,12 +131,83 @@ describe("jps+: the oracle", function()
       for x = 1, 70 do
         for d = 4, 7 do
           local k = entry(x, y, d)
-          assert(k >= -16 and k <= 16, ("(%d, %d) direction %d: %d"):format(x, y, d, k))
+          assert((k >= -16 and k <= 16) or (k >= 33 and k <= 48), ("(%d, %d) direction %d: %d"):format(x, y, d, k))
         end
       end
     end
+    -- south-east runs end at the corner (70, 70), north-west ones at (1, 1)
+    assert.equal(32 + 15, entry(1, 1, 4)) -- 69 open steps: the waypoint column 16, 15 on
+    assert.equal(-8, entry(62, 62, 4)) -- 8 open steps to the corner: exact, past column 64
+    assert.equal(32 + 3, entry(61, 61, 4)) -- 9 steps, past column 64: the waypoint, 3 on
+    assert.equal(-14, entry(15, 15, 7)) -- 14 steps, the waypoint column 0 beyond them: exact
+    assert.equal(32 + 1, entry(17, 17, 7)) -- 16 steps past column 16: the waypoint, 1 on
+    assert.equal(32 + 16, entry(64, 64, 7)) -- north-west of a waypoint: the next, column 48
     assert.equal(69 * astar.DIAGONAL, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).cost)
     assert.equal(2, g:find_path(1, 1, 70, 70, { algorithm = "jps+" }).expanded)
+  end)
+
+  it("holds every diagonal entry as its definition says, walked cell by cell", function()
+    -- a diagonal entry: 0 where the step is forbidden; k where the run's
+    -- first stop (a cell whose straight runs along the diagonal's components
+    -- find a jump point) is k on, -k where the run ends k open steps on with
+    -- no stop, when k <= 8 or no padded column that is a multiple of 16 (a
+    -- waypoint) comes first; else 32 + the steps to that waypoint (the walk
+    -- reads nothing there)
+    local r = rng(41)
+    local seen = { exact = 0, wall = 0, waypoint = 0 }
+    local density = { 0, 0.002, 0.004, 0.01, 0.05, 0.12, 0.25, 0.35 }
+    for trial = 1, #density do
+      local w, h = 40 + r(0, 40), 30 + r(0, 40)
+      local g = random_grid(r, w, h, density[trial])
+      g:precompute_jumps()
+      if trial == #density then g:set_blocked_rect(2, 2, w - 1, 3, false) end -- repaired, then compared
+      local t, pw = core._jump_table(g), w + 2
+      local function entry(x, y, d)
+        local k = t:byte((y * pw + x) * 8 + d + 1)
+        return k >= 128 and k - 256 or k
+      end
+      local function open(x, y) return x >= 1 and x <= w and y >= 1 and y <= h and not g:is_blocked(x, y) end
+      local DX, DY = { [4] = 1, [5] = 1, [6] = -1, [7] = -1 }, { [4] = 1, [5] = -1, [6] = 1, [7] = -1 }
+      for y = 1, h do
+        for x = 1, w do
+          for d = 4, 7 do
+            local sx, sy = DX[d], DY[d]
+            local hd, vd = sx > 0 and 0 or 1, sy > 0 and 2 or 3
+            local function steps(cx, cy)
+              return open(cx, cy) and open(cx + sx, cy + sy) and open(cx + sx, cy) and open(cx, cy + sy)
+            end
+            local want
+            if not steps(x, y) then
+              want = 0
+            else
+              local k, cx, cy = 0, x, y
+              repeat
+                k, cx, cy = k + 1, cx + sx, cy + sy
+                if entry(cx, cy, hd) > 0 or entry(cx, cy, vd) > 0 then want = k
+                elseif not steps(cx, cy) then want = -k end
+              until want
+              local j = 1
+              while (x + j * sx) % 16 ~= 0 do j = j + 1 end
+              if math.abs(want) > 8 and math.abs(want) > j then
+                want = 32 + j
+                seen.waypoint = seen.waypoint + 1
+              elseif want > 0 then
+                seen.exact = seen.exact + 1
+              else
+                seen.wall = seen.wall + 1
+              end
+            end
+            local got = entry(x, y, d)
+            if got ~= want then
+              error(("trial %d: (%d, %d) direction %d: %d, want %d"):format(trial, x, y, d, got, want))
+            end
+          end
+        end
+      end
+      check_table(g, "definition trial " .. trial)
+    end
+    assert(seen.exact > 1000 and seen.wall > 1000 and seen.waypoint > 1000,
+      ("exact %d, wall %d, waypoint %d"):format(seen.exact, seen.wall, seen.waypoint))
   end)
 
   it("caps a straight run's entry at 126 steps: an escape (+-127) goes on 126 cells", function()

@@ -434,8 +434,9 @@ typedef enum astar_algorithm {
 ** no_corner_cutting grid may hold a table of jump distances, 8 bytes a
 ** cell (in astar_topology_bytes), built by astar_grid_precompute_jumps (one
 ** pass) and repaired locally by each astar_grid_set_blocked, in that call
-** (diagonal entries stop at every 16th column, so a repair walks back 16
-** cells at most; in a batch, at astar_grid_edits_end).
+** (a diagonal entry whose stop lies far on stops at the next 16th column,
+** so a repair walks back 16 cells at most; in a batch, at
+** astar_grid_edits_end).
 ** ASTAR_ALGO_JPS_PLUS searches with it: the queries JPS serves, A*'s path
 ** costs, every cell listed; AUTO takes it where the table pays
 ** (astar_grid_has_jumps).  Without a table, or on a query JPS refuses, it
@@ -544,7 +545,8 @@ int astar_grid_has_jumps(const astar_grid *gr);
 /* For inspection: grid gr's jump table (NULL: none), *n entries, 8 per cell
 ** of the padded grid ((width + 2) x (height + 2)) by direction E, W, S, N,
 ** SE, NE, SW, NW; k > 0: a jump point k steps on, else -k open steps;
-** +-127 (straight): past 126 steps (a jump point or not), read 126 on. */
+** +-127 (straight): past 126 steps (a jump point or not), read 126 on;
+** 33..48 (diagonal): a waypoint k - 32 steps on, nothing there. */
 const int8_t *astar_grid_jump_table(const astar_grid *gr, size_t *n);
 
 typedef struct astar_stats {

@@ -9,9 +9,11 @@
 **   k > 0   a stop k steps on (straight: a jump point, a cell with a
 **           forced neighbour; diagonal: a jump point, a cell from which a
 **           straight run along one of the diagonal's two components finds
-**           one, or a waypoint, see JUMP_DIAG_STOP);
+**           one);
 **   k <= 0  no jump point: the run has -k open cells before a wall (or,
 **           diagonally, before a step the rule forbids);
+**   33..48  (diagonal only) a waypoint k - 32 steps on, where the run
+**           stops although nothing is there (see JUMP_DIAG_STOP);
 **   +-127   (straight only) an escape: the run goes on past JUMP_RUN open
 **           cells (127: it finds a jump point further on; -127: it does
 **           not), and the entry JUMP_RUN cells on tells the rest.
@@ -20,7 +22,8 @@
 ** Blocked cells (the border too) hold 0 everywhere.  An expansion reads
 ** one entry per straight direction instead of scanning (the goal on the
 ** run stops it first); a diagonal run hops from stop to stop -- its jump
-** points and the cell where it crosses the goal's row or column -- and
+** points, the cell where it crosses the goal's row or column, waypoints
+** past which its stop lies far on (JUMP_DIAG_STOP) -- and
 ** offers what the straight entries there find, as jps.c's diagonal runs
 ** do: the nodes are JPS's own.  Pruning, parents and paths are jps.c's
 ** (jps.h, astar__grid_jps.path): a jump is a diagonal run then a straight
@@ -74,23 +77,56 @@ static int32_t sweep_straight(astar_grid *gr, int32_t c, int d) {
   return t < 0 ? -t : t;
 }
 
-/* A diagonal run also stops at every cell whose padded column is a multiple
-** of JUMP_DIAG_STOP (a waypoint: the search reads the straight entries there,
-** which find nothing unless it is a jump point, and goes on).  An entry then
-** depends on at most JUMP_DIAG_STOP entries after it, so a repair's walk
-** back along a diagonal run is that long at most, however open the map. */
+/* Waypoints.  A diagonal entry's stop or wall may lie further on than the
+** next cell whose padded column is a multiple of JUMP_DIAG_STOP (a waypoint,
+** 1..16 steps on: to_waypoint).  Then the entry is exact only while the
+** stop or wall lies within JUMP_DIAG_EXACT steps; further on, the run stops
+** at the waypoint and the entry says it is one: JUMP_WP + the steps to it.
+** The search moves on from a waypoint without reading its straight entries
+** (they find nothing), and never stops at one before a stop or wall within
+** JUMP_DIAG_EXACT (11-44% of the stops the game and street maps' runs made
+** when every waypoint stopped them).  An entry then depends on at most
+** JUMP_DIAG_STOP entries after it, so a repair's walk back along a diagonal
+** run is that long at most, however open the map: a new stop changes the
+** entries up to JUMP_DIAG_EXACT cells back, or back to the waypoint before
+** it (more exact cells: cheaper queries, dearer repairs; see doc/design.md). */
 #ifndef JUMP_DIAG_STOP
 #define JUMP_DIAG_STOP 16
 #endif
+#ifndef JUMP_DIAG_EXACT
+#define JUMP_DIAG_EXACT 8
+#endif
+#define JUMP_WP 32 /* a waypoint's flag: entries JUMP_WP + 1 .. JUMP_WP + 16 */
+
+/* The steps from padded column x to the next waypoint column in x step sx
+** (1..JUMP_DIAG_STOP). */
+ASTAR_INLINE int32_t to_waypoint(uint32_t x, int32_t sx) {
+  return sx > 0 ? JUMP_DIAG_STOP - (int32_t)(x % JUMP_DIAG_STOP)
+                : (int32_t)((x + JUMP_DIAG_STOP - 1) % JUMP_DIAG_STOP) + 1;
+}
 
 /* The diagonal entry of padded cell c, in padded column x, in direction d
-** (4..7): 0 where the rule forbids the step, a stop 1 on where a straight
-** run from the next cell along a component finds a jump point or where the
-** next cell is a waypoint; diagonal_at from the next cell's entries ne (its
-** entry in d: v) and column nx. */
+** (4..7): 0 where the rule forbids the step; 1 where a straight run from the
+** next cell along a component finds a jump point; else the next cell's stop
+** or wall one further on (k, -k) if that is within JUMP_DIAG_EXACT steps or
+** before the waypoint, else the waypoint.  diagonal_at from the next cell's
+** entries ne (its entry in d: v) and column nx. */
 ASTAR_INLINE int8_t diagonal_at(const int8_t *ne, int8_t v, uint32_t nx, int d) {
-  if (ne[jdx[d] > 0 ? 0 : 1] > 0 || ne[jdy[d] > 0 ? 2 : 3] > 0 || nx % JUMP_DIAG_STOP == 0) return 1;
-  return (int8_t)(v > 0 ? v + 1 : v - 1);
+  /* the next cell's stop or wall is v + 1 (v > 0) or 1 - v steps from c,
+  ** exact while within reach; a waypoint's (v > JUMP_WP) is past both
+  ** bounds, so c's run stops at a waypoint too.  Branches, not selects: the
+  ** repair's walk carries v from cell to cell, and a select chain made it
+  ** 1.2-1.3x slower a step */
+  int32_t j;
+  if (ne[jdx[d] > 0 ? 0 : 1] > 0 || ne[jdy[d] > 0 ? 2 : 3] > 0) return 1;
+  if (v > 0) {
+    if (v < JUMP_DIAG_EXACT) return (int8_t)(v + 1);
+  } else if (v > -JUMP_DIAG_EXACT) {
+    return (int8_t)(v - 1);
+  }
+  j = to_waypoint(nx - (uint32_t)jdx[d], jdx[d]);
+  if (v > 0 ? v < j : 1 - v <= j) return (int8_t)(v > 0 ? v + 1 : v - 1);
+  return (int8_t)(JUMP_WP + j);
 }
 
 static int8_t diagonal_entry(const astar_grid *gr, int32_t c, int32_t x, int d) {
@@ -348,7 +384,8 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
 ** points and the cell where the run crosses the goal's row or column; at
 ** each, the straight runs along d's components are read (jump_to) and
 ** what they find is offered, as jps.c's diag_run offers it (the diagonal
-** cells are no nodes).  The goal on the run is offered and ends it.
+** cells are no nodes); a waypoint (JUMP_WP) only moves the run on.  The
+** goal on the run is offered and ends it.
 */
 ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
                        int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
@@ -358,12 +395,18 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
   int rc;
   if (gx >= 0 && dx * sx > 0 && dy * sy > 0) m = dx * sx < dy * sy ? dx * sx : dy * sy;
   for (;;) {
-    int32_t e = JT(gr, c, d), t;
+    int32_t e = JT(gr, c, d), t, wp;
     double gc;
     if (e == 0) return ASTAR_OK;
-    t = e > 0 ? e : -e;
-    if (m > i && m - i <= t) t = m - i; /* the goal's row or column first */
-    else if (e < 0) return ASTAR_OK;    /* a wall, and nothing on the way */
+    t = e > 0 ? e & (JUMP_WP - 1) : -e;
+    if (m > i && m - i <= t) { /* the goal's row or column first */
+      t = m - i;
+      wp = 0;
+    } else if (e < 0) {
+      return ASTAR_OK; /* a wall, and nothing on the way */
+    } else {
+      wp = e & JUMP_WP; /* a waypoint: its straight runs find nothing */
+    }
     c += t * step;
     x += t * sx;
     y += t * sy;
@@ -373,9 +416,10 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
 #if defined(__GNUC__)
     { /* the next stop's line, while this stop's offers are made */
       int32_t e2 = JT(gr, c, d);
-      __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 : -e2) * step, 0));
+      __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 & (JUMP_WP - 1) : -e2) * step, 0));
     }
 #endif
+    if (wp) continue;
     if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], x, y, gx, gy)) != 0 &&
         (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
       return rc;

@@ -249,43 +249,90 @@ static void test_jps_plus(void) {
 /* Jump point search through the C API: the default on a uniform grid, the
 ** same cost and every cell as A*, fewer expansions; "jps" where it cannot
 ** serve is EINVAL with the reason from astar_jps_refusal. */
+/* Blocks (x, y) on gr (its table repaired by the edit) and on fresh (its
+** table built again): the two tables must be equal; gr's, *n entries. */
+static const int8_t *jump_edit_fresh(astar_grid *gr, astar_grid *fresh, int32_t x, int32_t y,
+                                     size_t *n) {
+  const int8_t *ta, *tb;
+  size_t nb;
+  CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+  CHECK(astar_grid_set_blocked(fresh, x, y, 1) == ASTAR_OK);
+  CHECK(astar_grid_precompute_jumps(fresh, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, n);
+  tb = astar_grid_jump_table(fresh, &nb);
+  CHECK(nb == *n && memcmp(ta, tb, nb) == 0);
+  return ta;
+}
+
+/* A* and jps+ from start to goal on gr: both paths of `cells` cells (at
+** most 400), the same cost; returns it. */
+static double jump_path_as_astar(astar_grid *gr, int32_t start, int32_t goal, int32_t cells) {
+  astar_search *s = astar_search_new(NULL, NULL);
+  astar_query q;
+  int32_t nodes[400];
+  double cost[2];
+  int k;
+  astar_query_init(&q, start, goal);
+  for (k = 0; k < 2; k++) {
+    q.algorithm = k ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_ASTAR;
+    CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+    CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
+    CHECK(astar_search_path(s, q.goal, nodes, NULL, &cost[k]) == cells);
+  }
+  CHECK(cost[0] == cost[1]);
+  astar_search_free(s);
+  return cost[1];
+}
+
 /* Long straight runs (300 columns): every entry one byte, an escape
 ** (+-127) past 126 steps, repaired as a fresh build, a jps+ path across
 ** escapes costing A*'s. */
 static void test_jump_escapes(void) {
   astar_grid *gr = astar_grid_new(300, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_grid *fresh = astar_grid_new(300, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
-  astar_search *s = astar_search_new(NULL, NULL);
-  astar_query q;
-  const int8_t *ta, *tb;
-  size_t na, nb, i;
-  int32_t nodes[400];
-  double cost[2];
-  int k;
+  const int8_t *ta;
+  size_t na, i;
   CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
   ta = astar_grid_jump_table(gr, &na);
   CHECK(na == 302 * 6 * 8 && ta[(302 * 2 + 1) * 8] == -127); /* east of (0, 1) */
   CHECK(ta[(302 * 2 + 174) * 8] == -126); /* 126 open */
-  CHECK(astar_grid_set_blocked(gr, 250, 1, 1) == ASTAR_OK);
-  CHECK(astar_grid_set_blocked(fresh, 250, 1, 1) == ASTAR_OK);
-  CHECK(astar_grid_precompute_jumps(fresh, 1) == ASTAR_OK);
-  ta = astar_grid_jump_table(gr, &na);
-  tb = astar_grid_jump_table(fresh, &nb);
-  CHECK(nb == na && memcmp(ta, tb, na) == 0);
+  ta = jump_edit_fresh(gr, fresh, 250, 1, &na);
   CHECK(ta[(302 * 3 + 1) * 8] == 127); /* a jump point (251, 2) 251 on */
   for (i = 0; i < na; i++) CHECK(ta[i] != -128);
-  astar_query_init(&q, 2 * 300, 2 * 300 + 299);
-  for (k = 0; k < 2; k++) {
-    q.algorithm = k ? ASTAR_ALGO_JPS_PLUS : ASTAR_ALGO_ASTAR;
-    CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
-    CHECK(astar_search_step(s, 0) == ASTAR_FOUND);
-    CHECK(astar_search_path(s, q.goal, nodes, NULL, &cost[k]) == 300);
-  }
-  CHECK(cost[0] == cost[1] && cost[0] == 299);
-  astar_search_free(s);
+  CHECK(jump_path_as_astar(gr, 2 * 300, 2 * 300 + 299, 300) == 299);
   astar_grid_free(gr);
   astar_grid_free(fresh);
 }
+
+/* Diagonal entries on an open 70 x 70 grid (padded 72 wide): exact within
+** 8 steps or before the next padded column that is a multiple of 16 (a
+** waypoint), else 32 + the steps to the waypoint; an edit repaired as a
+** fresh build; a corner-to-corner jps+ path over waypoints costing A*'s. */
+#define WP_AT(t, x, y, d) ((t)[((size_t)(y)*72u + (size_t)(x)) * 8u + (d)])
+static void test_jump_waypoints(void) {
+  astar_grid *gr = astar_grid_new(70, 70, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_grid *fresh = astar_grid_new(70, 70, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  const int8_t *ta;
+  size_t na;
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  ta = astar_grid_jump_table(gr, &na);
+  CHECK(WP_AT(ta, 1, 1, 4) == 32 + 15);  /* SE, 69 open steps: column 16 */
+  CHECK(WP_AT(ta, 62, 62, 4) == -8);     /* 8 open steps, past column 64 */
+  CHECK(WP_AT(ta, 61, 61, 4) == 32 + 3); /* 9: the waypoint, column 64 */
+  CHECK(WP_AT(ta, 15, 15, 7) == -14);    /* NW, 14 steps before column 0 */
+  CHECK(WP_AT(ta, 17, 17, 7) == 32 + 1); /* 16 steps past column 16 */
+  CHECK(WP_AT(ta, 64, 64, 7) == 32 + 16);
+  /* a wall cell at (40, 20) (padded (41, 21)): row 20 (padded 20) beside it
+  ** finds jump points, so the SE run from padded (14, 13) stops 7 on, at
+  ** padded (21, 20), past the waypoint column 16 */
+  CHECK(WP_AT(ta, 14, 13, 4) == 32 + 2);
+  ta = jump_edit_fresh(gr, fresh, 40, 20, &na);
+  CHECK(WP_AT(ta, 14, 13, 4) == 7);
+  jump_path_as_astar(gr, 0, 69 * 70 + 69, 70);
+  astar_grid_free(gr);
+  astar_grid_free(fresh);
+}
+#undef WP_AT
 
 static void test_jps(void) {
   astar_grid *gr = astar_grid_new(70, 40, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
@@ -2129,6 +2176,7 @@ int main(void) {
   test_jps_diagonal_g();
   test_jps_plus();
   test_jump_escapes();
+  test_jump_waypoints();
   test_hex();
   test_lattice();
   test_topology();
