@@ -431,12 +431,10 @@ typedef enum astar_algorithm {
 } astar_algorithm;
 
 /* Precomputed JPS (JPS+; Harabor & Grastien, ICAPS 2014): a square
-** no_corner_cutting grid may hold a table of jump distances, 8 bytes a
-** cell (in astar_topology_bytes), built by astar_grid_precompute_jumps (one
-** pass) and repaired locally by each astar_grid_set_blocked, in that call
-** (a diagonal entry whose stop lies far on stops at the next 16th column,
-** so a repair walks back 16 cells at most; in a batch, at
-** astar_grid_edits_end).
+** no_corner_cutting grid may hold a table of jump distances, 8 bytes a cell (in
+** astar_topology_bytes), built by astar_grid_precompute_jumps (one pass), repaired
+** locally by each astar_grid_set_blocked in that call (a far diagonal stop is cut at
+** the next 16th column: a repair walks back 16 cells at most; in a batch, at astar_grid_edits_end).
 ** ASTAR_ALGO_JPS_PLUS searches with it: the queries JPS serves, A*'s path
 ** costs, every cell listed; AUTO takes it where the table pays
 ** (astar_grid_has_jumps).  Without a table, or on a query JPS refuses, it
@@ -682,9 +680,9 @@ int32_t astar_search_path_length(const astar_search *s, int32_t to);
 ** summed.  Returns the length, 0 when `to` was not reached. */
 int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
                           int32_t *links, double *cost);
-/* The same in one walk, into arrays the caller keeps (as getline's): *nodes
-** of *ncap entries, *links of *lcap (links NULL: none), grown by alloc (NULL:
-** realloc).  [out] len.  ENOMEM: a growth failed (*len 0, arrays valid). */
+/* The same in one walk into arrays the caller keeps (as getline's), *nodes
+** of *ncap and *links of *lcap (links NULL: none), grown by alloc (NULL:
+** realloc); [out] len.  ENOMEM: a growth failed (*len 0, arrays valid). */
 int astar_search_path_fill(const astar_search *s, int32_t to, astar_alloc_fn alloc, void *ud,
                            int32_t **nodes, size_t *ncap, int32_t **links, size_t *lcap,
                            int32_t *len, double *cost);

@@ -533,8 +533,7 @@ ASTAR_INLINE unsigned dirs8_rows(const astar_grid *gr, int32_t x, int32_t y, int
   return dirs8(gr, 0, d); /* diagonal arrivals read no cell */
 }
 
-/* expand8's straight run from p = (px, py) in direction d (a constant at
-** each call: one test of m per direction, no loop). */
+/* expand8's straight run from p = (px, py) in direction d (a constant). */
 ASTAR_INLINE int straight8(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d, int bounded) {
   int32_t k = jump_straight(J, px, py, d, g, bounded);
   if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
@@ -851,15 +850,12 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
   return NULL;
 }
 
-/*
-** The path to reached jump point v, every cell listed: each jump is a
+/* The path to reached jump point v, every cell listed: each jump is a
 ** diagonal run then a straight one (either may be empty).  One walk back
 ** counts the cells and, when they fit in cap, puts the jump points at the
-** end of nodes; the cells are then written forwards from the start, with
-** their links and the costs summed step by step in path order, as A* sums
-** them.  A jump's cells never reach the jump points still to be read (each
-** jump is at least a step), so no reversal.
-*/
+** end of nodes; then the cells, their links and the costs (summed in path
+** order, as A* sums them) are written forwards: a jump is at least a step,
+** so its cells never reach the jump points still to be read. */
 static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                         int32_t cap, double *cost) {
   const astar_grid *gr = CGRID(s->topo);
