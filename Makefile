@@ -135,15 +135,28 @@ $(STAMP):
 	@rm -f build/.built-for-*
 	@touch $@
 
-$(CORE_SO): $(DEPS) $(STAMP) | $(LUA_PREREQ_$(LUA))
+# The core's objects, compiled once (position-independent) and linked into
+# the module, core_test and alloc_test alike: the core has no Lua in it, so
+# one set serves every interpreter, and make -j2 compiles two at a time.
+# The binding is one translation unit per interpreter (its headers).  A
+# link depends on the list too: a source taken out of it relinks.
+CORE_OBJ = $(CORE_SRC:src/%.c=build/obj/%.o)
+build/obj/%.o: src/%.c $(HEADERS) src/sources.mk
+	@mkdir -p build/obj
+	$(CC) $(CFLAGS) -fPIC -Isrc -c $< -o $@
+build/obj/%/lastar.o: $(BINDING) $(BINDING_PARTS) $(HEADERS) src/sources.mk | $(LUA_PREREQ_$(LUA))
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -I$(LUA_INC_$*) -Isrc -c $(BINDING) -o $@
+
+$(CORE_SO): $(CORE_OBJ) build/obj/$(LUA)/lastar.o src/sources.mk $(STAMP)
 	@mkdir -p build/astar
-	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) $(LIBS)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $(CORE_OBJ) build/obj/$(LUA)/lastar.o $(LIBS)
 
 # The module for LuaJIT in a directory of its own, beside the $(LUA) build:
 # LÖVE (LuaJIT) loads it from there (examples/love, spec/love_spec.lua).
-build/luajit/astar/core.so: $(DEPS)
+build/luajit/astar/core.so: $(CORE_OBJ) build/obj/luajit/lastar.o src/sources.mk
 	@mkdir -p build/luajit/astar
-	$(CC) $(CFLAGS) -fPIC -shared -I$(LUA_INC_luajit) -Isrc -o $@ $(SRC) $(LIBS)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $(CORE_OBJ) build/obj/luajit/lastar.o $(LIBS)
 
 deps: $(LUA_PREREQ_$(LUA))
 	@missing=""; \
@@ -156,9 +169,9 @@ deps: $(LUA_PREREQ_$(LUA))
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-build/core_test: spec/c/core_test.c $(DEPS)
+build/core_test: spec/c/core_test.c $(CORE_OBJ) src/sources.mk
 	@mkdir -p build
-	$(CC) $(CFLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) $(LIBS)
+	$(CC) $(CFLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_OBJ) $(LIBS)
 
 c-test: build/core_test
 	./build/core_test
@@ -166,13 +179,14 @@ c-test: build/core_test
 # Allocation failure, simulated: a Lua state with a byte budget, swept from
 # tiny to comfortable over a script using every kind of object (needs the
 # Lua 5.4 library: it links the binding into a C program).
-build/alloc_test: spec/c/alloc_test.c $(DEPS)
+build/alloc_test: spec/c/alloc_test.c $(CORE_OBJ) build/obj/lua5.4/lastar.o src/sources.mk
 	@mkdir -p build
-	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c $(SRC) -llua5.4 $(LIBS)
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c \
+	  $(CORE_OBJ) build/obj/lua5.4/lastar.o -llua5.4 $(LIBS)
 
 # The everyday suite: every spec but the heavy system ones (#system, see
 # test-system), which a quick run would spend most of its time on.  The
-# builds run two at a time (each is one compiler run over every source),
+# builds run two at a time (the core's objects are shared, see CORE_OBJ),
 # and so do the tests: the C tests (core_test, then alloc_test on 5.4: ~11 s)
 # beside busted (~50 s), their output kept in build/c_tests.log and shown
 # after busted's; the target fails when either fails.

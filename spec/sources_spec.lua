@@ -68,19 +68,41 @@ describe("the source list (src/sources.mk)", function()
     local wanted = { "build/astar/core.so", "build/luajit/astar/core.so", "build/core_test", "build/alloc_test",
       "dist/astar.c", "build/asan/astar/core.so", "build/asan/core_test", "build/tsan/thread_test",
       "build/fuzz/fuzz_core", "build/fuzz/fuzz_parse", "build/bench/core_bench" }
+    -- the core's objects (build/obj/, shared by the module and the C tests)
+    local objects, binding_object = {}, { list.binding }
+    for i, f in ipairs(list.core) do objects[i] = f:gsub("^src/(.*)%.c$", "build/obj/%1.o") end
+    for _, f in ipairs(list.parts) do binding_object[#binding_object + 1] = f end
+    for _, f in ipairs(list.headers) do binding_object[#binding_object + 1] = f end
     local rules, seen = {}, {}
     for target, prereqs in db:gmatch("\n([%w_./%%-]+):([^\n]*)") do
       local set = {}
       for w in prereqs:gmatch("%S+") do set[w] = true end
       local uses = false
       for _, f in ipairs(list.all) do uses = uses or set[f] or false end
+      for _, f in ipairs(objects) do uses = uses or set[f] or false end
       if uses or set["src/%.c"] then rules[target] = set end
     end
     local missing = {}
     for target, set in pairs(rules) do
       seen[target] = true
-      -- a core object depends on its own source (src/%.c) and every header
-      local need = set["src/%.c"] and list.headers or list.all
+      -- a core object (the pattern, or one make has instantiated) depends on
+      -- its own source and every header;
+      -- the binding's object on the binding, its parts and every header; a
+      -- link of the core's objects on all of them (and a module's, on a
+      -- binding object); anything else on every listed file
+      local need, own = list.all, target:match("^build/.*/([%w_]+)%.o$")
+      if set["src/%.c"] or (own and own ~= "lastar" and set["src/" .. own .. ".c"]) then
+        need = list.headers
+      elseif set[list.binding] and not set[list.core[1]] then
+        need = binding_object
+      elseif set[objects[1]] then
+        need = objects
+        local links_binding = false
+        for w in pairs(set) do links_binding = links_binding or w:match("^build/obj/[^/]+/lastar%.o$") ~= nil end
+        if target:match("core%.so$") or target == "build/alloc_test" then
+          if not links_binding then missing[#missing + 1] = target .. " does not link a binding object" end
+        end
+      end
       for _, f in ipairs(need) do
         if not set[f] then missing[#missing + 1] = target .. " does not depend on " .. f end
       end
@@ -90,17 +112,29 @@ describe("the source list (src/sources.mk)", function()
       if not seen[target] then missing[#missing + 1] = "no rule builds " .. target .. " from the sources" end
     end
     assert(rules["build/bench/obj/%.o"], "no rule for the bench's core objects")
+    assert(rules["build/obj/%.o"] and rules["build/obj/%/lastar.o"], "no rule for the shared objects")
     table.sort(missing)
     assert(#missing == 0, table.concat(missing, "\n"))
   end)
 
   it("gives the Makefile's compile commands their files and link flags", function()
-    local core = table.concat(list.core, " ")
+    -- the module and the C tests compile each listed file once (-c) and
+    -- link the objects
     local libs = table.concat(list.libs, " ")
+    local compiled, linked = {}, {}
+    for _, f in ipairs(list.core) do
+      compiled[#compiled + 1] = "-c " .. f .. " "
+      linked[#linked + 1] = f:gsub("^src/(.*)%.c$", " build/obj/%1.o")
+    end
+    local module = { "-c " .. list.binding .. " ", libs }
+    for _, w in ipairs(compiled) do module[#module + 1] = w end
+    for _, w in ipairs(linked) do module[#module + 1] = w end
+    local c_test = { libs }
+    for _, w in ipairs(linked) do c_test[#c_test + 1] = w end
     for target, words in pairs({
-      ["build/astar/core.so"] = { core .. " " .. list.binding, libs },
-      ["build/core_test"] = { core, libs },
-      ["build/alloc_test"] = { core .. " " .. list.binding, libs },
+      ["build/astar/core.so"] = module,
+      ["build/core_test"] = c_test,
+      ["build/alloc_test"] = module,
       ["dist/astar.c"] = { "tools/amalgamate.lua dist src/sources.mk" },
     }) do
       local ok, out = run("make -n -B --no-print-directory " .. target)
