@@ -87,11 +87,6 @@ int astar__grow(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
 ** where doubling would only waste memory. */
 int astar__resize(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
                   size_t need, size_t size);
-/* Reverses a[0..n-1] in place (a path walked from its end). */
-ASTAR_INLINE void astar__reverse(int32_t *a, int32_t n) {
-  int32_t i, t;
-  for (i = 0; i < n / 2; i++) t = a[i], a[i] = a[n - 1 - i], a[n - 1 - i] = t;
-}
 /* Frees an array grown by the two above and zeroes its capacity. */
 void astar__release(astar_alloc_fn f, void *ud, void **arr, size_t *cap,
                     size_t size);

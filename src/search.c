@@ -679,6 +679,12 @@ static void path_external(const astar_search *s, int32_t *nodes, int32_t len) {
     for (i = 0; i < len; i++) nodes[i] = s->ops->external(s->topo, nodes[i]);
 }
 
+/* Reverses a[0..n-1] in place (a path walked from its end). */
+static void reverse_ids(int32_t *a, int32_t n) {
+  int32_t i, t;
+  for (i = 0; i < n / 2; i++) t = a[i], a[i] = a[n - 1 - i], a[n - 1 - i] = t;
+}
+
 /* An A* path walked into nodes[0..len-1] goal first (internal ids): put in
 ** path order, so the costs can be summed forwards: the order in which the
 ** search accumulated g, so an intact chain sums to g exactly; a chain whose
@@ -689,7 +695,7 @@ static void path_finish(const astar_search *s, int32_t *nodes, int32_t *links, i
                         double *cost) {
   int32_t i;
   double sum = 0;
-  astar__reverse(nodes, len);
+  reverse_ids(nodes, len);
   for (i = 1; i < len; i++) {
     int32_t link = *parent_at(s, nodes[i]);
     if (links) links[i - 1] = link;
