@@ -34,7 +34,8 @@ if not (A and B and RUNS) then
   os.exit(2)
 end
 
-local median = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua").median
+local util = dofile(((arg and arg[0] or ""):match("^(.*)[/\\]") or ".") .. "/util.lua")
+local median = util.median
 
 if MODES then
   local map = ("%s/%s.map"):format(MAPS, os.getenv("MODES_MAP") or "brc202d")
@@ -95,19 +96,7 @@ end
 
 -- The grouped median of whole-microsecond times (see AB_FINE), less the
 -- clock's cost; times that are not all whole take the plain median.
-local function fine_median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  if n == 0 then return 0 / 0 end
-  local m, below, at = s[(n + 1) // 2], 0, 0
-  for _, v in ipairs(s) do
-    if v ~= math.floor(v) then return median(s) - CLOCK_US end
-    if v < m then below = below + 1 elseif v == m then at = at + 1 end
-  end
-  return m - 0.5 + (n / 2 - below) / at - CLOCK_US
-end
+local function fine_median(t) return util.grouped_median(t) - CLOCK_US end
 
 local PLAN = dofile("bench/plan.lua")
 local plan, families = PLAN.rows, PLAN.families

@@ -14,7 +14,10 @@
 -- median of the per-run ratios B / A (below 1, B is faster), and the median
 -- over runs of the ratio of the per-map median query times' median.
 -- Every answer is checked against the scenario optimum (core_bench exits
--- non-zero on a mismatch, which stops this script).
+-- non-zero on a mismatch, which stops this script).  Times are CPU time;
+-- CORE_BENCH_CLOCK=wall (passed on to both sides) times each query by
+-- CLOCK_MONOTONIC instead, and the script stops if the two sides report
+-- different clocks (a core_bench older than the option prints none: CPU).
 local MAPS = os.getenv("MAPS") or "../shared/maps"
 local A, B = arg[1], arg[2]
 local RUNS = tonumber(arg[3] or "5")
@@ -35,12 +38,18 @@ local function run(bin, map, stride, alg)
   p:close()
   local s, m, bad = out:match("seconds=(%S+)"), out:match("median_us=(%S+)"), out:match("mismatches=(%d+)")
   if not s or bad ~= "0" then error("core_bench failed: " .. cmd .. "\n" .. out) end
+  local clock = out:match("clock=(%a+)") or "cpu"
+  if clock ~= (os.getenv("CORE_BENCH_CLOCK") or "cpu") then
+    error(("%s timed by the %s clock, CORE_BENCH_CLOCK asks for %s"):format(bin, clock,
+      os.getenv("CORE_BENCH_CLOCK") or "cpu"))
+  end
   return tonumber(s), tonumber(m)
 end
 
 local PLAN = dofile("bench/plan.lua")
 local ONLY = os.getenv("FAMILIES")
-print(("A = %s (%s), B = %s (%s), %d runs, REPS=%d"):format(A, ALG_A, B, ALG_B, RUNS, REPS))
+print(("A = %s (%s), B = %s (%s), %d runs, REPS=%d, %s clock"):format(A, ALG_A, B, ALG_B, RUNS, REPS,
+  os.getenv("CORE_BENCH_CLOCK") == "wall" and "wall (CLOCK_MONOTONIC)" or "CPU-time"))
 print("| family | A total ms | B total ms | B / A total | B / A median of the per-map medians |")
 print("|---|---:|---:|---:|---:|")
 for _, fam in ipairs(PLAN.families) do

@@ -14,6 +14,25 @@ function util.median(t)
   return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
 end
 
+-- The grouped median of times in whole clock steps (os.clock counts whole
+-- microseconds here, so a plain median moves only by whole steps): each
+-- time k stands for [k - 0.5, k + 0.5), and the median is placed within its
+-- step by the share of the values below it.  A list whose values are not
+-- all whole takes the plain median; an empty one, NaN.
+function util.grouped_median(t)
+  local s = {}
+  for i, v in ipairs(t) do s[i] = v end
+  table.sort(s)
+  local n = #s
+  if n == 0 then return 0 / 0 end
+  local m, below, at = s[math.floor((n + 1) / 2)], 0, 0
+  for _, v in ipairs(s) do
+    if v ~= math.floor(v) then return util.median(s) end
+    if v < m then below = below + 1 elseif v == m then at = at + 1 end
+  end
+  return m - 0.5 + (n / 2 - below) / at
+end
+
 -- The queries of one family of bench/plan.lua's rows, { grid, scenario row }
 -- each: every stride-th row of each of the family's maps, loaded with astar
 -- from the directory maps.
