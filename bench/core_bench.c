@@ -145,7 +145,10 @@ int main(int argc, char **argv) {
   times = malloc(sizeof(double) * 20000);
   order = malloc(sizeof(double) * 20000);
   each = malloc(sizeof(unsigned long long) * 20000);
-  if (!times || !order || !each) return 2;
+  if (!times || !order || !each) {
+    fclose(f);
+    return 2;
+  }
   cost_of_clock = clock_cost();
   while (fgets(line, sizeof line, f)) {
     int b, mw, mh, sx, sy, gx, gy;
@@ -157,6 +160,10 @@ int main(int argc, char **argv) {
       continue;
     opt = atof(printed);
     if (row++ % stride) continue;
+    if (n == 20000) {
+      fprintf(stderr, "more than 20000 queries: the rest are left out (use a stride)\n");
+      break;
+    }
     astar_query_init(&q, sy * astar_grid_width(gr) + sx, gy * astar_grid_width(gr) + gx);
     q.heuristic = ASTAR_H_OCTILE;
     q.algorithm = algo;
