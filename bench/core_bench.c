@@ -10,10 +10,10 @@
 **
 ** Prints one key=value line like the other baselines:
 **   queries=N mismatches=M expansions=E seconds=S exp_per_sec=X median_us=U
-**   build_seconds=B clock=cpu|wall clock_us=C [times_us=... expanded_each=...]
+**   build_seconds=B clock=cpu|wall clock_us=C [path=timed] [times_us=... expanded_each=...]
 ** A query's time is astar_search_begin and astar_search_step (the search
-** alone: the path is read afterwards, untimed), measured by two reads of the
-** clock around it.  Times are CPU time of this process
+** alone: the path is read afterwards, untimed, unless CORE_BENCH_PATH=1),
+** measured by two reads of the clock around it.  Times are CPU time of this process
 ** (CLOCK_PROCESS_CPUTIME_ID, clock=cpu): the machines are shared.
 ** CORE_BENCH_CLOCK=wall (opt-in) times each query by CLOCK_MONOTONIC
 ** instead, the way warthog's per-query "nanos" are (std::chrono's
@@ -21,14 +21,20 @@
 ** median_us= then are wall time.  clock_us= is what two back-to-back reads of
 ** the clock in use measure (the median of 1001 pairs, taken before the
 ** queries): every timed query includes it once.  On a Linux VM a CPU-time
-** read is a system call (~0.5 us), a monotonic one ~0.02 us, so subtract
-** clock_us from a median before comparing it with another clock's.
+** read is a system call (~0.5 us), a monotonic one ~0.03 us; clock_us is a
+** lower bound of what the clock costs a query (on game and street maps the
+** median query measured 0.75-0.9 us more by the CPU clock than by the
+** monotonic one), so compare medians taken by the same clock.
 ** CORE_BENCH_TIMES=1 (opt-in) appends every query's time in microseconds
 ** (times_us=, scenario order) and its expansions (expanded_each=), for
-** pooled medians across maps (bench/warthog.lua).
-** build_seconds= is CPU time whatever the clock.  A cost matches when it is within the scenario's own
-** precision: half a unit of the last digit the file printed, plus the
-** files' rounding noise (2e-8 relative; see lua/astar/maps.lua).
+** pooled medians across maps (bench/warthog.lua).  CORE_BENCH_PATH=1
+** (opt-in, path=timed) times the path too: every cell written by
+** astar_search_path_fill into arrays kept across queries, as find_path
+** builds its result (without links), within each query's time.
+** build_seconds= is CPU time whatever the clock.  A cost matches when it
+** is within the scenario's own precision: half a unit of the last digit the
+** file printed, plus the files' rounding noise (2e-8 relative; see
+** lua/astar/maps.lua).
 */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -112,7 +118,11 @@ int main(int argc, char **argv) {
   double total = 0, *times = NULL, *order = NULL, build = 0, cost_of_clock;
   unsigned long long exp = 0, *each = NULL;
   const char *clk = getenv("CORE_BENCH_CLOCK"), *list = getenv("CORE_BENCH_TIMES");
+  const char *pathenv = getenv("CORE_BENCH_PATH");
   int wall = clk && strcmp(clk, "wall") == 0, keep = list && strcmp(list, "1") == 0;
+  int with_path = pathenv && strcmp(pathenv, "1") == 0;
+  int32_t *kept = NULL, len = 0; /* the path's cells, kept across queries (with_path) */
+  size_t kcap = 0;
   static int32_t nodes[1 << 20];
   if (argc < 3) {
     fprintf(stderr, "usage: %s map scen [stride] [repeat] [algorithm]\n", argv[0]);
@@ -170,7 +180,10 @@ int main(int argc, char **argv) {
     for (r = 0; r < reps; r++) {
       t0 = qnow();
       astar_search_begin(s, astar_grid_topology(gr), &q);
-      if (astar_search_step(s, 0) != ASTAR_FOUND) {
+      if (astar_search_step(s, 0) != ASTAR_FOUND ||
+          (with_path && (astar_search_path_fill(s, q.goal, NULL, NULL, &kept, &kcap, NULL, NULL,
+                                                &len, &cost) != ASTAR_OK ||
+                         len < 1))) {
         bad++;
         break;
       }
@@ -187,9 +200,9 @@ int main(int argc, char **argv) {
   }
   qsort(times, (size_t)n, sizeof(double), cmp_double);
   printf("queries=%d mismatches=%d expansions=%llu seconds=%.6f exp_per_sec=%.0f median_us=%.3f "
-         "build_seconds=%.6f clock=%s clock_us=%.4f",
+         "build_seconds=%.6f clock=%s clock_us=%.4f%s",
          n, bad, exp, total, exp / total, times[n / 2] * 1e6, build, wall ? "wall" : "cpu",
-         cost_of_clock * 1e6);
+         cost_of_clock * 1e6, with_path ? " path=timed" : "");
   if (keep) {
     printf(" times_us=");
     for (r = 0; r < n; r++) printf(r ? ",%.3f" : "%.3f", order[r] * 1e6);
@@ -197,5 +210,6 @@ int main(int argc, char **argv) {
     for (r = 0; r < n; r++) printf(r ? ",%llu" : "%llu", each[r]);
   }
   printf("\n");
+  free(kept);
   return bad != 0;
 }

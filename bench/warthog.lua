@@ -20,7 +20,11 @@
 --
 -- runs: default 3.  algs: warthog's algorithms, comma-separated (default
 -- "jps,jps2,jps+,jps2+").  FAMILIES=game,street: only those families.
--- SIDES=c,lua,warthog (default all three): which kinds of side run.
+-- SIDES=c,lua,warthog (default those three): which kinds of side run;
+-- cpath adds two more C API sides, "astar C auto, path" and "astar C jps+,
+-- path", whose time includes writing every cell of the path
+-- (CORE_BENCH_PATH=1: what find_path's result costs in C, which warthog's
+-- nanos and the other C sides leave out).
 --
 -- The sides, per map of bench/plan.lua (every stride-th scenario row; a
 -- scenario file of those rows is written to build/warthog/ for warthog):
@@ -78,7 +82,7 @@ local median = util.median
 local function listed(list, name)
   return not list or (("," .. list .. ","):find("," .. name .. ",", 1, true)) ~= nil
 end
-local KINDS, ONLY = os.getenv("SIDES"), os.getenv("FAMILIES")
+local KINDS, ONLY = os.getenv("SIDES") or "c,lua,warthog", os.getenv("FAMILIES")
 
 local function sh(cmd)
   local ok = os.execute(cmd)
@@ -97,7 +101,9 @@ if listed(KINDS, "warthog") and not io.open(bin, "rb") then
   sh(("cmake --build '%s/build' --target warthog_jps >/dev/null"):format(dir))
 end
 local CORE = "build/bench/core_bench"
-if listed(KINDS, "c") and not io.open(CORE, "rb") then sh("make --no-print-directory " .. CORE .. " >/dev/null") end
+if (listed(KINDS, "c") or listed(KINDS, "cpath")) and not io.open(CORE, "rb") then
+  sh("make --no-print-directory " .. CORE .. " >/dev/null")
+end
 
 local PLAN = dofile("bench/plan.lua")
 sh("mkdir -p build/warthog")
@@ -144,11 +150,12 @@ local function run_warthog(alg, row)
 end
 
 local clock_us = {} -- core_bench's calibrated clock_us, last seen
-local function run_c(alg, row)
-  local cmd = ("CORE_BENCH_CLOCK=wall CORE_BENCH_TIMES=1 %s %s/%s.map %s/%s.map.scen %d 1 %s 2>&1")
-    :format(CORE, MAPS, row[2], MAPS, row[2], row[3], alg)
+local function run_c(alg, row, path)
+  local cmd = ("CORE_BENCH_CLOCK=wall CORE_BENCH_TIMES=1 CORE_BENCH_PATH=%d %s %s/%s.map %s/%s.map.scen %d 1 %s 2>&1")
+    :format(path and 1 or 0, CORE, MAPS, row[2], MAPS, row[2], row[3], alg)
   local out = capture(cmd)
-  if out:match("mismatches=(%d+)") ~= "0" or not out:match("clock=wall") then
+  if out:match("mismatches=(%d+)") ~= "0" or not out:match("clock=wall")
+    or (path and not out:match("path=timed")) then
     error("core_bench failed: " .. cmd .. "\n" .. out)
   end
   clock_us.c = tonumber(out:match("clock_us=(%S+)"))
@@ -179,6 +186,10 @@ local SIDES = {}
 if listed(KINDS, "c") then
   SIDES[#SIDES + 1] = { name = "astar C auto", run = run_c, alg = "auto", clock = "wall" }
   SIDES[#SIDES + 1] = { name = "astar C jps+", run = run_c, alg = "jps+", clock = "wall" }
+end
+if listed(KINDS, "cpath") then
+  SIDES[#SIDES + 1] = { name = "astar C auto, path", run = run_c, alg = "auto", clock = "wall", path = true }
+  SIDES[#SIDES + 1] = { name = "astar C jps+, path", run = run_c, alg = "jps+", clock = "wall", path = true }
 end
 if listed(KINDS, "warthog") then
   for _, a in ipairs(WALGS) do
@@ -225,7 +236,7 @@ for r = 1, RUNS do
     for k = 0, #SIDES - 1 do
       local s = SIDES[(k + r - 1) % #SIDES + 1]
       got[s][row[2]] = got[s][row[2]] or {}
-      local res = s.run(s.alg, row)
+      local res = s.run(s.alg, row, s.path)
       got[s][row[2]][r] = res
       local n0 = got[SIDES[1]][row[2]] and got[SIDES[1]][row[2]][r]
       if n0 and res.n ~= n0.n then

@@ -123,6 +123,16 @@ describe("bench/core_bench.c #system", function()
     end
   end)
 
+  it("times the path as well under CORE_BENCH_PATH=1, and says so", function()
+    for _, alg in ipairs({ "auto", "jps+", "astar" }) do
+      local out, rc = run("CORE_BENCH_CLOCK=wall CORE_BENCH_PATH=1", alg)
+      assert.are.equal(0, rc, out)
+      assert.are.equal("0", out:match("mismatches=(%d+)"))
+      assert.is_truthy(out:match(" path=timed"))
+    end
+    assert.is_nil((run("CORE_BENCH_CLOCK=wall", "auto")):match("path=timed"))
+  end)
+
   it("refuses a clock it does not know, naming it", function()
     local out, rc = run("CORE_BENCH_CLOCK=tsc", "auto")
     assert.are.equal(2, rc)
