@@ -330,20 +330,26 @@ jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
   return v > 0 ? base + v : 0;
 }
 
-/* The straight run from padded cell p = (px, py) in direction d (0..3) by
-** the table (e: p's entries; st: d's step), toward the goal (padded
-** (gx, gy), gx < 0 without one): the steps to what it offers, the goal when
-** it lies on the run before any jump point, else the jump point; 0 for
-** nothing. */
-ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int32_t py,
-                             int32_t gx, int32_t gy) {
-  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
-  t = gx < 0 ? 0 : d == 0 ? (dy == 0 ? dx : 0)
-               : d == 1   ? (dy == 0 ? -dx : 0)
-               : d == 2   ? (dx == 0 ? dy : 0)
-                          : (dx == 0 ? -dy : 0);
+/* The straight run from a padded cell in direction d (0..3) by the table
+** (e: the cell's entries; st: d's step), with the goal t steps on along it
+** (t <= 0: not on it): the steps to what it offers, the goal when it lies
+** on the run before any jump point, else the jump point; 0 for nothing.
+** The caller finds t without a branch (jump_goal): the goal lies on a run
+** from the cell's row or column only, and on a diagonal run's stops only
+** where the run crosses the goal's row or column. */
+ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t t) {
+  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0;
   if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
-  return t > 0 && t <= reach ? t : k;
+  return (uint32_t)t - 1u < (uint32_t)reach ? t : k;
+}
+
+/* The goal's steps along the straight run from padded (x, y) whose unit
+** step is (sx, sy), one of them 0: the steps when the goal (gx, gy) lies
+** on the run's line, else 0 or less.  Without a goal, gx and gy are -1,
+** which no padded coordinate equals. */
+ASTAR_INLINE int32_t jump_goal(int32_t x, int32_t y, int32_t sx, int32_t sy, int32_t gx,
+                               int32_t gy) {
+  return sy == 0 ? (y == gy ? (gx - x) * sx : 0) : (x == gx ? (gy - y) * sy : 0);
 }
 
 /* An expansion's successors, relaxed together once its runs are read (their
@@ -420,10 +426,10 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     }
 #endif
     if (wp) continue;
-    if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], x, y, gx, gy)) != 0 &&
+    if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], jump_goal(x, y, sx, 0, gx, gy))) != 0 &&
         (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
       return rc;
-    if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], x, y, gx, gy)) != 0 &&
+    if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], jump_goal(x, y, 0, sy, gx, gy))) != 0 &&
         (rc = poffer(s, B, p, mode, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
       return rc;
   }
@@ -448,7 +454,9 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   m &= gr->moves[p];
   for (d = 0; d < 4; d++) {
     int32_t k;
-    if (!(m >> d & 1u) || (k = jump_to(e, d, gr->off[0][d], px, py, gx, gy)) == 0) continue;
+    if (!(m >> d & 1u) ||
+        (k = jump_to(e, d, gr->off[0][d], jump_goal(px, py, jdx[d], jdy[d], gx, gy))) == 0)
+      continue;
     if ((rc = poffer(s, &B, p, mode, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
                      g + k)) != ASTAR_OK)
       return rc;
