@@ -461,9 +461,15 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
                      g + k)) != ASTAR_OK)
       return rc;
   }
-  for (d = 4; d < 8; d++)
-    if ((m >> d & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, d, gx, gy, mode)) != ASTAR_OK)
-      return rc;
+  /* one copy per diagonal: its steps and components are constants there */
+  if ((m >> 4 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 4, gx, gy, mode)) != ASTAR_OK)
+    return rc;
+  if ((m >> 5 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 5, gx, gy, mode)) != ASTAR_OK)
+    return rc;
+  if ((m >> 6 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 6, gx, gy, mode)) != ASTAR_OK)
+    return rc;
+  if ((m >> 7 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 7, gx, gy, mode)) != ASTAR_OK)
+    return rc;
   return pflush(s, &B, p, mode);
 }
 
