@@ -435,15 +435,24 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
   }
 }
 
+/* The straight run from p = (px, py) (reached at cost g) in direction d:
+** what it offers. */
+ASTAR_INLINE int pstraight(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
+                           int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
+  const int32_t st = gr->off[0][d];
+  int32_t k = jump_to(&JT(gr, p, 0), d, st, jump_goal(px, py, jdx[d], jdy[d], gx, gy));
+  if (k == 0) return ASTAR_OK;
+  return poffer(s, B, p, mode, p + k * st, px + k * jdx[d], py + k * jdy[d], g + k);
+}
+
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
   int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
   double g = node_at(s, p)->g;
-  const int8_t *e = &JT(gr, p, 0);
   pbuf B;
   unsigned m;
-  int d, rc;
+  int rc;
   B.n = 0;
   if (par < 0) {
     m = 0xffu;
@@ -452,16 +461,15 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
     m = dirs8(gr, p, arrival(par - ay * pw, ay, px, py));
   }
   m &= gr->moves[p];
-  for (d = 0; d < 4; d++) {
-    int32_t k;
-    if (!(m >> d & 1u) ||
-        (k = jump_to(e, d, gr->off[0][d], jump_goal(px, py, jdx[d], jdy[d], gx, gy))) == 0)
-      continue;
-    if ((rc = poffer(s, &B, p, mode, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
-                     g + k)) != ASTAR_OK)
-      return rc;
-  }
-  /* one copy per diagonal: its steps and components are constants there */
+  /* one copy per direction: its steps and components are constants there */
+  if ((m & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 0, gx, gy, mode)) != ASTAR_OK)
+    return rc;
+  if ((m >> 1 & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 1, gx, gy, mode)) != ASTAR_OK)
+    return rc;
+  if ((m >> 2 & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 2, gx, gy, mode)) != ASTAR_OK)
+    return rc;
+  if ((m >> 3 & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 3, gx, gy, mode)) != ASTAR_OK)
+    return rc;
   if ((m >> 4 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 4, gx, gy, mode)) != ASTAR_OK)
     return rc;
   if ((m >> 5 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 5, gx, gy, mode)) != ASTAR_OK)
