@@ -373,6 +373,18 @@ ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
   return ASTAR_OK;
 }
 
+/* pflush of a full buffer, out of line: every offer site would otherwise
+** carry its own copy of the relaxation (one per mode, each folded). */
+#if defined(__GNUC__)
+#define PCOLD __attribute__((noinline, cold))
+#else
+#define PCOLD
+#endif
+PCOLD static int pflush0(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 0); }
+PCOLD static int pflush1(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 1); }
+PCOLD static int pflush2(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 2); }
+PCOLD static int pflush3(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 3); }
+
 /* Offers padded cell q = (x, y) at cost g. */
 ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q, int32_t x,
                         int32_t y, double g) {
@@ -381,7 +393,10 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
   B->x[B->n] = x - 1;
   B->y[B->n] = y - 1;
   B->g[B->n++] = g;
-  return B->n == PBUF ? pflush(s, B, p, mode) : ASTAR_OK;
+  if (ASTAR_UNLIKELY(B->n == PBUF))
+    return mode == 0 ? pflush0(s, B, p) : mode == 1 ? pflush1(s, B, p)
+         : mode == 2 ? pflush2(s, B, p) : pflush3(s, B, p);
+  return ASTAR_OK;
 }
 
 /*
