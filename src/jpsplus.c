@@ -399,6 +399,22 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
   return ASTAR_OK;
 }
 
+/* A diagonal run's stop c = (x, y), reached at cost gc: what the straight
+** runs along the diagonal d's components find (th, tv: the goal's steps
+** along them, as jump_to). */
+ASTAR_INLINE int pstop(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int mode, int d,
+                       int32_t c, int32_t x, int32_t y, double gc, int32_t th, int32_t tv) {
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  int32_t k;
+  int rc;
+  if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], th)) != 0 &&
+      (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * jdx[d], y, gc + k)) != ASTAR_OK)
+    return rc;
+  if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], tv)) != 0)
+    return poffer(s, B, p, mode, c + k * gr->off[0][v], x, y + k * jdy[d], gc + k);
+  return ASTAR_OK;
+}
+
 /*
 ** The diagonal run from p = (px, py) (reached at cost g) in direction d,
 ** from one stop to the next by the table: the stops are the diagonal jump
@@ -410,42 +426,41 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
 */
 ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
                        int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
-  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
-  int32_t c = p, x = px, y = py, i = 0, m = -1, dx = gx - px, dy = gy - py, k;
+  int32_t c = p, x = px, y = py, i = 0, r = 0, dx = gx - px, dy = gy - py;
   int rc;
-  if (gx >= 0 && dx * sx > 0 && dy * sy > 0) m = dx * sx < dy * sy ? dx * sx : dy * sy;
+  /* r: the steps on to where the run crosses the goal's row or column, the
+  ** one stop where the goal can lie on a straight run (0 or less: none) */
+  if (gx >= 0 && dx * sx > 0 && dy * sy > 0) r = dx * sx < dy * sy ? dx * sx : dy * sy;
   for (;;) {
-    int32_t e = JT(gr, c, d), t, wp;
-    double gc;
-    if (e == 0) return ASTAR_OK;
-    t = e > 0 ? e & (JUMP_WP - 1) : -e;
-    if (m > i && m - i <= t) { /* the goal's row or column first */
-      t = m - i;
-      wp = 0;
-    } else if (e < 0) {
-      return ASTAR_OK; /* a wall, and nothing on the way */
-    } else {
-      wp = e & JUMP_WP; /* a waypoint: its straight runs find nothing */
+    int32_t e = JT(gr, c, d), t = e > 0 ? e & (JUMP_WP - 1) : -e;
+    if (ASTAR_UNLIKELY((uint32_t)r - 1u < (uint32_t)t)) { /* that crossing first */
+      c += r * step;
+      x += r * sx;
+      y += r * sy;
+      i += r;
+      r = 0;
+      if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, g + i * ASTAR_GRID_DIAG);
+      if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG,
+                      jump_goal(x, y, sx, 0, gx, gy), jump_goal(x, y, 0, sy, gx, gy))) !=
+          ASTAR_OK)
+        return rc;
+      continue;
     }
+    if (e <= 0) return ASTAR_OK; /* a wall, and nothing on the way */
     c += t * step;
     x += t * sx;
     y += t * sy;
     i += t;
-    gc = g + i * ASTAR_GRID_DIAG;
-    if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, gc);
+    r -= t;
 #if defined(__GNUC__)
     { /* the next stop's line, while this stop's offers are made */
       int32_t e2 = JT(gr, c, d);
       __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 & (JUMP_WP - 1) : -e2) * step, 0));
     }
 #endif
-    if (wp) continue;
-    if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], jump_goal(x, y, sx, 0, gx, gy))) != 0 &&
-        (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
-      return rc;
-    if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], jump_goal(x, y, 0, sy, gx, gy))) != 0 &&
-        (rc = poffer(s, B, p, mode, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
+    if (e & JUMP_WP) continue; /* a waypoint: its straight runs find nothing */
+    if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG, 0, 0)) != ASTAR_OK)
       return rc;
   }
 }
