@@ -465,6 +465,34 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
   }
 }
 
+/* jps.h's dirs8 masked by p's move mask mv, from mv alone (no corner
+** read in the blocked bits).  A straight arrival came through the cell
+** behind p, so it is open: with a side cell open, the corner behind it is
+** blocked exactly when mv forbids the diagonal step into that corner; with
+** the side cell blocked, mv drops the turn and its diagonal anyway. */
+ASTAR_INLINE unsigned plus_dirs(unsigned mv, int d) {
+  unsigned r;
+  switch (d) {
+    case 0: /* E: N when NW is blocked, S when SW is */
+      r = 1u << 0 | (mv >> 7 & 1u ? 0u : 1u << 3 | 1u << 5) | (mv >> 6 & 1u ? 0u : 1u << 2 | 1u << 4);
+      break;
+    case 1: /* W: N when NE is, S when SE is */
+      r = 1u << 1 | (mv >> 5 & 1u ? 0u : 1u << 3 | 1u << 7) | (mv >> 4 & 1u ? 0u : 1u << 2 | 1u << 6);
+      break;
+    case 2: /* S: E when NE is, W when NW is */
+      r = 1u << 2 | (mv >> 5 & 1u ? 0u : 1u << 0 | 1u << 4) | (mv >> 7 & 1u ? 0u : 1u << 1 | 1u << 6);
+      break;
+    case 3: /* N: E when SE is, W when SW is */
+      r = 1u << 3 | (mv >> 4 & 1u ? 0u : 1u << 0 | 1u << 5) | (mv >> 6 & 1u ? 0u : 1u << 1 | 1u << 7);
+      break;
+    case 4: r = 1u << 4 | 1u << 0 | 1u << 2; break; /* a diagonal: it and its components */
+    case 5: r = 1u << 5 | 1u << 0 | 1u << 3; break;
+    case 6: r = 1u << 6 | 1u << 1 | 1u << 2; break;
+    default: r = 1u << 7 | 1u << 1 | 1u << 3; break;
+  }
+  return r & mv;
+}
+
 /* The straight run from p = (px, py) (reached at cost g) in direction d:
 ** what it offers. */
 ASTAR_INLINE int pstraight(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
@@ -485,12 +513,11 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   int rc;
   B.n = 0;
   if (par < 0) {
-    m = 0xffu;
+    m = gr->moves[p];
   } else {
     int32_t ay = par / pw;
-    m = dirs8(gr, p, arrival(par - ay * pw, ay, px, py));
+    m = plus_dirs(gr->moves[p], arrival(par - ay * pw, ay, px, py));
   }
-  m &= gr->moves[p];
   /* one copy per direction: its steps and components are constants there */
   if ((m & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 0, gx, gy, mode)) != ASTAR_OK)
     return rc;
