@@ -535,7 +535,15 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
     return rc;
   if ((m >> 7 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 7, gx, gy, mode)) != ASTAR_OK)
     return rc;
-  return pflush(s, &B, p, mode);
+  if ((rc = pflush(s, &B, p, mode)) != ASTAR_OK) return rc;
+#if defined(__GNUC__)
+  if (s->next.node >= 0) { /* the bypass slot's node, mostly the next one expanded */
+    int32_t q = s->slots[s->next.node].node;
+    __builtin_prefetch(&JT(gr, q, 0));
+    __builtin_prefetch(&gr->moves[q]);
+  }
+#endif
+  return ASTAR_OK;
 }
 
 /* mode: bit 0, the fast path's instantiation (plain, see relax_in); bit 1,
