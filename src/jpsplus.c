@@ -395,7 +395,8 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
   B->g[B->n++] = g;
   if (ASTAR_UNLIKELY(B->n == PBUF))
     return mode == 0 ? pflush0(s, B, p) : mode == 1 ? pflush1(s, B, p)
-         : mode == 2 ? pflush2(s, B, p) : pflush3(s, B, p);
+                                      : mode == 2   ? pflush2(s, B, p)
+                                                    : pflush3(s, B, p);
   return ASTAR_OK;
 }
 
