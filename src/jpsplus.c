@@ -520,22 +520,18 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
     m = plus_dirs(gr->moves[p], arrival(par - ay * pw, ay, px, py));
   }
   /* one copy per direction: its steps and components are constants there */
-  if ((m & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 0, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 1 & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 1, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 2 & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 2, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 3 & 1u) && (rc = pstraight(s, &B, gr, p, px, py, g, 3, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 4 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 4, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 5 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 5, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 6 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 6, gx, gy, mode)) != ASTAR_OK)
-    return rc;
-  if ((m >> 7 & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, 7, gx, gy, mode)) != ASTAR_OK)
-    return rc;
+#define PLUS_DIR(run, d) \
+  if (((m >> (d)) & 1u) && (rc = run(s, &B, gr, p, px, py, g, d, gx, gy, mode)) != ASTAR_OK) \
+  return rc
+  PLUS_DIR(pstraight, 0);
+  PLUS_DIR(pstraight, 1);
+  PLUS_DIR(pstraight, 2);
+  PLUS_DIR(pstraight, 3);
+  PLUS_DIR(pdiag, 4);
+  PLUS_DIR(pdiag, 5);
+  PLUS_DIR(pdiag, 6);
+  PLUS_DIR(pdiag, 7);
+#undef PLUS_DIR
   if ((rc = pflush(s, &B, p, mode)) != ASTAR_OK) return rc;
 #if defined(__GNUC__)
   if (s->next.node >= 0) { /* the bypass slot's node, mostly the next one expanded */
