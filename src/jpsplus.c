@@ -330,20 +330,26 @@ jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
   return v > 0 ? base + v : 0;
 }
 
-/* The straight run from padded cell p = (px, py) in direction d (0..3) by
-** the table (e: p's entries; st: d's step), toward the goal (padded
-** (gx, gy), gx < 0 without one): the steps to what it offers, the goal when
-** it lies on the run before any jump point, else the jump point; 0 for
-** nothing. */
-ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t px, int32_t py,
-                             int32_t gx, int32_t gy) {
-  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0, dx = gx - px, dy = gy - py, t;
-  t = gx < 0 ? 0 : d == 0 ? (dy == 0 ? dx : 0)
-               : d == 1   ? (dy == 0 ? -dx : 0)
-               : d == 2   ? (dx == 0 ? dy : 0)
-                          : (dx == 0 ? -dy : 0);
+/* The straight run from a padded cell in direction d (0..3) by the table
+** (e: the cell's entries; st: d's step), with the goal t steps on along it
+** (t <= 0: not on it): the steps to what it offers, the goal when it lies
+** on the run before any jump point, else the jump point; 0 for nothing.
+** The caller finds t without a branch (jump_goal): the goal lies on a run
+** from the cell's row or column only, and on a diagonal run's stops only
+** where the run crosses the goal's row or column. */
+ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t t) {
+  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0;
   if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
-  return t > 0 && t <= reach ? t : k;
+  return (uint32_t)t - 1u < (uint32_t)reach ? t : k;
+}
+
+/* The goal's steps along the straight run from padded (x, y) whose unit
+** step is (sx, sy), one of them 0: the steps when the goal (gx, gy) lies
+** on the run's line, else 0 or less.  Without a goal, gx and gy are -1,
+** which no padded coordinate equals. */
+ASTAR_INLINE int32_t jump_goal(int32_t x, int32_t y, int32_t sx, int32_t sy, int32_t gx,
+                               int32_t gy) {
+  return sy == 0 ? (y == gy ? (gx - x) * sx : 0) : (x == gx ? (gy - y) * sy : 0);
 }
 
 /* An expansion's successors, relaxed together once its runs are read (their
@@ -367,6 +373,18 @@ ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
   return ASTAR_OK;
 }
 
+/* pflush of a full buffer, out of line: every offer site would otherwise
+** carry its own copy of the relaxation (one per mode, each folded). */
+#if defined(__GNUC__)
+#define PCOLD __attribute__((noinline, cold))
+#else
+#define PCOLD
+#endif
+PCOLD static int pflush0(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 0); }
+PCOLD static int pflush1(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 1); }
+PCOLD static int pflush2(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 2); }
+PCOLD static int pflush3(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 3); }
+
 /* Offers padded cell q = (x, y) at cost g. */
 ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q, int32_t x,
                         int32_t y, double g) {
@@ -375,7 +393,27 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
   B->x[B->n] = x - 1;
   B->y[B->n] = y - 1;
   B->g[B->n++] = g;
-  return B->n == PBUF ? pflush(s, B, p, mode) : ASTAR_OK;
+  if (ASTAR_UNLIKELY(B->n == PBUF))
+    return mode == 0 ? pflush0(s, B, p) : mode == 1 ? pflush1(s, B, p)
+                                      : mode == 2   ? pflush2(s, B, p)
+                                                    : pflush3(s, B, p);
+  return ASTAR_OK;
+}
+
+/* A diagonal run's stop c = (x, y), reached at cost gc: what the straight
+** runs along the diagonal d's components find (th, tv: the goal's steps
+** along them, as jump_to). */
+ASTAR_INLINE int pstop(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int mode, int d,
+                       int32_t c, int32_t x, int32_t y, double gc, int32_t th, int32_t tv) {
+  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
+  int32_t k;
+  int rc;
+  if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], th)) != 0 &&
+      (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * jdx[d], y, gc + k)) != ASTAR_OK)
+    return rc;
+  if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], tv)) != 0)
+    return poffer(s, B, p, mode, c + k * gr->off[0][v], x, y + k * jdy[d], gc + k);
+  return ASTAR_OK;
 }
 
 /*
@@ -389,44 +427,81 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
 */
 ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
                        int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
-  const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
-  int32_t c = p, x = px, y = py, i = 0, m = -1, dx = gx - px, dy = gy - py, k;
+  int32_t c = p, x = px, y = py, i = 0, r = 0, dx = gx - px, dy = gy - py;
   int rc;
-  if (gx >= 0 && dx * sx > 0 && dy * sy > 0) m = dx * sx < dy * sy ? dx * sx : dy * sy;
+  /* r: the steps on to where the run crosses the goal's row or column, the
+  ** one stop where the goal can lie on a straight run (0 or less: none) */
+  if (gx >= 0 && dx * sx > 0 && dy * sy > 0) r = dx * sx < dy * sy ? dx * sx : dy * sy;
   for (;;) {
-    int32_t e = JT(gr, c, d), t, wp;
-    double gc;
-    if (e == 0) return ASTAR_OK;
-    t = e > 0 ? e & (JUMP_WP - 1) : -e;
-    if (m > i && m - i <= t) { /* the goal's row or column first */
-      t = m - i;
-      wp = 0;
-    } else if (e < 0) {
-      return ASTAR_OK; /* a wall, and nothing on the way */
-    } else {
-      wp = e & JUMP_WP; /* a waypoint: its straight runs find nothing */
+    int32_t e = JT(gr, c, d), t = e > 0 ? e & (JUMP_WP - 1) : -e;
+    if (ASTAR_UNLIKELY((uint32_t)r - 1u < (uint32_t)t)) { /* that crossing first */
+      c += r * step;
+      x += r * sx;
+      y += r * sy;
+      i += r;
+      r = 0;
+      if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, g + i * ASTAR_GRID_DIAG);
+      if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG,
+                      jump_goal(x, y, sx, 0, gx, gy), jump_goal(x, y, 0, sy, gx, gy))) !=
+          ASTAR_OK)
+        return rc;
+      continue;
     }
+    if (e <= 0) return ASTAR_OK; /* a wall, and nothing on the way */
     c += t * step;
     x += t * sx;
     y += t * sy;
     i += t;
-    gc = g + i * ASTAR_GRID_DIAG;
-    if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, gc);
+    r -= t;
 #if defined(__GNUC__)
     { /* the next stop's line, while this stop's offers are made */
       int32_t e2 = JT(gr, c, d);
       __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 & (JUMP_WP - 1) : -e2) * step, 0));
     }
 #endif
-    if (wp) continue;
-    if ((k = jump_to(&JT(gr, c, 0), h, gr->off[0][h], x, y, gx, gy)) != 0 &&
-        (rc = poffer(s, B, p, mode, c + k * gr->off[0][h], x + k * sx, y, gc + k)) != ASTAR_OK)
-      return rc;
-    if ((k = jump_to(&JT(gr, c, 0), v, gr->off[0][v], x, y, gx, gy)) != 0 &&
-        (rc = poffer(s, B, p, mode, c + k * gr->off[0][v], x, y + k * sy, gc + k)) != ASTAR_OK)
+    if (e & JUMP_WP) continue; /* a waypoint: its straight runs find nothing */
+    if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG, 0, 0)) != ASTAR_OK)
       return rc;
   }
+}
+
+/* jps.h's dirs8 masked by p's move mask mv, from mv alone (no corner
+** read in the blocked bits).  A straight arrival came through the cell
+** behind p, so it is open: with a side cell open, the corner behind it is
+** blocked exactly when mv forbids the diagonal step into that corner; with
+** the side cell blocked, mv drops the turn and its diagonal anyway. */
+ASTAR_INLINE unsigned plus_dirs(unsigned mv, int d) {
+  unsigned r;
+  switch (d) {
+    case 0: /* E: N when NW is blocked, S when SW is */
+      r = 1u << 0 | (mv >> 7 & 1u ? 0u : 1u << 3 | 1u << 5) | (mv >> 6 & 1u ? 0u : 1u << 2 | 1u << 4);
+      break;
+    case 1: /* W: N when NE is, S when SE is */
+      r = 1u << 1 | (mv >> 5 & 1u ? 0u : 1u << 3 | 1u << 7) | (mv >> 4 & 1u ? 0u : 1u << 2 | 1u << 6);
+      break;
+    case 2: /* S: E when NE is, W when NW is */
+      r = 1u << 2 | (mv >> 5 & 1u ? 0u : 1u << 0 | 1u << 4) | (mv >> 7 & 1u ? 0u : 1u << 1 | 1u << 6);
+      break;
+    case 3: /* N: E when SE is, W when SW is */
+      r = 1u << 3 | (mv >> 4 & 1u ? 0u : 1u << 0 | 1u << 5) | (mv >> 6 & 1u ? 0u : 1u << 1 | 1u << 7);
+      break;
+    case 4: r = 1u << 4 | 1u << 0 | 1u << 2; break; /* a diagonal: it and its components */
+    case 5: r = 1u << 5 | 1u << 0 | 1u << 3; break;
+    case 6: r = 1u << 6 | 1u << 1 | 1u << 2; break;
+    default: r = 1u << 7 | 1u << 1 | 1u << 3; break;
+  }
+  return r & mv;
+}
+
+/* The straight run from p = (px, py) (reached at cost g) in direction d:
+** what it offers. */
+ASTAR_INLINE int pstraight(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
+                           int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
+  const int32_t st = gr->off[0][d];
+  int32_t k = jump_to(&JT(gr, p, 0), d, st, jump_goal(px, py, jdx[d], jdy[d], gx, gy));
+  if (k == 0) return ASTAR_OK;
+  return poffer(s, B, p, mode, p + k * st, px + k * jdx[d], py + k * jdy[d], g + k);
 }
 
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
@@ -434,29 +509,38 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
   int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
   double g = node_at(s, p)->g;
-  const int8_t *e = &JT(gr, p, 0);
   pbuf B;
   unsigned m;
-  int d, rc;
+  int rc;
   B.n = 0;
   if (par < 0) {
-    m = 0xffu;
+    m = gr->moves[p];
   } else {
     int32_t ay = par / pw;
-    m = dirs8(gr, p, arrival(par - ay * pw, ay, px, py));
+    m = plus_dirs(gr->moves[p], arrival(par - ay * pw, ay, px, py));
   }
-  m &= gr->moves[p];
-  for (d = 0; d < 4; d++) {
-    int32_t k;
-    if (!(m >> d & 1u) || (k = jump_to(e, d, gr->off[0][d], px, py, gx, gy)) == 0) continue;
-    if ((rc = poffer(s, &B, p, mode, p + k * gr->off[0][d], px + k * jdx[d], py + k * jdy[d],
-                     g + k)) != ASTAR_OK)
-      return rc;
+  /* one copy per direction: its steps and components are constants there */
+#define PLUS_DIR(run, d) \
+  if (((m >> (d)) & 1u) && (rc = run(s, &B, gr, p, px, py, g, d, gx, gy, mode)) != ASTAR_OK) \
+  return rc
+  PLUS_DIR(pstraight, 0);
+  PLUS_DIR(pstraight, 1);
+  PLUS_DIR(pstraight, 2);
+  PLUS_DIR(pstraight, 3);
+  PLUS_DIR(pdiag, 4);
+  PLUS_DIR(pdiag, 5);
+  PLUS_DIR(pdiag, 6);
+  PLUS_DIR(pdiag, 7);
+#undef PLUS_DIR
+  if ((rc = pflush(s, &B, p, mode)) != ASTAR_OK) return rc;
+#if defined(__GNUC__)
+  if (s->next.node >= 0) { /* the bypass slot's node, mostly the next one expanded */
+    int32_t q = s->slots[s->next.node].node;
+    __builtin_prefetch(&JT(gr, q, 0));
+    __builtin_prefetch(&gr->moves[q]);
   }
-  for (d = 4; d < 8; d++)
-    if ((m >> d & 1u) && (rc = pdiag(s, &B, gr, p, px, py, g, d, gx, gy, mode)) != ASTAR_OK)
-      return rc;
-  return pflush(s, &B, p, mode);
+#endif
+  return ASTAR_OK;
 }
 
 /* mode: bit 0, the fast path's instantiation (plain, see relax_in); bit 1,

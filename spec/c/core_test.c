@@ -334,6 +334,96 @@ static void test_jump_waypoints(void) {
 }
 #undef WP_AT
 
+/* One query of gr under algorithm a: its status, expansions, trace (when
+** tr) and path cost. */
+static int goal_query(astar_search *s, astar_grid *gr, int32_t start, int32_t goal, int a,
+                      int tr, uint64_t *exp, double *cost) {
+  static int32_t nodes[4096]; /* more than either grid's cells */
+  astar_query q;
+  int rc;
+  astar_query_init(&q, start, goal);
+  q.algorithm = a;
+  q.record_trace = tr;
+  CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+  rc = astar_search_step(s, 0);
+  *exp = astar_search_stats(s)->expanded;
+  *cost = -1;
+  if (rc == ASTAR_FOUND) astar_search_path(s, goal, nodes, NULL, cost);
+  return rc;
+}
+
+/* The goal met on a run (jpsplus.c jump_goal): jps+ paths cost A*'s, and
+** the nodes it expands, their order, parents and g are pinned (a hash of
+** the traces, and the expansions, as the code before jump_goal gave them),
+** for goals on the start's row or column (ahead and behind), a diagonal
+** then a straight run away (where a run crosses the goal's row or column),
+** past jump points, past an escape (the 300-wide grid), and anywhere; the
+** fast loop (untraced) expands as many as the traced one. */
+static void test_jump_goal(void) {
+  static const int32_t dims[2][2] = {{41, 33}, {300, 9}};
+  astar_search *s = astar_search_new(NULL, NULL);
+  uint32_t seed = 19u, hash = 2166136261u;
+  uint64_t total = 0;
+  int gi, i, hits = 0;
+  for (gi = 0; gi < 2; gi++) {
+    int32_t w = dims[gi][0], h = dims[gi][1], x, y;
+    astar_grid *gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) {
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 16) % 100 < 12) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+      }
+    CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+    for (i = 0; i < 1500; i++) {
+      int32_t sx, sy, gx, gy, k, j, n = w > h ? w : h, ddx, ddy, shape;
+      uint64_t e[3];
+      double c[3];
+      int rc[3];
+      seed = seed * 1103515245u + 12345u;
+      sx = (int32_t)((seed >> 8) % (uint32_t)w);
+      seed = seed * 1103515245u + 12345u;
+      sy = (int32_t)((seed >> 8) % (uint32_t)h);
+      seed = seed * 1103515245u + 12345u;
+      shape = (int)((seed >> 8) % 4u); /* row, column, diagonal + straight, anywhere */
+      k = (int32_t)((seed >> 12) % (uint32_t)n);
+      j = (int32_t)((seed >> 20) % (uint32_t)n);
+      ddx = seed >> 28 & 1 ? 1 : -1;
+      ddy = seed >> 29 & 1 ? 1 : -1;
+      gx = shape == 1 ? sx : sx + ddx * k + (shape == 2 && seed >> 30 & 1 ? ddx * j : 0);
+      gy = shape == 0 ? sy : sy + ddy * k + (shape == 2 && !(seed >> 30 & 1) ? ddy * j : 0);
+      if (shape == 3) {
+        gx = (int32_t)((seed >> 4) % (uint32_t)w);
+        gy = (int32_t)((seed >> 14) % (uint32_t)h);
+      }
+      if (gx < 0 || gy < 0 || gx >= w || gy >= h || astar_grid_blocked(gr, sx, sy) ||
+          astar_grid_blocked(gr, gx, gy))
+        continue;
+      rc[0] = goal_query(s, gr, sy * w + sx, gy * w + gx, ASTAR_ALGO_JPS_PLUS, 0, &e[0], &c[0]);
+      rc[2] = goal_query(s, gr, sy * w + sx, gy * w + gx, ASTAR_ALGO_ASTAR, 0, &e[2], &c[2]);
+      rc[1] = goal_query(s, gr, sy * w + sx, gy * w + gx, ASTAR_ALGO_JPS_PLUS, 1, &e[1], &c[1]);
+      CHECK(rc[0] == rc[2] && rc[1] == rc[2] && e[1] == e[0] && c[0] == c[2] && c[1] == c[2]);
+      if (rc[2] == ASTAR_FOUND) hits++;
+      {
+        size_t m, nt;
+        const astar_trace_entry *a = astar_search_trace(s, &nt);
+        CHECK(nt == e[1]);
+        for (m = 0; m < nt; m++) {
+          uint64_t gb;
+          memcpy(&gb, &a[m].g, sizeof gb);
+          hash = (hash ^ (uint32_t)a[m].node) * 16777619u;
+          hash = (hash ^ (uint32_t)a[m].parent) * 16777619u;
+          hash = (hash ^ (uint32_t)(gb ^ gb >> 32)) * 16777619u;
+        }
+      }
+      total += e[0];
+    }
+    astar_grid_free(gr);
+  }
+  /* the figures of main at 5d9c054, before jump_goal */
+  CHECK(hits == 1086 && total == 60273 && hash == 0x6d3beb05u);
+  astar_search_free(s);
+}
+
 static void test_jps(void) {
   astar_grid *gr = astar_grid_new(70, 40, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_graph *g = astar_graph_new(NULL, NULL);
@@ -2177,6 +2267,7 @@ int main(void) {
   test_jps_plus();
   test_jump_escapes();
   test_jump_waypoints();
+  test_jump_goal();
   test_hex();
   test_lattice();
   test_topology();
