@@ -214,12 +214,11 @@ void astar__jump_free(astar_grid *gr) {
 /* Recomputes the diagonal entry of c in direction d, and while it changes
 ** the entries before it along the run (which read it).  Blocked cells and
 ** the border hold 0 and stay so: a walk stops there. */
-ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
+ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, uint32_t nx, int d) {
   const int32_t st = gr->off[0][d], sx = jdx[d];
   const ptrdiff_t st8 = (ptrdiff_t)st * 8;
   const unsigned char *mv = gr->moves + c;
   int8_t *e = &JT(gr, c, 0);
-  uint32_t nx = (uint32_t)(c % gr->pw + sx);   /* the next cell's column */
   int8_t v = (*mv >> d & 1u) ? e[st8 + d] : 0; /* and its entry: the last set */
   for (;; e -= st8, mv -= st, nx -= (uint32_t)sx) {
     v = (*mv >> d & 1u) ? diagonal_at(e + st8, v, nx, d) : 0;
@@ -229,43 +228,67 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
 }
 
 ASTAR_INLINE void fix_diagonal(astar_grid *gr, int32_t c, int d) {
+  uint32_t nx = (uint32_t)(c % gr->pw + jdx[d]); /* the next cell's column */
   switch (d) { /* one walk per direction, its offsets constants */
-    case 4: walk_diagonal(gr, c, 4); break;
-    case 5: walk_diagonal(gr, c, 5); break;
-    case 6: walk_diagonal(gr, c, 6); break;
-    default: walk_diagonal(gr, c, 7); break;
+    case 4: walk_diagonal(gr, c, nx, 4); break;
+    case 5: walk_diagonal(gr, c, nx, 5); break;
+    case 6: walk_diagonal(gr, c, nx, 6); break;
+    default: walk_diagonal(gr, c, nx, 7); break;
   }
 }
 
-/* The diagonals whose entries read a straight entry of direction d (as a
-** component of theirs). */
-static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
+/* The cells of a straight run whose entry changed whether it finds a jump
+** point (all a diagonal entry reads of it), and those between: from first
+** back along the run, n cells (0: none). */
+typedef struct {
+  int32_t first, n;
+} jump_flips;
 
-/* The same for the straight entry of c in direction d; a change of whether
-** it finds a jump point (all a diagonal entry reads of it) also repairs the
-** diagonal runs that read it. */
-ASTAR_INLINE void walk_straight(astar_grid *gr, int32_t c, int d) {
+/* Recomputes the straight entry of c in direction d, and while it changes
+** the entries before it along the run.  Returns the cells whose entry
+** changed sign: astar__jump_update walks the diagonal runs that read them
+** once every straight entry is final. */
+ASTAR_INLINE jump_flips walk_straight(astar_grid *gr, int32_t c, int d) {
   const int32_t st = gr->off[0][d];
-  const int r0 = readers[d][0], r1 = readers[d][1];
+  jump_flips f = {0, 0};
+  int32_t last = c;
   int8_t v = JT(gr, c + st, d); /* the next cell's entry: the last one set */
   for (;; c -= st) {
     int8_t was = JT(gr, c, d);
     v = jump_cap(straight_raw(gr, c, d, v));
-    if (v == was) return;
+    if (v == was) break;
     JT(gr, c, d) = v;
     if ((v > 0) != (was > 0)) {
-      fix_diagonal(gr, c - gr->off[0][r0], r0);
-      fix_diagonal(gr, c - gr->off[0][r1], r1);
+      if (f.n == 0) f.first = c, f.n = 1;
+      last = c;
     }
+  }
+  if (f.n) f.n = (f.first - last) / st + 1;
+  return f;
+}
+
+static jump_flips fix_straight(astar_grid *gr, int32_t c, int d) {
+  switch (d) {
+    case 0: return walk_straight(gr, c, 0);
+    case 1: return walk_straight(gr, c, 1);
+    case 2: return walk_straight(gr, c, 2);
+    default: return walk_straight(gr, c, 3);
   }
 }
 
-static void fix_straight(astar_grid *gr, int32_t c, int d) {
-  switch (d) {
-    case 0: walk_straight(gr, c, 0); break;
-    case 1: walk_straight(gr, c, 1); break;
-    case 2: walk_straight(gr, c, 2); break;
-    default: walk_straight(gr, c, 3); break;
+/* The diagonal runs in direction r that read the straight entries of run
+** d's cells f: one walk from each, the next cell's column stepped along
+** (no division a walk). */
+static void fix_readers(astar_grid *gr, int r, int d, jump_flips f) {
+  const int32_t st = gr->off[0][d], sx = jdx[d];
+  int32_t c = f.first - gr->off[0][r], nx = c % gr->pw + jdx[r], i;
+  for (i = 0; i < f.n; i++, c -= st, nx -= sx) {
+    switch (r) { /* one walk per direction, its offsets constants */
+      case 4: walk_diagonal(gr, c, (uint32_t)nx, 4); break;
+      case 5: walk_diagonal(gr, c, (uint32_t)nx, 5); break;
+      case 6: walk_diagonal(gr, c, (uint32_t)nx, 6); break;
+      default: walk_diagonal(gr, c, (uint32_t)nx, 7); break;
+    }
   }
 }
 
@@ -275,21 +298,38 @@ static void fix_straight(astar_grid *gr, int32_t c, int d) {
 ** cells before it on its runs and, for the forced-neighbour test, of the
 ** two cells on each side line (beside it and before that); the diagonal
 ** entries of its 3 x 3 block read its move masks.  Each is recomputed and
-** walked back along its run while it changes.  The order does not matter:
-** a walk recomputes every entry from its inputs as they are, and any later
-** change of an input walks back over it again.
+** walked back along its run while it changes: the straight runs first,
+** then the diagonal runs that read a straight entry whose sign changed,
+** then the block's, so each diagonal walk reads final straight entries.
+** The order does not matter for the result: a walk recomputes every entry
+** from its inputs as they are, and any later change of an input walks back
+** over it again.
 */
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y) {
   int32_t p = LAT_CELL(gr, x, y), pw = gr->pw, dx, dy;
-  int d;
+  jump_flips f[4][6];
+  int d, k, r, i, q;
   for (d = 0; d < 4; d++) {
     int32_t st = gr->off[0][d], sd = d < 2 ? pw : 1;
-    fix_straight(gr, p, d);
-    fix_straight(gr, p - st, d);
-    fix_straight(gr, p + sd, d);
-    fix_straight(gr, p - sd, d);
-    fix_straight(gr, p + sd - st, d);
-    fix_straight(gr, p - sd - st, d);
+    f[d][0] = fix_straight(gr, p, d);
+    f[d][1] = fix_straight(gr, p - st, d);
+    f[d][2] = fix_straight(gr, p + sd, d);
+    f[d][3] = fix_straight(gr, p - sd, d);
+    f[d][4] = fix_straight(gr, p + sd - st, d);
+    f[d][5] = fix_straight(gr, p - sd - st, d);
+  }
+  for (r = 4; r < 8; r++) {
+    /* the lines of runs (the edit's own, the side lines) in the order of
+    ** r's runs, the furthest on first: a walk from a line further back
+    ** then stops where the earlier walks already set its entries */
+    static const unsigned char on[6] = {2, 4, 0, 1, 3, 5}, back[6] = {3, 5, 0, 1, 2, 4};
+    for (k = 0; k < 2; k++) { /* r reads the straight entries q */
+      const unsigned char *ord;
+      q = k == 0 ? (jdx[r] > 0 ? 0 : 1) : (jdy[r] > 0 ? 2 : 3);
+      ord = (q < 2 ? jdy[r] : jdx[r]) > 0 ? on : back;
+      for (i = 0; i < 6; i++)
+        if (f[q][ord[i]].n) fix_readers(gr, r, q, f[q][ord[i]]);
+    }
   }
   for (dy = -1; dy <= 1; dy++)
     for (dx = -1; dx <= 1; dx++)
