@@ -52,13 +52,13 @@ ASTAR_INLINE int8_t jump_cap(int32_t v) {
   return (int8_t)(v < -JUMP_RUN ? -JUMP_ESC : v);
 }
 
-/* The straight entry of padded cell c in direction d (0..3), uncapped, from
-** the next cell's v: a wall next is 0, a forced neighbour there (a side
+/* The straight entry of padded cell c in direction d (0..3: step st, side
+** step sd, over the blocked bits b), uncapped, from the next cell's v: a wall next is 0, a forced neighbour there (a side
 ** cell open whose predecessor, beside c, is blocked) is a jump point 1 on.
 ** From a capped v, jump_cap of it is the capped entry. */
-static int32_t straight_raw(const astar_grid *gr, int32_t c, int d, int32_t v) {
-  const unsigned char *b = gr->blocked;
-  int32_t st = gr->off[0][d], sd = d < 2 ? gr->pw : 1, n = c + st;
+ASTAR_INLINE int32_t straight_raw(const unsigned char *b, int32_t c, int32_t st, int32_t sd,
+                                  int32_t v) {
+  int32_t n = c + st;
   if (b[c] || b[n]) return 0;
   if ((!b[n + sd] && b[c + sd]) || (!b[n - sd] && b[c - sd])) return 1;
   return v > 0 ? v + 1 : v - 1;
@@ -71,7 +71,7 @@ static int32_t straight_raw(const astar_grid *gr, int32_t c, int d, int32_t v) {
 static int32_t sweep_straight(astar_grid *gr, int32_t c, int d) {
   int32_t v, t;
   memcpy(&v, &JT(gr, c + gr->off[0][d], 4), sizeof v);
-  t = straight_raw(gr, c, d, v);
+  t = straight_raw(gr->blocked, c, gr->off[0][d], d < 2 ? gr->pw : 1, v);
   memcpy(&JT(gr, c, 4), &t, sizeof t);
   JT(gr, c, d) = jump_cap(t);
   return t < 0 ? -t : t;
@@ -249,15 +249,17 @@ typedef struct {
 ** changed sign: astar__jump_update walks the diagonal runs that read them
 ** once every straight entry is final. */
 ASTAR_INLINE jump_flips walk_straight(astar_grid *gr, int32_t c, int d) {
-  const int32_t st = gr->off[0][d];
+  const int32_t st = gr->off[0][d], sd = d < 2 ? gr->pw : 1;
+  const unsigned char *b = gr->blocked; /* locals: the entries' stores */
+  int8_t *e = gr->jump + d;             /* (int8_t) may alias gr's fields */
   jump_flips f = {0, 0};
   int32_t last = c;
-  int8_t v = JT(gr, c + st, d); /* the next cell's entry: the last one set */
+  int8_t v = e[(ptrdiff_t)(c + st) * 8]; /* the next cell's entry: the last set */
   for (;; c -= st) {
-    int8_t was = JT(gr, c, d);
-    v = jump_cap(straight_raw(gr, c, d, v));
+    int8_t was = e[(ptrdiff_t)c * 8];
+    v = jump_cap(straight_raw(b, c, st, sd, v));
     if (v == was) break;
-    JT(gr, c, d) = v;
+    e[(ptrdiff_t)c * 8] = v;
     if ((v > 0) != (was > 0)) {
       if (f.n == 0) f.first = c, f.n = 1;
       last = c;
