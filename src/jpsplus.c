@@ -116,9 +116,10 @@ ASTAR_INLINE int8_t diagonal_at(const int8_t *ne, int8_t v, uint32_t nx, int d) 
   ** exact while within reach; a waypoint's (v > JUMP_WP) is past both
   ** bounds, so c's run stops at a waypoint too.  Branches, not selects: the
   ** repair's walk carries v from cell to cell, and a select chain made it
-  ** 1.2-1.3x slower a step */
+  ** 1.2-1.3x slower a step; but the two straight entries in one test (|,
+  ** one branch, not two: 5% off the empty grid's costliest repair) */
   int32_t j;
-  if (ne[jdx[d] > 0 ? 0 : 1] > 0 || ne[jdy[d] > 0 ? 2 : 3] > 0) return 1;
+  if ((ne[jdx[d] > 0 ? 0 : 1] > 0) | (ne[jdy[d] > 0 ? 2 : 3] > 0)) return 1;
   if (v > 0) {
     if (v < JUMP_DIAG_EXACT) return (int8_t)(v + 1);
   } else if (v > -JUMP_DIAG_EXACT) {
