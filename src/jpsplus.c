@@ -230,7 +230,8 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, uint32_t nx, int d) {
 
 ASTAR_INLINE void fix_diagonal(astar_grid *gr, int32_t c, int d) {
   uint32_t nx = (uint32_t)(c % gr->pw + jdx[d]); /* the next cell's column */
-  switch (d) { /* one walk per direction, its offsets constants */
+  /* one walk per direction, its offsets constants */
+  switch (d) {
     case 4: walk_diagonal(gr, c, nx, 4); break;
     case 5: walk_diagonal(gr, c, nx, 5); break;
     case 6: walk_diagonal(gr, c, nx, 6); break;
