@@ -53,9 +53,10 @@ ASTAR_INLINE int8_t jump_cap(int32_t v) {
 }
 
 /* The straight entry of padded cell c in direction d (0..3: step st, side
-** step sd, over the blocked bits b), uncapped, from the next cell's v: a wall next is 0, a forced neighbour there (a side
-** cell open whose predecessor, beside c, is blocked) is a jump point 1 on.
-** From a capped v, jump_cap of it is the capped entry. */
+** step sd, over the blocked bits b), uncapped, from the next cell's v: a
+** wall next is 0, a forced neighbour there (a side cell open whose
+** predecessor, beside c, is blocked) is a jump point 1 on.  From a capped
+** v, jump_cap of it is the capped entry. */
 ASTAR_INLINE int32_t straight_raw(const unsigned char *b, int32_t c, int32_t st, int32_t sd,
                                   int32_t v) {
   int32_t n = c + st;
@@ -212,9 +213,10 @@ void astar__jump_free(astar_grid *gr) {
 /* repair                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Recomputes the diagonal entry of c in direction d, and while it changes
-** the entries before it along the run (which read it).  Blocked cells and
-** the border hold 0 and stay so: a walk stops there. */
+/* Recomputes the diagonal entry of c in direction d (the next cell in
+** padded column nx), and while it changes the entries before it along the
+** run (which read it).  Blocked cells and the border hold 0 and stay so: a
+** walk stops there. */
 ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, uint32_t nx, int d) {
   const int32_t st = gr->off[0][d], sx = jdx[d];
   const ptrdiff_t st8 = (ptrdiff_t)st * 8;
@@ -323,9 +325,12 @@ void astar__jump_update(astar_grid *gr, int32_t x, int32_t y) {
     f[d][5] = fix_straight(gr, p - sd - st, d);
   }
   for (r = 4; r < 8; r++) {
-    /* the lines of runs (the edit's own, the side lines) in the order of
-    ** r's runs, the furthest on first: a walk from a line further back
-    ** then stops where the earlier walks already set its entries */
+    /* the lines of runs in the order of r's runs, the furthest on first
+    ** (on: the side line at +sd, f[q][2] and [4], then the edit's own, then
+    ** the one at -sd; back: the reverse), so a walk from a line further
+    ** back stops where the earlier walks already set its entries (an
+    ** opened cell's walks do not stop at a jump point: walked in the other
+    ** order they went over the same diagonals twice) */
     static const unsigned char on[6] = {2, 4, 0, 1, 3, 5}, back[6] = {3, 5, 0, 1, 2, 4};
     for (k = 0; k < 2; k++) { /* r reads the straight entries q */
       const unsigned char *ord;
