@@ -91,8 +91,8 @@ end
 -- The cell (1-based) whose close or open walks the most entries, found by
 -- counting the repair's steps at every open cell (issue 19, notes/repair.md):
 -- on the open grid, any cell in a column 15, 16 or 1 mod 16 (beside a
--- waypoint column) away from the borders, 33,462 steps (31,730 entries
--- rewritten; 44,494 before the repair walked each diagonal once).
+-- waypoint column) away from the borders: 36,050 entries recomputed, 31,730
+-- of them changed (47,082 before the repair walked each diagonal once).
 local WORST = {
   empty = { 255, 251 },
   AR0011SR = { 113, 151 },
