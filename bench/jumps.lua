@@ -8,6 +8,12 @@
 --   edit (open)         the same cell opened again
 --   wall of 64          set_blocked_cells: the open cells of 64 in a row
 --                       (at least 32) blocked at once
+--   costliest cell      the same cell closed and opened `trials` times: the
+--                       cell whose repair walks the most entries (counted,
+--                       not timed: see WORST), so its median is the
+--                       deterministic worst single edit and the random rows'
+--                       "largest" beyond it is the machine (preemption,
+--                       page faults), not the repair
 -- on the 512 x 512 maps AR0011SR (game), Boston_0_512 (street),
 -- random512-20-0 and an empty 512 x 512 grid (the longest runs: the
 -- worst case of a repair), from ../shared/maps (absent: the row says so).
@@ -82,9 +88,34 @@ local function walls(g, seed)
   return t
 end
 
+-- The cell (1-based) whose close or open walks the most entries, found by
+-- counting the repair's steps at every open cell (issue 19, notes/repair.md):
+-- on the open grid, any cell in a column 15, 16 or 1 mod 16 (beside a
+-- waypoint column) away from the borders: 36,050 entries recomputed, 31,730
+-- of them changed (47,082 before the repair walked each diagonal once).
+local WORST = {
+  empty = { 255, 251 },
+  AR0011SR = { 113, 151 },
+  Boston_0_512 = { 273, 457 },
+  ["random512-20-0"] = { 29, 57 },
+}
+
+-- Times closing and opening (x, y) `TRIALS` times each, in microseconds.
+local function at_cell(g, x, y)
+  local c, o = {}, {}
+  for i = 1, TRIALS do
+    local t0 = clock()
+    g:set_blocked(x, y, true)
+    local t1 = clock()
+    g:set_blocked(x, y, false)
+    c[i], o[i] = (t1 - t0) * 1e6, (clock() - t1) * 1e6
+  end
+  return c, o
+end
+
 local function row(label, t, base)
   local m = median(t)
-  io.write(("  %-26s median %8.2f us  largest %8.2f us"):format(label, m, largest(t)))
+  io.write(("  %-36s median %8.2f us  largest %8.2f us"):format(label, m, largest(t)))
   if base then io.write(("  (no table: %6.2f us, %.1fx)"):format(median(base), m / median(base))) end
   io.write("\n")
 end
@@ -126,12 +157,19 @@ for _, name in ipairs({ "AR0011SR", "Boston_0_512", "random512-20-0", "empty" })
       end
     end
     local wall = walls(g, 17)
+    local worst = WORST[name]
+    local wc, wo
+    if worst and not g:is_blocked(worst[1], worst[2]) then wc, wo = at_cell(g, worst[1], worst[2]) end
     g:precompute_jumps(false)
     local base_close = per_edit(g, 11, close, open)
     local base_wall = walls(g, 17)
     row("edit (close)", with_close, base_close)
     row("edit (open)", with_open)
     row("wall of 64 cells (close)", wall, base_wall)
+    if wc then
+      row(("costliest cell (%d, %d) close"):format(worst[1], worst[2]), wc)
+      row(("costliest cell (%d, %d) open"):format(worst[1], worst[2]), wo)
+    end
     local without = g:memory()
     g:precompute_jumps()
     print(("  table: %d bytes (grid:memory() %d)"):format(g:memory() - without, g:memory()))

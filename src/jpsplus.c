@@ -52,13 +52,14 @@ ASTAR_INLINE int8_t jump_cap(int32_t v) {
   return (int8_t)(v < -JUMP_RUN ? -JUMP_ESC : v);
 }
 
-/* The straight entry of padded cell c in direction d (0..3), uncapped, from
-** the next cell's v: a wall next is 0, a forced neighbour there (a side
-** cell open whose predecessor, beside c, is blocked) is a jump point 1 on.
-** From a capped v, jump_cap of it is the capped entry. */
-static int32_t straight_raw(const astar_grid *gr, int32_t c, int d, int32_t v) {
-  const unsigned char *b = gr->blocked;
-  int32_t st = gr->off[0][d], sd = d < 2 ? gr->pw : 1, n = c + st;
+/* The straight entry of padded cell c in direction d (0..3: step st, side
+** step sd, over the blocked bits b), uncapped, from the next cell's v: a
+** wall next is 0, a forced neighbour there (a side cell open whose
+** predecessor, beside c, is blocked) is a jump point 1 on.  From a capped
+** v, jump_cap of it is the capped entry. */
+ASTAR_INLINE int32_t straight_raw(const unsigned char *b, int32_t c, int32_t st, int32_t sd,
+                                  int32_t v) {
+  int32_t n = c + st;
   if (b[c] || b[n]) return 0;
   if ((!b[n + sd] && b[c + sd]) || (!b[n - sd] && b[c - sd])) return 1;
   return v > 0 ? v + 1 : v - 1;
@@ -71,7 +72,7 @@ static int32_t straight_raw(const astar_grid *gr, int32_t c, int d, int32_t v) {
 static int32_t sweep_straight(astar_grid *gr, int32_t c, int d) {
   int32_t v, t;
   memcpy(&v, &JT(gr, c + gr->off[0][d], 4), sizeof v);
-  t = straight_raw(gr, c, d, v);
+  t = straight_raw(gr->blocked, c, gr->off[0][d], d < 2 ? gr->pw : 1, v);
   memcpy(&JT(gr, c, 4), &t, sizeof t);
   JT(gr, c, d) = jump_cap(t);
   return t < 0 ? -t : t;
@@ -116,9 +117,10 @@ ASTAR_INLINE int8_t diagonal_at(const int8_t *ne, int8_t v, uint32_t nx, int d) 
   ** exact while within reach; a waypoint's (v > JUMP_WP) is past both
   ** bounds, so c's run stops at a waypoint too.  Branches, not selects: the
   ** repair's walk carries v from cell to cell, and a select chain made it
-  ** 1.2-1.3x slower a step */
+  ** 1.2-1.3x slower a step; but the two straight entries in one test (|,
+  ** one branch, not two: 5% off the empty grid's costliest repair) */
   int32_t j;
-  if (ne[jdx[d] > 0 ? 0 : 1] > 0 || ne[jdy[d] > 0 ? 2 : 3] > 0) return 1;
+  if ((ne[jdx[d] > 0 ? 0 : 1] > 0) | (ne[jdy[d] > 0 ? 2 : 3] > 0)) return 1;
   if (v > 0) {
     if (v < JUMP_DIAG_EXACT) return (int8_t)(v + 1);
   } else if (v > -JUMP_DIAG_EXACT) {
@@ -211,15 +213,15 @@ void astar__jump_free(astar_grid *gr) {
 /* repair                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Recomputes the diagonal entry of c in direction d, and while it changes
-** the entries before it along the run (which read it).  Blocked cells and
-** the border hold 0 and stay so: a walk stops there. */
-ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
+/* Recomputes the diagonal entry of c in direction d (the next cell in
+** padded column nx), and while it changes the entries before it along the
+** run (which read it).  Blocked cells and the border hold 0 and stay so: a
+** walk stops there. */
+ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, uint32_t nx, int d) {
   const int32_t st = gr->off[0][d], sx = jdx[d];
   const ptrdiff_t st8 = (ptrdiff_t)st * 8;
   const unsigned char *mv = gr->moves + c;
   int8_t *e = &JT(gr, c, 0);
-  uint32_t nx = (uint32_t)(c % gr->pw + sx);   /* the next cell's column */
   int8_t v = (*mv >> d & 1u) ? e[st8 + d] : 0; /* and its entry: the last set */
   for (;; e -= st8, mv -= st, nx -= (uint32_t)sx) {
     v = (*mv >> d & 1u) ? diagonal_at(e + st8, v, nx, d) : 0;
@@ -229,43 +231,70 @@ ASTAR_INLINE void walk_diagonal(astar_grid *gr, int32_t c, int d) {
 }
 
 ASTAR_INLINE void fix_diagonal(astar_grid *gr, int32_t c, int d) {
-  switch (d) { /* one walk per direction, its offsets constants */
-    case 4: walk_diagonal(gr, c, 4); break;
-    case 5: walk_diagonal(gr, c, 5); break;
-    case 6: walk_diagonal(gr, c, 6); break;
-    default: walk_diagonal(gr, c, 7); break;
+  uint32_t nx = (uint32_t)(c % gr->pw + jdx[d]); /* the next cell's column */
+  /* one walk per direction, its offsets constants */
+  switch (d) {
+    case 4: walk_diagonal(gr, c, nx, 4); break;
+    case 5: walk_diagonal(gr, c, nx, 5); break;
+    case 6: walk_diagonal(gr, c, nx, 6); break;
+    default: walk_diagonal(gr, c, nx, 7); break;
   }
 }
 
-/* The diagonals whose entries read a straight entry of direction d (as a
-** component of theirs). */
-static const unsigned char readers[4][2] = {{4, 5}, {6, 7}, {4, 6}, {5, 7}};
+/* The cells of a straight run whose entry changed whether it finds a jump
+** point (all a diagonal entry reads of it), and those between: from first
+** back along the run, n cells (0: none). */
+typedef struct {
+  int32_t first, n;
+} jump_flips;
 
-/* The same for the straight entry of c in direction d; a change of whether
-** it finds a jump point (all a diagonal entry reads of it) also repairs the
-** diagonal runs that read it. */
-ASTAR_INLINE void walk_straight(astar_grid *gr, int32_t c, int d) {
-  const int32_t st = gr->off[0][d];
-  const int r0 = readers[d][0], r1 = readers[d][1];
-  int8_t v = JT(gr, c + st, d); /* the next cell's entry: the last one set */
+/* Recomputes the straight entry of c in direction d, and while it changes
+** the entries before it along the run.  Returns the cells whose entry
+** changed sign: astar__jump_update walks the diagonal runs that read them
+** once every straight entry is final. */
+ASTAR_INLINE jump_flips walk_straight(astar_grid *gr, int32_t c, int d) {
+  const int32_t st = gr->off[0][d], sd = d < 2 ? gr->pw : 1;
+  const unsigned char *b = gr->blocked; /* locals: the entries' stores */
+  int8_t *e = gr->jump + d;             /* (int8_t) may alias gr's fields */
+  jump_flips f = {0, 0};
+  int32_t last = c;
+  int8_t v = e[(ptrdiff_t)(c + st) * 8]; /* the next cell's entry: the last set */
   for (;; c -= st) {
-    int8_t was = JT(gr, c, d);
-    v = jump_cap(straight_raw(gr, c, d, v));
-    if (v == was) return;
-    JT(gr, c, d) = v;
+    int8_t was = e[(ptrdiff_t)c * 8];
+    v = jump_cap(straight_raw(b, c, st, sd, v));
+    if (v == was) break;
+    e[(ptrdiff_t)c * 8] = v;
     if ((v > 0) != (was > 0)) {
-      fix_diagonal(gr, c - gr->off[0][r0], r0);
-      fix_diagonal(gr, c - gr->off[0][r1], r1);
+      if (f.n == 0) f.first = c, f.n = 1;
+      last = c;
     }
   }
+  if (f.n) f.n = (f.first - last) / st + 1;
+  return f;
 }
 
-static void fix_straight(astar_grid *gr, int32_t c, int d) {
+static jump_flips fix_straight(astar_grid *gr, int32_t c, int d) {
   switch (d) {
-    case 0: walk_straight(gr, c, 0); break;
-    case 1: walk_straight(gr, c, 1); break;
-    case 2: walk_straight(gr, c, 2); break;
-    default: walk_straight(gr, c, 3); break;
+    case 0: return walk_straight(gr, c, 0);
+    case 1: return walk_straight(gr, c, 1);
+    case 2: return walk_straight(gr, c, 2);
+    default: return walk_straight(gr, c, 3);
+  }
+}
+
+/* The diagonal runs in direction r that read the straight entries of run
+** d's cells f: one walk from each, the next cell's column stepped along
+** (no division a walk). */
+static void fix_readers(astar_grid *gr, int r, int d, jump_flips f) {
+  const int32_t st = gr->off[0][d], sx = jdx[d];
+  int32_t c = f.first - gr->off[0][r], nx = c % gr->pw + jdx[r], i;
+  for (i = 0; i < f.n; i++, c -= st, nx -= sx) {
+    switch (r) { /* one walk per direction, its offsets constants */
+      case 4: walk_diagonal(gr, c, (uint32_t)nx, 4); break;
+      case 5: walk_diagonal(gr, c, (uint32_t)nx, 5); break;
+      case 6: walk_diagonal(gr, c, (uint32_t)nx, 6); break;
+      default: walk_diagonal(gr, c, (uint32_t)nx, 7); break;
+    }
   }
 }
 
@@ -275,21 +304,41 @@ static void fix_straight(astar_grid *gr, int32_t c, int d) {
 ** cells before it on its runs and, for the forced-neighbour test, of the
 ** two cells on each side line (beside it and before that); the diagonal
 ** entries of its 3 x 3 block read its move masks.  Each is recomputed and
-** walked back along its run while it changes.  The order does not matter:
-** a walk recomputes every entry from its inputs as they are, and any later
-** change of an input walks back over it again.
+** walked back along its run while it changes: the straight runs first,
+** then the diagonal runs that read a straight entry whose sign changed,
+** then the block's, so each diagonal walk reads final straight entries.
+** The order does not matter for the result: a walk recomputes every entry
+** from its inputs as they are, and any later change of an input walks back
+** over it again.
 */
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y) {
   int32_t p = LAT_CELL(gr, x, y), pw = gr->pw, dx, dy;
-  int d;
+  jump_flips f[4][6];
+  int d, k, r, i, q;
   for (d = 0; d < 4; d++) {
     int32_t st = gr->off[0][d], sd = d < 2 ? pw : 1;
-    fix_straight(gr, p, d);
-    fix_straight(gr, p - st, d);
-    fix_straight(gr, p + sd, d);
-    fix_straight(gr, p - sd, d);
-    fix_straight(gr, p + sd - st, d);
-    fix_straight(gr, p - sd - st, d);
+    f[d][0] = fix_straight(gr, p, d);
+    f[d][1] = fix_straight(gr, p - st, d);
+    f[d][2] = fix_straight(gr, p + sd, d);
+    f[d][3] = fix_straight(gr, p - sd, d);
+    f[d][4] = fix_straight(gr, p + sd - st, d);
+    f[d][5] = fix_straight(gr, p - sd - st, d);
+  }
+  for (r = 4; r < 8; r++) {
+    /* the lines of runs in the order of r's runs, the furthest on first
+    ** (on: the side line at +sd, f[q][2] and [4], then the edit's own, then
+    ** the one at -sd; back: the reverse), so a walk from a line further
+    ** back stops where the earlier walks already set its entries (an
+    ** opened cell's walks do not stop at a jump point: walked in the other
+    ** order they went over the same diagonals twice) */
+    static const unsigned char on[6] = {2, 4, 0, 1, 3, 5}, back[6] = {3, 5, 0, 1, 2, 4};
+    for (k = 0; k < 2; k++) { /* r reads the straight entries q */
+      const unsigned char *ord;
+      q = k == 0 ? (jdx[r] > 0 ? 0 : 1) : (jdy[r] > 0 ? 2 : 3);
+      ord = (q < 2 ? jdy[r] : jdx[r]) > 0 ? on : back;
+      for (i = 0; i < 6; i++)
+        if (f[q][ord[i]].n) fix_readers(gr, r, q, f[q][ord[i]]);
+    }
   }
   for (dy = -1; dy <= 1; dy++)
     for (dx = -1; dx <= 1; dx++)

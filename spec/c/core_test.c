@@ -424,6 +424,74 @@ static void test_jump_goal(void) {
   astar_search_free(s);
 }
 
+/* Random edit sequences repaired as fresh builds, entry for entry, after
+** every edit: on an open grid (the longest runs: every edit flips whole
+** straight runs and sets off ~2 diagonal walks a cell of them) and on a
+** sparse one, at the costliest positions (0-based columns 14, 15, 0 mod 16,
+** beside a waypoint column), on the borders and anywhere, single edits and
+** batches (repaired at their end).  A repair that leaves one entry stale
+** fails here. */
+static uint32_t jump_seed = 1949u;
+static int32_t jump_rand(int32_t n) {
+  jump_seed = jump_seed * 1103515245u + 12345u;
+  return (int32_t)((jump_seed >> 8) % (uint32_t)n);
+}
+
+static void jump_pick(int32_t w, int32_t h, int32_t *x, int32_t *y) {
+  static const int32_t worst[3] = {14, 15, 16};
+  *x = jump_rand(w), *y = jump_rand(h);
+  switch (jump_rand(5)) {
+    case 0: *x = (jump_rand(w / 16) * 16 + worst[jump_rand(3)]) % w; break;
+    case 1: *x = jump_rand(2) ? jump_rand(2) : w - 1 - jump_rand(2); break;
+    case 2: *y = jump_rand(2) ? jump_rand(2) : h - 1 - jump_rand(2); break;
+    case 3: /* beside a waypoint column, near a corner */
+      *x = 16 * (1 + jump_rand(w / 16 - 1)) - 2 + jump_rand(4), *y = jump_rand(3);
+      break;
+    default: break;
+  }
+}
+
+static void test_jump_repair_walks(void) {
+  const int32_t w = 130, h = 90;
+  int map, k, i, stale = 0, edits = 0;
+  for (map = 0; map < 2; map++) {
+    astar_grid *gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_grid *fresh = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    int32_t x, y;
+    if (map == 1)
+      for (k = 0; k < w * h / 50; k++) {
+        x = jump_rand(w), y = jump_rand(h);
+        CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+        CHECK(astar_grid_set_blocked(fresh, x, y, 1) == ASTAR_OK);
+      }
+    CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+    for (k = 0; k < 600; k++) {
+      const int8_t *ta, *tb;
+      size_t na, nb;
+      int batch = k % 25 == 24;
+      if (batch) astar_grid_edits_begin(gr);
+      for (i = 0; i < (batch ? 6 : 1); i++) {
+        int b;
+        jump_pick(w, h, &x, &y);
+        b = !astar_grid_blocked(gr, x, y);
+        CHECK(astar_grid_set_blocked(gr, x, y, b) == ASTAR_OK);
+        CHECK(astar_grid_set_blocked(fresh, x, y, b) == ASTAR_OK);
+        edits++;
+      }
+      if (batch) astar_grid_edits_end(gr);
+      CHECK(astar_grid_precompute_jumps(fresh, 1) == ASTAR_OK);
+      ta = astar_grid_jump_table(gr, &na);
+      tb = astar_grid_jump_table(fresh, &nb);
+      if (na != nb || memcmp(ta, tb, na) != 0) stale++;
+    }
+    astar_grid_free(gr);
+    astar_grid_free(fresh);
+  }
+  CHECK(edits == 2 * (576 + 24 * 6));
+  CHECK(stale == 0);
+  if (stale) fprintf(stderr, "test_jump_repair_walks: %d of 1200 tables stale\n", stale);
+}
+
 static void test_jps(void) {
   astar_grid *gr = astar_grid_new(70, 40, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_graph *g = astar_graph_new(NULL, NULL);
@@ -2268,6 +2336,7 @@ int main(void) {
   test_jump_escapes();
   test_jump_waypoints();
   test_jump_goal();
+  test_jump_repair_walks();
   test_hex();
   test_lattice();
   test_topology();
