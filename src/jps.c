@@ -384,19 +384,6 @@ ASTAR_INLINE int offer(jctx *J, int32_t p, int32_t q, int32_t x, int32_t y, doub
   return J->n == JBUF ? flush_full(J, p) : ASTAR_OK;
 }
 
-/* Whether bits lo..hi (lo <= hi) of line m are all set: the cells between
-** are open. */
-ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
-  size_t k = (size_t)lo >> 6, last = (size_t)hi >> 6;
-  uint64_t first = ~(uint64_t)0 << (lo & 63);
-  uint64_t end = (hi & 63) == 63 ? ~(uint64_t)0 : ((uint64_t)1 << ((hi & 63) + 1)) - 1;
-  for (; k <= last; k++, first = ~(uint64_t)0) {
-    uint64_t need = first & (k == last ? end : ~(uint64_t)0);
-    if ((m[k] & need) != need) return 0;
-  }
-  return 1;
-}
-
 /*
 ** The goal-visible shortcut (warthog's "jump_target"): when the goal lies in
 ** a direction the expansion of p = (px, py) scans (mask m) and the run
@@ -408,34 +395,7 @@ ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
 ** alone.  Returns the run's cost, or -1.
 */
 ASTAR_INLINE double goal_run(const jctx *J, int32_t p, int32_t px, int32_t py, unsigned m) {
-  const astar_grid *gr = J->gr;
-  int32_t dx = J->gx - px, dy = J->gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, i, c = p, x, y;
-  int d;
-  if (J->gx < 0 || (ax | ay) == 0) return -1;
-  if (nd > 0) {
-    int32_t step;
-    d = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
-    if (!(m >> d & 1u)) return -1;
-    step = gr->off[0][d];
-    for (i = 0; i < nd; i++, c += step)
-      if (!(gr->moves[c] >> d & 1u)) return -1;
-  } else {
-    d = ax ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
-    if (!(m >> d & 1u)) return -1;
-  }
-  if (ns > 0) {
-    x = px + (dx > 0 ? nd : -nd);
-    y = py + (dy > 0 ? nd : -nd);
-    if (ax > ay) { /* along the goal's row */
-      const uint64_t *row = gr->rows + (size_t)y * (size_t)gr->rw;
-      if (!(dx > 0 ? line_open(row, x + 1, J->gx) : line_open(row, J->gx, x - 1))) return -1;
-    } else {
-      const uint64_t *col = gr->cols + (size_t)x * (size_t)gr->cw;
-      if (!(dy > 0 ? line_open(col, y + 1, J->gy) : line_open(col, J->gy, y - 1))) return -1;
-    }
-  }
-  return nd * ASTAR_GRID_DIAG + ns;
+  return J->gx < 0 ? -1 : jps_goal_run(J->gr, p, px, py, J->gx, J->gy, m);
 }
 
 /* Whether the shortcut's run of cost `run` from p = (px, py), reached at

@@ -68,4 +68,55 @@ ASTAR_INLINE unsigned dirs8(const astar_grid *gr, int32_t p, int d) {
   }
 }
 
+/* Whether bits lo..hi (lo <= hi) of line m are all set: the cells between
+** are open. */
+ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
+  size_t k = (size_t)lo >> 6, last = (size_t)hi >> 6;
+  uint64_t first = ~(uint64_t)0 << (lo & 63);
+  uint64_t end = (hi & 63) == 63 ? ~(uint64_t)0 : ((uint64_t)1 << ((hi & 63) + 1)) - 1;
+  for (; k <= last; k++, first = ~(uint64_t)0) {
+    uint64_t need = first & (k == last ? end : ~(uint64_t)0);
+    if ((m[k] & need) != need) return 0;
+  }
+  return 1;
+}
+
+/* The goal-visible test (warthog's "jump_target"), shared by both jump
+** point searches: from padded cell p = (px, py), whose expansion may take
+** the directions in mask m, toward the goal at padded (gx, gy): when the
+** run toward it -- diagonal first, then straight, the jumps' own shape --
+** is unobstructed, the run's cost (the octile distance), else -1.  Reads
+** the move masks along the diagonal and the row or column bit sets along
+** the straight part. */
+ASTAR_INLINE double jps_goal_run(const astar_grid *gr, int32_t p, int32_t px, int32_t py,
+                                 int32_t gx, int32_t gy, unsigned m) {
+  int32_t dx = gx - px, dy = gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, i, c = p, x, y;
+  int d;
+  if ((ax | ay) == 0) return -1;
+  if (nd > 0) {
+    int32_t step;
+    d = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
+    if (!(m >> d & 1u)) return -1;
+    step = gr->off[0][d];
+    for (i = 0; i < nd; i++, c += step)
+      if (!(gr->moves[c] >> d & 1u)) return -1;
+  } else {
+    d = ax ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
+    if (!(m >> d & 1u)) return -1;
+  }
+  if (ns > 0) {
+    x = px + (dx > 0 ? nd : -nd);
+    y = py + (dy > 0 ? nd : -nd);
+    if (ax > ay) { /* along the goal's row */
+      const uint64_t *row = gr->rows + (size_t)y * (size_t)gr->rw;
+      if (!(dx > 0 ? line_open(row, x + 1, gx) : line_open(row, gx, x - 1))) return -1;
+    } else {
+      const uint64_t *col = gr->cols + (size_t)x * (size_t)gr->cw;
+      if (!(dy > 0 ? line_open(col, y + 1, gy) : line_open(col, gy, y - 1))) return -1;
+    }
+  }
+  return nd * ASTAR_GRID_DIAG + ns;
+}
+
 #endif

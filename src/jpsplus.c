@@ -553,6 +553,32 @@ ASTAR_INLINE int pstraight(astar_search *s, pbuf *B, const astar_grid *gr, int32
   return poffer(s, B, p, mode, p + k * st, px + k * jdx[d], py + k * jdy[d], g + k);
 }
 
+/* The start's expansion with the goal in sight (jps.h's goal-visible test,
+** which the online search makes at every expansion): the run to the goal
+** costs the octile distance, no path costs less, and the goal is offered
+** alone.  Returns 0 when the goal is not in sight (or the heuristic is a
+** callback, whose h of the goal is checked when the goal is relaxed from
+** the reads); else 1, the offer's status in *rc.  Out of line: once a
+** query.  The test walks the diagonal part cell by cell, so it is made
+** only where that part is at most START_SEES_DIAG cells (the straight part
+** is read a word at a time): a longer one costs a query more than it saves,
+** and the table's runs find such a goal in a few expansions anyway. */
+#define START_SEES_DIAG 32
+PCOLD static int start_sees_goal(astar_search *s, int32_t p, int32_t px, int32_t py, int32_t gx,
+                                 int32_t gy, unsigned m, int mode, int *rc) {
+  const astar_grid *gr = CGRID(s->topo);
+  double run;
+  pbuf B;
+  int32_t ax = gx > px ? gx - px : px - gx, ay = gy > py ? gy - py : py - gy;
+  if (s->q.heuristic == ASTAR_H_CALLBACK || (ax < ay ? ax : ay) > START_SEES_DIAG ||
+      (run = jps_goal_run(gr, p, px, py, gx, gy, m)) < 0)
+    return 0;
+  B.n = 0;
+  *rc = poffer(s, &B, p, mode, s->goal, gx, gy, node_at(s, p)->g + run);
+  if (*rc == ASTAR_OK) *rc = pflush(s, &B, p, mode);
+  return 1;
+}
+
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
@@ -564,6 +590,7 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   B.n = 0;
   if (par < 0) {
     m = gr->moves[p];
+    if (gx >= 0 && start_sees_goal(s, p, px, py, gx, gy, m, mode, &rc)) return rc;
   } else {
     int32_t ay = par / pw;
     m = plus_dirs(gr->moves[p], arrival(par - ay * pw, ay, px, py));
