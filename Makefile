@@ -64,6 +64,9 @@ LUA_DEV_lua5.1 = liblua5.1-0-dev
 LUA_DEV_luajit = libluajit-5.1-dev
 LUA_INC ?= $(LUA_INC_$(LUA))
 LUA_DEV = $(LUA_DEV_$(LUA))
+# A second interpreter, which spec/version_spec.lua loads this build into
+# (a module built for one Lua must be refused by another, never crash it).
+OTHER_LUA = $(if $(filter lua5.1 luajit,$(LUA)),lua5.4,lua5.1)
 
 # Lua 5.5: Debian packages Lua up to 5.4 only, so `make ... LUA=lua5.5`
 # builds it from LUA55_SRC (read-only: ../shared/lua-5.5.0, whose
@@ -163,6 +166,7 @@ deps: $(LUA_PREREQ_$(LUA))
 	command -v $(LUA) >/dev/null 2>&1 || missing="$$missing $(LUA)"; \
 	[ -f $(LUA_INC)/lua.h ] || missing="$$missing $(LUA_DEV)"; \
 	command -v busted >/dev/null 2>&1 || missing="$$missing lua-busted"; \
+	command -v $(OTHER_LUA) >/dev/null 2>&1 || missing="$$missing $(OTHER_LUA)"; \
 	command -v $(CC) >/dev/null 2>&1 || missing="$$missing gcc libc6-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
