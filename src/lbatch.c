@@ -330,7 +330,7 @@ static int l_batch(lua_State *L) {
   for (i = 0; i < n; i++) {
     bresult *r = &B->res[i];
     if (r->len > 0) {
-      push_path_table(L, T, r->nodes, r->links, r->len, r->cost, -1.0);
+      push_path_table(L, T, r->nodes, r->links, r->len, r->cost, -1.0, &o);
       push_path_size(L, &o);
       if (o.smooth) { /* path.points, as find_path makes them */
         S->b.nodes = (int32_t *)sbuf_grow(L, C->M, S->b.nodes, &S->b.nodes_cap,

@@ -204,7 +204,7 @@ static int cells_push_distances(lua_State *L, ltopo *T, int tidx, astar_search *
     .list_node = cells_list_node, .push_node = cells_push_node, .node_name = cells_node_name, \
     .push_step = cells_push_step, .step_name = cells_step_name, \
     .cost_subject = cells_cost_subject, .step_word = "step", \
-    .path_extras = cells_path_extras, .trace_extras = cells_trace_extras, \
+    .path_extras = cells_path_extras, .path_fields = 2, .trace_extras = cells_trace_extras, \
     .push_distances = cells_push_distances, .cells = cells_ \
   }
 

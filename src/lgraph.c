@@ -137,6 +137,7 @@ static const ltopo_class graph_class = {
     .cost_subject = graph_cost_subject,
     .step_word = "edge",
     .path_extras = graph_path_extras,
+    .path_fields = 1,
     .trace_extras = NULL,
     .push_distances = graph_push_distances,
 };

@@ -244,6 +244,9 @@ static int l_register_heuristic(lua_State *L) {
   }
   if (builtin_heuristic(lua_tostring(L, 1)) >= 0 && !override)
     return arg_error(L, 1, lua_pushfstring(L, "\"%s\" is a built-in heuristic (pass { override = true } to replace it)", lua_tostring(L, 1)));
+  /* from now on, queries look up the name of their default heuristic
+  ** (lopts.c's default_heuristic) */
+  if (builtin_heuristic(lua_tostring(L, 1)) >= 0) get_state(L)->overridden = 1;
   KEY(L, K_HEURISTICS);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);

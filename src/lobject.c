@@ -100,6 +100,7 @@ typedef struct lstate {
   size_t debt;    /* allocated since the collector was told */
   size_t base;    /* bytes after the last full collection */
   int closing;    /* the Lua state is closing */
+  int overridden; /* a built-in heuristic's name was registered (lheur.c) */
   lobj *deferred; /* collected while held (see obj_gc) */
 } lstate;
 

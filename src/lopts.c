@@ -356,7 +356,6 @@ static const lopt options[] = {
     {"goals", FOR_GOALS, 0, opt_goals},
 };
 #define FIELD_OPTIONS 2 /* penalty and forbid, first in the table */
-#define OWN_OTHER 4u    /* parse_options: an own key other than a field option */
 
 /* The table of option names the parser reads (KEY K_OPTIONS): options[i]
 ** is [i + 1] = name and [name] = i + 1, so an options table's key is found
@@ -398,16 +397,16 @@ static int option_applies(const lopt *p, ltopo *T, unsigned kind) {
   return (p->applies & kind) && (!p->fields || T->cls->shape(T, &w, &h));
 }
 
-/* The option named by the key below the value on top (an entry of the
-** options table at arg): raises unless it is one this search takes. */
-static const lopt *own_option(lua_State *L, int arg, int nidx, ltopo *T, unsigned kind) {
-  const lopt *p = option_of_key(L, nidx, lua_gettop(L) - 1);
+/* Option p, named by the key at kidx (value at vidx) of the options table
+** at arg: raises unless it is one this search takes. */
+static const lopt *own_check(lua_State *L, int arg, const lopt *p, int kidx, int vidx, ltopo *T,
+                             unsigned kind) {
   /* distances-only options are unknown to path searches (which take every
   ** other option); path-only ones do not apply to distances */
   if (p != NULL && p->applies == FOR_GOALS && !(kind & FOR_GOALS))
-    arg_error(L, arg, lua_pushfstring(L, "option \"goals\" is only for find_path and query, got %s", describe(L, -1)));
+    arg_error(L, arg, lua_pushfstring(L, "option \"goals\" is only for find_path and query, got %s", describe(L, vidx)));
   if (p == NULL || ((kind & FOR_PATH) && !(p->applies & (FOR_PATH | FOR_QUERY | FOR_GOALS))))
-    arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, -2)));
+    arg_error(L, arg, lua_pushfstring(L, "unknown option %s", describe(L, kidx)));
   if (!(p->applies & kind) && p->applies == FOR_QUERY)
     arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for queries (query())", p->name));
   if (!(p->applies & kind))
@@ -415,6 +414,13 @@ static const lopt *own_option(lua_State *L, int arg, int nidx, ltopo *T, unsigne
   if (!option_applies(p, T, kind))
     arg_error(L, arg, lua_pushfstring(L, "option \"%s\" is only for grids", p->name));
   return p;
+}
+
+/* The option named by the key below the value on top (an entry of the
+** options table at arg), checked by own_check. */
+static const lopt *own_option(lua_State *L, int arg, int nidx, ltopo *T, unsigned kind) {
+  int top = lua_gettop(L);
+  return own_check(L, arg, option_of_key(L, nidx, top - 1), top - 1, top, T, kind);
 }
 
 /* Whether option `name` was set (parse_options records them). */
@@ -458,9 +464,14 @@ static void check_combinations(lua_State *L, lparse *P) {
 }
 
 /* With no heuristic option, the topology's default -- by name, so a
-** registered override of that name applies here too. */
+** registered override of that name applies here too (looked up once a
+** built-in name was ever registered in this Lua state). */
 static void default_heuristic(lua_State *L, lparse *P) {
   int h = astar_topology_default_heuristic(P->T->t);
+  if (!P->C->M->overridden) {
+    P->o->q.heuristic = h;
+    return;
+  }
   KEY(L, K_HNAMES + h); /* heuristic_names[h] */
   KEY(L, K_HEURISTICS);
   lua_pushvalue(L, -2);
@@ -508,57 +519,85 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   o->slot = lua_gettop(L) - OPT_SLOTS + 1;
 }
 
+/* More own keys than there are options: one of them is none. */
+#define OWN_MAX (COUNT_OF(options) + 1)
+
+/*
+** The own entries of the options table at arg (no metatable: they are all
+** there is), read in one traversal: the first OWN_MAX pairs stay on the
+** stack with their options, the field options are read first (by name, in
+** the table's order of rows), then the other entries are checked and parsed
+** in the traversal's order, from the stack.  With more than OWN_MAX entries,
+** one of the stacked ones is no option and raises there: the entries past
+** them are only looked at for field options.  So the errors and their order
+** are those of a second traversal, without it.
+*/
+static void parse_own(lua_State *L, lparse *P, int arg, int nidx, unsigned kind) {
+  const lopt *own[OWN_MAX];
+  int n = 0, i, base = lua_gettop(L);
+  unsigned fields = 0; /* bit i: field option i is there */
+  luaL_checkstack(L, 2 * OWN_MAX + 8, "too many options");
+  lua_pushnil(L);
+  while (lua_next(L, arg)) { /* ..., pairs, key, value */
+    int top = lua_gettop(L);
+    const lopt *p = option_of_key(L, nidx, top - 1);
+    if (p != NULL && p < options + FIELD_OPTIONS) fields |= 1u << (p - options);
+    if (n < OWN_MAX) {
+      own[n++] = p;
+      lua_pushvalue(L, top - 1); /* the key again, for lua_next: the pair stays */
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  for (i = 0; i < FIELD_OPTIONS; i++) {
+    if (!(fields >> i & 1u) || !option_applies(&options[i], P->T, kind)) continue;
+    lua_rawgeti(L, nidx, i + 1); /* the fields, held first */
+    lua_rawget(L, arg);
+    options[i].parse(L, P, lua_gettop(L));
+    P->o->given |= 1u << i;
+    lua_pop(L, 1);
+  }
+  for (i = 0; i < n; i++) {
+    int kidx = base + 1 + 2 * i;
+    const lopt *p = own_check(L, P->arg, own[i], kidx, kidx + 1, P->T, kind);
+    if (p >= options + FIELD_OPTIONS) {
+      p->parse(L, P, kidx + 1);
+      P->o->given |= 1u << (p - options);
+    }
+  }
+  lua_settop(L, base);
+}
+
 static void parse_options(lua_State *L, lcall *C, ltopo *T, int tidx, int arg, lsbuf *buf,
                           lopts *o, int32_t start, int32_t goal, unsigned kind) {
   lparse P;
   int i;
   options_start(L, &P, o, C, T, tidx, arg, buf, start, goal);
   if (!lua_isnoneornil(L, arg)) {
-    int inherits, nidx;
-    unsigned own = 0; /* no metatable: bit i for field option i, OWN_OTHER */
+    int nidx;
     if (!lua_istable(L, arg)) type_error(L, arg, "table");
-    inherits = lua_getmetatable(L, arg);
-    if (inherits) lua_pop(L, 1);
     KEY(L, K_OPTIONS);
     nidx = lua_gettop(L);
-    if (!inherits) {
-      /* a first look at the own keys (nothing parsed, raised or allocated):
-      ** which field options are there, and whether anything else is */
+    if (!lua_getmetatable(L, arg)) {
+      parse_own(L, &P, arg, nidx, kind);
+    } else {
+      lua_pop(L, 1);
       lua_pushnil(L);
-      while (lua_next(L, arg)) {
-        const lopt *p = option_of_key(L, nidx, lua_gettop(L) - 1);
-        own |= p != NULL && p < options + FIELD_OPTIONS ? 1u << (p - options) : OWN_OTHER;
+      while (lua_next(L, arg)) { /* the table's own entries: checked */
+        (void)own_option(L, arg, nidx, T, kind);
         lua_pop(L, 1);
       }
-    }
-    for (i = 0; !inherits && i < FIELD_OPTIONS; i++) {
-      if (!(own >> i & 1u) || !option_applies(&options[i], T, kind)) continue;
-      lua_rawgeti(L, nidx, i + 1); /* the fields, held first */
-      lua_rawget(L, arg);
-      options[i].parse(L, &P, lua_gettop(L));
-      o->given |= 1u << i;
-      lua_pop(L, 1);
-    }
-    lua_pushnil(L);
-    while ((inherits || own != 0) && lua_next(L, arg)) { /* the table's own entries */
-      const lopt *p = own_option(L, arg, nidx, T, kind);
-      /* without a metatable, its own entries are all there is: parse them
-      ** in this pass (lua_getfield would only repeat rawget, 15 times) */
-      if (!inherits && p >= options + FIELD_OPTIONS) {
-        p->parse(L, &P, lua_gettop(L));
-        o->given |= 1u << (p - options);
+      /* then every option, read through __index, in the table's order
+      ** of rows (the fields first) */
+      for (i = 0; i < COUNT_OF(options); i++) {
+        if (!option_applies(&options[i], T, kind)) continue;
+        lua_getfield(L, arg, options[i].name);
+        if (!lua_isnil(L, -1)) {
+          options[i].parse(L, &P, lua_gettop(L));
+          o->given |= 1u << i;
+        }
+        lua_pop(L, 1);
       }
-      lua_pop(L, 1);
-    }
-    if (!inherits && own == 0) lua_pop(L, 1); /* the key lua_next never took */
-    for (i = 0; inherits && i < COUNT_OF(options); i++) {
-      if (!option_applies(&options[i], T, kind)) continue;
-      lua_getfield(L, arg, options[i].name);
-      if (!lua_isnil(L, -1)) {
-        options[i].parse(L, &P, lua_gettop(L));
-        o->given |= 1u << i;
-      }
-      lua_pop(L, 1);
     }
     lua_pop(L, 1); /* the names */
   }

@@ -176,7 +176,7 @@ static int l_query(lua_State *L) {
   if (Q->b.s == NULL) return status_error(L, ASTAR_ENOMEM);
   parse_options(L, C, T, 1, optarg, &Q->b, &Q->opts, start, goal,
                 FOR_PATH | FOR_QUERY | FOR_GOALS);
-  (void)goal_check(L, T, &Q->opts, garg, optarg, omitted);
+  goal_check(L, T, &Q->opts, garg, optarg, omitted);
   lua_createtable(L, 0, 8); /* the user value */
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "topo");

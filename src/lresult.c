@@ -122,12 +122,22 @@ static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) 
   push_record(L, T, &r, o);
 }
 
+/* How many fields the path table of a search with options o gets: cost,
+** nodes, version, the class's own, the counts, and what the options add
+** (size, visited, trace, partial and reason, points, goal, escape). */
+static int path_fields(ltopo *T, const lopts *o) {
+  return 6 + T->cls->path_fields + (o->q.size > 1) + (o->visited != 0) + (o->trace != 0) +
+         2 * (o->partial != 0) + (o->smooth != 0) + (o->ngoals > 0) + (o->escape != 0);
+}
+
 /* Pushes the table of a path of len nodes: { cost =, nodes = } and the
 ** class's extras (edges, or length, width and xy; length: as known, or -1);
-** the statistics come after. */
+** the statistics come after.  Its hash part is made for every field o
+** gives it (a plain grid path: eight, where nine made room for 16): none
+** is added by rehashing. */
 static void push_path_table(lua_State *L, ltopo *T, const int32_t *nodes, const int32_t *links,
-                            int32_t len, double cost, double length) {
-  lua_createtable(L, 0, 9);
+                            int32_t len, double cost, double length, const lopts *o) {
+  lua_createtable(L, 0, path_fields(T, o));
   kset_num(L, K_COST, cost);
   KEY(L, K_NODES);
   push_id_list(L, nodes, (size_t)len);
@@ -160,7 +170,7 @@ static void push_path(lua_State *L, lcall *C, ltopo *T, lsbuf *b, const lopts *o
   rc = astar_search_path_fill(b->s, to, state_alloc, C->M, &b->nodes, &b->nodes_cap,
                               jps ? NULL : &b->links, &b->links_cap, &len, &cost);
   if (rc != ASTAR_OK) status_error(L, rc);
-  push_path_table(L, T, b->nodes, jps ? NULL : b->links, len, cost, jps ? cost : -1.0);
+  push_path_table(L, T, b->nodes, jps ? NULL : b->links, len, cost, jps ? cost : -1.0, o);
   push_path_size(L, o);
   grid_path_points(L, C, T, b, o, len); /* after the links are used */
   push_stats(L, T, b->s, o);

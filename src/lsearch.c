@@ -174,17 +174,18 @@ static int goal_layout(lua_State *L, ltopo *T, int *optarg, int *omitted) {
   return garg;
 }
 
-/* After the options: the goal (-1 with goals = {...}), or an error naming
-** what is missing or doubled. */
-static int32_t goal_check(lua_State *L, ltopo *T, const lopts *o, int garg, int optarg,
-                          int omitted) {
+/* After the options: an error naming what is missing or doubled.  A goal
+** given in the arguments was read before the options (find_path, query):
+** nothing to read again. */
+static void goal_check(lua_State *L, ltopo *T, const lopts *o, int garg, int optarg,
+                       int omitted) {
   if (o->ngoals > 0 && !omitted)
     arg_error(L, optarg, "goals cannot be combined with a goal argument (leave the goal out, or nil)");
-  if (o->ngoals > 0) return -1;
-  if (omitted && optarg == garg)
+  if (o->ngoals > 0 || !omitted) return;
+  if (optarg == garg)
     arg_error(L, garg, lua_pushfstring(L, "a goal (or options.goals) expected, got %s", describe(L, garg)));
   if (omitted == 2) lua_settop(L, garg - 1); /* raising: "got no value" */
-  return T->cls->check_node(L, T, garg);
+  (void)T->cls->check_node(L, T, garg);       /* raises: the goal is nil */
 }
 
 /* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
@@ -207,7 +208,7 @@ static int l_find_path(lua_State *L) {
   S = acquire_search(L, C, 1);
   parse_options(L, C, T, 1, optarg, &S->b, &o, start, goal,
                 FOR_PATH | FOR_FIND | FOR_GOALS);
-  (void)goal_check(L, T, &o, garg, optarg, omitted);
+  goal_check(L, T, &o, garg, optarg, omitted);
   from = o.q.start = escape_exit(L, T, &o, start);
   if (o.ngoals > 0) {
     o.goal_ids = S->b.nodes + o.ngoals;

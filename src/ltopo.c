@@ -64,6 +64,7 @@ typedef struct ltopo_class {
   ** when the caller knows it (>= 0), or -1 (summed from the links) */
   void (*path_extras)(lua_State *L, ltopo *T, const int32_t *links, int32_t len,
                       double length);
+  int path_fields; /* how many fields path_extras adds */
   /* adds the kind's own fields to a trace entry on top (grid: x, y) */
   void (*trace_extras)(lua_State *L, ltopo *T, int32_t node);
   /* pushes what distances returns, from the finished search s; tidx: the
