@@ -185,7 +185,7 @@ static void goal_check(lua_State *L, ltopo *T, const lopts *o, int garg, int opt
   if (optarg == garg)
     arg_error(L, garg, lua_pushfstring(L, "a goal (or options.goals) expected, got %s", describe(L, garg)));
   if (omitted == 2) lua_settop(L, garg - 1); /* raising: "got no value" */
-  (void)T->cls->check_node(L, T, garg);       /* raises: the goal is nil */
+  (void)T->cls->check_node(L, T, garg);      /* raises: the goal is nil */
 }
 
 /* graph:find_path(start, goal [, opts]) / grid:find_path(x1, y1, x2, y2
