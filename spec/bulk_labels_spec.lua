@@ -7,6 +7,10 @@
 -- question relabelled the whole map inside its own time.
 -- core._components_current(grid) says whether the labels describe the grid
 -- as it is (no work left for the next question).
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, math, table = assert, math, table
 local astar = require("astar")
 local core = require("astar.core")
 local lcg = require("helpers").lcg

@@ -1,6 +1,10 @@
 -- Connected components: grid:connected / graph:connected against a
 -- brute-force flood after random edits, and the searches they cut short
 -- (a goal in another component is "unreachable" with nothing expanded).
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, select, table = assert, ipairs, select, table
 local astar = require("astar")
 local worlds = require("worlds")
 local oracle = require("grid_oracle")

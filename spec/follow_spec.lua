@@ -2,6 +2,10 @@
 -- follower, and grid:spread.  Oracles: the polyline rebuilt here from the
 -- path's cells (or points) and grid:to_world, walked by a linear scan; for
 -- spread, a full distance field sorted by cost.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, math = assert, math
 local astar = require("astar")
 
 local EPS = 1e-9

@@ -1,6 +1,10 @@
 -- The queries games ask for: find_nearest (the nearest of several goals),
 -- flee, and find_path's start_blocked = "escape".  Oracles: the minimum over
 -- single searches, brute-force scans of distance fields and of every cell.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, math = assert, math
 local astar = require("astar")
 local D = astar.DIAGONAL
 

@@ -5,6 +5,10 @@
 -- figures recomputed here with the audit's own sampling rule.  Fixed-seed
 -- Park-Miller generator: the same worlds on every Lua.  Every registration
 -- made here is undone (the registry is shared by the whole process).
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local math = math
 local astar = require("astar")
 local error_of = require("helpers").error_of
 local rng = require("helpers").rng -- Park-Miller: the same draws on every Lua

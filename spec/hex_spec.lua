@@ -3,6 +3,10 @@
 -- hex-grid guide's offset tables (not from the library's axial code), with
 -- random walls, costs, tags, penalty and forbid fields; distance fields both
 -- ways; heuristics; line of sight; fields; text; world coordinates.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, math = assert, ipairs, math
 local astar = require("astar")
 local rng = require("helpers").rng
 local error_of = require("helpers").error_of
@@ -573,13 +577,20 @@ local function steps(layout, x1, y1, x2, y2)
 end
 
 -- The cells of the unit of size k at (x, y), or nil when one is outside.
+-- The oracles ask for the same units over and over: each list is found
+-- once (by layout, size and place) and shared, read only.
+local unit_lists = {}
 local function unit_cells(layout, w, h, k, x, y)
+  local key = ("%s %d %d %d %d %d"):format(layout, w, h, k, x, y)
+  local known = unit_lists[key]
+  if known ~= nil then return known or nil end
   local out, want = {}, 3 * k * (k - 1) + 1
   for cy = math.max(1, y - k + 1), math.min(h, y + k - 1) do
     for cx = math.max(1, x - k + 1), math.min(w, x + k - 1) do
       if steps(layout, x, y, cx, cy) <= k - 1 then out[#out + 1] = (cy - 1) * w + cx end
     end
   end
+  unit_lists[key] = #out == want and out
   return #out == want and out or nil
 end
 

@@ -4,6 +4,10 @@
 -- table compared after every edit with a fresh build, cell by cell (one-cell
 -- edits and bulk ones); memory; a table dropped under a time-sliced query;
 -- and Moving AI rows (a sample in make test; every row under #system).
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, math = assert, math
 local astar = require("astar")
 local core = require("astar.core")
 local helpers = require("helpers")

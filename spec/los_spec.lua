@@ -2,6 +2,10 @@
 -- independent exact oracle (integer arithmetic on doubled coordinates, no
 -- cell walking) on thousands of random pairs, symmetry, and visible_from
 -- against line_of_sight cell by cell.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, math, tostring = assert, ipairs, math, tostring
 local astar = require("astar")
 
 local rng = require("helpers").rng -- Park-Miller: the same worlds on every Lua

@@ -1,5 +1,9 @@
 -- grid:nearest_open and graph:nearest against brute-force scans of every
 -- cell and node.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, math = assert, math
 local astar = require("astar")
 
 local lcg = require("helpers").lcg

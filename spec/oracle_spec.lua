@@ -2,6 +2,10 @@
 -- here (O(n^2), no heap, no cleverness).  Fixed seeds, several hundred
 -- queries: costs must match, every path must be a real chain of edges whose
 -- costs sum to the reported cost.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, math, pairs = assert, ipairs, math, pairs
 local astar = require("astar")
 local worlds = require("worlds")
 

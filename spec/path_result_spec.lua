@@ -9,6 +9,10 @@
 -- batches, and lists of every length around the binding's change of
 -- method (a list of 6 values or more is built by one table constructor,
 -- shorter ones and very long ones value by value: see lresult.c).
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, math, rawget, type = assert, ipairs, math, rawget, type
 local astar = require("astar")
 local lcg = require("helpers").lcg
 

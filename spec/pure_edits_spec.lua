@@ -6,6 +6,10 @@
 -- grids, side by side with the native module in one process: the same
 -- answers and the same messages.  What it does not have raises
 -- "grid:<name> needs the native module".
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, math, pcall, select, table, tostring, type = assert, ipairs, math, pcall, select, table, tostring, type
 local native_ok, native = pcall(require, "astar.core")
 local pure = require("astar.pure.core")
 

@@ -5,6 +5,10 @@
 -- Paths may differ among equally short routes: costs and statuses must be
 -- equal, and every path a legal walk whose steps sum to its cost.  (The
 -- specs tagged #pure run against the pure backend alone: make test-pure.)
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, math, pairs, select, tostring = assert, math, pairs, select, tostring
 local native_ok, native = pcall(require, "astar.core")
 local pure = require("astar.pure.core")
 

@@ -5,6 +5,10 @@
 -- 8 x 8 sectors, and
 -- every edit near a sector's border crosses one), for every diagonal rule,
 -- hex layouts and graphs.
+
+-- busted reads a spec's globals through its environment, a walk up the
+-- context tree on every read: the hot ones as locals (spec/helpers.lua)
+local assert, ipairs, math, table = assert, ipairs, math, table
 local astar = require("astar")
 local rng = require("helpers").rng
 
@@ -12,16 +16,18 @@ local RULES = { "never", "no_corner_cutting", "one_obstacle", "always" }
 
 -- The steps of a square grid under its rule, written out plainly: the
 -- neighbours of (x, y) one step away, the blocked set `b` (id -> true),
--- with `extra` (an id) counted as blocked too.
+-- with `extra` (an id) counted as blocked too.  steps(x, y, visit) calls
+-- visit(nx, ny) for each (no list built: the floods call it on every cell);
+-- the open cells are read from `b` when the steps are made.
 local function square_steps(w, h, rule, b, extra)
+  local free = {}
+  for id = 1, w * h do free[id] = not b[id] and id ~= extra end
   local function open(x, y)
     if x < 1 or y < 1 or x > w or y > h then return false end
-    local id = (y - 1) * w + x
-    return not b[id] and id ~= extra
+    return free[(y - 1) * w + x]
   end
-  return function(x, y)
-    local out = {}
-    if not open(x, y) then return out end
+  return function(x, y, visit)
+    if not open(x, y) then return end
     for dy = -1, 1 do
       for dx = -1, 1 do
         if (dx ~= 0 or dy ~= 0) and open(x + dx, y + dy) then
@@ -32,28 +38,36 @@ local function square_steps(w, h, rule, b, extra)
             elseif rule == "no_corner_cutting" then ok = s1 and s2
             elseif rule == "one_obstacle" then ok = s1 or s2 end
           end
-          if ok then out[#out + 1] = { x + dx, y + dy } end
+          if ok then visit(x + dx, y + dy) end
         end
       end
     end
-    return out
   end, open
 end
 
 -- Hex steps: the grid's own neighbours (hex:neighbours, checked by the hex
--- specs against the layouts), open ones only.
+-- specs against the layouts; blocked or not, so read once a grid), open
+-- ones only; steps(x, y, visit) as above.
+local hex_lists = setmetatable({}, { __mode = "k" })
 local function hex_steps(g, w, b, extra)
+  local lists = hex_lists[g]
+  if not lists then
+    lists = {}
+    local _, h = g:size()
+    for id = 1, w * h do
+      lists[id] = g:neighbours((id - 1) % w + 1, math.floor((id - 1) / w) + 1)
+    end
+    hex_lists[g] = lists
+  end
   local function open(x, y)
     local id = (y - 1) * w + x
     return not b[id] and id ~= extra
   end
-  return function(x, y)
-    local out = {}
-    if not open(x, y) then return out end
-    for _, n in ipairs(g:neighbours(x, y)) do
-      if open(n[1], n[2]) then out[#out + 1] = n end
+  return function(x, y, visit)
+    if not open(x, y) then return end
+    for _, n in ipairs(lists[(y - 1) * w + x]) do
+      if open(n[1], n[2]) then visit(n[1], n[2]) end
     end
-    return out
   end, open
 end
 
@@ -61,6 +75,15 @@ end
 -- representative cell per label.
 local function flood_labels(w, h, steps, open)
   local comp, reps, k = {}, {}, 0
+  local xs, ys, top = {}, {}, 0 -- the stack
+  local function visit(nx, ny)
+    local nid = (ny - 1) * w + nx
+    if not comp[nid] then
+      comp[nid] = k
+      top = top + 1
+      xs[top], ys[top] = nx, ny
+    end
+  end
   for y = 1, h do
     for x = 1, w do
       local id = (y - 1) * w + x
@@ -68,16 +91,12 @@ local function flood_labels(w, h, steps, open)
         k = k + 1
         reps[k] = { x, y }
         comp[id] = k
-        local stack = { { x, y } }
-        while #stack > 0 do
-          local c = table.remove(stack)
-          for _, n in ipairs(steps(c[1], c[2])) do
-            local nid = (n[2] - 1) * w + n[1]
-            if not comp[nid] then
-              comp[nid] = k
-              stack[#stack + 1] = n
-            end
-          end
+        top = 1
+        xs[1], ys[1] = x, y
+        while top > 0 do
+          local cx, cy = xs[top], ys[top]
+          top = top - 1
+          steps(cx, cy, visit)
         end
       end
     end
