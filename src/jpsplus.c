@@ -387,7 +387,12 @@ jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
 ** from the cell's row or column only, and on a diagonal run's stops only
 ** where the run crosses the goal's row or column. */
 ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t t) {
-  int32_t v = e[d], reach = v < 0 ? -v : v, k = v > 0 ? v : 0;
+  int32_t v = e[d], reach, k = v > 0 ? v : 0;
+  if (t <= 0) { /* mostly, and a constant at a diagonal run's stops: a -127 is then 0 */
+    if (ASTAR_UNLIKELY(v == JUMP_ESC)) return jump_far(e, d, st, t);
+    return k;
+  }
+  reach = v < 0 ? -v : v;
   if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
   return (uint32_t)t - 1u < (uint32_t)reach ? t : k;
 }
@@ -410,12 +415,21 @@ typedef struct pbuf {
   double g[PBUF];
 } pbuf;
 
+/* lat_h_plane's octile, alone (mode bit 2: the query's heuristic is
+** octile; the same formula, so the same bits). */
+ASTAR_INLINE double plus_octile(const astar_search *s, int32_t v, double x, double y) {
+  double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
+  (void)v;
+  return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
+}
+
 ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
   int32_t w = CGRID(s->topo)->w;
   int i, rc;
   for (i = 0; i < B->n; i++) {
     rc = relax_in(s, B->q[i], (mode & 1) ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
-                  B->y[i], mode & 1, ASTAR_ENGINE_SPARSE, mode >> 1, lat_h_plane);
+                  B->y[i], mode & 1, ASTAR_ENGINE_SPARSE, mode >> 1 & 1,
+                  (mode & 4) ? plus_octile : lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   B->n = 0;
@@ -433,6 +447,8 @@ PCOLD static int pflush0(astar_search *s, pbuf *B, int32_t p) { return pflush(s,
 PCOLD static int pflush1(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 1); }
 PCOLD static int pflush2(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 2); }
 PCOLD static int pflush3(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 3); }
+PCOLD static int pflush5(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 5); }
+PCOLD static int pflush7(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 7); }
 
 /* Offers padded cell q = (x, y) at cost g. */
 ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q, int32_t x,
@@ -445,7 +461,9 @@ ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q
   if (ASTAR_UNLIKELY(B->n == PBUF))
     return mode == 0 ? pflush0(s, B, p) : mode == 1 ? pflush1(s, B, p)
                                       : mode == 2   ? pflush2(s, B, p)
-                                                    : pflush3(s, B, p);
+                                      : mode == 3   ? pflush3(s, B, p)
+                                      : mode == 5   ? pflush5(s, B, p)
+                                                    : pflush7(s, B, p);
   return ASTAR_OK;
 }
 
@@ -579,6 +597,26 @@ PCOLD static int start_sees_goal(astar_search *s, int32_t p, int32_t px, int32_t
   return 1;
 }
 
+/* The move mask of open padded cell c, from its table line (which the
+** expansion reads anyway) instead of gr->moves (another line, a miss for a
+** node the heap returns): an entry is 0 exactly where the step is not
+** allowed -- a straight one where the next cell is blocked, a diagonal one
+** where the rule forbids the step (diagonal_entry) -- and nonzero
+** elsewhere.  The 8 bytes' nonzero flags, gathered into 8 bits by a
+** multiplication (entry d at byte d of the word on a little-endian machine,
+** at byte 7 - d on a big-endian one). */
+ASTAR_INLINE unsigned plus_moves(const int8_t *e) {
+  static const union {
+    uint32_t u;
+    unsigned char c[4];
+  } one = {1};
+  const uint64_t lo = 0x7f7f7f7f7f7f7f7full;
+  uint64_t x, t;
+  memcpy(&x, e, sizeof x);
+  t = ((((x & lo) + lo) | x) >> 7) & 0x0101010101010101ull; /* byte: 1 when nonzero */
+  return (unsigned)((t * (one.c[0] ? 0x0102040810204080ull : 0x8040201008040201ull)) >> 56);
+}
+
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
@@ -589,11 +627,11 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   int rc;
   B.n = 0;
   if (par < 0) {
-    m = gr->moves[p];
+    m = plus_moves(&JT(gr, p, 0));
     if (gx >= 0 && start_sees_goal(s, p, px, py, gx, gy, m, mode, &rc)) return rc;
   } else {
     int32_t ay = par / pw;
-    m = plus_dirs(gr->moves[p], arrival(par - ay * pw, ay, px, py));
+    m = plus_dirs(plus_moves(&JT(gr, p, 0)), arrival(par - ay * pw, ay, px, py));
   }
   /* one copy per direction: its steps and components are constants there */
 #define PLUS_DIR(run, d) \
@@ -610,21 +648,21 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
 #undef PLUS_DIR
   if ((rc = pflush(s, &B, p, mode)) != ASTAR_OK) return rc;
 #if defined(__GNUC__)
-  if (s->next.node >= 0) { /* the bypass slot's node, mostly the next one expanded */
-    int32_t q = s->slots[s->next.node].node;
-    __builtin_prefetch(&JT(gr, q, 0));
-    __builtin_prefetch(&gr->moves[q]);
-  }
+  if (s->next.node >= 0) /* the bypass slot's node, mostly the next one expanded */
+    __builtin_prefetch(&JT(gr, s->slots[s->next.node].node, 0));
 #endif
   return ASTAR_OK;
 }
 
 /* mode: bit 0, the fast path's instantiation (plain, see relax_in); bit 1,
-** the open list is a lazy heap (s->lazy). */
+** the open list is a lazy heap (s->lazy); bit 2 (plain only), the heuristic
+** is octile (plus_octile: no switch a relaxation). */
 static int expand_plus_general(astar_search *s, int32_t p) { return expand_plus(s, p, 0); }
 ASTAR_INLINE int expand_plus_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 1); }
 static int expand_lazy_general(astar_search *s, int32_t p) { return expand_plus(s, p, 2); }
 ASTAR_INLINE int expand_lazy_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 3); }
+ASTAR_INLINE int expand_octile_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 5); }
+ASTAR_INLINE int expand_lazy_octile(astar_search *s, int32_t p) { return expand_plus(s, p, 7); }
 
 /* The table may have been dropped between two steps of a query (a step
 ** holds the grid's lock, so never during one): the query goes on as JPS.
@@ -648,6 +686,10 @@ int astar__jump_run_plain(astar_search *s, uint64_t n) {
   if (CGRID(s->topo)->jump == NULL) {
     hand_over(s);
     return (s->run = s->ops->jps->run_plain)(s, n);
+  }
+  if (s->q.heuristic == ASTAR_H_OCTILE) {
+    if (s->lazy) return search_loop_in(s, n, expand_lazy_octile, HEAP_LAZY);
+    return search_loop(s, n, expand_octile_plain);
   }
   if (s->lazy) return search_loop_in(s, n, expand_lazy_plain, HEAP_LAZY);
   return search_loop(s, n, expand_plus_plain);
