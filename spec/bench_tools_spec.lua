@@ -133,6 +133,22 @@ describe("bench/core_bench.c #system", function()
     assert.is_nil((run("CORE_BENCH_CLOCK=wall", "auto")):match("path=timed"))
   end)
 
+  it("splits each query into begin, the start's expansion and the rest under CORE_BENCH_PHASES=1", function()
+    for _, alg in ipairs({ "auto", "jps+", "astar" }) do
+      local out, rc = run("CORE_BENCH_CLOCK=wall CORE_BENCH_PHASES=1", alg)
+      assert.are.equal(0, rc, out)
+      assert.are.equal("0", out:match("mismatches=(%d+)"))
+      local b, f, r = out:match("begin_seconds=(%S+) first_seconds=(%S+) rest_seconds=(%S+)")
+      b, f, r = tonumber(b), tonumber(f), tonumber(r)
+      assert.is_true(b >= 0 and f >= 0 and r >= 0, out)
+      -- the parts of the kept runs add up to seconds= (each printed to 1 us)
+      assert.is_true(math.abs(b + f + r - tonumber(out:match(" seconds=(%S+)"))) < 3e-6, out)
+      local parts = list_of(out, "median_parts_us")
+      assert.are.equal(3, #parts)
+    end
+    assert.is_nil((run("CORE_BENCH_CLOCK=wall", "auto")):match("begin_seconds="))
+  end)
+
   it("refuses a clock it does not know, naming it", function()
     local out, rc = run("CORE_BENCH_CLOCK=tsc", "auto")
     assert.are.equal(2, rc)

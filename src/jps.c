@@ -89,17 +89,15 @@ ASTAR_INLINE int32_t scan_up(const uint64_t *m, const uint64_t *a, const uint64_
   (void)words;
 #ifdef JPS_WINDOWS
   size_t byte = (size_t)i >> 3;
-  if (byte + 8 <= words * 8) { /* cell i at bit 0, cells up to i + 63 - sh */
-    int sh = i & 7;
-    uint64_t aw = window_at(a, byte) >> sh, bw = window_at(b, byte) >> sh;
-    uint64_t open = window_at(m, byte) >> sh;
-    uint64_t stop = ((aw & ~(aw << 1)) | (bw & ~(bw << 1)) | ~open) & (~(uint64_t)0 >> sh) & ~(uint64_t)1;
+  if (byte + 8 <= words * 8) { /* cells byte * 8 on, cell i at bit i & 7 */
+    uint64_t aw = window_at(a, byte), bw = window_at(b, byte), open = window_at(m, byte);
+    uint64_t stop = ((aw & ~(aw << 1)) | (bw & ~(bw << 1)) | ~open) & (~(uint64_t)1 << (i & 7));
     if (stop) {
       int j = low_bit(stop);
       *dead = !(open >> j & 1);
-      return i + j;
+      return (int32_t)(byte * 8) + j;
     }
-    i += 63 - sh; /* the last cell seen: the words go on after it */
+    i = (int32_t)(byte * 8) + 63; /* the last cell seen: the words go on after it */
   }
 #endif
   k = (size_t)i >> 6;
@@ -125,18 +123,16 @@ ASTAR_INLINE int32_t scan_down(const uint64_t *m, const uint64_t *a, const uint6
   uint64_t na = 0, nb = 0, first; /* the first word's bit 63 is never read (first) */
 #ifdef JPS_WINDOWS
   size_t byte = (size_t)i >> 3;
-  if (byte >= 7) { /* cell i at bit 63, cells down to i - 63 + sh */
-    int sh = 7 - (i & 7);
-    uint64_t aw = window_at(a, byte - 7) << sh, bw = window_at(b, byte - 7) << sh;
-    uint64_t open = window_at(m, byte - 7) << sh;
+  if (byte >= 7) { /* cells (byte - 7) * 8 on, cell i at bit 56 + (i & 7) */
+    uint64_t aw = window_at(a, byte - 7), bw = window_at(b, byte - 7), open = window_at(m, byte - 7);
     uint64_t stop = ((aw & ~(aw >> 1)) | (bw & ~(bw >> 1)) | ~open) &
-                    (~(uint64_t)0 << sh) & ~((uint64_t)1 << 63);
+                    (((uint64_t)1 << (56 + (i & 7))) - 1);
     if (stop) {
       int j = high_bit(stop);
       *dead = !(open >> j & 1);
-      return i - (63 - j);
+      return (int32_t)((byte - 7) * 8) + j;
     }
-    i -= 63 - sh; /* the last cell seen */
+    i = (int32_t)((byte - 7) * 8); /* the last cell seen */
   }
 #endif
   k = (size_t)i >> 6;

@@ -2147,6 +2147,100 @@ static void test_path_externals(void) {
 ** jump point the search expands has as its g its parent's g plus the jump's
 ** cost (diagonal first, then straight), to the bit, and a query to it (the
 ** plain loop: no trace) costs A*'s, to the bit. */
+/* The online jump point search pinned query by query (issue 19's pass on
+** its expansion: the scans, the diagonal step, the open list): on random
+** grids of several densities and shapes (rows and columns of one word and
+** of many, long open runs, a grid wide enough for bounded scans,
+** 4-connected), each query's trace (node, parent, g, in order) hashed, and
+** the fast path's (no trace) expansions, generated count and path cells
+** equal to the traced run's; every cost A*'s to the bit.  The hash and
+** totals are main's at 432df3c: a change to what the search expands, in
+** what order, or with what parents or g, fails here. */
+static void test_jps_online_pin(void) {
+  static const struct {
+    int32_t w, h, pct, rule, blocks;
+  } grids[6] = {{41, 33, 12, 0, 0},   {150, 90, 20, 0, 0},   {200, 130, 4, 0, 1},
+                {900, 40, 6, 0, 0},   {120, 70, 25, 1, 0},   {97, 300, 35, 0, 1}};
+  static int32_t nodes[65536], pnodes[65536];
+  astar_search *s = astar_search_new(NULL, NULL), *a = astar_search_new(NULL, NULL);
+  uint32_t seed = 1919u, hash = 2166136261u;
+  uint64_t exps = 0, gens = 0;
+  int gi, i, found = 0;
+  for (gi = 0; gi < 6; gi++) {
+    int32_t w = grids[gi].w, h = grids[gi].h, x, y;
+    astar_grid *gr = astar_grid_new(w, h, grids[gi].rule ? ASTAR_DIAG_NEVER : ASTAR_DIAG_NO_CORNER_CUTTING,
+                                    NULL, NULL);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) {
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 16) % 100 < (uint32_t)grids[gi].pct) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+      }
+    if (grids[gi].blocks) /* rectangles: long runs beside walls */
+      for (i = 0; i < 40; i++) {
+        int32_t bx, by, bw, bh;
+        seed = seed * 1103515245u + 12345u;
+        bx = (int32_t)((seed >> 8) % (uint32_t)w), by = (int32_t)((seed >> 4) % (uint32_t)h);
+        bw = 1 + (int32_t)((seed >> 20) % 30u), bh = 1 + (int32_t)((seed >> 26) % 20u);
+        for (y = by; y < by + bh && y < h; y++)
+          for (x = bx; x < bx + bw && x < w; x++) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+      }
+    for (i = 0; i < 300; i++) {
+      int32_t st, go, n, pn, k;
+      astar_query q;
+      int rc, prc;
+      uint64_t e, gn;
+      double c, pc, ac;
+      size_t m, nt;
+      const astar_trace_entry *t;
+      seed = seed * 1103515245u + 12345u;
+      st = (int32_t)((seed >> 4) % (uint32_t)(w * h));
+      seed = seed * 1103515245u + 12345u;
+      go = (int32_t)((seed >> 4) % (uint32_t)(w * h));
+      if (astar_grid_blocked(gr, st % w, st / w) || astar_grid_blocked(gr, go % w, go / w)) continue;
+      astar_query_init(&q, st, go);
+      q.algorithm = ASTAR_ALGO_JPS;
+      q.record_trace = 1;
+      CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+      rc = astar_search_step(s, 0);
+      e = astar_search_stats(s)->expanded;
+      gn = astar_search_stats(s)->generated;
+      t = astar_search_trace(s, &nt);
+      CHECK(nt == e);
+      for (m = 0; m < nt; m++) {
+        uint64_t gb;
+        memcpy(&gb, &t[m].g, sizeof gb);
+        hash = (hash ^ (uint32_t)t[m].node) * 16777619u;
+        hash = (hash ^ (uint32_t)t[m].parent) * 16777619u;
+        hash = (hash ^ (uint32_t)(gb ^ gb >> 32)) * 16777619u;
+      }
+      n = rc == ASTAR_FOUND ? astar_search_path(s, go, nodes, NULL, &c) : 0;
+      q.record_trace = 0; /* the fast path: the same search */
+      CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
+      prc = astar_search_step(s, 0);
+      CHECK(prc == rc && astar_search_stats(s)->expanded == e && astar_search_stats(s)->generated == gn);
+      pn = prc == ASTAR_FOUND ? astar_search_path(s, go, pnodes, NULL, &pc) : 0;
+      CHECK(pn == n);
+      for (k = 0; k < n && k < pn; k++) {
+        CHECK(pnodes[k] == nodes[k]);
+        hash = (hash ^ (uint32_t)nodes[k]) * 16777619u;
+      }
+      q.algorithm = ASTAR_ALGO_ASTAR;
+      CHECK(astar_search_begin(a, astar_grid_topology(gr), &q) == ASTAR_OK);
+      CHECK(astar_search_step(a, 0) == rc);
+      if (rc == ASTAR_FOUND) {
+        CHECK(astar_search_path(a, go, pnodes, NULL, &ac) > 0 && ac == c && pc == c);
+        found++;
+      }
+      exps += e;
+      gens += gn;
+    }
+    astar_grid_free(gr);
+  }
+  CHECK(found == 1122 && exps == 287026 && gens == 479366 && hash == 0x73427a8cu);
+  astar_search_free(a);
+  astar_search_free(s);
+}
+
 static void test_jps_diagonal_g(void) {
   astar_grid *gr = astar_grid_new(200, 200, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_search *s = astar_search_new(NULL, NULL), *a = astar_search_new(NULL, NULL);
@@ -2384,6 +2478,7 @@ int main(void) {
   test_grid();
   test_jps();
   test_jps_diagonal_g();
+  test_jps_online_pin();
   test_jps_plus();
   test_jump_escapes();
   test_jump_waypoints();
