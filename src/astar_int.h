@@ -195,7 +195,7 @@ typedef struct astar_jps_ops {
   astar_run_fn run, run_plain; /* its loops (general and fast path) */
   astar_run_fn run_sized;      /* units of size > 1 (query.size) */
   /* the path to reached jump point v: its length, and with nodes the
-  ** internal ids (every cell), links (len - 1 step directions, may be
+  ** external ids (every cell), links (len - 1 step directions, may be
   ** NULL) and the cost summed step by step in path order; a path longer
   ** than cap (nodes' room; links has cap - 1) is only counted: the length
   ** returned is then above cap and nothing is written */

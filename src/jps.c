@@ -807,43 +807,38 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
 }
 
 /* The path to reached jump point v, every cell listed: each jump is a
-** diagonal run then a straight one (either may be empty).  One walk back
-** counts the cells and, when they fit in cap, puts the jump points at the
-** end of nodes; then the cells, their links and the costs (summed in path
-** order, as A* sums them) are written forwards: a jump is at least a step,
-** so its cells never reach the jump points still to be read. */
+** diagonal run then a straight one (either may be empty, lat_path_run).
+** One walk back counts the cells and, when they fit in cap, puts the jump
+** points at the end of nodes; then the cells (external ids), their links
+** and the costs (in path order, as A* sums them) are written forwards: a
+** jump is a step at least, so its cells never reach jump points unread. */
 static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                         int32_t cap, double *cost) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, len = 1, nj = 1, u, a, k;
+  int32_t pw = gr->pw, len = 1, nj = 1, u, a, k, uy = lat_row(gr, v), ux = v - uy * pw, ay, ax;
   double sum = 0;
   if (cap < 1) nodes = NULL;
   if (nodes) nodes[cap - 1] = v;
-  for (u = v; (a = node_parent(s, u)) >= 0; u = a, nj++) {
-    int32_t ay = lat_row(gr, a), uy = lat_row(gr, u), ax = a - ay * pw, ux = u - uy * pw;
-    int32_t adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
+  for (u = v; (a = node_parent(s, u)) >= 0; u = a, ux = ax, uy = ay, nj++) {
+    int32_t adx, ady;
+    ay = lat_row(gr, a), ax = a - ay * pw;
+    adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
     len += adx > ady ? adx : ady;
     if (nodes && nj < cap) nodes[cap - 1 - nj] = a;
   }
   if (nodes == NULL || len > cap) return len;
-  nodes[0] = u = nodes[cap - nj]; /* the start (nodes[0] is no later jump's) */
+  nodes[0] = (uy - 1) * gr->w + ux - 1; /* the start (nodes[0] is no later jump's) */
   for (len = 1, k = cap - nj + 1; k < cap; k++) {
-    int32_t ay, uy, ax, ux, adx, ady, diag, straight, c, j;
+    int32_t adx, ady, diag;
     int sd, dd;
-    a = u;
-    u = nodes[k]; /* read before the jump's cells are written */
-    ay = lat_row(gr, a), uy = lat_row(gr, u), ax = a - ay * pw, ux = u - uy * pw;
+    ax = ux, ay = uy, u = nodes[k]; /* read before the jump's cells are written */
+    uy = lat_row(gr, u), ux = u - uy * pw;
     adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
-    diag = adx < ady ? adx : ady, straight = (adx > ady ? adx : ady) - diag;
-    sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3);
+    diag = adx < ady ? adx : ady;
+    sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3); /* 0..3 straight, 4..7 diagonal */
     dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
-    for (c = a, j = 0; j < diag + straight; j++, len++) {
-      int d = j < diag ? dd : sd;
-      c += gr->off[0][d];
-      if (links) links[len - 1] = d; /* the step into c */
-      nodes[len] = c;
-      sum += d < 4 ? 1.0 : ASTAR_GRID_DIAG; /* 0..3 straight, 4..7 diagonal */
-    }
+    len = lat_path_run(nodes, links, len, diag, dd, gr->ext[0][dd], ASTAR_GRID_DIAG, &sum);
+    len = lat_path_run(nodes, links, len, (adx > ady ? adx : ady) - diag, sd, gr->ext[0][sd], 1.0, &sum);
   }
   if (cost) *cost = sum;
   return len;

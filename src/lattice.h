@@ -172,6 +172,21 @@ ASTAR_INLINE int32_t lat_ext(const astar_grid *gr, int32_t p) {
   return (y - 1) * gr->w + (p - y * gr->pw - 1);
 }
 
+/* A path's run (jps.c): n cells after nodes[i - 1] (an external id), each
+** `step` on (the grid's ext) in direction d at cost c, the cost summed in
+** path order; the links' test once per run.  Returns the next i. */
+ASTAR_INLINE int32_t lat_path_run(int32_t *nodes, int32_t *links, int32_t i, int32_t n, int d,
+                                  int32_t step, double c, double *sum) {
+  int32_t e = nodes[i - 1], end = i + n;
+  double t = *sum;
+  if (links)
+    for (; i < end; i++) nodes[i] = e += step, links[i - 1] = d, t += c;
+  else
+    for (; i < end; i++) nodes[i] = e += step, t += c;
+  *sum = t;
+  return i;
+}
+
 /* Distance searches' estimate (field repair, query repair): always zero. */
 ASTAR_INLINE double lat_zero_h(const astar_search *s, int32_t v, double x, double y) {
   (void)s;

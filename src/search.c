@@ -712,9 +712,7 @@ int32_t astar_search_path(const astar_search *s, int32_t to, int32_t *nodes,
   if (s->jps) {
     /* the caller's room is the length: the jump points are counted first */
     len = s->ops->jps->path(s, v, NULL, NULL, 0, NULL);
-    len = s->ops->jps->path(s, v, nodes, links, len, cost);
-    path_external(s, nodes, len);
-    return len;
+    return s->ops->jps->path(s, v, nodes, links, len, cost); /* external ids */
   }
   /* internal ids first, in one walk from the end */
   for (len = 0; v >= 0; v = tree_parent(s, v)) nodes[len++] = v;
@@ -750,8 +748,7 @@ int astar_search_path_fill(const astar_search *s, int32_t to, astar_alloc_fn all
           (links && fill_room(alloc, ud, links, lcap, (size_t)n - 1) != ASTAR_OK))
         return ASTAR_ENOMEM;
     }
-    path_external(s, *nodes, n);
-    *len = n;
+    *len = n; /* the jps ops write external ids */
     return ASTAR_OK;
   }
   for (n = 0; v >= 0; v = tree_parent(s, v)) {

@@ -2470,6 +2470,165 @@ static void test_path_fill(void) {
   astar_search_free(s);
 }
 
+/* The jump point path, cell by cell, as jps.c wrote it before it wrote
+** external ids in runs (5a of issue 19): from the jump points (public
+** parents), each jump a diagonal walk then a straight one, a step at a
+** time, its link the direction (0..3 +x -x +y -y, 4..7 the diagonals) and
+** the cost summed per step in path order.  Returns the length. */
+static int32_t ref_jps_path(astar_search *s, int32_t w, int32_t goal, int32_t *jp,
+                            int32_t *nodes, int32_t *links, double *cost) {
+  int32_t nj = 0, v, k, len = 1;
+  double sum = 0;
+  for (v = goal; v >= 0; v = astar_search_parent(s, v)) jp[nj++] = v;
+  nodes[0] = jp[nj - 1];
+  for (k = nj - 2; k >= 0; k--) {
+    int32_t x = nodes[len - 1] % w, y = nodes[len - 1] / w, gx = jp[k] % w, gy = jp[k] / w;
+    while (x != gx || y != gy) {
+      int32_t dx = gx > x ? 1 : gx < x ? -1 : 0, dy = gy > y ? 1 : gy < y ? -1 : 0;
+      int d = dx && dy ? (dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7))
+                       : dx ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
+      x += dx, y += dy;
+      links[len - 1] = d;
+      nodes[len++] = y * w + x;
+      sum += d < 4 ? 1.0 : ASTAR_GRID_DIAG;
+    }
+  }
+  *cost = sum;
+  return len;
+}
+
+/* An allocator that keeps 8 marks past every block's end: a write past
+** the room a fill was given shows when the block is grown or freed. */
+#define GUARD_MARK 0x5eed1e55
+typedef struct guard_mem {
+  int fail_in; /* allocations left before one fails (-1: never) */
+  int bad;     /* marks found overwritten */
+} guard_mem;
+
+static void guard_check(guard_mem *m, const void *p, size_t size) {
+  const int32_t *g = (const int32_t *)((const char *)p + size);
+  int i;
+  for (i = 0; i < 8; i++) m->bad += g[i] != GUARD_MARK;
+}
+
+static void *guard_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+  guard_mem *m = (guard_mem *)ud;
+  int32_t *g;
+  int i;
+  if (p != NULL) guard_check(m, p, osize);
+  if (nsize == 0) {
+    free(p);
+    return NULL;
+  }
+  if (m->fail_in == 0) return NULL;
+  if (m->fail_in > 0) m->fail_in--;
+  if ((p = realloc(p, nsize + 8 * sizeof(int32_t))) == NULL) return NULL;
+  for (g = (int32_t *)((char *)p + nsize), i = 0; i < 8; i++) g[i] = GUARD_MARK;
+  return p;
+}
+
+/* astar_search_path and astar_search_path_fill on jump point searches
+** (online JPS and jps+) against ref_jps_path: the same cells, links and a
+** bit-identical cost, on random queries both ways over grids with long
+** open runs and blocked ones; counted only (nothing written past the
+** room) when the room is too small, grown, ENOMEM when it cannot be. */
+static void test_jps_path_fill(void) {
+  static const int algos[] = {ASTAR_ALGO_JPS, ASTAR_ALGO_JPS_PLUS};
+  unsigned r = 1871u;
+  guard_mem mem = {-1, 0};
+  astar_search *s = astar_search_new(NULL, NULL);
+  int t, a, q_n, dir, compared = 0, small = 0, enomem = 0, long_runs = 0;
+  for (t = 0; t < 24; t++) {
+    int32_t w = 2 + (int32_t)((r = r * 1103515245u + 12345u) >> 16) % (t % 3 == 0 ? 300 : 70);
+    int32_t h = 2 + (int32_t)((r = r * 1103515245u + 12345u) >> 16) % (t % 3 == 1 ? 200 : 50);
+    int32_t i, n = w * h, *jp = malloc((size_t)n * sizeof *jp);
+    int32_t *rn = malloc((size_t)n * sizeof *rn), *rl = malloc((size_t)n * sizeof *rl);
+    int32_t *pn = malloc(((size_t)n + 8) * sizeof *pn), *pl = malloc(((size_t)n + 8) * sizeof *pl);
+    astar_grid *gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+    astar_topology *tp = astar_grid_topology(gr);
+    int density = (int)(t % 4) * 6; /* 0: open; else one cell in 50 / density */
+    if (density)
+      for (i = 0; i < n * density / 50; i++) {
+        r = r * 1103515245u + 12345u;
+        astar_grid_set_blocked(gr, (int32_t)(r >> 8) % w, (int32_t)(r >> 18) % h, 1);
+      }
+    CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+    for (q_n = 0; q_n < 60; q_n++) {
+      int32_t ends[2];
+      for (i = 0; i < 2; i++) {
+        int tries = 0;
+        do {
+          r = r * 1103515245u + 12345u;
+          ends[i] = (int32_t)((r >> 4) % (unsigned)n);
+        } while (astar_grid_blocked(gr, ends[i] % w, ends[i] / w) && ++tries < 50);
+      }
+      for (dir = 0; dir < 2; dir++)
+        for (a = 0; a < 2; a++) {
+          astar_query q;
+          int32_t len, m, k, from = ends[dir], to = ends[1 - dir], flen = -1;
+          double rc_cost = -1, c1 = -2, c2 = -3;
+          int32_t *fn = NULL, *fl = NULL;
+          size_t fncap = 0, flcap = 0, room;
+          astar_query_init(&q, from, to);
+          q.algorithm = algos[a];
+          if (astar_search_begin(s, tp, &q) != ASTAR_OK) {
+            CHECK(astar_grid_blocked(gr, from % w, from / w) ||
+                  astar_grid_blocked(gr, to % w, to / w));
+            continue;
+          }
+          CHECK(astar_search_jps(s));
+          if (astar_search_step(s, 0) != ASTAR_FOUND) continue;
+          len = ref_jps_path(s, w, to, jp, rn, rl, &rc_cost);
+          CHECK(rn[0] == from && rn[len - 1] == to);
+          if (len >= 100) long_runs++;
+          CHECK(astar_search_path_length(s, to) == len);
+          /* the caller's room: links and none */
+          for (k = 0; k < len + 8; k++) pn[k] = pl[k] = GUARD_MARK;
+          m = astar_search_path(s, to, pn, (q_n & 1) ? NULL : pl, (q_n & 2) ? NULL : &c1);
+          CHECK(m == len && !memcmp(pn, rn, (size_t)len * sizeof *rn));
+          if (!(q_n & 1)) CHECK(!memcmp(pl, rl, (size_t)(len - 1) * sizeof *rl));
+          else CHECK(pl[0] == GUARD_MARK);
+          if (!(q_n & 2)) CHECK(!memcmp(&c1, &rc_cost, sizeof c1));
+          for (k = len; k < len + 8; k++) CHECK(pn[k] == GUARD_MARK);
+          for (k = (q_n & 1) ? 0 : len - 1; k < len + 8; k++) CHECK(pl[k] == GUARD_MARK);
+          /* grown arrays: from a room too small (or none), links or not */
+          r = r * 1103515245u + 12345u;
+          room = (r >> 8) % ((size_t)len + 3);
+          if (q_n & 4) room = (size_t)len + (r >> 20) % 3; /* room enough */
+          if (room) {
+            fn = (int32_t *)guard_alloc(&mem, NULL, 0, room * sizeof *fn), fncap = room;
+            if ((q_n & 1) == 0 && room > 1)
+              fl = (int32_t *)guard_alloc(&mem, NULL, 0, (room - 1) * sizeof *fl), flcap = room - 1;
+          }
+          if ((size_t)len > room) small++;
+          if ((size_t)len > room && q_n % 7 == 3) { /* no memory: nothing to show */
+            mem.fail_in = 0;
+            CHECK(astar_search_path_fill(s, to, guard_alloc, &mem, &fn, &fncap,
+                                         (q_n & 1) ? NULL : &fl, &flcap, &flen, &c2) ==
+                      ASTAR_ENOMEM &&
+                  flen == 0);
+            mem.fail_in = -1;
+            enomem++;
+          }
+          CHECK(astar_search_path_fill(s, to, guard_alloc, &mem, &fn, &fncap,
+                                       (q_n & 1) ? NULL : &fl, &flcap, &flen, &c2) == ASTAR_OK);
+          CHECK(flen == len && fncap >= (size_t)len && !memcmp(fn, rn, (size_t)len * sizeof *rn));
+          CHECK(!memcmp(&c2, &rc_cost, sizeof c2));
+          if (!(q_n & 1) && len > 1)
+            CHECK(flcap >= (size_t)len - 1 && !memcmp(fl, rl, (size_t)(len - 1) * sizeof *rl));
+          if (fn) guard_alloc(&mem, fn, fncap * sizeof *fn, 0);
+          if (fl) guard_alloc(&mem, fl, flcap * sizeof *fl, 0);
+          compared++;
+        }
+    }
+    free(jp), free(rn), free(rl), free(pn), free(pl);
+    astar_grid_free(gr);
+  }
+  CHECK(mem.bad == 0);
+  CHECK(compared > 4000 && small > 1500 && enomem > 200 && long_runs > 200);
+  astar_search_free(s);
+}
+
 int main(void) {
   test_version();
   test_no_edges();
@@ -2508,6 +2667,7 @@ int main(void) {
   test_heap_order();
   test_path_externals();
   test_path_fill();
+  test_jps_path_fill();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
