@@ -369,6 +369,20 @@ static int sees_goal(const astar_grid *gr, int32_t x, int32_t y, int32_t gx, int
   return 1;
 }
 
+/* FNV-1a over a search's trace (node, parent, g's bits): the pins of
+** test_jump_goal and test_jps_online_pin. */
+static uint32_t trace_hash(uint32_t hash, const astar_trace_entry *t, size_t nt) {
+  size_t m;
+  for (m = 0; m < nt; m++) {
+    uint64_t gb;
+    memcpy(&gb, &t[m].g, sizeof gb);
+    hash = (hash ^ (uint32_t)t[m].node) * 16777619u;
+    hash = (hash ^ (uint32_t)t[m].parent) * 16777619u;
+    hash = (hash ^ (uint32_t)(gb ^ gb >> 32)) * 16777619u;
+  }
+  return hash;
+}
+
 /* The goal met on a run (jpsplus.c jump_goal): jps+ paths cost A*'s, and
 ** the nodes it expands, their order, parents and g are pinned (a hash of
 ** the traces, and the expansions, as the code before jump_goal gave them),
@@ -424,16 +438,10 @@ static void test_jump_goal(void) {
       CHECK(rc[0] == rc[2] && rc[1] == rc[2] && e[1] == e[0] && c[0] == c[2] && c[1] == c[2]);
       if (rc[2] == ASTAR_FOUND) hits++;
       {
-        size_t m, nt;
+        size_t nt;
         const astar_trace_entry *a = astar_search_trace(s, &nt);
         CHECK(nt == e[1]);
-        for (m = 0; m < nt; m++) {
-          uint64_t gb;
-          memcpy(&gb, &a[m].g, sizeof gb);
-          hash = (hash ^ (uint32_t)a[m].node) * 16777619u;
-          hash = (hash ^ (uint32_t)a[m].parent) * 16777619u;
-          hash = (hash ^ (uint32_t)(gb ^ gb >> 32)) * 16777619u;
-        }
+        hash = trace_hash(hash, a, nt);
       }
       total += e[0];
       if ((sx != gx || sy != gy) && sees_goal(gr, sx, sy, gx, gy)) {
@@ -2190,7 +2198,7 @@ static void test_jps_online_pin(void) {
       int rc, prc;
       uint64_t e, gn;
       double c, pc, ac;
-      size_t m, nt;
+      size_t nt;
       const astar_trace_entry *t;
       seed = seed * 1103515245u + 12345u;
       st = (int32_t)((seed >> 4) % (uint32_t)(w * h));
@@ -2206,13 +2214,7 @@ static void test_jps_online_pin(void) {
       gn = astar_search_stats(s)->generated;
       t = astar_search_trace(s, &nt);
       CHECK(nt == e);
-      for (m = 0; m < nt; m++) {
-        uint64_t gb;
-        memcpy(&gb, &t[m].g, sizeof gb);
-        hash = (hash ^ (uint32_t)t[m].node) * 16777619u;
-        hash = (hash ^ (uint32_t)t[m].parent) * 16777619u;
-        hash = (hash ^ (uint32_t)(gb ^ gb >> 32)) * 16777619u;
-      }
+      hash = trace_hash(hash, t, nt);
       n = rc == ASTAR_FOUND ? astar_search_path(s, go, nodes, NULL, &c) : 0;
       q.record_trace = 0; /* the fast path: the same search */
       CHECK(astar_search_begin(s, astar_grid_topology(gr), &q) == ASTAR_OK);
