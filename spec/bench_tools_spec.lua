@@ -87,6 +87,16 @@ describe("bench/core_bench.c #system", function()
     return out, rc
   end
 
+  -- runs `env` with each algorithm, checks the answers, hands over the output
+  local function each_algorithm(env, check)
+    for _, alg in ipairs({ "auto", "jps+", "astar" }) do
+      local out, rc = run(env, alg)
+      assert.are.equal(0, rc, out)
+      assert.are.equal("0", out:match("mismatches=(%d+)"))
+      check(out)
+    end
+  end
+
   local function list_of(out, key)
     local t = {}
     for v in (out:match(key .. "=(%S+)") or ""):gmatch("[^,]+") do t[#t + 1] = tonumber(v) end
@@ -105,9 +115,7 @@ describe("bench/core_bench.c #system", function()
   end)
 
   it("times by CLOCK_MONOTONIC under CORE_BENCH_CLOCK=wall and lists every query with its expansions", function()
-    for _, alg in ipairs({ "auto", "jps+", "astar" }) do
-      local out, rc = run("CORE_BENCH_CLOCK=wall CORE_BENCH_TIMES=1", alg)
-      assert.are.equal(0, rc, out)
+    each_algorithm("CORE_BENCH_CLOCK=wall CORE_BENCH_TIMES=1", function(out)
       assert.are.equal("wall", out:match("clock=(%a+)"))
       local times, each = list_of(out, "times_us"), list_of(out, "expanded_each")
       assert.are.equal(9, #times)
@@ -120,24 +128,18 @@ describe("bench/core_bench.c #system", function()
       assert.are.equal(tonumber(out:match("expansions=(%d+)")), sum_e)
       -- seconds= (printed to 1 us) is the sum of the listed times (to 1 ns)
       assert.is_true(math.abs(tonumber(out:match("seconds=(%S+)")) * 1e6 - sum_t) < 0.5 + 9 * 0.0005 + 1e-6)
-    end
+    end)
   end)
 
   it("times the path as well under CORE_BENCH_PATH=1, and says so", function()
-    for _, alg in ipairs({ "auto", "jps+", "astar" }) do
-      local out, rc = run("CORE_BENCH_CLOCK=wall CORE_BENCH_PATH=1", alg)
-      assert.are.equal(0, rc, out)
-      assert.are.equal("0", out:match("mismatches=(%d+)"))
+    each_algorithm("CORE_BENCH_CLOCK=wall CORE_BENCH_PATH=1", function(out)
       assert.is_truthy(out:match(" path=timed"))
-    end
+    end)
     assert.is_nil((run("CORE_BENCH_CLOCK=wall", "auto")):match("path=timed"))
   end)
 
   it("splits each query into begin, the start's expansion and the rest under CORE_BENCH_PHASES=1", function()
-    for _, alg in ipairs({ "auto", "jps+", "astar" }) do
-      local out, rc = run("CORE_BENCH_CLOCK=wall CORE_BENCH_PHASES=1", alg)
-      assert.are.equal(0, rc, out)
-      assert.are.equal("0", out:match("mismatches=(%d+)"))
+    each_algorithm("CORE_BENCH_CLOCK=wall CORE_BENCH_PHASES=1", function(out)
       local b, f, r = out:match("begin_seconds=(%S+) first_seconds=(%S+) rest_seconds=(%S+)")
       b, f, r = tonumber(b), tonumber(f), tonumber(r)
       assert.is_true(b >= 0 and f >= 0 and r >= 0, out)
@@ -145,7 +147,7 @@ describe("bench/core_bench.c #system", function()
       assert.is_true(math.abs(b + f + r - tonumber(out:match(" seconds=(%S+)"))) < 3e-6, out)
       local parts = list_of(out, "median_parts_us")
       assert.are.equal(3, #parts)
-    end
+    end)
     assert.is_nil((run("CORE_BENCH_CLOCK=wall", "auto")):match("begin_seconds="))
   end)
 

@@ -198,7 +198,8 @@ typedef struct astar_jps_ops {
   ** external ids (every cell), links (len - 1 step directions, may be
   ** NULL) and the cost summed step by step in path order; a path longer
   ** than cap (nodes' room; links has cap - 1) is only counted: the length
-  ** returned is then above cap and nothing is written */
+  ** returned is then above cap and no cell is written (the jump points
+  ** may be, within cap) */
   int32_t (*path)(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                   int32_t cap, double *cost);
   /* the precomputed mode (jpsplus.c): why it cannot serve q, a query that

@@ -415,21 +415,13 @@ typedef struct pbuf {
   double g[PBUF];
 } pbuf;
 
-/* lat_h_plane's octile, alone (mode bit 2: the query's heuristic is
-** octile; the same formula, so the same bits). */
-ASTAR_INLINE double plus_octile(const astar_search *s, int32_t v, double x, double y) {
-  double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
-  (void)v;
-  return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
-}
-
 ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
   int32_t w = CGRID(s->topo)->w;
   int i, rc;
   for (i = 0; i < B->n; i++) {
     rc = relax_in(s, B->q[i], (mode & 1) ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
                   B->y[i], mode & 1, ASTAR_ENGINE_SPARSE, mode >> 1 & 1,
-                  (mode & 4) ? plus_octile : lat_h_plane);
+                  (mode & 4) ? lat_h_octile : lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   B->n = 0;
@@ -656,7 +648,7 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
 
 /* mode: bit 0, the fast path's instantiation (plain, see relax_in); bit 1,
 ** the open list is a lazy heap (s->lazy); bit 2 (plain only), the heuristic
-** is octile (plus_octile: no switch a relaxation). */
+** is octile (lat_h_octile: no switch a relaxation). */
 static int expand_plus_general(astar_search *s, int32_t p) { return expand_plus(s, p, 0); }
 ASTAR_INLINE int expand_plus_plain(astar_search *s, int32_t p) { return expand_plus(s, p, 1); }
 static int expand_lazy_general(astar_search *s, int32_t p) { return expand_plus(s, p, 2); }

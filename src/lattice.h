@@ -208,14 +208,21 @@ ASTAR_INLINE unsigned lat_rule_moves(const astar_grid *gr, unsigned open) {
   return gr->moves_of[open & 0xffu];
 }
 
+/* Octile at the point (x, y) of the plane, alone (lat_h_plane's case, and
+** jpsplus.c's octile-only relaxation: one formula, so the same bits). */
+ASTAR_INLINE double lat_h_octile(const astar_search *s, int32_t v, double x, double y) {
+  double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
+  (void)v;
+  return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
+}
+
 /* The built-in estimate at the point (x, y) of the plane (square grids
 ** and their jump point search): small coordinates, no clamp.  Octile uses
 ** the grid's own diagonal cost, so it is exact and consistent. */
 ASTAR_INLINE double lat_h_plane(const astar_search *s, int32_t v, double x, double y) {
   double ax = fabs(x - s->gx), ay = fabs(y - s->gy);
-  (void)v;
   switch (s->q.heuristic) { /* builtin_h's formulas in 2-D: the hot case first */
-    case ASTAR_H_OCTILE: return ax < ay ? s->octile_k * ax + ay : s->octile_k * ay + ax;
+    case ASTAR_H_OCTILE: return lat_h_octile(s, v, x, y);
     case ASTAR_H_ZERO: return 0.0;
     case ASTAR_H_MANHATTAN: return ax + ay;
     case ASTAR_H_CHEBYSHEV: return ax > ay ? ax : ay;
