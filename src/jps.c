@@ -809,36 +809,46 @@ static const char *jps_refusal(const astar_topology *t, const astar_query *q) {
 /* The path to reached jump point v, every cell listed: each jump is a
 ** diagonal run then a straight one (either may be empty, lat_path_run).
 ** One walk back counts the cells and, when they fit in cap, puts the jump
-** points at the end of nodes; then the cells (external ids), their links
-** and the costs (in path order, as A* sums them) are written forwards: a
-** jump is a step at least, so its cells never reach jump points unread. */
+** points at the end of nodes as (y << 16 | x), their padded coordinates
+** (a side is at most ASTAR_GRID_MAX_SIDE: 16 bits each), so the second
+** pass finds no row; then the cells (external ids), their links and the
+** costs (in path order, as A* sums them, or per run where that is the
+** same: lat_path_run) are written forwards: a jump is a step at least, so
+** its cells never reach jump points unread. */
+typedef char jps_path_side_check[ASTAR_GRID_MAX_SIDE <= 0xffff ? 1 : -1];
+
 static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_t *links,
                         int32_t cap, double *cost) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, len = 1, nj = 1, u, a, k, uy = lat_row(gr, v), ux = v - uy * pw, ay, ax;
   double sum = 0;
+  int exact;
   if (cap < 1) nodes = NULL;
-  if (nodes) nodes[cap - 1] = v;
+  if (nodes) nodes[cap - 1] = (int32_t)((uint32_t)uy << 16 | (uint32_t)ux);
   for (u = v; (a = node_parent(s, u)) >= 0; u = a, ux = ax, uy = ay, nj++) {
     int32_t adx, ady;
     ay = lat_row(gr, a), ax = a - ay * pw;
     adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
     len += adx > ady ? adx : ady;
-    if (nodes && nj < cap) nodes[cap - 1 - nj] = a;
+    if (nodes && nj < cap) nodes[cap - 1 - nj] = (int32_t)((uint32_t)ay << 16 | (uint32_t)ax);
   }
   if (nodes == NULL || len > cap) return len;
+  /* grid step costs are multiples of 2^-32 (astar.h): every partial sum of
+  ** a path below 2^21 is exact, in any grouping (lat_path_run's n * c) */
+  exact = (len - 1) * ASTAR_GRID_DIAG < 2097152.0;
   nodes[0] = (uy - 1) * gr->w + ux - 1; /* the start (nodes[0] is no later jump's) */
   for (len = 1, k = cap - nj + 1; k < cap; k++) {
     int32_t adx, ady, diag;
     int sd, dd;
-    ax = ux, ay = uy, u = nodes[k]; /* read before the jump's cells are written */
-    uy = lat_row(gr, u), ux = u - uy * pw;
+    uint32_t c = (uint32_t)nodes[k]; /* read before the jump's cells are written */
+    ax = ux, ay = uy, ux = (int32_t)(c & 0xffffu), uy = (int32_t)(c >> 16);
     adx = ux > ax ? ux - ax : ax - ux, ady = uy > ay ? uy - ay : ay - uy;
     diag = adx < ady ? adx : ady;
     sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3); /* 0..3 straight, 4..7 diagonal */
     dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
-    len = lat_path_run(nodes, links, len, diag, dd, gr->ext[0][dd], ASTAR_GRID_DIAG, &sum);
-    len = lat_path_run(nodes, links, len, (adx > ady ? adx : ady) - diag, sd, gr->ext[0][sd], 1.0, &sum);
+    len = lat_path_run(nodes, links, len, diag, dd, gr->ext[0][dd], ASTAR_GRID_DIAG, &sum, exact);
+    len = lat_path_run(nodes, links, len, (adx > ady ? adx : ady) - diag, sd, gr->ext[0][sd], 1.0,
+                       &sum, exact);
   }
   if (cost) *cost = sum;
   return len;

@@ -198,10 +198,12 @@ static const lfunc funcs[] = {
     {"_components_current", l_components_current, 0, NULL},
     {NULL, NULL, 0, NULL}};
 
-/* A topology class: its metatable, methods (its own and the shared ones:
-** every topology's, and every grid's for classes of cells), and the class
-** pointer the generic code finds it by. */
-static void new_topology_class(lua_State *L, lstate *M, const ltopo_class *cls,
+/* A topology class (number i of TOPO_CLASSES): its metatable, methods (its
+** own and the shared ones: every topology's, and every grid's for classes
+** of cells), and the class pointer the generic code finds it by (the
+** metatable's CLASS_FIELD, and lstate's class_mt[i] with the metatable
+** anchored in the keys). */
+static void new_topology_class(lua_State *L, lstate *M, int i, const ltopo_class *cls,
                                const lfunc *meta, const lfunc *methods) {
   const lfunc *lists[4];
   lists[0] = methods;
@@ -212,6 +214,12 @@ static void new_topology_class(lua_State *L, lstate *M, const ltopo_class *cls,
   luaL_getmetatable(L, cls->mt);
   lua_pushlightuserdata(L, (void *)cls);
   lua_setfield(L, -2, CLASS_FIELD);
+  push_keys(L);
+  lua_pushvalue(L, -2);
+  lua_rawseti(L, -2, K_CLASS_MTS + i);
+  lua_pop(L, 1);
+  M->class_mt[i] = lua_topointer(L, -1);
+  M->class_of[i] = cls;
   lua_pop(L, 1);
 }
 
@@ -247,9 +255,9 @@ ASTAR_LUAOPEN int luaopen_astar_core(lua_State *L) {
   luaL_checkversion(L);
 #endif
   M = state_open(L);
-  new_topology_class(L, M, &graph_class, graph_metamethods, graph_methods);
-  new_topology_class(L, M, &grid_class, cell_metamethods, grid_methods);
-  new_topology_class(L, M, &hex_class, cell_metamethods, hex_methods);
+  new_topology_class(L, M, 0, &graph_class, graph_metamethods, graph_methods);
+  new_topology_class(L, M, 1, &grid_class, cell_metamethods, grid_methods);
+  new_topology_class(L, M, 2, &hex_class, cell_metamethods, hex_methods);
   new_plain_class(L, M, SEARCH_MT, search_metamethods, NULL);
   new_plain_class(L, M, BATCH_MT, batch_metamethods, NULL);
   new_plain_class(L, M, FIELD_MT, field_metamethods, field_methods);

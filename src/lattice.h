@@ -173,17 +173,28 @@ ASTAR_INLINE int32_t lat_ext(const astar_grid *gr, int32_t p) {
 }
 
 /* A path's run (jps.c): n cells after nodes[i - 1] (an external id), each
-** `step` on (the grid's ext) in direction d at cost c, the cost summed in
-** path order; the links' test once per run.  Returns the next i. */
+** `step` on (the grid's ext) in direction d at cost c; the links' test once
+** per run.  The cost: with exact set (every sum of the path's steps is
+** exact: jps.c), n * c added at once, which is then the sum of n additions
+** to the bit; otherwise summed step by step in path order.  Returns the
+** next i. */
 ASTAR_INLINE int32_t lat_path_run(int32_t *nodes, int32_t *links, int32_t i, int32_t n, int d,
-                                  int32_t step, double c, double *sum) {
+                                  int32_t step, double c, double *sum, int exact) {
   int32_t e = nodes[i - 1], end = i + n;
-  double t = *sum;
-  if (links)
-    for (; i < end; i++) nodes[i] = e += step, links[i - 1] = d, t += c;
-  else
-    for (; i < end; i++) nodes[i] = e += step, t += c;
-  *sum = t;
+  if (exact) {
+    *sum += n * c;
+    if (links)
+      for (; i < end; i++) nodes[i] = e += step, links[i - 1] = d;
+    else
+      for (; i < end; i++) nodes[i] = e += step;
+  } else {
+    double t = *sum;
+    if (links)
+      for (; i < end; i++) nodes[i] = e += step, links[i - 1] = d, t += c;
+    else
+      for (; i < end; i++) nodes[i] = e += step, t += c;
+    *sum = t;
+  }
   return i;
 }
 

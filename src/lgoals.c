@@ -628,6 +628,7 @@ static int l_cells_flee(lua_State *L) {
     }
   }
   if (best < 0) return push_no_goal(L, T, &S->b, &o, goals_fail(&o));
+  o.later = 1; /* threat_distance */
   push_path(L, C, T, &S->b, &o, best);
   lua_pushnumber(L, bestd);
   lua_setfield(L, -2, "threat_distance");

@@ -73,7 +73,11 @@ enum { K_COST = 1,
        K_LIST,       /* the chunk `return {...}` (lresult.c's push_id_list) */
        K_OPTIONS,    /* the search options' names: [i] = name, [name] = i (lopts.c) */
        K_HEURISTICS, /* the registered heuristics (lheur.c) */
-       K_HNAMES };   /* K_HNAMES + h: the built-in heuristic h's name */
+       K_CLASS_MTS,  /* K_CLASS_MTS + i: topology class i's metatable (lstate) */
+       K_HNAMES = K_CLASS_MTS + 3 }; /* K_HNAMES + h: the built-in heuristic h's name */
+
+/* The topology classes (graph, grid, hex): lstate's class_mt. */
+#define TOPO_CLASSES 3
 
 #define CLASS_FIELD "__astar_class" /* in each topology metatable (ltopo.c) */
 
@@ -102,6 +106,12 @@ typedef struct lstate {
   int closing;    /* the Lua state is closing */
   int overridden; /* a built-in heuristic's name was registered (lheur.c) */
   lobj *deferred; /* collected while held (see obj_gc) */
+  /* each topology class's metatable (as lua_topointer sees it) and class,
+  ** so a method checks its object by one pointer compare (ltopo.c's
+  ** topo_class_of); the keys (K_CLASS_MTS) anchor the tables, so no other
+  ** table can take one of these addresses while the module is loaded */
+  const void *class_mt[TOPO_CLASSES];
+  const void *class_of[TOPO_CLASSES];
 } lstate;
 
 /* The header of every userdata that owns C memory or must not change while

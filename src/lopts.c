@@ -63,6 +63,9 @@ typedef struct lopts {
   int reverse;              /* distances: 1 = cost to the sources */
   int on_change;            /* queries: ON_CHANGE_* */
   int escape;               /* find_path: start_blocked = "escape" (lgoals.c) */
+  int later;                /* fields the caller adds to a path after push_path
+                            ** (a query's restarts and repairs, flee's
+                            ** threat_distance): path_fields sizes for them */
   size_t ngoals;            /* goals = {...} (lgoals.c): how many, 0 without; their
                             ** ids in buf->nodes, as listed then sorted (2 * ngoals) */
   const int32_t *goal_ids;  /* the sorted ones, set where the search runs */
@@ -510,7 +513,7 @@ static void options_start(lua_State *L, lparse *P, lopts *o, lcall *C, ltopo *T,
   o->given = 0;
   o->reverse = 1;
   o->on_change = ON_CHANGE_REPAIR;
-  o->escape = 0;
+  o->escape = o->later = 0;
   o->ngoals = 0;
   o->goal_ids = NULL;
   o->penalty = o->forbid = NULL;

@@ -339,6 +339,7 @@ static void query_snapshot(lua_State *L, lcall *C, lquery *Q, int qidx) {
             ? push_goal_path(L, C, Q->T, &Q->b, &Q->opts, Q->gs.goal, Q->gs.seen)
             : push_no_goal(L, Q->T, &Q->b, &Q->opts, Q->status);
   } else {
+    Q->opts.later = (Q->restarts > 0) + (Q->repairs > 0); /* push_restarts' */
     n = push_outcome(L, C, Q->T, &Q->b, &Q->opts, Q->status);
   }
   push_restarts(L, Q);

@@ -124,10 +124,12 @@ static void push_stats(lua_State *L, ltopo *T, astar_search *s, const lopts *o) 
 
 /* How many fields the path table of a search with options o gets: cost,
 ** nodes, version, the class's own, the counts, and what the options add
-** (size, visited, trace, partial and reason, points, goal, escape). */
+** (size, visited, trace, partial and reason, points, goal, escape) and
+** what the caller adds after (o->later). */
 static int path_fields(ltopo *T, const lopts *o) {
   return 6 + T->cls->path_fields + (o->q.size > 1) + (o->visited != 0) + (o->trace != 0) +
-         2 * (o->partial != 0) + (o->smooth != 0) + (o->ngoals > 0) + (o->escape != 0);
+         2 * (o->partial != 0) + (o->smooth != 0) + (o->ngoals > 0) + (o->escape != 0) +
+         o->later;
 }
 
 /* Pushes the table of a path of len nodes: { cost =, nodes = } and the

@@ -117,13 +117,24 @@ struct ltopo {
 /* checking                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The class of the topology userdata at idx, NULL when it is none.  No
-** collector step runs here (lua_getfield takes none, where
-** luaL_getmetafield's lua_pushstring would): protected bodies check their
-** objects before holding them. */
+/* The class of the topology userdata at idx, NULL when it is none: a
+** metatable the module state knows (lstate's class_mt: a pointer compare),
+** else the metatable's CLASS_FIELD (a class's metatable made by an earlier
+** luaopen, when the registry's was replaced in between).  No collector step
+** runs here (lua_getfield takes none, where luaL_getmetafield's
+** lua_pushstring would): protected bodies check their objects before
+** holding them. */
 static const ltopo_class *topo_class_of(lua_State *L, int idx) {
   const ltopo_class *cls = NULL;
   if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+    const void *mt = lua_topointer(L, -1);
+    const lstate *M = get_state(L);
+    int i;
+    for (i = 0; i < TOPO_CLASSES; i++)
+      if (M->class_mt[i] == mt) {
+        lua_pop(L, 1);
+        return (const ltopo_class *)M->class_of[i];
+      }
     KEY(L, K_CLASS); /* CLASS_FIELD */
     lua_rawget(L, -2);
     cls = (const ltopo_class *)lua_touserdata(L, -1);
