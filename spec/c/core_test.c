@@ -2534,6 +2534,31 @@ static void *guard_alloc(void *ud, void *p, size_t osize, size_t nsize) {
 ** bit-identical cost, on random queries both ways over grids with long
 ** open runs and blocked ones; counted only (nothing written past the
 ** room) when the room is too small, grown, ENOMEM when it cannot be. */
+/* lat_path_run (lattice.h), jps_path's runs: the cells, their links, and
+** the cost: summed step by step in path order unless the caller says every
+** sum of the path is exact (then n * c at once, the same bits). */
+static void test_path_run_sum(void) {
+  int32_t nodes[16], links[16], i, end;
+  double t0[2] = {3.5, 1e9 + 0.3}, seq, sum, c = ASTAR_GRID_DIAG;
+  int k, exact, differs = 0;
+  for (k = 0; k < 2; k++)
+    for (exact = 0; exact < 2; exact++) {
+      if (exact && k == 1) continue; /* above 2^21: the caller never says exact */
+      for (seq = t0[k], i = 0; i < 9; i++) seq += c;
+      differs |= seq != t0[k] + 9 * c;
+      memset(links, -1, sizeof links);
+      nodes[2] = 40;
+      sum = t0[k];
+      end = lat_path_run(nodes, exact ? NULL : links, 3, 9, 5, -7, c, &sum, exact);
+      CHECK(end == 12);
+      CHECK(memcmp(&sum, &seq, sizeof sum) == 0);
+      for (i = 3; i < 12; i++) CHECK(nodes[i] == 40 - 7 * (i - 2));
+      for (i = 2; i < 11; i++) CHECK(links[i] == (exact ? -1 : 5));
+      CHECK(links[1] == -1 && links[11] == -1);
+    }
+  CHECK(differs); /* the case above 2^21 tells the two sums apart */
+}
+
 static void test_jps_path_fill(void) {
   static const int algos[] = {ASTAR_ALGO_JPS, ASTAR_ALGO_JPS_PLUS};
   unsigned r = 1871u;
@@ -2669,6 +2694,7 @@ int main(void) {
   test_heap_order();
   test_path_externals();
   test_path_fill();
+  test_path_run_sum();
   test_jps_path_fill();
   printf("core_test: %d checks, %d failed\n", checks, failures);
   return failures != 0;
