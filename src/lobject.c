@@ -52,6 +52,9 @@ enum { UV_NAME = 1,
 ** a C string would look it up in Lua's string cache (a strcmp) on every
 ** field of every call.  From K_PATH_MTS on, luaopen sets the entries: the
 ** registry tables the calls read, and the built-in heuristics' names. */
+/* The topology classes (graph, grid, hex): lstate's class_mt. */
+#define TOPO_CLASSES 3
+
 enum { K_COST = 1,
        K_NODES,
        K_VERSION,
@@ -74,10 +77,8 @@ enum { K_COST = 1,
        K_OPTIONS,    /* the search options' names: [i] = name, [name] = i (lopts.c) */
        K_HEURISTICS, /* the registered heuristics (lheur.c) */
        K_CLASS_MTS,  /* K_CLASS_MTS + i: topology class i's metatable (lstate) */
-       K_HNAMES = K_CLASS_MTS + 3 }; /* K_HNAMES + h: the built-in heuristic h's name */
-
-/* The topology classes (graph, grid, hex): lstate's class_mt. */
-#define TOPO_CLASSES 3
+       /* K_HNAMES + h: the built-in heuristic h's name */
+       K_HNAMES = K_CLASS_MTS + TOPO_CLASSES };
 
 #define CLASS_FIELD "__astar_class" /* in each topology metatable (ltopo.c) */
 
