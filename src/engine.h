@@ -349,18 +349,29 @@ ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
   heap_up(s, h, i, which);
 }
 
-static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
-                     uint32_t k, int which) {
-  if (ASTAR_UNLIKELY(h->n == h->cap) &&
-      astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
-                  sizeof(astar_heap_item)))
-    return ASTAR_ENOMEM;
+/* Room for one more item (out of line: seldom, and it keeps the inlined
+** pushes short). */
+static int heap_grow(astar_search *s, astar_heap *h) {
+  return astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
+                     sizeof(astar_heap_item));
+}
+
+/* heap_push inlined: the open list's pushes in relax_in and the loop (a
+** call each cost about a fifth of a push, spills included). */
+ASTAR_INLINE int heap_push_in(astar_search *s, astar_heap *h, int32_t node, double f,
+                              uint32_t k, int which) {
+  if (ASTAR_UNLIKELY(h->n == h->cap) && heap_grow(s, h)) return ASTAR_ENOMEM;
   h->a[h->n].fkey = fkey(f);
   h->a[h->n].k = k;
   h->a[h->n].node = node;
   heap_up(s, h, h->n++, which);
   if (which == HEAP_LAZY) node_k(s, node)->pos = POS_OPEN;
   return ASTAR_OK;
+}
+
+static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
+                     uint32_t k, int which) {
+  return heap_push_in(s, h, node, f, k, which);
 }
 
 /* Turns the lazy open list into an indexed one (HEAP_OPEN), in place: one
@@ -599,11 +610,11 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
     if (s->next.node < 0 || s->next.node == k || item_less(&it, &s->next)) {
       /* v takes the bypass slot; a previous holder goes to the heap */
       if (s->next.node >= 0 && s->next.node != k &&
-          heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, hw))
+          heap_push_in(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, hw))
         return ASTAR_ENOMEM;
       s->next = it;
       n->pos = POS_NEXT;
-    } else if (heap_push(s, &s->open, k, f, it.k, hw)) {
+    } else if (heap_push_in(s, &s->open, k, f, it.k, hw)) {
       return ASTAR_ENOMEM;
     }
   }
@@ -757,7 +768,7 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
         /* the slot lost to the heap's top: it joins the heap */
         astar_heap_item old = s->next;
         s->next.node = -1;
-        if (heap_push(s, &s->open, old.node, key_f(old.fkey), old.k, hw))
+        if (heap_push_in(s, &s->open, old.node, key_f(old.fkey), old.k, hw))
           return s->status = ASTAR_ENOMEM;
       }
     }
