@@ -23,7 +23,11 @@
 ** the heap's top (on open terrain it usually is: f stays constant toward the
 ** goal and high_g prefers the newest node).  The keys compared are the
 ** heap's own, so the expansion order is the heap's; it saves a push that
-** would climb to the root and the pop that would bring it back.
+** would climb to the root and the pop that would bring it back.  When the
+** heap's top wins, the slot's node takes the top's place and sinks (one
+** descent, not a pop's and a push's climb).  Items of equal f and equal
+** tie key (high_g: equal h) come out in an order the heap's shape decides;
+** the rules say nothing of it.
 **
 ** Step costs are the topology's business (its expansion computes them and
 ** applies the query's filter -- tag factors, penalty and forbid fields,
@@ -295,7 +299,9 @@ ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which)
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && item_less(&h->a[c + 1], &h->a[c])) c++;
+    /* the smaller child by arithmetic, as in heap_pop: from the root (the
+    ** loop's sinking slot) it is a coin toss a branch would miss */
+    if (c + 1 < n) c += (size_t)item_less_nb(&h->a[c + 1], &h->a[c]);
     if (!item_less(&h->a[c], &it)) break;
     h->a[i] = h->a[c];
     HPOS_SET(s, h->a[i].node, which, i);
@@ -349,18 +355,29 @@ ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
   heap_up(s, h, i, which);
 }
 
-static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
-                     uint32_t k, int which) {
-  if (ASTAR_UNLIKELY(h->n == h->cap) &&
-      astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
-                  sizeof(astar_heap_item)))
-    return ASTAR_ENOMEM;
+/* Room for one more item (out of line: seldom, and it keeps the inlined
+** pushes short). */
+static int heap_grow(astar_search *s, astar_heap *h) {
+  return astar__grow(s->alloc, s->ud, (void **)&h->a, &h->cap, h->n + 1,
+                     sizeof(astar_heap_item));
+}
+
+/* heap_push inlined: the open list's pushes in relax_in and the loop (a
+** call each cost about a fifth of a push, spills included). */
+ASTAR_INLINE int heap_push_in(astar_search *s, astar_heap *h, int32_t node, double f,
+                              uint32_t k, int which) {
+  if (ASTAR_UNLIKELY(h->n == h->cap) && heap_grow(s, h)) return ASTAR_ENOMEM;
   h->a[h->n].fkey = fkey(f);
   h->a[h->n].k = k;
   h->a[h->n].node = node;
   heap_up(s, h, h->n++, which);
   if (which == HEAP_LAZY) node_k(s, node)->pos = POS_OPEN;
   return ASTAR_OK;
+}
+
+static int heap_push(astar_search *s, astar_heap *h, int32_t node, double f,
+                     uint32_t k, int which) {
+  return heap_push_in(s, h, node, f, k, which);
 }
 
 /* Turns the lazy open list into an indexed one (HEAP_OPEN), in place: one
@@ -599,11 +616,11 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
     if (s->next.node < 0 || s->next.node == k || item_less(&it, &s->next)) {
       /* v takes the bypass slot; a previous holder goes to the heap */
       if (s->next.node >= 0 && s->next.node != k &&
-          heap_push(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, hw))
+          heap_push_in(s, &s->open, s->next.node, key_f(s->next.fkey), s->next.k, hw))
         return ASTAR_ENOMEM;
       s->next = it;
       n->pos = POS_NEXT;
-    } else if (heap_push(s, &s->open, k, f, it.k, hw)) {
+    } else if (heap_push_in(s, &s->open, k, f, it.k, hw)) {
       return ASTAR_ENOMEM;
     }
   }
@@ -752,13 +769,16 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
       s->next.node = -1;
     } else {
       top = s->open.a[0];
-      heap_pop(s, &s->open, hw);
       if (s->next.node >= 0) {
-        /* the slot lost to the heap's top: it joins the heap */
-        astar_heap_item old = s->next;
+        /* the slot lost to the heap's top: it takes the top's place and
+        ** sinks (one descent, mostly short, instead of a pop's descent
+        ** and a push's climb; see "Successor bypass" above) */
+        s->open.a[0] = s->next;
+        if (hw == HEAP_LAZY) node_k(s, s->next.node)->pos = POS_OPEN;
         s->next.node = -1;
-        if (heap_push(s, &s->open, old.node, key_f(old.fkey), old.k, hw))
-          return s->status = ASTAR_ENOMEM;
+        heap_down(s, &s->open, 0, hw);
+      } else {
+        heap_pop(s, &s->open, hw);
       }
     }
     node_k(s, top.node)->pos = POS_CLOSED;

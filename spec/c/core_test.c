@@ -460,9 +460,11 @@ static void test_jump_goal(void) {
   /* main at 5d9c054, before jump_goal, gave 1,086 goals, 60,273 expansions
   ** and 0x6d3beb05; the start's goal-visible offer changed the 148 queries
   ** whose start sees the goal only (a hash of the others' traces is the
-  ** same with and without it): 108 expansions fewer */
+  ** same with and without it): 108 expansions fewer; the bypass slot
+  ** sinking from the heap's top (engine.h) reorders exact ties (equal f and
+  ** h) only: 60,165 expansions and 0x142abf8d before it */
   CHECK(seen == 148);
-  CHECK(hits == 1086 && total == 60165 && hash == 0x142abf8du);
+  CHECK(hits == 1086 && total == 60166 && hash == 0x0423ade5u);
   astar_search_free(s);
 }
 
@@ -2163,7 +2165,13 @@ static void test_path_externals(void) {
 ** the fast path's (no trace) expansions, generated count and path cells
 ** equal to the traced run's; every cost A*'s to the bit.  The hash and
 ** totals are main's at 432df3c: a change to what the search expands, in
-** what order, or with what parents or g, fails here. */
+** what order, or with what parents or g, fails here.  One change since, in
+** the order among exact ties only (equal f and equal h, which the heap's
+** shape orders): the bypass slot that loses to the heap's top takes the
+** top's place and sinks instead of a pop and a push (engine.h), so the
+** heap's shape differs; 287,026 expansions, 479,366 generated and
+** 0x73427a8c before it (traces with fifo ties, whose keys are unique, are
+** the same). */
 static void test_jps_online_pin(void) {
   static const struct {
     int32_t w, h, pct, rule, blocks;
@@ -2238,7 +2246,7 @@ static void test_jps_online_pin(void) {
     }
     astar_grid_free(gr);
   }
-  CHECK(found == 1122 && exps == 287026 && gens == 479366 && hash == 0x73427a8cu);
+  CHECK(found == 1122 && exps == 287040 && gens == 479411 && hash == 0x27cfcffau);
   astar_search_free(a);
   astar_search_free(s);
 }
