@@ -193,13 +193,17 @@ build/alloc_test: spec/c/alloc_test.c $(CORE_OBJ) build/obj/lua5.4/lastar.o src/
 # builds run two at a time (the core's objects are shared, see CORE_OBJ),
 # and so do the tests: the C tests (core_test, then alloc_test on 5.4: ~11 s)
 # beside busted (~50 s), their output kept in build/c_tests.log and shown
-# after busted's; the target fails when either fails.
-TEST_BUILDS = $(CORE_SO) build/core_test $(if $(filter lua5.4,$(LUA)),build/alloc_test)
+# after busted's; the target fails when either fails.  C_TESTS=no leaves
+# the C tests out (busted alone): .ci/run's runs on the other interpreters,
+# since core_test has no Lua in it (the same binary whatever LUA is) and
+# alloc_test is Lua 5.4's, both run by its stage 1.
+C_TESTS ?= yes
+TEST_C = $(if $(filter no,$(C_TESTS)),,build/core_test $(if $(filter lua5.4,$(LUA)),build/alloc_test))
+TEST_BUILDS = $(CORE_SO) $(TEST_C)
 test: deps
 	@$(MAKE) --no-print-directory -j2 $(TEST_BUILDS)
-	@echo "./build/core_test$(if $(filter lua5.4,$(LUA)), and ./build/alloc_test) beside busted"
-	@( rc=0; ./build/core_test || rc=1; \
-	   if [ "$(LUA)" = lua5.4 ]; then ./build/alloc_test || rc=1; fi; exit $$rc ) \
+	@echo "$(if $(TEST_C),$(patsubst %,./%,$(TEST_C)) beside busted,the C tests not run (C_TESTS=no))"
+	@( rc=0; for t in $(TEST_C); do ./$$t || rc=1; done; exit $$rc ) \
 	   > build/c_tests.log 2>&1 & cpid=$$!; \
 	$(RUN_ENV) $(BUSTED) $(BUSTED_OUT) --exclude-tags=system; brc=$$?; \
 	wait $$cpid; crc=$$?; cat build/c_tests.log; \
@@ -273,11 +277,13 @@ $(DIST_DIR)/astar.c: tools/amalgamate.lua tools/sources.lua $(DEPS)
 # DLL, which proves it needs nothing beyond the C runtime.  A C++ program
 # (spec/c/cxx_check.cpp) links against the core compiled as C, the module
 # built by gcc exports luaopen_astar_core alone (nm -D) and every external
-# symbol of the core alone starts with astar_ (nm -g).  Last, a
+# symbol of the core alone starts with astar_ (nm -g).  (The C side of
+# the C++ check is the core alone gcc compiled above, the same command;
+# $(CC) compiles it only when gcc is not installed.)  Last, a
 # path through the module built from dist/ (gcc) on $(LUA).
 MINGW_CC ?= x86_64-w64-mingw32-gcc
 DIST_CFLAGS = -std=c99 -pedantic -Werror -Wall -Wextra -O2
-# C++ engines: dist/astar.c compiled as C ($(CC)), spec/c/cxx_check.cpp as
+# C++ engines: dist/astar.c compiled as C (gcc-core.o, or $(CC)), spec/c/cxx_check.cpp as
 # C++ against dist/astar.h, linked with $(CXX) and run
 CXX = g++
 CXX_CHECK_FLAGS = -std=c++98 -pedantic -Werror -Wall -Wextra -O2
@@ -291,7 +297,10 @@ dist-check: dist
 	  echo "$$cc $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/$$cc-core.o"; \
 	  $$cc $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/$$cc-core.o || exit 1; \
 	done
-	$(CC) $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/cxx-core.o
+	@if [ -f build/dist/gcc-core.o ]; then echo "cp build/dist/gcc-core.o build/dist/cxx-core.o"; \
+	  cp build/dist/gcc-core.o build/dist/cxx-core.o; \
+	else echo "$(CC) $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/cxx-core.o"; \
+	  $(CC) $(DIST_CFLAGS) -DASTAR_NO_LUA -c $(DIST_DIR)/astar.c -o build/dist/cxx-core.o || exit 1; fi
 	$(CXX) $(CXX_CHECK_FLAGS) -I$(DIST_DIR) -c spec/c/cxx_check.cpp -o build/dist/cxx_check.o
 	$(CXX) -o build/dist/cxx_check build/dist/cxx_check.o build/dist/cxx-core.o $(LIBS)
 	./build/dist/cxx_check
@@ -366,23 +375,32 @@ bench: deps
 # ---------------------------------------------------------------------------
 # Hardening: sanitizers, valgrind, fuzzing, lint.
 #
-# make check     the C core test and the everyday busted suite (make test's:
-#                the #system specs are make test-system's) against a module
-#                built with AddressSanitizer + UndefinedBehaviorSanitizer
-#                (clang).  lua5.4 itself is not instrumented: the ASan runtime
+# make check     the C tests (core_test; on Lua 5.4 alloc_test too, its
+#                whole budget sweep) and the everyday busted suite (make
+#                test's: the #system specs are make test-system's) against
+#                a build with AddressSanitizer + UndefinedBehaviorSanitizer
+#                (clang; the core's objects compiled once, SAN_OBJ).  lua5.4
+#                itself is not instrumented: the ASan runtime
 #                is LD_PRELOADed into it (the module links the shared runtime,
 #                -shared-libsan, so both use one copy; it carries UBSan too).
 #                busted ends with os.exit(code, true), which closes the Lua
 #                state, so LeakSanitizer sees every __gc run.  Any report fails.
 # make memcheck  under valgrind (definite leaks and memory errors fail): the
-#                C tests, and the specs where the binding's memory is at
+#                C tests, lighter (core_test --light: its two heaviest tests
+#                at a quarter, see spec/c/core_test.c; every
+#                MEMCHECK_ALLOC_EVERY-th budget of alloc_test's sweep), whole
+#                natively (make test) and under ASan + UBSan (make check),
+#                and the specs where the binding's memory is at
 #                stake, spec/lifetime/ (finalizers, closes, locks inside
 #                calls) and spec/hostile/ (every bad argument and callback);
 #                ASan (make check) covers the rest, at a fraction of
-#                valgrind's cost (some 40 times the CPU).
+#                valgrind's cost (some 25 to 40 times the CPU).
 # make fuzz      builds the libFuzzer harnesses in fuzz/ and runs each for
 #                FUZZ_SECONDS on a copy of the committed seed corpus.
 SAN_CC ?= clang
+# make memcheck runs every MEMCHECK_ALLOC_EVERY-th budget of alloc_test's
+# sweep under valgrind (the full sweep: make test and make check)
+MEMCHECK_ALLOC_EVERY ?= 8
 SAN_FLAGS = -std=c99 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=all
 ASAN_RT = $(shell $(SAN_CC) -print-file-name=libclang_rt.asan-x86_64.so)
@@ -392,9 +410,24 @@ SAN_ENV = LD_PRELOAD=$(ASAN_RT) \
           LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0
 BUSTED_SCRIPT = $(shell command -v busted)
 
-build/asan/astar/core.so: $(DEPS)
+# The instrumented core is compiled once, one object per source
+# (position-independent), and linked into the module, core_test and
+# alloc_test alike (as CORE_OBJ is for the plain build): clang with ASan and
+# UBSan at -O1 -g takes some 7 times gcc -O2's CPU time per file (the whole
+# instrumented build: about 4 CPU minutes), so a second compile of the same
+# sources cost CI minutes.  The binding is compiled per
+# interpreter, as for the plain module.
+SAN_OBJ = $(CORE_SRC:src/%.c=build/asan/obj/%.o)
+build/asan/obj/%.o: src/%.c $(HEADERS) src/sources.mk
+	@mkdir -p build/asan/obj
+	$(SAN_CC) $(SAN_FLAGS) -fPIC -Isrc -c $< -o $@
+build/asan/obj/%/lastar.o: $(BINDING) $(BINDING_PARTS) $(HEADERS) src/sources.mk | $(LUA_PREREQ_$(LUA))
+	@mkdir -p $(@D)
+	$(SAN_CC) $(SAN_FLAGS) -fPIC -I$(LUA_INC_$*) -Isrc -c $(BINDING) -o $@
+
+build/asan/astar/core.so: $(SAN_OBJ) build/asan/obj/$(LUA)/lastar.o src/sources.mk $(STAMP)
 	@mkdir -p build/asan/astar
-	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -I$(LUA_INC) -Isrc -o $@ $(SRC) $(LIBS)
+	$(SAN_CC) $(SAN_FLAGS) -shared-libsan -fPIC -shared -o $@ $(SAN_OBJ) build/asan/obj/$(LUA)/lastar.o $(LIBS)
 
 # ThreadSanitizer on the core searched from several threads (astar.batch's
 # way: spec/c/thread_test.c); `make tsan`.
@@ -405,23 +438,31 @@ build/tsan/thread_test: spec/c/thread_test.c $(DEPS)
 tsan: build/tsan/thread_test
 	./build/tsan/thread_test
 
-build/asan/core_test: spec/c/core_test.c $(DEPS)
+build/asan/core_test: spec/c/core_test.c $(SAN_OBJ) src/sources.mk
 	@mkdir -p build/asan
-	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(CORE_SRC) $(LIBS)
+	$(SAN_CC) $(SAN_FLAGS) -Isrc -o $@ spec/c/core_test.c $(SAN_OBJ) $(LIBS)
+
+# alloc_test instrumented (Lua 5.4's library, as for build/alloc_test, is not)
+build/asan/alloc_test: spec/c/alloc_test.c $(SAN_OBJ) build/asan/obj/lua5.4/lastar.o src/sources.mk
+	@mkdir -p build/asan
+	$(SAN_CC) $(SAN_FLAGS) -Isrc -I$(LUA_INC_lua5.4) -o $@ spec/c/alloc_test.c \
+	  $(SAN_OBJ) build/asan/obj/lua5.4/lastar.o -llua5.4 $(LIBS)
 
 check: deps
 	@command -v $(SAN_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev)
-	@$(MAKE) --no-print-directory build/asan/astar/core.so build/asan/core_test $(CORE_SO)
+	@$(MAKE) --no-print-directory -j2 build/asan/astar/core.so build/asan/core_test $(CORE_SO) \
+	  $(if $(filter lua5.4,$(LUA)),build/asan/alloc_test)
 	./build/asan/core_test
+	$(if $(filter lua5.4,$(LUA)),./build/asan/alloc_test)
 	$(SAN_ENV) $(RUN_ENV) $(LUA) $(BUSTED_SCRIPT) --cpath='build/asan/?.so' $(BUSTED_OUT) \
 	  --exclude-tags=system,benchmark
 
 memcheck: deps
 	@command -v valgrind >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind)
 	@$(MAKE) --no-print-directory $(CORE_SO) build/core_test
-	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/core_test
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/core_test --light
 	@$(MAKE) --no-print-directory build/alloc_test
-	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test . $(MEMCHECK_ALLOC_EVERY)
 	$(RUN_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
 	  $(LUA) $(BUSTED_SCRIPT) $(BUSTED_OUT) --exclude-tags=system,benchmark spec/lifetime spec/hostile
 

@@ -91,6 +91,34 @@ end)
 describe("documentation examples", function()
   local docs = documents()
 
+  -- The core, compiled once for every C block (with the blocks' flags, one
+  -- object per file of src/sources.mk's CORE_SRC) into a temporary
+  -- directory: core_objects() -> the objects and libraries to link with.
+  local obj_dir, core_link
+  local function core_objects(cc, helpers)
+    if core_link then return core_link end
+    local list = assert(dofile("tools/sources.lua").read())
+    obj_dir = os.tmpname()
+    os.remove(obj_dir)
+    local cmd, objs = { "mkdir -p " .. helpers.quote(obj_dir) }, {}
+    for _, src in ipairs(list.core) do
+      local obj = obj_dir .. "/" .. src:match("([^/]+)%.c$") .. ".o"
+      cmd[#cmd + 1] = ("%s -std=c99 -Wall -Wextra -Wpedantic -Werror -Isrc -c %s -o %s")
+        :format(cc, src, helpers.quote(obj))
+      objs[#objs + 1] = helpers.quote(obj)
+    end
+    local ok, out = helpers.run(table.concat(cmd, " && "))
+    assert(ok, "the core did not compile:\n" .. out)
+    core_link = table.concat(objs, " ") .. " " .. table.concat(list.libs, " ")
+    return core_link
+  end
+  teardown(function()
+    if obj_dir then
+      local helpers = require("helpers")
+      helpers.run("rm -rf " .. helpers.quote(obj_dir))
+    end
+  end)
+
   it("include README.md and doc/reference.md #pure", function()
     local seen = {}
     for _, name in ipairs(docs) do seen[name] = true end
@@ -115,16 +143,16 @@ describe("documentation examples", function()
     end)
 
     -- Each ```c block is the body of a main(): compiled with the core alone
-    -- (-std=c99 -Wall -Wextra -Wpedantic -Werror), run, and its CHECKs must
-    -- hold.  A compile of the core per block: make test-system (#system).
+    -- (-std=c99 -Wall -Wextra -Wpedantic -Werror; the core compiled once
+    -- with the same flags, core_objects above), linked, run, and its CHECKs
+    -- must hold.  A compile of the core: make test-system (#system).
     local c_blocks = blocks(text, "c")
     if #c_blocks > 0 then
       it(name .. ": every C example compiles and runs #system", function()
         local cc = os.getenv("CC") or "cc"
-        -- the core and its libraries, as src/sources.mk lists them
-        local list = assert(dofile("tools/sources.lua").read())
-        local sources = table.concat(list.core, " ") .. " " .. table.concat(list.libs, " ")
         local helpers = require("helpers")
+        -- the core's objects and its libraries, as src/sources.mk lists them
+        local sources = core_objects(cc, helpers)
         for i, body in ipairs(c_blocks) do
           local includes, code = {}, {}
           for line in body:gmatch("([^\n]*)\n") do

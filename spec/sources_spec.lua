@@ -66,11 +66,16 @@ describe("the source list (src/sources.mk)", function()
     local ok, db = run("make -pq -R -r --no-print-directory 2>/dev/null; true")
     assert(ok, db)
     local wanted = { "build/astar/core.so", "build/luajit/astar/core.so", "build/core_test", "build/alloc_test",
-      "dist/astar.c", "build/asan/astar/core.so", "build/asan/core_test", "build/tsan/thread_test",
+      "dist/astar.c", "build/asan/astar/core.so", "build/asan/core_test", "build/asan/alloc_test",
+      "build/tsan/thread_test",
       "build/fuzz/fuzz_core", "build/fuzz/fuzz_parse", "build/bench/core_bench" }
-    -- the core's objects (build/obj/, shared by the module and the C tests)
-    local objects, binding_object = {}, { list.binding }
-    for i, f in ipairs(list.core) do objects[i] = f:gsub("^src/(.*)%.c$", "build/obj/%1.o") end
+    -- the core's objects (build/obj/, shared by the module and the C tests;
+    -- build/asan/obj/, the same for make check's instrumented builds)
+    local objects, san_objects, binding_object = {}, {}, { list.binding }
+    for i, f in ipairs(list.core) do
+      objects[i] = f:gsub("^src/(.*)%.c$", "build/obj/%1.o")
+      san_objects[i] = f:gsub("^src/(.*)%.c$", "build/asan/obj/%1.o")
+    end
     for _, f in ipairs(list.parts) do binding_object[#binding_object + 1] = f end
     for _, f in ipairs(list.headers) do binding_object[#binding_object + 1] = f end
     local rules, seen = {}, {}
@@ -80,6 +85,7 @@ describe("the source list (src/sources.mk)", function()
       local uses = false
       for _, f in ipairs(list.all) do uses = uses or set[f] or false end
       for _, f in ipairs(objects) do uses = uses or set[f] or false end
+      for _, f in ipairs(san_objects) do uses = uses or set[f] or false end
       if uses or set["src/%.c"] then rules[target] = set end
     end
     local missing = {}
@@ -95,11 +101,14 @@ describe("the source list (src/sources.mk)", function()
         need = list.headers
       elseif set[list.binding] and not set[list.core[1]] then
         need = binding_object
-      elseif set[objects[1]] then
-        need = objects
+      elseif set[objects[1]] or set[san_objects[1]] then
+        local dir = set[objects[1]] and "build/obj/" or "build/asan/obj/"
+        need = set[objects[1]] and objects or san_objects
         local links_binding = false
-        for w in pairs(set) do links_binding = links_binding or w:match("^build/obj/[^/]+/lastar%.o$") ~= nil end
-        if target:match("core%.so$") or target == "build/alloc_test" then
+        for w in pairs(set) do
+          links_binding = links_binding or (w:sub(1, #dir) == dir and w:match("^[^/]+/lastar%.o$", #dir + 1) ~= nil)
+        end
+        if target:match("core%.so$") or target:match("alloc_test$") then
           if not links_binding then missing[#missing + 1] = target .. " does not link a binding object" end
         end
       end
@@ -113,6 +122,7 @@ describe("the source list (src/sources.mk)", function()
     end
     assert(rules["build/bench/obj/%.o"], "no rule for the bench's core objects")
     assert(rules["build/obj/%.o"] and rules["build/obj/%/lastar.o"], "no rule for the shared objects")
+    assert(rules["build/asan/obj/%.o"] and rules["build/asan/obj/%/lastar.o"], "no rule for the instrumented objects")
     table.sort(missing)
     assert(#missing == 0, table.concat(missing, "\n"))
   end)

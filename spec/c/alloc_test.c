@@ -4,9 +4,13 @@
 ** src/sources.mk) against the Lua 5.4 library:
 **   cc -std=c99 -O1 -g -Wall -Wextra -Isrc -I/usr/include/lua5.4 -o build/alloc_test spec/c/alloc_test.c \
 **      <CORE_SRC> <BINDING> -llua5.4 <LIBS>
-** Run:   ./build/alloc_test [repo-root]        (default ".": needs lua/astar.lua)
+** Run:   ./build/alloc_test [repo-root [every]]  (default ".": needs lua/astar.lua)
+**   every: run every Nth budget of the sweep (2. below; default 1, all of
+**   them): make memcheck runs `./build/alloc_test . 8` under valgrind, the
+**   full sweep running natively (make test) and under ASan + UBSan (make
+**   check)
 ** Valgrind:
-**   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test
+**   valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 ./build/alloc_test . 8
 **
 ** alloc_test.c -- allocation failure, simulated.
 **
@@ -368,12 +372,18 @@ static const huge_case huge_cases[] = {
 
 int main(int argc, char **argv) {
   const char *root = argc > 1 ? argv[1] : ".";
+  long every = argc > 2 ? atol(argv[2]) : 1;
   lua_State *L;
   size_t i, extra, step = 16, top = 0;
   char path[1024];
   const char *ref;
   char *refcopy;
 
+  if (every < 1 || every > 1000) {
+    fprintf(stderr, "alloc_test: every must be 1 to 1000, not %s\n", argv[2]);
+    return 1;
+  }
+  step *= (size_t)every;
   L = lua_newstate(budget_alloc, &B);
   if (L == NULL) {
     fprintf(stderr, "alloc_test: cannot create a state\n");
@@ -428,7 +438,7 @@ int main(int argc, char **argv) {
   }
 
   /* 2. the sweep: find how much the script needs, then every budget from 0
-  ** to a little past that in steps of `step` bytes */
+  ** to a little past that in steps of `step` bytes (16, times `every`) */
   {
     size_t before;
     lua_gc(L, LUA_GCCOLLECT, 0);
@@ -484,7 +494,7 @@ int main(int argc, char **argv) {
   }
 
   free(refcopy);
-  printf("alloc_test: %d budgets, %d completed, %d failed cleanly, %d problems\n", budgets,
-         completed, failed_clean, problems);
+  printf("alloc_test: %d budgets (the sweep in steps of %lu bytes), %d completed, %d failed cleanly, "
+         "%d problems\n", budgets, (unsigned long)step, completed, failed_clean, problems);
   return problems == 0 ? 0 : 1;
 }
