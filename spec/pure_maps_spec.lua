@@ -3,7 +3,8 @@
 -- optimal length of every row, whichever backend require("astar") serves:
 -- the grids here are the pure backend's, copied cell by cell from the map
 -- astar.maps loaded.  What runs where (the cost: CPU time on a quiet machine):
---   #pure     every 1999th row of every map (22 rows, about 2 s on Lua 5.4):
+--   #pure     every 1999th row of every map (22 rows, about 4 s on Lua 5.4, a
+--             third of it loading the maps and copying them cell by cell):
 --             make test and make test-pure
 --   #system   on LuaJIT every row (29,649: 3-4 minutes); on the other
 --             interpreters every 10th (2,965 rows: about 1 minute on Lua
