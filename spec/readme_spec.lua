@@ -95,8 +95,9 @@ describe("documentation examples", function()
   -- object per file of src/sources.mk's CORE_SRC) into a temporary
   -- directory: core_objects() -> the objects and libraries to link with.
   local obj_dir, core_link
-  local function core_objects(cc, helpers)
+  local function core_objects(cc)
     if core_link then return core_link end
+    local helpers = require("helpers")
     local list = assert(dofile("tools/sources.lua").read())
     obj_dir = os.tmpname()
     os.remove(obj_dir)
@@ -152,7 +153,7 @@ describe("documentation examples", function()
         local cc = os.getenv("CC") or "cc"
         local helpers = require("helpers")
         -- the core's objects and its libraries, as src/sources.mk lists them
-        local sources = core_objects(cc, helpers)
+        local sources = core_objects(cc)
         for i, body in ipairs(c_blocks) do
           local includes, code = {}, {}
           for line in body:gmatch("([^\n]*)\n") do

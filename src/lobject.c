@@ -112,7 +112,7 @@ typedef struct lstate {
   ** topo_class_of); the keys (K_CLASS_MTS) anchor the tables, so no other
   ** table can take one of these addresses while the module is loaded */
   const void *class_mt[TOPO_CLASSES];
-  const void *class_of[TOPO_CLASSES];
+  const struct ltopo_class *class_of[TOPO_CLASSES];
 } lstate;
 
 /* The header of every userdata that owns C memory or must not change while

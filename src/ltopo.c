@@ -133,7 +133,7 @@ static const ltopo_class *topo_class_of(lua_State *L, int idx) {
     for (i = 0; i < TOPO_CLASSES; i++)
       if (M->class_mt[i] == mt) {
         lua_pop(L, 1);
-        return (const ltopo_class *)M->class_of[i];
+        return M->class_of[i];
       }
     KEY(L, K_CLASS); /* CLASS_FIELD */
     lua_rawget(L, -2);
