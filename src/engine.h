@@ -160,14 +160,19 @@ ASTAR_INLINE size_t slot_home(const astar_search *s, int32_t v) {
 
 /* The entry of node v in the slot table when this query touched v;
 ** otherwise the empty entry where v would go (an entry of an older query,
-** its stamp not the generation, is empty: a begin clears nothing).  The
-** table is at most half full, so a probe ends. */
-ASTAR_INLINE size_t slot_probe(const astar_search *s, int32_t v) {
+** its stamp not the generation, is empty: a begin clears nothing), probed
+** from entry i, v's home (slot_home).  The table is at most half full, so
+** a probe ends. */
+ASTAR_INLINE size_t slot_probe_from(const astar_search *s, int32_t v, size_t i) {
   const astar_slot *t = s->slots;
   uint32_t gen = s->gen;
-  size_t i = slot_home(s, v);
   while (t[i].n.stamp == gen && t[i].node != v) i = (i + 1) & s->slot_mask;
   return i;
+}
+
+/* slot_probe_from v's home. */
+ASTAR_INLINE size_t slot_probe(const astar_search *s, int32_t v) {
+  return slot_probe_from(s, v, slot_home(s, v));
 }
 
 /* The state index (entry) of node v in this query's sparse state; -1 when
@@ -536,11 +541,14 @@ ASTAR_INLINE uint32_t tie_key(astar_search *s, double h) {
 ** on the open list).  plain: the fast path's instantiation (no budgets,
 ** callbacks, optimal stop or partial tracking; steps cannot overflow).
 ** sparse: the state kept (see node_k); lazy: the open list is a lazy heap
-** (sparse state only); both constant at each call site.
+** (sparse state only); both constant at each call site.  home: v's home
+** in the slot table (sparse; slot_home, which the caller may have needed
+** already); roomy (constant): the caller made room for v's entry (nslots
+** below slot_room), so the table cannot need to grow here.
 */
-ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link, double ng,
-                          double step, double x, double y, int plain, int sparse, int lazy,
-                          astar_h_fn hf) {
+ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, int32_t ext,
+                          int32_t link, double ng, double step, double x, double y, int plain,
+                          int sparse, int lazy, astar_h_fn hf) {
   const int hw = lazy ? HEAP_LAZY : HEAP_OPEN;
   int32_t k = v, *par;
   astar_node *n;
@@ -549,8 +557,8 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
   if (sparse) {
     /* v's entry, or the empty one it takes if it is kept (a full table
     ** grows first: then it is half empty) */
-    size_t i = slot_probe(s, v);
-    if (s->slots[i].n.stamp != s->gen && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
+    size_t i = slot_probe_from(s, v, home);
+    if (!roomy && s->slots[i].n.stamp != s->gen && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
       if (astar__slot_grow(s) != ASTAR_OK) return ASTAR_ENOMEM;
       i = slot_probe(s, v);
     }
@@ -630,6 +638,14 @@ ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link,
     else if (heap_push(s, &s->byg, k, ng, 0, HEAP_BYG)) return ASTAR_ENOMEM;
   }
   return ASTAR_OK;
+}
+
+/* relax_at from v's home (sparse), the table's room checked there. */
+ASTAR_INLINE int relax_in(astar_search *s, int32_t v, int32_t ext, int32_t link, double ng,
+                          double step, double x, double y, int plain, int sparse, int lazy,
+                          astar_h_fn hf) {
+  return relax_at(s, v, sparse ? slot_home(s, v) : 0, 0, ext, link, ng, step, x, y, plain, sparse,
+                  lazy, hf);
 }
 
 /* relax_in with this translation unit's kind of state. */

@@ -406,21 +406,44 @@ ASTAR_INLINE int32_t jump_goal(int32_t x, int32_t y, int32_t sx, int32_t sy, int
   return sy == 0 ? (y == gy ? (gx - x) * sx : 0) : (x == gx ? (gy - y) * sy : 0);
 }
 
+/* Out of line and seldom run. */
+#if defined(__GNUC__)
+#define PCOLD __attribute__((noinline, cold))
+#else
+#define PCOLD
+#endif
+
 /* An expansion's successors, relaxed together once its runs are read (their
-** node states prefetched meanwhile). */
+** node states prefetched meanwhile: the entry at home, their probes' first
+** in the slot table, which the relaxation then probes from). */
 #define PBUF 32
 typedef struct pbuf {
   int n;
   int32_t q[PBUF], x[PBUF], y[PBUF];
+  uint32_t home[PBUF];
   double g[PBUF];
 } pbuf;
 
+/* The buffer's homes, after the slot table grew (slot_home changed). */
+PCOLD static int pbuf_rehome(astar_search *s, pbuf *B) {
+  int i;
+  while (s->nslots + B->n > s->slot_room)
+    if (astar__slot_grow(s) != ASTAR_OK) return ASTAR_ENOMEM;
+  for (i = 0; i < B->n; i++) B->home[i] = (uint32_t)slot_home(s, B->q[i]);
+  return ASTAR_OK;
+}
+
+/* Relaxes the buffer's offers.  The slot table first gets room for all of
+** them, as if all were new (an earlier growth than one by one, never a
+** later one), so the homes stay valid through the loop. */
 ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
   int32_t w = CGRID(s->topo)->w;
   int i, rc;
+  if (ASTAR_UNLIKELY(s->nslots + B->n > s->slot_room) && pbuf_rehome(s, B) != ASTAR_OK)
+    return ASTAR_ENOMEM;
   for (i = 0; i < B->n; i++) {
-    rc = relax_in(s, B->q[i], (mode & 1) ? 0 : B->y[i] * w + B->x[i], p, B->g[i], 0, B->x[i],
-                  B->y[i], mode & 1, ASTAR_ENGINE_SPARSE, mode >> 1 & 1,
+    rc = relax_at(s, B->q[i], B->home[i], 1, (mode & 1) ? 0 : B->y[i] * w + B->x[i], p, B->g[i],
+                  0, B->x[i], B->y[i], mode & 1, ASTAR_ENGINE_SPARSE, mode >> 1 & 1,
                   (mode & 4) ? lat_h_octile : lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
@@ -430,11 +453,6 @@ ASTAR_INLINE int pflush(astar_search *s, pbuf *B, int32_t p, int mode) {
 
 /* pflush of a full buffer, out of line: every offer site would otherwise
 ** carry its own copy of the relaxation (one per mode, each folded). */
-#if defined(__GNUC__)
-#define PCOLD __attribute__((noinline, cold))
-#else
-#define PCOLD
-#endif
 PCOLD static int pflush0(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 0); }
 PCOLD static int pflush1(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 1); }
 PCOLD static int pflush2(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 2); }
@@ -445,7 +463,9 @@ PCOLD static int pflush7(astar_search *s, pbuf *B, int32_t p) { return pflush(s,
 /* Offers padded cell q = (x, y) at cost g. */
 ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q, int32_t x,
                         int32_t y, double g) {
-  node_prefetch(s, q);
+  size_t home = slot_home(s, q);
+  ASTAR_PREFETCH(&s->slots[home]); /* node_prefetch */
+  B->home[B->n] = (uint32_t)home;
   B->q[B->n] = q;
   B->x[B->n] = x - 1;
   B->y[B->n] = y - 1;
