@@ -246,9 +246,13 @@ ASTAR_INLINE int item_less(const astar_heap_item *a, const astar_heap_item *b) {
 }
 
 /* item_less as flags and no branch: the heap's descent, where the smaller
-** child is a coin toss that no predictor learns on a query's first run. */
+** child is a coin toss that no predictor learns on a query's first run.
+** a's tie key below b's adds one to b's f key: (f, k) compared in one
+** carry.  b's f key + 1 cannot wrap: an f key is at most infinity's bits
+** (f >= 0 and never NaN), and heap_pop's sentinel is HEAP_FKEY_MAX. */
+#define HEAP_FKEY_MAX (UINT64_MAX - 1)
 ASTAR_INLINE int item_less_nb(const astar_heap_item *a, const astar_heap_item *b) {
-  return (a->fkey < b->fkey) | ((a->fkey == b->fkey) & (a->k < b->k));
+  return a->fkey < b->fkey + (uint64_t)(a->k < b->k);
 }
 
 /* f <-> heap key (see astar_heap_item). */
@@ -331,7 +335,7 @@ ASTAR_INLINE void heap_pop(astar_search *s, astar_heap *h, int which) {
     ** a[n] (last's old place, free now) holds a key above every other, so
     ** a lone child's missing sibling never wins. */
     astar_heap_item *a = h->a;
-    a[n].fkey = UINT64_MAX;
+    a[n].fkey = HEAP_FKEY_MAX;
     a[n].k = UINT32_MAX;
     while (4 * i + 6 <= n) { /* every grandchild there (a[n] included) */
       size_t c = 2 * i + 1, g = 4 * i + 3, lc, l0, l1;
