@@ -758,27 +758,36 @@ typedef int (*astar_expand_fn)(astar_search *s, int32_t u);
 **   static int graph_run_plain(astar_search *s, uint64_t n)
 **   { return search_loop(s, n, expand_graph_plain); }
 ** (grids instantiate it through lattice.h's LAT_MODES, once per mode).
+** search_loop_in: hw, the open list's kind (HEAP_OPEN or HEAP_LAZY); plain,
+** the fast path's loop (no stop = "optimal": search.c's query_plain), both
+** constant.
 */
 ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expand_fn expand,
-                                int hw) {
+                                int hw, int plain) {
+  /* the query's fields the loop tests, read once (an expansion may write
+  ** anything, as far as the compiler knows) */
+  const int stop = s->q.stop, optimal = !plain && stop == ASTAR_STOP_OPTIMAL,
+            rec = s->q.record_trace || s->q.record_visited;
+  const uint64_t max_exp = s->q.max_expansions;
+  const int32_t goal = s->goal;
   uint64_t done = 0;
   for (;;) {
     astar_heap_item top;
     int32_t u;
     int rc;
     if (s->reached) {
-      if (s->q.stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
-      if (s->q.stop == ASTAR_STOP_OPTIMAL &&
-          (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= node_at(s, s->goal)->g))
+      if (stop == ASTAR_STOP_FIRST_HIT) return s->status = ASTAR_FOUND;
+      if (optimal &&
+          (s->byg.n == 0 || key_f(s->byg.a[0].fkey) >= node_at(s, goal)->g))
         return s->status = ASTAR_FOUND;
     }
     if (hw == HEAP_LAZY)
       while (s->open.n > 0 && heap_stale(s)) heap_pop(s, &s->open, hw);
     if (s->open.n == 0 && s->next.node < 0) {
-      if (s->goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
+      if (goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
     }
-    if (s->q.max_expansions && s->st.expanded >= s->q.max_expansions)
+    if (max_exp && s->st.expanded >= max_exp)
       return s->status = ASTAR_MAX_EXPANSIONS;
     if (max_steps && done == max_steps) return ASTAR_SEARCHING;
     /* take the best open node: the bypass slot when its key is no worse than
@@ -802,7 +811,7 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
       }
     }
     node_k(s, top.node)->pos = POS_CLOSED;
-    if (s->q.stop == ASTAR_STOP_OPTIMAL)
+    if (optimal)
       heap_remove(s, &s->byg, (size_t)*gpos_k(s, top.node), HEAP_BYG);
     u = node_of(s, top.node, ASTAR_ENGINE_SPARSE);
     if (ASTAR_ENGINE_SPARSE) {
@@ -811,10 +820,10 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
     }
     s->st.expanded++;
     done++;
-    if ((s->q.record_trace || s->q.record_visited) &&
+    if (rec &&
         (rc = record(s, u, top.node, key_f(top.fkey))) != ASTAR_OK)
       return s->status = rc;
-    if (u == s->goal && s->q.stop == ASTAR_STOP_EXPAND)
+    if (u == goal && stop == ASTAR_STOP_EXPAND)
       return s->status = ASTAR_FOUND;
     if ((rc = expand(s, u)) != ASTAR_OK) return s->status = rc;
   }
@@ -823,7 +832,7 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
 /* search_loop_in with the indexed open list (the precomputed mode also
 ** instantiates it with HEAP_LAZY, its open list's kind: see s->lazy). */
 ASTAR_INLINE int search_loop(astar_search *s, uint64_t max_steps, astar_expand_fn expand) {
-  return search_loop_in(s, max_steps, expand, HEAP_OPEN);
+  return search_loop_in(s, max_steps, expand, HEAP_OPEN, 0);
 }
 
 ASTAR_INTERNAL_END

@@ -691,7 +691,7 @@ int astar__jump_run(astar_search *s, uint64_t n) {
     hand_over(s);
     return (s->run = s->ops->jps->run)(s, n);
   }
-  if (s->lazy) return search_loop_in(s, n, expand_lazy_general, HEAP_LAZY);
+  if (s->lazy) return search_loop_in(s, n, expand_lazy_general, HEAP_LAZY, 0);
   return search_loop(s, n, expand_plus_general);
 }
 int astar__jump_run_plain(astar_search *s, uint64_t n) {
@@ -700,11 +700,11 @@ int astar__jump_run_plain(astar_search *s, uint64_t n) {
     return (s->run = s->ops->jps->run_plain)(s, n);
   }
   if (s->q.heuristic == ASTAR_H_OCTILE) {
-    if (s->lazy) return search_loop_in(s, n, expand_lazy_octile, HEAP_LAZY);
-    return search_loop(s, n, expand_octile_plain);
+    if (s->lazy) return search_loop_in(s, n, expand_lazy_octile, HEAP_LAZY, 1);
+    return search_loop_in(s, n, expand_octile_plain, HEAP_OPEN, 1);
   }
-  if (s->lazy) return search_loop_in(s, n, expand_lazy_plain, HEAP_LAZY);
-  return search_loop(s, n, expand_plus_plain);
+  if (s->lazy) return search_loop_in(s, n, expand_lazy_plain, HEAP_LAZY, 1);
+  return search_loop_in(s, n, expand_plus_plain, HEAP_OPEN, 1);
 }
 
 /* ------------------------------------------------------------------------ */
