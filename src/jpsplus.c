@@ -632,12 +632,16 @@ ASTAR_INLINE unsigned plus_moves(const int8_t *e) {
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   const astar_grid *gr = CGRID(s->topo);
   int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
-  int32_t gx = s->goal >= 0 ? (int32_t)s->gx + 1 : -1, gy = s->goal >= 0 ? (int32_t)s->gy + 1 : -1;
+  int32_t gx = -1, gy = -1;
   double g = node_at(s, p)->g;
   pbuf B;
   unsigned m;
   int rc;
   B.n = 0;
+  if (s->goal >= 0) {
+    gx = (int32_t)s->gx + 1;
+    gy = (int32_t)s->gy + 1;
+  }
   if (par < 0) {
     m = plus_moves(&JT(gr, p, 0));
     if (gx >= 0 && start_sees_goal(s, p, px, py, gx, gy, m, mode, &rc)) return rc;
