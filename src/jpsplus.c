@@ -397,10 +397,10 @@ ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t t) {
   return (uint32_t)t - 1u < (uint32_t)reach ? t : k;
 }
 
-/* The goal's steps along the straight run from padded (x, y) whose unit
+/* The goal's steps along the straight run from cell (x, y) whose unit
 ** step is (sx, sy), one of them 0: the steps when the goal (gx, gy) lies
 ** on the run's line, else 0 or less.  Without a goal, gx and gy are -1,
-** which no padded coordinate equals. */
+** which no cell's coordinate equals. */
 ASTAR_INLINE int32_t jump_goal(int32_t x, int32_t y, int32_t sx, int32_t sy, int32_t gx,
                                int32_t gy) {
   return sy == 0 ? (y == gy ? (gx - x) * sx : 0) : (x == gx ? (gy - y) * sy : 0);
@@ -460,15 +460,16 @@ PCOLD static int pflush3(astar_search *s, pbuf *B, int32_t p) { return pflush(s,
 PCOLD static int pflush5(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 5); }
 PCOLD static int pflush7(astar_search *s, pbuf *B, int32_t p) { return pflush(s, B, p, 7); }
 
-/* Offers padded cell q = (x, y) at cost g. */
+/* Offers padded cell q, the cell (x, y) (its coordinates, not padded: so
+** are every (x, y) of the search below), at cost g. */
 ASTAR_INLINE int poffer(astar_search *s, pbuf *B, int32_t p, int mode, int32_t q, int32_t x,
                         int32_t y, double g) {
   size_t home = slot_home(s, q);
   ASTAR_PREFETCH(&s->slots[home]); /* node_prefetch */
   B->home[B->n] = (uint32_t)home;
   B->q[B->n] = q;
-  B->x[B->n] = x - 1;
-  B->y[B->n] = y - 1;
+  B->x[B->n] = x;
+  B->y[B->n] = y;
   B->g[B->n++] = g;
   if (ASTAR_UNLIKELY(B->n == PBUF))
     return mode == 0 ? pflush0(s, B, p) : mode == 1 ? pflush1(s, B, p)
@@ -601,7 +602,7 @@ PCOLD static int start_sees_goal(astar_search *s, int32_t p, int32_t px, int32_t
   pbuf B;
   int32_t ax = gx > px ? gx - px : px - gx, ay = gy > py ? gy - py : py - gy;
   if (s->q.heuristic == ASTAR_H_CALLBACK || (ax < ay ? ax : ay) > START_SEES_DIAG ||
-      (run = jps_goal_run(gr, p, px, py, gx, gy, m)) < 0)
+      (run = jps_goal_run(gr, p, px + 1, py + 1, gx + 1, gy + 1, m)) < 0)
     return 0;
   B.n = 0;
   *rc = poffer(s, &B, p, mode, s->goal, gx, gy, node_at(s, p)->g + run);
@@ -631,7 +632,9 @@ ASTAR_INLINE unsigned plus_moves(const int8_t *e) {
 
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   const astar_grid *gr = CGRID(s->topo);
-  int32_t pw = gr->pw, py = p / pw, px = p - py * pw, par = *parent_at(s, p);
+  /* coordinates from here on are the cell's own, not padded: the offers
+  ** keep them so (the relaxation's estimate takes them) */
+  int32_t pw = gr->pw, py = p / pw, px = p - py * pw - 1, par = *parent_at(s, p);
   int32_t gx = -1, gy = -1;
   double g = node_at(s, p)->g;
   pbuf B;
@@ -639,15 +642,16 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   int rc;
   B.n = 0;
   if (s->goal >= 0) {
-    gx = (int32_t)s->gx + 1;
-    gy = (int32_t)s->gy + 1;
+    gx = (int32_t)s->gx;
+    gy = (int32_t)s->gy;
   }
+  py--;
   if (par < 0) {
     m = plus_moves(&JT(gr, p, 0));
     if (gx >= 0 && start_sees_goal(s, p, px, py, gx, gy, m, mode, &rc)) return rc;
   } else {
     int32_t ay = par / pw;
-    m = plus_dirs(plus_moves(&JT(gr, p, 0)), arrival(par - ay * pw, ay, px, py));
+    m = plus_dirs(plus_moves(&JT(gr, p, 0)), arrival(par - ay * pw - 1, ay - 1, px, py));
   }
   /* one copy per direction: its steps and components are constants there */
 #define PLUS_DIR(run, d) \
