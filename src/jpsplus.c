@@ -387,11 +387,13 @@ jump_far(const int8_t *e, int d, int32_t st, int32_t t) {
 ** from the cell's row or column only, and on a diagonal run's stops only
 ** where the run crosses the goal's row or column. */
 ASTAR_INLINE int32_t jump_to(const int8_t *e, int d, int32_t st, int32_t t) {
-  int32_t v = e[d], reach, k = v > 0 ? v : 0;
+  int32_t v = e[d], reach, k;
   if (t <= 0) { /* mostly, and a constant at a diagonal run's stops: a -127 is then 0 */
+    if (v <= 0) return 0;
     if (ASTAR_UNLIKELY(v == JUMP_ESC)) return jump_far(e, d, st, t);
-    return k;
+    return v;
   }
+  k = v > 0 ? v : 0;
   reach = v < 0 ? -v : v;
   if (ASTAR_UNLIKELY(reach == JUMP_ESC)) return jump_far(e, d, st, t);
   return (uint32_t)t - 1u < (uint32_t)reach ? t : k;
