@@ -479,6 +479,59 @@ static void test_jump_goal(void) {
   astar_search_free(s);
 }
 
+/* jpsplus.c's offers carry their entries' homes in the slot table (the
+** prefetch's and the probe's start), so a flush first makes the table room
+** for the whole buffer, growing it and the homes with it.  A query on a
+** fresh search, whose table grows from 256 entries while it runs, must
+** expand what it expands on a search whose table grew on earlier queries: same
+** status, expansions, cost and trace.  Homes left stale by a growth make
+** the probe miss nodes the query holds (a node taken twice). */
+static void test_jump_slot_growth(void) {
+  const int32_t w = 150, h = 150;
+  astar_grid *gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  astar_search *old = astar_search_new(NULL, NULL);
+  uint32_t seed = 77u;
+  int32_t x, y, i, grew = 0, found = 0;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      seed = seed * 1103515245u + 12345u;
+      if ((seed >> 16) % 100 < 20) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+    }
+  CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
+  for (i = 0; i < 120; i++) {
+    astar_search *s = astar_search_new(NULL, NULL);
+    int32_t a, b;
+    uint64_t e[2], gen;
+    double c[2];
+    int rc[2];
+    size_t nt[2];
+    uint32_t th[2];
+    const astar_trace_entry *tr;
+    seed = seed * 1103515245u + 12345u;
+    a = (int32_t)((seed >> 8) % (uint32_t)(w * h));
+    seed = seed * 1103515245u + 12345u;
+    b = (int32_t)((seed >> 8) % (uint32_t)(w * h));
+    if (astar_grid_blocked(gr, a % w, a / w) || astar_grid_blocked(gr, b % w, b / w)) {
+      astar_search_free(s);
+      continue;
+    }
+    rc[0] = goal_query(s, gr, a, b, ASTAR_ALGO_JPS_PLUS, 1, &e[0], &c[0]);
+    gen = astar_search_stats(s)->generated;
+    tr = astar_search_trace(s, &nt[0]);
+    th[0] = trace_hash(2166136261u, tr, nt[0]);
+    rc[1] = goal_query(old, gr, a, b, ASTAR_ALGO_JPS_PLUS, 1, &e[1], &c[1]);
+    tr = astar_search_trace(old, &nt[1]);
+    th[1] = trace_hash(2166136261u, tr, nt[1]);
+    CHECK(rc[0] == rc[1] && e[0] == e[1] && c[0] == c[1] && nt[0] == nt[1] && th[0] == th[1]);
+    if (gen > 128) grew++; /* past the first table's room: it grew */
+    if (rc[0] == ASTAR_FOUND) found++;
+    astar_search_free(s);
+  }
+  CHECK(grew >= 20 && found >= 50);
+  astar_search_free(old);
+  astar_grid_free(gr);
+}
+
 /* Random edit sequences repaired as fresh builds, entry for entry, after
 ** every edit: on an open grid (the longest runs: every edit flips whole
 ** straight runs and sets off ~2 diagonal walks a cell of them) and on a
@@ -2698,6 +2751,7 @@ int main(int argc, char **argv) {
   test_jump_escapes();
   test_jump_waypoints();
   test_jump_goal();
+  test_jump_slot_growth();
   test_jump_repair_walks();
   test_hex();
   test_lattice();
