@@ -846,7 +846,8 @@ static int32_t jps_path(const astar_search *s, int32_t v, int32_t *nodes, int32_
     diag = adx < ady ? adx : ady;
     sd = adx > ady ? (ux > ax ? 0 : 1) : (uy > ay ? 2 : 3); /* 0..3 straight, 4..7 diagonal */
     dd = uy > ay ? (ux > ax ? 4 : 6) : (ux > ax ? 5 : 7);
-    len = lat_path_run(nodes, links, len, diag, dd, gr->ext[0][dd], ASTAR_GRID_DIAG, &sum, exact);
+    if (diag) /* none in a maze of corridors: the run is skipped */
+      len = lat_path_run(nodes, links, len, diag, dd, gr->ext[0][dd], ASTAR_GRID_DIAG, &sum, exact);
     len = lat_path_run(nodes, links, len, (adx > ady ? adx : ady) - diag, sd, gr->ext[0][sd], 1.0,
                        &sum, exact);
   }

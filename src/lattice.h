@@ -174,7 +174,9 @@ ASTAR_INLINE int32_t lat_ext(const astar_grid *gr, int32_t p) {
 
 /* A path's run (jps.c): n cells after nodes[i - 1] (an external id), each
 ** `step` on (the grid's ext) in direction d at cost c; the links' test once
-** per run.  The cost: with exact set (every sum of the path's steps is
+** per run; without links (a path for Lua), the cells four a round (the
+** loop's own steps a quarter as often: a median game path's runs are about
+** ten cells).  The cost: with exact set (every sum of the path's steps is
 ** exact: jps.c), n * c added at once, which is then the sum of n additions
 ** to the bit; otherwise summed step by step in path order.  Returns the
 ** next i. */
@@ -185,8 +187,15 @@ ASTAR_INLINE int32_t lat_path_run(int32_t *nodes, int32_t *links, int32_t i, int
     *sum += n * c;
     if (links)
       for (; i < end; i++) nodes[i] = e += step, links[i - 1] = d;
-    else
+    else {
+      for (; i + 4 <= end; i += 4, e += 4 * step) { /* Lua's paths: four a round */
+        nodes[i] = e + step;
+        nodes[i + 1] = e + 2 * step;
+        nodes[i + 2] = e + 3 * step;
+        nodes[i + 3] = e + 4 * step;
+      }
       for (; i < end; i++) nodes[i] = e += step;
+    }
   } else {
     double t = *sum;
     if (links)

@@ -62,7 +62,13 @@ static void push_id_list(lua_State *L, const int32_t *ids, size_t n) {
   size_t i;
   if (n >= LIST_MIN && n <= LIST_MAX && lua_checkstack(L, 2 * (int)n + LUA_MINSTACK)) {
     KEY(L, K_LIST);
-    for (i = 0; i < n; i++) lua_pushinteger(L, (lua_Integer)ids[i] + 1);
+    for (i = 0; i + 4 <= n; i += 4) { /* four a round: a quarter of the loop's own steps */
+      lua_pushinteger(L, (lua_Integer)ids[i] + 1);
+      lua_pushinteger(L, (lua_Integer)ids[i + 1] + 1);
+      lua_pushinteger(L, (lua_Integer)ids[i + 2] + 1);
+      lua_pushinteger(L, (lua_Integer)ids[i + 3] + 1);
+    }
+    for (; i < n; i++) lua_pushinteger(L, (lua_Integer)ids[i] + 1);
     lua_call(L, (int)n, 1);
     return;
   }
