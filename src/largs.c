@@ -255,12 +255,8 @@ static int check_choice(lua_State *L, int arg, int vidx, const char *opt,
   int i, listed = 0, last = -1;
   if (lua_type(L, vidx) == LUA_TSTRING) {
     const char *s = lua_tostring(L, vidx);
-    for (i = 0; i < n; i++) { /* strcmp's answer, inline: most names differ at once */
-      const char *a = s, *c = names[i];
-      if (c == NULL) continue;
-      while (*a == *c && *c) a++, c++;
-      if (*a == *c) return i;
-    }
+    for (i = 0; i < n; i++)
+      if (names[i] && strcmp(s, names[i]) == 0) return i;
   }
   for (i = 0; i < n; i++)
     if (names[i]) last = i;
