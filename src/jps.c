@@ -11,11 +11,12 @@
 ** bit sets of open cells (rows for east/west, columns for north/south): a
 ** run stops at a blocked cell (a dead end: nothing to relax) or at a cell
 ** whose side neighbour is open while the one behind it is blocked (a forced
-** neighbour: a jump point).  8-connected (rule no_corner_cutting): a
-** diagonal run steps cell by cell and scans both straight directions from
-** each cell; what they find is relaxed directly (the diagonal cell itself
-** is no node), so a jump point's parent may be a diagonal then a straight
-** run away.  4-connected (rule never): a vertical run stops where a
+** neighbour: a jump point).  The grid keeps those cells as each line's stop
+** bits (stopbits.c), so a scan reads one window of them (stopbits.h).
+** 8-connected (rule no_corner_cutting): a diagonal run steps cell by cell
+** and scans both straight directions from each cell; what they find is
+** relaxed directly (the diagonal cell itself is no node), so a jump point's
+** parent may be a diagonal then a straight run away.  4-connected (rule never): a vertical run stops where a
 ** horizontal scan finds something.
 **
 ** Node state: parent[v] holds the internal id of v's parent jump point
@@ -28,6 +29,7 @@
 
 #include "jps.h"
 #include "jpsunits.h"
+#include "stopbits.h"
 
 #define CGRID(t) ((const astar_grid *)(t))
 
@@ -41,37 +43,8 @@ ASTAR_INLINE double node_g(const astar_search *s, int32_t v) { return node_at(s,
 ASTAR_INLINE int32_t node_parent(const astar_search *s, int32_t v) { return *parent_at(s, v); }
 
 /* ------------------------------------------------------------------------ */
-/* bit scans                                                                  */
+/* bit scans of three lines (units' bit sets; the grid's own: stopbits.h)    */
 /* ------------------------------------------------------------------------ */
-
-#if defined(__GNUC__)
-ASTAR_INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
-ASTAR_INLINE int high_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
-#else
-ASTAR_INLINE int low_bit(uint64_t x) {
-  int i = 0;
-  while (!(x & 1)) x >>= 1, i++;
-  return i;
-}
-ASTAR_INLINE int high_bit(uint64_t x) {
-  int i = 63;
-  while (!(x >> 63)) x <<= 1, i--;
-  return i;
-}
-#endif
-
-/* Windows that start at the cell (warthog's trick, little-endian): the 8
-** bytes from the byte holding cell i put i and 56+ cells past (or before) it
-** in one word wherever i sits in its word; read only inside the line. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JPS_WINDOWS 1
-ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
-  uint64_t w;
-  memcpy(&w, (const unsigned char *)m + byte, sizeof w);
-  return w;
-}
-#endif
 
 /*
 ** A line of cells (a row, or a column; words long) and its two neighbour
@@ -298,11 +271,11 @@ __attribute__((noinline))
 static int32_t
 scan_rest(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
           int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
-  const uint64_t *a = m - words, *b = m + words;
   int32_t t = run_limit(J->fb, g, u, dd), lim;
+  (void)words;
   if (t <= JPS_WINDOW) return edge; /* *dead is still 2: cut at the edge */
   lim = up ? (t > INT32_MAX / 2 - pos ? INT32_MAX : pos + t) : pos - t;
-  return up ? scan_up_lim(m, a, b, edge, dead, lim) : scan_down_lim(m, a, b, words, edge, dead, lim);
+  return up ? stop_up_lim(m, J->gr->sw, edge, dead, lim) : stop_down_lim(m, J->gr->sw, edge, dead, lim);
 }
 
 ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
@@ -310,14 +283,14 @@ ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, i
                                int bounded) {
   int32_t j, k, gd, edge;
   int dead;
-  const uint64_t *a = m - words, *b = m + words;
+  const size_t sw = J->gr->sw;
   if (bounded) {
     edge = up ? pos + JPS_WINDOW : pos - JPS_WINDOW;
-    j = up ? scan_up_lim(m, a, b, pos, &dead, edge) : scan_down_lim(m, a, b, words, pos, &dead, edge);
+    j = up ? stop_up_lim(m, sw, pos, &dead, edge) : stop_down_lim(m, sw, pos, &dead, edge);
     if (ASTAR_UNLIKELY(dead == 2)) /* a long run: bounded */
       j = scan_rest(J, m, words, pos, edge, up, g, u, dd, &dead);
   } else {
-    j = up ? scan_up(m, a, b, words, pos, &dead) : scan_down(m, a, b, pos, &dead);
+    j = up ? stop_up(m, sw, words, pos, &dead) : stop_down(m, sw, pos, &dead);
   }
   k = up ? j - pos : pos - j;
   gd = goal < 0 ? 0 : up ? goal - pos

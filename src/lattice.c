@@ -18,8 +18,8 @@
 /* storage                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static size_t bits_words(const astar_grid *gr) {
-  return (size_t)gr->ph * (size_t)gr->rw + (size_t)gr->pw * (size_t)gr->cw;
+static size_t bits_words(const astar_grid *gr) { /* rows, cols, their stop bits */
+  return 3 * ((size_t)gr->ph * (size_t)gr->rw + (size_t)gr->pw * (size_t)gr->cw);
 }
 
 /* The rule (lattice.h: lat_rule_moves) for the open neighbours `open`,
@@ -118,6 +118,7 @@ static void set_open_bit(astar_grid *gr, int32_t x, int32_t y, int open) {
     *r &= ~rb;
     *c &= ~cb;
   }
+  astar__stop_cell(gr, x, y);
 }
 
 astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t width,
@@ -172,6 +173,7 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   }
   if (gr->rows) { /* one block: the rows' words, then the columns' */
     gr->cols = gr->rows + (size_t)gr->ph * (size_t)gr->rw;
+    gr->sw = bits_words(gr) / 3;
     memset(gr->rows, 0, bits_words(gr) * sizeof(uint64_t));
   }
   /* the border is blocked, the inside open */
@@ -196,6 +198,7 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   if (gr->rows) { /* the open bits of every inside cell: padded 1..w, 1..h */
     for (y = 1; y <= height; y++) set_bit_run(gr->rows + (size_t)y * (size_t)gr->rw, 1, width);
     for (x = 1; x <= width; x++) set_bit_run(gr->cols + (size_t)x * (size_t)gr->cw, 1, height);
+    astar__stop_build(gr);
   }
   /* all open: one component (every shape's straight steps join every
   ** cell) */

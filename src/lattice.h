@@ -73,9 +73,12 @@ struct astar_grid {
   ** elsewhere; kept current by set_blocked like `moves`): bit x of row y
   ** and bit y of column x (padded coordinates) is set when the cell is
   ** open.  rw, cw: 64-bit words per row, per column; the bits past the end
-  ** of a line are 0 (blocked). */
+  ** of a line are 0 (blocked).  The same block holds, sw words past a
+  ** line, its stop bits for scans toward higher positions, and 2 * sw
+  ** words past it those toward lower ones (stopbits.c; kept current too). */
   uint64_t *rows, *cols;
   int32_t rw, cw;
+  size_t sw;
   /* the change log (astar_grid_track_changes): a ring of the last log_cap
   ** changes, each the version it made and the cell (external id) */
   struct lat_change {
@@ -541,6 +544,11 @@ int astar__jump_run(astar_search *s, uint64_t n);
 int astar__jump_run_plain(astar_search *s, uint64_t n);
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);
 void astar__jump_free(astar_grid *gr);
+
+/* the lines' stop bits (stopbits.c): built from the open bits, and kept
+** current after padded cell (x, y)'s open bit changed */
+void astar__stop_build(astar_grid *gr);
+void astar__stop_cell(astar_grid *gr, int32_t x, int32_t y);
 
 /* units' bit sets (jpsunits.c): built for size k (from the clearance
 ** layer; ENOMEM), and with the layer first (the jps ops' prepare_sized), a
