@@ -44,98 +44,66 @@ ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
 #endif
 
 /*
-** The scans of the grid's own lines read their stop bits (stopbits.c: sw
-** words past the line toward higher positions, 2 * sw toward lower ones):
-** the cells where the scans above stop, one window instead of three.  The
-** stop's open bit in m says which it is (*dead: blocked).
+** The scans of the grid's own lines (m: the line's first word) read their
+** stop bits (stopbits.c), word k of them beside word k of the open bits
+** (lattice.h: LAT_UP_W, LAT_OPEN_W, LAT_DOWN_W): the cells where the
+** three-window scans stop, one word instead of three.  The stop's open bit
+** says which it is (*dead: blocked).  Every line ends in set bits (the
+** border cells and the bits past a line's end), so every scan stops.
 */
-ASTAR_INLINE int32_t stop_at(const uint64_t *m, int32_t j, int *dead) {
-  *dead = !(m[(size_t)j >> 6] >> (j & 63) & 1);
-  return j;
-}
-
-ASTAR_INLINE int32_t stop_up(const uint64_t *m, size_t sw, size_t words, int32_t i, int *dead) {
-  const uint64_t *s = m + sw;
-  size_t k;
-  uint64_t st;
-  (void)words;
-#ifdef JPS_WINDOWS
-  {
-    size_t byte = (size_t)i >> 3;
-    if (byte + 8 <= words * 8) {          /* cells byte * 8 on, cell i at bit i & 7 */
-      uint64_t open = window_at(m, byte); /* read beside the stops: no wait after */
-      st = window_at(s, byte) & (~(uint64_t)1 << (i & 7));
-      if (st) {
-        int j = low_bit(st);
-        *dead = !(open >> j & 1);
-        return (int32_t)(byte * 8) + j;
-      }
-      i = (int32_t)(byte * 8) + 63; /* the last cell seen */
-    }
-  }
-#endif
-  k = (size_t)i >> 6;
-  st = s[k] & (~(uint64_t)1 << (i & 63)); /* the bits past i's (none at 63) */
-  while (!st) st = s[++k];
-  return stop_at(m, (int32_t)(k << 6) + low_bit(st), dead);
-}
-
-ASTAR_INLINE int32_t stop_down(const uint64_t *m, size_t sw, int32_t i, int *dead) {
-  const uint64_t *s = m + 2 * sw;
-  size_t k;
-  uint64_t st;
-#ifdef JPS_WINDOWS
-  {
-    size_t byte = (size_t)i >> 3;
-    if (byte >= 7) { /* cells (byte - 7) * 8 on, cell i at bit 56 + (i & 7) */
-      uint64_t open = window_at(m, byte - 7);
-      st = window_at(s, byte - 7) & (((uint64_t)1 << (56 + (i & 7))) - 1);
-      if (st) {
-        int j = high_bit(st);
-        *dead = !(open >> j & 1);
-        return (int32_t)((byte - 7) * 8) + j;
-      }
-      i = (int32_t)((byte - 7) * 8); /* the last cell seen */
-    }
-  }
-#endif
-  k = (size_t)i >> 6;
-  st = s[k] & (((uint64_t)1 << (i & 63)) - 1);
-  while (!st) st = s[--k];
-  return stop_at(m, (int32_t)(k << 6) + high_bit(st), dead);
-}
-
-/* stop_up bounded as scan_up_lim (*dead 2: cut at lim). */
-ASTAR_INLINE int32_t stop_up_lim(const uint64_t *m, size_t sw, int32_t i, int *dead, int32_t lim) {
-  const uint64_t *s = m + sw;
+ASTAR_INLINE int32_t stop_up(const uint64_t *m, int32_t i, int *dead) {
   size_t k = (size_t)i >> 6;
-  uint64_t st = s[k] & (~(uint64_t)1 << (i & 63));
+  uint64_t st = m[LAT_UP_W(k)] & (~(uint64_t)1 << (i & 63)); /* the bits past i's (none at 63) */
+  int j;
+  while (!st) st = m[LAT_UP_W(++k)];
+  j = low_bit(st);
+  *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+  return (int32_t)(k << 6) + j;
+}
+
+ASTAR_INLINE int32_t stop_down(const uint64_t *m, int32_t i, int *dead) {
+  size_t k = (size_t)i >> 6;
+  uint64_t st = m[LAT_DOWN_W(k)] & (((uint64_t)1 << (i & 63)) - 1);
+  int j;
+  while (!st) st = m[LAT_DOWN_W(--k)];
+  j = high_bit(st);
+  *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+  return (int32_t)(k << 6) + j;
+}
+
+/* stop_up bounded: no position past lim is reported; a run still open
+** there is cut at lim (*dead 2: the cells up to lim are open and none
+** stops the run). */
+ASTAR_INLINE int32_t stop_up_lim(const uint64_t *m, int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t st = m[LAT_UP_W(k)] & (~(uint64_t)1 << (i & 63));
   for (;;) {
     if (st) {
-      int32_t j = (int32_t)(k << 6) + low_bit(st);
-      if (j > lim) break;
-      return stop_at(m, j, dead);
+      int j = low_bit(st);
+      if ((int32_t)(k << 6) + j > lim) break;
+      *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+      return (int32_t)(k << 6) + j;
     }
     if ((int32_t)(k << 6) + 63 >= lim) break;
-    st = s[++k];
+    st = m[LAT_UP_W(++k)];
   }
   *dead = 2;
   return lim;
 }
 
-/* stop_down bounded as scan_down_lim. */
-ASTAR_INLINE int32_t stop_down_lim(const uint64_t *m, size_t sw, int32_t i, int *dead, int32_t lim) {
-  const uint64_t *s = m + 2 * sw;
+/* stop_down bounded: none below lim. */
+ASTAR_INLINE int32_t stop_down_lim(const uint64_t *m, int32_t i, int *dead, int32_t lim) {
   size_t k = (size_t)i >> 6;
-  uint64_t st = s[k] & (((uint64_t)1 << (i & 63)) - 1);
+  uint64_t st = m[LAT_DOWN_W(k)] & (((uint64_t)1 << (i & 63)) - 1);
   for (;;) {
     if (st) {
-      int32_t j = (int32_t)(k << 6) + high_bit(st);
-      if (j < lim) break;
-      return stop_at(m, j, dead);
+      int j = high_bit(st);
+      if ((int32_t)(k << 6) + j < lim) break;
+      *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+      return (int32_t)(k << 6) + j;
     }
     if ((int32_t)(k << 6) <= lim) break;
-    st = s[--k];
+    st = m[LAT_DOWN_W(--k)];
   }
   *dead = 2;
   return lim;

@@ -1830,7 +1830,7 @@ static void bulk_same(astar_grid *a, astar_grid *b) {
   CHECK((a->rows == NULL) == (b->rows == NULL));
   if (a->rows && b->rows)
     CHECK(memcmp(a->rows, b->rows,
-                 ((size_t)a->ph * (size_t)a->rw + (size_t)a->pw * (size_t)a->cw) * 8) == 0);
+                 ((size_t)a->ph * (size_t)a->rs + (size_t)a->pw * (size_t)a->cs) * 8) == 0);
   for (v = 0; v < w * h; v++) {
     int32_t r = (int32_t)(bulk_rand() % (uint32_t)(w * h));
     if (astar_topology_connected(ta, v, r) != astar_topology_connected(tb, v, r)) bad++;
@@ -1871,7 +1871,7 @@ static void test_set_blocked_all(void) {
             CHECK((c->rows == NULL) == (hex != 0));
             if (c->rows)
               CHECK(memcmp(c->rows, b->rows,
-                           ((size_t)c->ph * (size_t)c->rw + (size_t)c->pw * (size_t)c->cw) * 8) == 0);
+                           ((size_t)c->ph * (size_t)c->rs + (size_t)c->pw * (size_t)c->cs) * 8) == 0);
             astar_grid_free(c);
           }
           bulk_map(m, n, dens[di]);
@@ -2158,16 +2158,17 @@ static int stop_bits_wrong(const astar_grid *gr) {
     for (l = 0; l < n; l++)
       for (j = 0; j < words * 64; j++) {
         int up, dn, k;
-        const uint64_t *m = base + (size_t)l * (size_t)words + (j >> 6);
+        const uint64_t *m = base + (size_t)l * (size_t)(3 * words); /* rs, cs */
 #define OPEN_AT(i, side) (o ? stop_open(gr, l + (side), (i)) : stop_open(gr, (i), l + (side)))
         up = dn = l == 0 || l == n - 1 || !OPEN_AT(j, 0);
         for (k = -1; k <= 1; k += 2) {
           up |= OPEN_AT(j, k) && !OPEN_AT(j - 1, k);
           dn |= OPEN_AT(j, k) && !OPEN_AT(j + 1, k);
         }
+        wrong += (int)(m[LAT_UP_W(j >> 6)] >> (j & 63) & 1) != up;
+        wrong += (int)(m[LAT_DOWN_W(j >> 6)] >> (j & 63) & 1) != dn;
+        wrong += (int)(m[LAT_OPEN_W(j >> 6)] >> (j & 63) & 1) != OPEN_AT(j, 0);
 #undef OPEN_AT
-        wrong += (int)(m[gr->sw] >> (j & 63) & 1) != up;
-        wrong += (int)(m[2 * gr->sw] >> (j & 63) & 1) != dn;
       }
   }
   return wrong;
