@@ -62,6 +62,13 @@ describe("grid", function()
     assert.is_true(astar.grid(100, 100):memory() > g:memory() + 10000)
   end)
 
+  it("counts the bit sets of jump point search in memory(): open cells and stop bits", function()
+    -- 126 x 62 against 62 x 62: 64 x 64 padded cells more (2 bytes each) and
+    -- 64 more rows' words and 64 more columns' words, in each of 3 sets (the
+    -- open cells, the stop bits up, the stop bits down)
+    assert.equal(2 * 64 * 64 + 3 * 8 * 128, astar.grid(126, 62):memory() - astar.grid(62, 62):memory())
+  end)
+
   it("accepts every diagonal rule and reports it #pure", function()
     for _, rule in ipairs(RULES) do
       local g = astar.grid(2, 5, { diagonal = rule })

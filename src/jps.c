@@ -11,12 +11,14 @@
 ** bit sets of open cells (rows for east/west, columns for north/south): a
 ** run stops at a blocked cell (a dead end: nothing to relax) or at a cell
 ** whose side neighbour is open while the one behind it is blocked (a forced
-** neighbour: a jump point).  8-connected (rule no_corner_cutting): a
-** diagonal run steps cell by cell and scans both straight directions from
-** each cell; what they find is relaxed directly (the diagonal cell itself
-** is no node), so a jump point's parent may be a diagonal then a straight
-** run away.  4-connected (rule never): a vertical run stops where a
-** horizontal scan finds something.
+** neighbour: a jump point).  The grid keeps those cells as each line's stop
+** bits (stopbits.c), so a scan reads one word of them a step, beside the
+** open bits of the same cells (stopbits.h).  8-connected (rule
+** no_corner_cutting): a diagonal run steps cell by cell and scans both
+** straight directions from each cell; what they find is relaxed directly
+** (the diagonal cell itself is no node), so a jump point's parent may be a
+** diagonal then a straight run away.  4-connected (rule never): a vertical
+** run stops where a horizontal scan finds something.
 **
 ** Node state: parent[v] holds the internal id of v's parent jump point
 ** (-1 at the start), so the run between them is known from the geometry:
@@ -28,6 +30,7 @@
 
 #include "jps.h"
 #include "jpsunits.h"
+#include "stopbits.h"
 
 #define CGRID(t) ((const astar_grid *)(t))
 
@@ -41,37 +44,8 @@ ASTAR_INLINE double node_g(const astar_search *s, int32_t v) { return node_at(s,
 ASTAR_INLINE int32_t node_parent(const astar_search *s, int32_t v) { return *parent_at(s, v); }
 
 /* ------------------------------------------------------------------------ */
-/* bit scans                                                                  */
+/* bit scans of three lines (units' bit sets; the grid's own: stopbits.h)    */
 /* ------------------------------------------------------------------------ */
-
-#if defined(__GNUC__)
-ASTAR_INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
-ASTAR_INLINE int high_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
-#else
-ASTAR_INLINE int low_bit(uint64_t x) {
-  int i = 0;
-  while (!(x & 1)) x >>= 1, i++;
-  return i;
-}
-ASTAR_INLINE int high_bit(uint64_t x) {
-  int i = 63;
-  while (!(x >> 63)) x <<= 1, i--;
-  return i;
-}
-#endif
-
-/* Windows that start at the cell (warthog's trick, little-endian): the 8
-** bytes from the byte holding cell i put i and 56+ cells past (or before) it
-** in one word wherever i sits in its word; read only inside the line. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JPS_WINDOWS 1
-ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
-  uint64_t w;
-  memcpy(&w, (const unsigned char *)m + byte, sizeof w);
-  return w;
-}
-#endif
 
 /*
 ** A line of cells (a row, or a column; words long) and its two neighbour
@@ -281,8 +255,8 @@ ASTAR_INLINE int32_t run_limit(double fb, double g, int32_t u, int32_t dd) {
 }
 
 /*
-** A straight run along line m (a row's or a column's bit set; a and b its
-** neighbour lines, words long) from position pos (reached at cost g),
+** A straight run along line m (a row or a column of the grid's bit sets,
+** with its stop bits: stopbits.h) from position pos (reached at cost g),
 ** toward higher positions (up) or lower ones: the number of steps to the
 ** first jump point, or to the goal when it lies on the line (at position
 ** goal, else -1) and comes first; 0 when the run ends in a wall before
@@ -296,28 +270,24 @@ ASTAR_INLINE int32_t run_limit(double fb, double g, int32_t u, int32_t dd) {
 __attribute__((noinline))
 #endif
 static int32_t
-scan_rest(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
-          int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
-  const uint64_t *a = m - words, *b = m + words;
+scan_rest(const jctx *J, const uint64_t *m, int32_t pos, int32_t edge, int up, double g, int32_t u, int32_t dd, int *dead) {
   int32_t t = run_limit(J->fb, g, u, dd), lim;
   if (t <= JPS_WINDOW) return edge; /* *dead is still 2: cut at the edge */
   lim = up ? (t > INT32_MAX / 2 - pos ? INT32_MAX : pos + t) : pos - t;
-  return up ? scan_up_lim(m, a, b, edge, dead, lim) : scan_down_lim(m, a, b, words, edge, dead, lim);
+  return up ? stop_up_lim(m, edge, dead, lim) : stop_down_lim(m, edge, dead, lim);
 }
 
-ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, size_t words, int32_t pos,
-                               int32_t goal, int up, double g, int32_t u, int32_t dd,
+ASTAR_INLINE int32_t jump_line(const jctx *J, const uint64_t *m, int32_t pos, int32_t goal, int up, double g, int32_t u, int32_t dd,
                                int bounded) {
   int32_t j, k, gd, edge;
   int dead;
-  const uint64_t *a = m - words, *b = m + words;
   if (bounded) {
     edge = up ? pos + JPS_WINDOW : pos - JPS_WINDOW;
-    j = up ? scan_up_lim(m, a, b, pos, &dead, edge) : scan_down_lim(m, a, b, words, pos, &dead, edge);
+    j = up ? stop_up_lim(m, pos, &dead, edge) : stop_down_lim(m, pos, &dead, edge);
     if (ASTAR_UNLIKELY(dead == 2)) /* a long run: bounded */
-      j = scan_rest(J, m, words, pos, edge, up, g, u, dd, &dead);
+      j = scan_rest(J, m, pos, edge, up, g, u, dd, &dead);
   } else {
-    j = up ? scan_up(m, a, b, words, pos, &dead) : scan_down(m, a, b, pos, &dead);
+    j = up ? stop_up(m, pos, &dead) : stop_down(m, pos, &dead);
   }
   k = up ? j - pos : pos - j;
   gd = goal < 0 ? 0 : up ? goal - pos
@@ -333,10 +303,10 @@ ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d, d
                                    int bounded) {
   const astar_grid *gr = J->gr;
   if (d < 2)
-    return jump_line(J, gr->rows + (size_t)y * (size_t)gr->rw, (size_t)gr->rw, x,
+    return jump_line(J, gr->rows + (size_t)y * (size_t)gr->rs, x,
                      J->gy == y ? J->gx : -1, d == 0, g, d == 0 ? J->gx - x : x - J->gx,
                      J->gy - y, bounded);
-  return jump_line(J, gr->cols + (size_t)x * (size_t)gr->cw, (size_t)gr->cw, y,
+  return jump_line(J, gr->cols + (size_t)x * (size_t)gr->cs, y,
                    J->gx == x ? J->gy : -1, d == 2, g, d == 2 ? J->gy - y : y - J->gy,
                    J->gx - x, bounded);
 }
@@ -428,8 +398,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   const astar_grid *gr = J->gr;
   const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
-  const ptrdiff_t rw = gr->rw, cw = gr->cw;
-  const uint64_t *row = gr->rows + py * rw, *col = gr->cols + px * cw;
+  const ptrdiff_t rs = gr->rs, cs = gr->cs;
+  const uint64_t *row = gr->rows + py * rs, *col = gr->cols + px * cs;
   const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v];
   int32_t c = p, x = px, y = py, i = 0;
   unsigned mv;
@@ -440,8 +410,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     c += step;
     x += sx;
     y += sy;
-    row += sy * rw;
-    col += sx * cw;
+    row += sy * rs;
+    col += sx * cs;
     gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
     ++i;
     if (c == goal) return offer(J, p, c, x, y, gc);
@@ -449,12 +419,12 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
     mv = gr->moves[c];
     if (mv >> h & 1u)
-      kh = jump_line(J, row, (size_t)rw, x, J->gy == y ? J->gx : -1, h == 0, gc,
+      kh = jump_line(J, row, x, J->gy == y ? J->gx : -1, h == 0, gc,
                      sx * (J->gx - x), J->gy - y, bounded);
     if (!bounded && kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
       return rc; /* offered at once: its state is prefetched during the next scan */
     if (mv >> v & 1u)
-      kv = jump_line(J, col, (size_t)cw, y, J->gx == x ? J->gy : -1, v == 2, gc,
+      kv = jump_line(J, col, y, J->gx == x ? J->gy : -1, v == 2, gc,
                      sy * (J->gy - y), J->gx - x, bounded);
     if (bounded) {
       if ((kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
@@ -468,8 +438,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
 /* Whether padded cell (x, y) is blocked, from the row bit sets (the words
 ** the expanded cell's scans read next; blocked bytes lie a row apart). */
 ASTAR_INLINE unsigned shut_at(const astar_grid *gr, int32_t x, int32_t y) {
-  const uint64_t *r = gr->rows + (size_t)y * (size_t)gr->rw;
-  return ~(unsigned)(r[(size_t)x >> 6] >> (x & 63)) & 1u;
+  const uint64_t *r = gr->rows + (size_t)y * (size_t)gr->rs;
+  return ~(unsigned)(r[LAT_OPEN_W(x >> 6)] >> (x & 63)) & 1u;
 }
 
 /* jps.h's dirs8 at padded cell (x, y), its corners read by shut_at (the

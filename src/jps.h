@@ -76,7 +76,7 @@ ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
   uint64_t end = (hi & 63) == 63 ? ~(uint64_t)0 : ((uint64_t)1 << ((hi & 63) + 1)) - 1;
   for (; k <= last; k++, first = ~(uint64_t)0) {
     uint64_t need = first & (k == last ? end : ~(uint64_t)0);
-    if ((m[k] & need) != need) return 0;
+    if ((m[LAT_OPEN_W(k)] & need) != need) return 0;
   }
   return 1;
 }
@@ -109,10 +109,10 @@ ASTAR_INLINE double jps_goal_run(const astar_grid *gr, int32_t p, int32_t px, in
     x = px + (dx > 0 ? nd : -nd);
     y = py + (dy > 0 ? nd : -nd);
     if (ax > ay) { /* along the goal's row */
-      const uint64_t *row = gr->rows + (size_t)y * (size_t)gr->rw;
+      const uint64_t *row = gr->rows + (size_t)y * (size_t)gr->rs;
       if (!(dx > 0 ? line_open(row, x + 1, gx) : line_open(row, gx, x - 1))) return -1;
     } else {
-      const uint64_t *col = gr->cols + (size_t)x * (size_t)gr->cw;
+      const uint64_t *col = gr->cols + (size_t)x * (size_t)gr->cs;
       if (!(dy > 0 ? line_open(col, y + 1, gy) : line_open(col, gy, y - 1))) return -1;
     }
   }

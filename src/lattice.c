@@ -18,8 +18,8 @@
 /* storage                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static size_t bits_words(const astar_grid *gr) {
-  return (size_t)gr->ph * (size_t)gr->rw + (size_t)gr->pw * (size_t)gr->cw;
+static size_t bits_words(const astar_grid *gr) { /* rows, cols, each with its stop bits */
+  return (size_t)gr->ph * (size_t)gr->rs + (size_t)gr->pw * (size_t)gr->cs;
 }
 
 /* The rule (lattice.h: lat_rule_moves) for the open neighbours `open`,
@@ -95,21 +95,22 @@ static void moves_rows(astar_grid *gr, int32_t y0, int32_t y1) {
   }
 }
 
-/* Sets bits at..at + n - 1 of the words w. */
+/* Sets bits at..at + n - 1 of a line's open bits (words w). */
 static void set_bit_run(uint64_t *w, int32_t at, int32_t n) {
   int32_t i = at, end = at + n;
   while (i < end) {
     int32_t lo = i & 63, hi = end - (i & ~63) < 64 ? end & 63 : 64; /* bits lo..hi - 1 */
     uint64_t m = (hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1) & (~(uint64_t)0 << lo);
-    w[i >> 6] |= m;
+    w[LAT_OPEN_W(i >> 6)] |= m;
     i = (i & ~63) + 64;
   }
 }
 
-/* Sets padded cell (x, y)'s bit in the row and column bit sets. */
+/* Sets padded cell (x, y)'s bit in the row and column bit sets (the stop
+** bits: the caller's). */
 static void set_open_bit(astar_grid *gr, int32_t x, int32_t y, int open) {
-  uint64_t *r = &gr->rows[(size_t)y * (size_t)gr->rw + (size_t)(x >> 6)];
-  uint64_t *c = &gr->cols[(size_t)x * (size_t)gr->cw + (size_t)(y >> 6)];
+  uint64_t *r = &gr->rows[(size_t)y * (size_t)gr->rs + LAT_OPEN_W(x >> 6)];
+  uint64_t *c = &gr->cols[(size_t)x * (size_t)gr->cs + LAT_OPEN_W(y >> 6)];
   uint64_t rb = (uint64_t)1 << (x & 63), cb = (uint64_t)1 << (y & 63);
   if (open) {
     *r |= rb;
@@ -161,6 +162,8 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   if (geo->bitsets) {
     gr->rw = (gr->pw + 63) / 64;
     gr->cw = (gr->ph + 63) / 64;
+    gr->rs = 3 * gr->rw;
+    gr->cs = 3 * gr->cw;
     gr->rows = (uint64_t *)astar__mem(alloc, ud, NULL, 0, bits_words(gr) * sizeof(uint64_t));
   }
   if (gr->blocked == NULL || gr->moves == NULL || (geo->bitsets && gr->rows == NULL)) {
@@ -171,7 +174,7 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
     return NULL;
   }
   if (gr->rows) { /* one block: the rows' words, then the columns' */
-    gr->cols = gr->rows + (size_t)gr->ph * (size_t)gr->rw;
+    gr->cols = gr->rows + (size_t)gr->ph * (size_t)gr->rs;
     memset(gr->rows, 0, bits_words(gr) * sizeof(uint64_t));
   }
   /* the border is blocked, the inside open */
@@ -194,8 +197,9 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
     moves_rows(gr, 0, height);
   }
   if (gr->rows) { /* the open bits of every inside cell: padded 1..w, 1..h */
-    for (y = 1; y <= height; y++) set_bit_run(gr->rows + (size_t)y * (size_t)gr->rw, 1, width);
-    for (x = 1; x <= width; x++) set_bit_run(gr->cols + (size_t)x * (size_t)gr->cw, 1, height);
+    for (y = 1; y <= height; y++) set_bit_run(gr->rows + (size_t)y * (size_t)gr->rs, 1, width);
+    for (x = 1; x <= width; x++) set_bit_run(gr->cols + (size_t)x * (size_t)gr->cs, 1, height);
+    astar__stop_build(gr);
   }
   /* all open: one component (every shape's straight steps join every
   ** cell) */
@@ -327,7 +331,10 @@ int astar_grid_set_blocked(astar_grid *gr, int32_t x, int32_t y, int blocked) {
   par = lat_par(gr, x, y);
   update_moves(gr, p);
   for (d = 0; d < gr->ndir; d++) update_moves(gr, p + gr->off[par][d]);
-  if (gr->rows) set_open_bit(gr, x + 1, y + 1, !blocked);
+  if (gr->rows) {
+    set_open_bit(gr, x + 1, y + 1, !blocked);
+    astar__stop_cell(gr, x + 1, y + 1);
+  }
   if (gr->clear) gr->shape->clear_update(gr, x, y);
   if (gr->jump) { /* local: the runs through p; in a batch, at its end */
     if (gr->edits > 0) astar__jump_defer(gr);
@@ -376,6 +383,7 @@ int astar_grid_set_blocked_all(astar_grid *gr, const unsigned char *blocked) {
     }
   }
   if (changed > 0 && !layers) moves_rows(gr, 0, gr->h);
+  if (changed > 0) astar__stop_build(gr); /* one pass, as the masks */
   if (changed > 0) astar__sec_build_all(gr);
   astar_grid_edits_end(gr);
   return ASTAR_OK;

@@ -73,9 +73,14 @@ struct astar_grid {
   ** elsewhere; kept current by set_blocked like `moves`): bit x of row y
   ** and bit y of column x (padded coordinates) is set when the cell is
   ** open.  rw, cw: 64-bit words per row, per column; the bits past the end
-  ** of a line are 0 (blocked). */
+  ** of a line are 0 (blocked).  A line's words are interleaved with its
+  ** stop bits (stopbits.c; kept current too): word k of its open bits is
+  ** the line's word LAT_OPEN_W(k), between its stop bits for scans toward
+  ** higher positions (LAT_UP_W(k)) and lower ones (LAT_DOWN_W(k)), so rs =
+  ** 3 * rw words from a row to the next, cs = 3 * cw from a column to the
+  ** next. */
   uint64_t *rows, *cols;
-  int32_t rw, cw;
+  int32_t rw, cw, rs, cs;
   /* the change log (astar_grid_track_changes): a ring of the last log_cap
   ** changes, each the version it made and the cell (external id) */
   struct lat_change {
@@ -550,6 +555,17 @@ int astar__jump_run(astar_search *s, uint64_t n);
 int astar__jump_run_plain(astar_search *s, uint64_t n);
 void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);
 void astar__jump_free(astar_grid *gr);
+
+/* Where word k of a line's open bits and of its two stop bit sets lie
+** among the line's words (astar_grid: rows, cols). */
+#define LAT_UP_W(k) (3 * (size_t)(k))
+#define LAT_OPEN_W(k) (3 * (size_t)(k) + 1)
+#define LAT_DOWN_W(k) (3 * (size_t)(k) + 2)
+
+/* the lines' stop bits (stopbits.c): built from the open bits, and kept
+** current after padded cell (x, y)'s open bit changed */
+void astar__stop_build(astar_grid *gr);
+void astar__stop_cell(astar_grid *gr, int32_t x, int32_t y);
 
 /* units' bit sets (jpsunits.c): built for size k (from the clearance
 ** layer; ENOMEM), and with the layer first (the jps ops' prepare_sized), a

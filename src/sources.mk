@@ -25,7 +25,8 @@
 
 CORE_SRC = src/util.c src/graph.c src/lattice.c src/grid.c src/jps.c src/hex.c src/search.c \
            src/heuristics.c src/anyangle.c src/taut.c src/thread.c src/components.c \
-           src/sectors.c src/secwould.c src/repair.c src/jpsplus.c src/jpsunits.c src/anyexact.c
+           src/sectors.c src/secwould.c src/repair.c src/jpsplus.c src/jpsunits.c src/anyexact.c \
+           src/stopbits.c
 
 BINDING = src/lastar.c
 
@@ -35,6 +36,6 @@ BINDING_PARTS = src/lobject.c src/largs.c src/ltopo.c src/lfield.c src/lheur.c s
                 src/lstale.c
 
 HEADERS = src/astar.h src/astar_int.h src/lattice.h src/filter.h src/engine.h src/compat.h \
-          src/thread.h src/jps.h src/jpsunits.h src/sectors.h
+          src/thread.h src/jps.h src/jpsunits.h src/sectors.h src/stopbits.h
 
 LIBS = -lm -pthread

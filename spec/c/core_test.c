@@ -1883,7 +1883,7 @@ static void bulk_same(astar_grid *a, astar_grid *b) {
   CHECK((a->rows == NULL) == (b->rows == NULL));
   if (a->rows && b->rows)
     CHECK(memcmp(a->rows, b->rows,
-                 ((size_t)a->ph * (size_t)a->rw + (size_t)a->pw * (size_t)a->cw) * 8) == 0);
+                 ((size_t)a->ph * (size_t)a->rs + (size_t)a->pw * (size_t)a->cs) * 8) == 0);
   for (v = 0; v < w * h; v++) {
     int32_t r = (int32_t)(bulk_rand() % (uint32_t)(w * h));
     if (astar_topology_connected(ta, v, r) != astar_topology_connected(tb, v, r)) bad++;
@@ -1924,7 +1924,7 @@ static void test_set_blocked_all(void) {
             CHECK((c->rows == NULL) == (hex != 0));
             if (c->rows)
               CHECK(memcmp(c->rows, b->rows,
-                           ((size_t)c->ph * (size_t)c->rw + (size_t)c->pw * (size_t)c->cw) * 8) == 0);
+                           ((size_t)c->ph * (size_t)c->rs + (size_t)c->pw * (size_t)c->cs) * 8) == 0);
             astar_grid_free(c);
           }
           bulk_map(m, n, dens[di]);
@@ -2190,6 +2190,77 @@ static void test_slot_growth(void) {
   CHECK(grown_total >= 12);
   astar_search_free(ref);
   astar_grid_free(gr);
+}
+
+/* The lines' stop bits (stopbits.c) kept by every edit: on grids of one
+** and of several words a line, after random single edits (set_blocked),
+** edits in a batch and whole maps (set_blocked_all), every stop bit of
+** every row and column, both directions, equals its definition read from
+** the blocked cells: a scan toward higher positions stops at a blocked cell
+** or where a cell beside it is open while the one before that is blocked
+** (toward lower positions, the one after); the border lines all stop. */
+static int stop_open(const astar_grid *gr, int32_t x, int32_t y) { /* padded, any */
+  return x >= 0 && y >= 0 && x < gr->pw && y < gr->ph && !gr->blocked[y * gr->pw + x];
+}
+
+static int stop_bits_wrong(const astar_grid *gr) {
+  int32_t l, j, wrong = 0, o;
+  for (o = 0; o < 2; o++) { /* rows, then columns */
+    int32_t n = o ? gr->pw : gr->ph, words = o ? gr->cw : gr->rw;
+    const uint64_t *base = o ? gr->cols : gr->rows;
+    for (l = 0; l < n; l++)
+      for (j = 0; j < words * 64; j++) {
+        int up, dn, k;
+        const uint64_t *m = base + (size_t)l * (size_t)(3 * words); /* rs, cs */
+#define OPEN_AT(i, side) (o ? stop_open(gr, l + (side), (i)) : stop_open(gr, (i), l + (side)))
+        up = dn = l == 0 || l == n - 1 || !OPEN_AT(j, 0);
+        for (k = -1; k <= 1; k += 2) {
+          up |= OPEN_AT(j, k) && !OPEN_AT(j - 1, k);
+          dn |= OPEN_AT(j, k) && !OPEN_AT(j + 1, k);
+        }
+        wrong += (int)(m[LAT_UP_W(j >> 6)] >> (j & 63) & 1) != up;
+        wrong += (int)(m[LAT_DOWN_W(j >> 6)] >> (j & 63) & 1) != dn;
+        wrong += (int)(m[LAT_OPEN_W(j >> 6)] >> (j & 63) & 1) != OPEN_AT(j, 0);
+#undef OPEN_AT
+      }
+  }
+  return wrong;
+}
+
+static void test_stop_bits(void) {
+  static const int32_t dims[6][2] = {{1, 1}, {5, 3}, {70, 9}, {9, 130}, {62, 62}, {140, 75}};
+  unsigned r = 777u;
+  int t, e, rule;
+  for (t = 0; t < 6; t++)
+    for (rule = 0; rule < 2; rule++) {
+      int32_t w = dims[t][0], h = dims[t][1], i;
+      astar_grid *gr = astar_grid_new(w, h, rule ? ASTAR_DIAG_NEVER : ASTAR_DIAG_NO_CORNER_CUTTING,
+                                      NULL, NULL);
+      unsigned char *m = (unsigned char *)malloc((size_t)(w * h));
+      CHECK(gr != NULL && m != NULL);
+      if (gr == NULL || m == NULL) {
+        free(m);
+        astar_grid_free(gr);
+        continue;
+      }
+      CHECK(gr->rows != NULL && stop_bits_wrong(gr) == 0);
+      for (e = 0; e < 3000; e++) { /* single edits, denser then sparser */
+        int32_t c = (int32_t)((r = r * 1103515245u + 12345u) >> 8) % (w * h);
+        astar_grid_set_blocked(gr, c % w, c / w, (int)(r >> 4) % 100 < (e < 1500 ? 60 : 20));
+        if (e % 500 == 499) CHECK(stop_bits_wrong(gr) == 0);
+      }
+      astar_grid_edits_begin(gr); /* a batch */
+      for (e = 0; e < 400; e++) {
+        int32_t c = (int32_t)((r = r * 1103515245u + 12345u) >> 8) % (w * h);
+        astar_grid_set_blocked(gr, c % w, c / w, (int)(r >> 4) & 1);
+      }
+      astar_grid_edits_end(gr);
+      CHECK(stop_bits_wrong(gr) == 0);
+      for (i = 0; i < w * h; i++) m[i] = (unsigned char)(((r = r * 1103515245u + 12345u) >> 12) % 3 == 0);
+      CHECK(astar_grid_set_blocked_all(gr, m) == ASTAR_OK && stop_bits_wrong(gr) == 0);
+      free(m);
+      astar_grid_free(gr);
+    }
 }
 
 /* A lattice's externals op (a path's cells to cell ids, following the
@@ -2747,6 +2818,7 @@ int main(int argc, char **argv) {
   test_jps();
   test_jps_diagonal_g();
   test_jps_online_pin();
+  test_stop_bits();
   test_jps_plus();
   test_jump_escapes();
   test_jump_waypoints();

@@ -1,0 +1,112 @@
+/*
+** stopbits.h -- the scans of jump point search over bit sets (jps.c): the
+** bit helpers and the scans of the grid's own lines, which read their stop
+** bits (stopbits.c builds and keeps them).  Private to the core.
+*/
+#ifndef ASTAR_STOPBITS_H
+#define ASTAR_STOPBITS_H
+
+#include <string.h>
+
+#include "lattice.h"
+
+/* ------------------------------------------------------------------------ */
+/* bit scans                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#if defined(__GNUC__)
+ASTAR_INLINE int low_bit(uint64_t x) { return __builtin_ctzll(x); }
+ASTAR_INLINE int high_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
+#else
+ASTAR_INLINE int low_bit(uint64_t x) {
+  int i = 0;
+  while (!(x & 1)) x >>= 1, i++;
+  return i;
+}
+ASTAR_INLINE int high_bit(uint64_t x) {
+  int i = 63;
+  while (!(x >> 63)) x <<= 1, i--;
+  return i;
+}
+#endif
+
+/* Windows that start at the cell (warthog's trick, little-endian): the 8
+** bytes from the byte holding cell i put i and 56+ cells past (or before) it
+** in one word wherever i sits in its word; read only inside the line. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JPS_WINDOWS 1
+ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
+  uint64_t w;
+  memcpy(&w, (const unsigned char *)m + byte, sizeof w);
+  return w;
+}
+#endif
+
+/*
+** The scans of the grid's own lines (m: the line's first word) read their
+** stop bits (stopbits.c), word k of them beside word k of the open bits
+** (lattice.h: LAT_UP_W, LAT_OPEN_W, LAT_DOWN_W): the cells where the
+** three-window scans stop, one word instead of three.  The stop's open bit
+** says which it is (*dead: blocked).  Every line ends in set bits (the
+** border cells and the bits past a line's end), so every scan stops.
+*/
+ASTAR_INLINE int32_t stop_up(const uint64_t *m, int32_t i, int *dead) {
+  size_t k = (size_t)i >> 6;
+  uint64_t st = m[LAT_UP_W(k)] & (~(uint64_t)1 << (i & 63)); /* the bits past i's (none at 63) */
+  int j;
+  while (!st) st = m[LAT_UP_W(++k)];
+  j = low_bit(st);
+  *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+  return (int32_t)(k << 6) + j;
+}
+
+ASTAR_INLINE int32_t stop_down(const uint64_t *m, int32_t i, int *dead) {
+  size_t k = (size_t)i >> 6;
+  uint64_t st = m[LAT_DOWN_W(k)] & (((uint64_t)1 << (i & 63)) - 1);
+  int j;
+  while (!st) st = m[LAT_DOWN_W(--k)];
+  j = high_bit(st);
+  *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+  return (int32_t)(k << 6) + j;
+}
+
+/* stop_up bounded: no position past lim is reported; a run still open
+** there is cut at lim (*dead 2: the cells up to lim are open and none
+** stops the run). */
+ASTAR_INLINE int32_t stop_up_lim(const uint64_t *m, int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t st = m[LAT_UP_W(k)] & (~(uint64_t)1 << (i & 63));
+  for (;;) {
+    if (st) {
+      int j = low_bit(st);
+      if ((int32_t)(k << 6) + j > lim) break;
+      *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+      return (int32_t)(k << 6) + j;
+    }
+    if ((int32_t)(k << 6) + 63 >= lim) break;
+    st = m[LAT_UP_W(++k)];
+  }
+  *dead = 2;
+  return lim;
+}
+
+/* stop_down bounded: none below lim. */
+ASTAR_INLINE int32_t stop_down_lim(const uint64_t *m, int32_t i, int *dead, int32_t lim) {
+  size_t k = (size_t)i >> 6;
+  uint64_t st = m[LAT_DOWN_W(k)] & (((uint64_t)1 << (i & 63)) - 1);
+  for (;;) {
+    if (st) {
+      int j = high_bit(st);
+      if ((int32_t)(k << 6) + j < lim) break;
+      *dead = !(m[LAT_OPEN_W(k)] >> j & 1);
+      return (int32_t)(k << 6) + j;
+    }
+    if ((int32_t)(k << 6) <= lim) break;
+    st = m[LAT_DOWN_W(--k)];
+  }
+  *dead = 2;
+  return lim;
+}
+
+#endif
