@@ -394,6 +394,17 @@ static uint32_t trace_hash(uint32_t hash, const astar_trace_entry *t, size_t nt)
   return hash;
 }
 
+/* Blocks each cell of the w x h grid with probability pct in 100, in row
+** order, from the LCG state *seed (which goes on from there). */
+static void scatter_walls(astar_grid *gr, int32_t w, int32_t h, uint32_t *seed, uint32_t pct) {
+  int32_t x, y;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      *seed = *seed * 1103515245u + 12345u;
+      if ((*seed >> 16) % 100 < pct) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
+    }
+}
+
 /* The goal met on a run (jpsplus.c jump_goal): jps+ paths cost A*'s, and
 ** the nodes it expands, their order, parents and g are pinned (a hash of
 ** the traces, and the expansions, as the code before jump_goal gave them),
@@ -410,13 +421,9 @@ static void test_jump_goal(void) {
   uint64_t total = 0;
   int gi, i, hits = 0, seen = 0;
   for (gi = 0; gi < 2; gi++) {
-    int32_t w = dims[gi][0], h = dims[gi][1], x, y;
+    int32_t w = dims[gi][0], h = dims[gi][1];
     astar_grid *gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
-    for (y = 0; y < h; y++)
-      for (x = 0; x < w; x++) {
-        seed = seed * 1103515245u + 12345u;
-        if ((seed >> 16) % 100 < 12) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
-      }
+    scatter_walls(gr, w, h, &seed, 12);
     CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
     for (i = 0; i < 1500; i++) {
       int32_t sx, sy, gx, gy, k, j, n = w > h ? w : h, ddx, ddy, shape;
@@ -491,12 +498,8 @@ static void test_jump_slot_growth(void) {
   astar_grid *gr = astar_grid_new(w, h, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
   astar_search *old = astar_search_new(NULL, NULL);
   uint32_t seed = 77u;
-  int32_t x, y, i, grew = 0, found = 0;
-  for (y = 0; y < h; y++)
-    for (x = 0; x < w; x++) {
-      seed = seed * 1103515245u + 12345u;
-      if ((seed >> 16) % 100 < 20) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
-    }
+  int32_t i, grew = 0, found = 0;
+  scatter_walls(gr, w, h, &seed, 20);
   CHECK(astar_grid_precompute_jumps(gr, 1) == ASTAR_OK);
   for (i = 0; i < 120; i++) {
     astar_search *s = astar_search_new(NULL, NULL);
@@ -2326,11 +2329,7 @@ static void test_jps_online_pin(void) {
     int32_t w = grids[gi].w, h = grids[gi].h, x, y;
     astar_grid *gr = astar_grid_new(w, h, grids[gi].rule ? ASTAR_DIAG_NEVER : ASTAR_DIAG_NO_CORNER_CUTTING,
                                     NULL, NULL);
-    for (y = 0; y < h; y++)
-      for (x = 0; x < w; x++) {
-        seed = seed * 1103515245u + 12345u;
-        if ((seed >> 16) % 100 < (uint32_t)grids[gi].pct) CHECK(astar_grid_set_blocked(gr, x, y, 1) == ASTAR_OK);
-      }
+    scatter_walls(gr, w, h, &seed, (uint32_t)grids[gi].pct);
     if (grids[gi].blocks) /* rectangles: long runs beside walls */
       for (i = 0; i < 40; i++) {
         int32_t bx, by, bw, bh;
