@@ -47,6 +47,19 @@ ASTAR_INLINE int32_t node_parent(const astar_search *s, int32_t v) { return *par
 /* bit scans of three lines (units' bit sets; the grid's own: stopbits.h)    */
 /* ------------------------------------------------------------------------ */
 
+/* Windows that start at the cell (warthog's trick, little-endian): the 8
+** bytes from the byte holding cell i put i and 56+ cells past (or before) it
+** in one word wherever i sits in its word; read only inside the line. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JPS_WINDOWS 1
+ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
+  uint64_t w;
+  memcpy(&w, (const unsigned char *)m + byte, sizeof w);
+  return w;
+}
+#endif
+
 /*
 ** A line of cells (a row, or a column; words long) and its two neighbour
 ** lines, as bit sets of open cells, scanned from position i (exclusive)

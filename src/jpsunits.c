@@ -7,7 +7,8 @@
 ** runs are scanned 64 cells at a time, as a unit of size 1's are, in bit
 ** sets of that grid: bit x of row y and bit y of column x (padded
 ** coordinates, rw and cw words a line: the grid's own lines without their
-** stop bits) set where the unit fits.  The border has clearance 0, so every scan stops inside.
+** stop bits) set where the unit fits.  The border has clearance 0, so
+** every scan stops inside.
 **
 ** The sets of size k are built by the first sized jump point query of that
 ** size (or astar_topology_prepare with it): one pass over the clearance

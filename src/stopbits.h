@@ -1,12 +1,12 @@
 /*
 ** stopbits.h -- the scans of jump point search over bit sets (jps.c): the
 ** bit helpers and the scans of the grid's own lines, which read their stop
-** bits (stopbits.c builds and keeps them).  Private to the core.
+** bits (stopbits.c builds and keeps them; the units' sets have no stop
+** bits and are scanned three lines at a time in jps.c).  Private to the
+** core.
 */
 #ifndef ASTAR_STOPBITS_H
 #define ASTAR_STOPBITS_H
-
-#include <string.h>
 
 #include "lattice.h"
 
@@ -27,19 +27,6 @@ ASTAR_INLINE int high_bit(uint64_t x) {
   int i = 63;
   while (!(x >> 63)) x <<= 1, i--;
   return i;
-}
-#endif
-
-/* Windows that start at the cell (warthog's trick, little-endian): the 8
-** bytes from the byte holding cell i put i and 56+ cells past (or before) it
-** in one word wherever i sits in its word; read only inside the line. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JPS_WINDOWS 1
-ASTAR_INLINE uint64_t window_at(const uint64_t *m, size_t byte) {
-  uint64_t w;
-  memcpy(&w, (const unsigned char *)m + byte, sizeof w);
-  return w;
 }
 #endif
 
