@@ -594,6 +594,7 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
       s->slots[k].node = v;
       s->nslots++;
     }
+    s->st.generated++;
     if (!plain) {
       if (s->q.stop == ASTAR_STOP_OPTIMAL) *gpos_k(s, k) = -1;
       if (s->use_cc) *cc_k(s, k) = step;
@@ -608,6 +609,7 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
     if (n->pos == POS_CLOSED) {
       if (!(ng < n->g - REOPEN_EPS * n->g)) return ASTAR_OK;
       s->st.reopened++;
+      s->st.generated++; /* back on the open list */
     }
     if (plain) h = hf(s, v, x, y);
     else if ((rc = node_h(s, v, k, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
@@ -624,7 +626,6 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
     it.fkey = fkey(f);
     it.k = tie_key(s, h);
     it.node = k;
-    if (n->pos == POS_CLOSED) s->st.generated++;
     if (s->next.node < 0 || s->next.node == k || item_less(&it, &s->next)) {
       /* v takes the bypass slot; a previous holder goes to the heap */
       if (s->next.node >= 0 && s->next.node != k &&
