@@ -510,19 +510,21 @@ ASTAR_INLINE int pstop(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
 ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
                        int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
   const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
-  int32_t c = p, x = px, y = py, i = 0, r = 0, dx = gx - px, dy = gy - py;
+  int32_t c = p, i = 0, r = 0, dx = gx - px, dy = gy - py;
   int rc;
   /* r: the steps on to where the run crosses the goal's row or column, the
-  ** one stop where the goal can lie on a straight run (0 or less: none) */
+  ** one stop where the goal can lie on a straight run (0 or less: none);
+  ** a stop i steps on is (px + i sx, py + i sy), taken there */
   if (gx >= 0 && dx * sx > 0 && dy * sy > 0) r = dx * sx < dy * sy ? dx * sx : dy * sy;
   for (;;) {
     int32_t e = JT(gr, c, d), t = e > 0 ? e & (JUMP_WP - 1) : -e;
     if (ASTAR_UNLIKELY((uint32_t)r - 1u < (uint32_t)t)) { /* that crossing first */
+      int32_t x, y;
       c += r * step;
-      x += r * sx;
-      y += r * sy;
       i += r;
       r = 0;
+      x = px + i * sx;
+      y = py + i * sy;
       if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, g + i * ASTAR_GRID_DIAG);
       if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG,
                       jump_goal(x, y, sx, 0, gx, gy), jump_goal(x, y, 0, sy, gx, gy))) !=
@@ -532,8 +534,6 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     }
     if (e <= 0) return ASTAR_OK; /* a wall, and nothing on the way */
     c += t * step;
-    x += t * sx;
-    y += t * sy;
     i += t;
     r -= t;
 #if defined(__GNUC__)
@@ -543,7 +543,8 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     }
 #endif
     if (e & JUMP_WP) continue; /* a waypoint: its straight runs find nothing */
-    if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG, 0, 0)) != ASTAR_OK)
+    if ((rc = pstop(s, B, gr, p, mode, d, c, px + i * sx, py + i * sy, g + i * ASTAR_GRID_DIAG, 0,
+                    0)) != ASTAR_OK)
       return rc;
   }
 }
