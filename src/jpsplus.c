@@ -537,9 +537,11 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     i += t;
     r -= t;
 #if defined(__GNUC__)
-    { /* the next stop's line, while this stop's offers are made */
+    { /* the next stop's line, while this stop's offers are made (none
+      ** after a wall: the walk ends there) */
       int32_t e2 = JT(gr, c, d);
-      __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 & (JUMP_WP - 1) : -e2) * step, 0));
+      __builtin_prefetch(
+          &JT(gr, c + (e2 & (JUMP_WP - 1) & ((int32_t)((uint32_t)e2 >> 31) - 1)) * step, 0));
     }
 #endif
     if (e & JUMP_WP) continue; /* a waypoint: its straight runs find nothing */
