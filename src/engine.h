@@ -594,6 +594,7 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
       s->slots[k].node = v;
       s->nslots++;
     }
+    s->st.generated++;
     if (!plain) {
       if (s->q.stop == ASTAR_STOP_OPTIMAL) *gpos_k(s, k) = -1;
       if (s->use_cc) *cc_k(s, k) = step;
@@ -608,6 +609,7 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
     if (n->pos == POS_CLOSED) {
       if (!(ng < n->g - REOPEN_EPS * n->g)) return ASTAR_OK;
       s->st.reopened++;
+      s->st.generated++; /* back on the open list */
     }
     if (plain) h = hf(s, v, x, y);
     else if ((rc = node_h(s, v, k, ext, 0, x, y, &h, hf)) != ASTAR_OK) return rc;
@@ -624,7 +626,6 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
     it.fkey = fkey(f);
     it.k = tie_key(s, h);
     it.node = k;
-    if (n->pos == POS_CLOSED) s->st.generated++;
     if (s->next.node < 0 || s->next.node == k || item_less(&it, &s->next)) {
       /* v takes the bypass slot; a previous holder goes to the heap */
       if (s->next.node >= 0 && s->next.node != k &&
@@ -770,7 +771,13 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
             rec = s->q.record_trace || s->q.record_visited;
   const uint64_t max_exp = s->q.max_expansions;
   const int32_t goal = s->goal;
-  uint64_t done = 0;
+  /* the expansions left before either budget (max_steps, this call's;
+  ** max_expansions, the query's) runs out: one count down a step */
+  uint64_t left = max_steps ? max_steps : UINT64_MAX;
+  if (max_exp) {
+    uint64_t r = s->st.expanded < max_exp ? max_exp - s->st.expanded : 0;
+    if (r < left) left = r;
+  }
   for (;;) {
     astar_heap_item top;
     int32_t u;
@@ -787,9 +794,10 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
       if (goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
     }
-    if (max_exp && s->st.expanded >= max_exp)
-      return s->status = ASTAR_MAX_EXPANSIONS;
-    if (max_steps && done == max_steps) return ASTAR_SEARCHING;
+    if (ASTAR_UNLIKELY(left == 0)) {
+      if (max_exp && s->st.expanded >= max_exp) return s->status = ASTAR_MAX_EXPANSIONS;
+      return ASTAR_SEARCHING;
+    }
     /* take the best open node: the bypass slot when its key is no worse than
     ** the heap's top (the heap would have returned it too) */
     if (s->next.node >= 0 &&
@@ -819,7 +827,7 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
       s->cur_k = top.node;
     }
     s->st.expanded++;
-    done++;
+    left--;
     if (rec &&
         (rc = record(s, u, top.node, key_f(top.fkey))) != ASTAR_OK)
       return s->status = rc;

@@ -510,19 +510,21 @@ ASTAR_INLINE int pstop(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
 ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p, int32_t px,
                        int32_t py, double g, int d, int32_t gx, int32_t gy, int mode) {
   const int32_t step = gr->off[0][d], sx = jdx[d], sy = jdy[d];
-  int32_t c = p, x = px, y = py, i = 0, r = 0, dx = gx - px, dy = gy - py;
+  int32_t c = p, i = 0, r = 0, dx = gx - px, dy = gy - py;
   int rc;
   /* r: the steps on to where the run crosses the goal's row or column, the
-  ** one stop where the goal can lie on a straight run (0 or less: none) */
+  ** one stop where the goal can lie on a straight run (0 or less: none);
+  ** a stop i steps on is (px + i sx, py + i sy), taken there */
   if (gx >= 0 && dx * sx > 0 && dy * sy > 0) r = dx * sx < dy * sy ? dx * sx : dy * sy;
   for (;;) {
     int32_t e = JT(gr, c, d), t = e > 0 ? e & (JUMP_WP - 1) : -e;
     if (ASTAR_UNLIKELY((uint32_t)r - 1u < (uint32_t)t)) { /* that crossing first */
+      int32_t x, y;
       c += r * step;
-      x += r * sx;
-      y += r * sy;
       i += r;
       r = 0;
+      x = px + i * sx;
+      y = py + i * sy;
       if (x == gx && y == gy) return poffer(s, B, p, mode, c, x, y, g + i * ASTAR_GRID_DIAG);
       if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG,
                       jump_goal(x, y, sx, 0, gx, gy), jump_goal(x, y, 0, sy, gx, gy))) !=
@@ -532,18 +534,19 @@ ASTAR_INLINE int pdiag(astar_search *s, pbuf *B, const astar_grid *gr, int32_t p
     }
     if (e <= 0) return ASTAR_OK; /* a wall, and nothing on the way */
     c += t * step;
-    x += t * sx;
-    y += t * sy;
     i += t;
     r -= t;
 #if defined(__GNUC__)
-    { /* the next stop's line, while this stop's offers are made */
+    { /* the next stop's line, while this stop's offers are made (none
+      ** after a wall: the walk ends there) */
       int32_t e2 = JT(gr, c, d);
-      __builtin_prefetch(&JT(gr, c + (e2 > 0 ? e2 & (JUMP_WP - 1) : -e2) * step, 0));
+      __builtin_prefetch(
+          &JT(gr, c + (e2 & (JUMP_WP - 1) & ((int32_t)((uint32_t)e2 >> 31) - 1)) * step, 0));
     }
 #endif
     if (e & JUMP_WP) continue; /* a waypoint: its straight runs find nothing */
-    if ((rc = pstop(s, B, gr, p, mode, d, c, x, y, g + i * ASTAR_GRID_DIAG, 0, 0)) != ASTAR_OK)
+    if ((rc = pstop(s, B, gr, p, mode, d, c, px + i * sx, py + i * sy, g + i * ASTAR_GRID_DIAG, 0,
+                    0)) != ASTAR_OK)
       return rc;
   }
 }
@@ -619,17 +622,20 @@ PCOLD static int start_sees_goal(astar_search *s, int32_t p, int32_t px, int32_t
 ** where the rule forbids the step (diagonal_entry) -- and nonzero
 ** elsewhere.  The 8 bytes' nonzero flags, gathered into 8 bits by a
 ** multiplication (entry d at byte d of the word on a little-endian machine,
-** at byte 7 - d on a big-endian one). */
-ASTAR_INLINE unsigned plus_moves(const int8_t *e) {
+** at byte 7 - d on a big-endian one); in *found, those of the entries
+** above 0. */
+ASTAR_INLINE unsigned plus_moves(const int8_t *e, unsigned *found) {
   static const union {
     uint32_t u;
     unsigned char c[4];
   } one = {1};
-  const uint64_t lo = 0x7f7f7f7f7f7f7f7full;
+  const uint64_t lo = 0x7f7f7f7f7f7f7f7full, b0 = 0x0101010101010101ull;
+  const uint64_t gather = one.c[0] ? 0x0102040810204080ull : 0x8040201008040201ull;
   uint64_t x, t;
   memcpy(&x, e, sizeof x);
-  t = ((((x & lo) + lo) | x) >> 7) & 0x0101010101010101ull; /* byte: 1 when nonzero */
-  return (unsigned)((t * (one.c[0] ? 0x0102040810204080ull : 0x8040201008040201ull)) >> 56);
+  t = ((((x & lo) + lo) | x) >> 7) & b0; /* byte: 1 when nonzero */
+  *found = (unsigned)(((t & ~(x >> 7)) * gather) >> 56);
+  return (unsigned)((t * gather) >> 56);
 }
 
 ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
@@ -640,7 +646,7 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   int32_t gx = -1, gy = -1;
   double g = node_at(s, p)->g;
   pbuf B;
-  unsigned m;
+  unsigned m, found;
   int rc;
   B.n = 0;
   if (s->goal >= 0) {
@@ -649,12 +655,17 @@ ASTAR_INLINE int expand_plus(astar_search *s, int32_t p, int mode) {
   }
   py--;
   if (par < 0) {
-    m = plus_moves(&JT(gr, p, 0));
+    m = plus_moves(&JT(gr, p, 0), &found);
     if (gx >= 0 && start_sees_goal(s, p, px, py, gx, gy, m, mode, &rc)) return rc;
   } else {
     int32_t ay = par / pw;
-    m = plus_dirs(plus_moves(&JT(gr, p, 0)), arrival(par - ay * pw - 1, ay - 1, px, py));
+    m = plus_dirs(plus_moves(&JT(gr, p, 0), &found), arrival(par - ay * pw - 1, ay - 1, px, py));
   }
+  /* a straight run is read only where its entry finds a jump point (> 0,
+  ** +JUMP_ESC included) or the goal is on its line (jump_to): 87-93% of
+  ** the straight runs of the game maps' middle queries find nothing */
+  if (ASTAR_UNLIKELY(py == gy || px == gx)) found = 0xfu;
+  m &= found | 0xf0u;
   /* one copy per direction: its steps and components are constants there */
 #define PLUS_DIR(run, d) \
   if (((m >> (d)) & 1u) && (rc = run(s, &B, gr, p, px, py, g, d, gx, gy, mode)) != ASTAR_OK) \

@@ -101,6 +101,7 @@ static void test_seed(void) {
   CHECK(run(g, s, h3, ASTAR_STOP_OPTIMAL, &ex, order) == 14);
   CHECK(strcmp(order, "ACDEFBCDE") == 0);
   CHECK(astar_search_stats(s)->reopened == 4); /* C, D, E, F */
+  CHECK(astar_search_stats(s)->generated == 10); /* A-F, then C-F again */
   astar_search_free(s);
   astar_graph_free(g);
 }
