@@ -413,7 +413,7 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
   const ptrdiff_t rs = gr->rs, cs = gr->cs;
   const uint64_t *row = gr->rows + py * rs, *col = gr->cols + px * cs;
-  const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v];
+  const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v], gx = J->gx, gy = J->gy;
   int32_t c = p, x = px, y = py, i = 0;
   unsigned mv;
   int rc;
@@ -427,18 +427,26 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     col += sx * cs;
     gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
     ++i;
+    if (!bounded && ASTAR_LIKELY(y != gy && x != gx)) { /* off the goal's lines: no goal checks */
+      mv = gr->moves[c];
+      if ((mv >> h & 1u) && (kh = jump_line(J, row, x, -1, h == 0, gc, 0, 0, 0)) != 0 &&
+          (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
+        return rc; /* offered at once: its state is prefetched during the next scan */
+      if ((mv >> v & 1u) && (kv = jump_line(J, col, y, -1, v == 2, gc, 0, 0, 0)) != 0 &&
+          (rc = offer(J, p, c + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK)
+        return rc;
+      continue;
+    }
     if (c == goal) return offer(J, p, c, x, y, gc);
-    if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(J->gx - x, J->gy - y) > J->fb)
+    if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(gx - x, gy - y) > J->fb)
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
     mv = gr->moves[c];
     if (mv >> h & 1u)
-      kh = jump_line(J, row, x, J->gy == y ? J->gx : -1, h == 0, gc,
-                     sx * (J->gx - x), J->gy - y, bounded);
+      kh = jump_line(J, row, x, gy == y ? gx : -1, h == 0, gc, sx * (gx - x), gy - y, bounded);
     if (!bounded && kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
-      return rc; /* offered at once: its state is prefetched during the next scan */
+      return rc;
     if (mv >> v & 1u)
-      kv = jump_line(J, col, y, J->gx == x ? J->gy : -1, v == 2, gc,
-                     sy * (J->gy - y), J->gx - x, bounded);
+      kv = jump_line(J, col, y, gx == x ? gy : -1, v == 2, gc, sy * (gy - y), gx - x, bounded);
     if (bounded) {
       if ((kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
       if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
