@@ -411,9 +411,12 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   const astar_grid *gr = J->gr;
   const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
-  const ptrdiff_t rs = gr->rs, cs = gr->cs;
-  const uint64_t *row = gr->rows + py * rs, *col = gr->cols + px * cs;
+  const ptrdiff_t rs = sy * (ptrdiff_t)gr->rs, cs = sx * (ptrdiff_t)gr->cs; /* a step's */
+  const size_t hw = h == 0 ? LAT_UP_W(0) : LAT_DOWN_W(0), vw = v == 2 ? LAT_UP_W(0) : LAT_DOWN_W(0);
   const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v], gx = J->gx, gy = J->gy;
+  /* the stop words holding the cell in its row (hw) and column (vw) */
+  const uint64_t *rw = gr->rows + py * (ptrdiff_t)gr->rs + hw + LAT_UP_W(px >> 6);
+  const uint64_t *cw = gr->cols + px * (ptrdiff_t)gr->cs + vw + LAT_UP_W(py >> 6);
   int32_t c = p, x = px, y = py, i = 0;
   unsigned mv;
   int rc;
@@ -423,16 +426,18 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     c += step;
     x += sx;
     y += sy;
-    row += sy * rs;
-    col += sx * cs;
+    rw += rs;
+    cw += cs;
+    if ((x & 63) == (sx > 0 ? 0 : 63)) rw += 3 * sx; /* into the next word */
+    if ((y & 63) == (sy > 0 ? 0 : 63)) cw += 3 * sy;
     gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
     ++i;
     if (!bounded && ASTAR_LIKELY(y != gy && x != gx)) { /* off the goal's lines: no goal checks */
       mv = gr->moves[c];
-      if ((mv >> h & 1u) && (kh = jump_line(J, row, x, -1, h == 0, gc, 0, 0, 0)) != 0 &&
+      if ((mv >> h & 1u) && (kh = h == 0 ? stop_steps_up(rw, x & 63) : stop_steps_down(rw, x & 63)) != 0 &&
           (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
         return rc; /* offered at once: its state is prefetched during the next scan */
-      if ((mv >> v & 1u) && (kv = jump_line(J, col, y, -1, v == 2, gc, 0, 0, 0)) != 0 &&
+      if ((mv >> v & 1u) && (kv = v == 2 ? stop_steps_up(cw, y & 63) : stop_steps_down(cw, y & 63)) != 0 &&
           (rc = offer(J, p, c + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK)
         return rc;
       continue;
@@ -441,12 +446,14 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(gx - x, gy - y) > J->fb)
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
     mv = gr->moves[c];
-    if (mv >> h & 1u)
-      kh = jump_line(J, row, x, gy == y ? gx : -1, h == 0, gc, sx * (gx - x), gy - y, bounded);
+    if (mv >> h & 1u) /* the line's first word from the cursor */
+      kh = jump_line(J, rw - hw - LAT_UP_W(x >> 6), x, gy == y ? gx : -1, h == 0, gc, sx * (gx - x),
+                     gy - y, bounded);
     if (!bounded && kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
       return rc;
     if (mv >> v & 1u)
-      kv = jump_line(J, col, y, gx == x ? gy : -1, v == 2, gc, sy * (gy - y), gx - x, bounded);
+      kv = jump_line(J, cw - vw - LAT_UP_W(y >> 6), y, gx == x ? gy : -1, v == 2, gc, sy * (gy - y),
+                     gx - x, bounded);
     if (bounded) {
       if ((kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
       if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
