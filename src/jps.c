@@ -417,13 +417,14 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   /* the stop words holding the cell in its row (hw) and column (vw) */
   const uint64_t *rw = gr->rows + py * (ptrdiff_t)gr->rs + hw + LAT_UP_W(px >> 6);
   const uint64_t *cw = gr->cols + px * (ptrdiff_t)gr->cs + vw + LAT_UP_W(py >> 6);
-  int32_t c = p, x = px, y = py, i = 0;
+  const unsigned char *const moves = gr->moves, *mp = moves + p; /* c's move mask */
+  int32_t c, x = px, y = py, i = 0;
   unsigned mv;
   int rc;
   do {
     double gc;
     int32_t kh = 0, kv = 0;
-    c += step;
+    mp += step;
     x += sx;
     y += sy;
     rw += rs;
@@ -433,19 +434,20 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
     ++i;
     if (!bounded && ASTAR_LIKELY(y != gy && x != gx)) { /* off the goal's lines: no goal checks */
-      mv = gr->moves[c];
+      mv = *mp;
       if ((mv >> h & 1u) && (kh = h == 0 ? stop_steps_up(rw, x & 63) : stop_steps_down(rw, x & 63)) != 0 &&
-          (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
+          (rc = offer(J, p, (int32_t)(mp - moves) + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
         return rc; /* offered at once: its state is prefetched during the next scan */
       if ((mv >> v & 1u) && (kv = v == 2 ? stop_steps_up(cw, y & 63) : stop_steps_down(cw, y & 63)) != 0 &&
-          (rc = offer(J, p, c + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK)
+          (rc = offer(J, p, (int32_t)(mp - moves) + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK)
         return rc;
       continue;
     }
+    c = (int32_t)(mp - moves);
     if (c == goal) return offer(J, p, c, x, y, gc);
     if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(gx - x, gy - y) > J->fb)
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
-    mv = gr->moves[c];
+    mv = *mp;
     if (mv >> h & 1u) /* the line's first word from the cursor */
       kh = jump_line(J, rw - hw - LAT_UP_W(x >> 6), x, gy == y ? gx : -1, h == 0, gc, sx * (gx - x),
                      gy - y, bounded);
