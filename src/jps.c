@@ -491,8 +491,19 @@ ASTAR_INLINE unsigned dirs8_rows(const astar_grid *gr, int32_t x, int32_t y, int
 
 /* expand8's straight run from p = (px, py) in direction d (a constant). */
 ASTAR_INLINE int straight8(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d, int bounded) {
-  int32_t k = jump_straight(J, px, py, d, g, bounded);
-  if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
+  const astar_grid *gr = J->gr;
+  int32_t k;
+  if (!bounded && (d < 2 ? py != J->gy : px != J->gx)) { /* off the goal's line */
+    const uint64_t *w = d < 2 ? gr->rows + py * (ptrdiff_t)gr->rs + LAT_UP_W(px >> 6)
+                              : gr->cols + px * (ptrdiff_t)gr->cs + LAT_UP_W(py >> 6);
+    k = d == 0   ? stop_steps_up(w + LAT_UP_W(0), px & 63)
+        : d == 1 ? stop_steps_down(w + LAT_DOWN_W(0), px & 63)
+        : d == 2 ? stop_steps_up(w + LAT_UP_W(0), py & 63)
+                 : stop_steps_down(w + LAT_DOWN_W(0), py & 63);
+  } else {
+    k = jump_straight(J, px, py, d, g, bounded);
+    if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
+  }
   return k ? offer(J, p, p + k * J->gr->off[0][d], px + k * jdx[d], py + k * jdy[d], g + k) : ASTAR_OK;
 }
 
