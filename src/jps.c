@@ -399,12 +399,16 @@ ASTAR_INLINE int goal_decides(jctx *J, int32_t p, int32_t px, int32_t py, double
 /*
 ** The diagonal run from p = (px, py), reached at cost g, in direction d
 ** (a constant at each call: the compiler unrolls one loop per diagonal).
-** It steps cell by cell, its row and column bit sets following, and scans
-** both straight directions from each cell whose move mask allows the first
-** step (a blocked neighbour ends the run at once); what they find is
-** offered directly.  Where the bound cuts one of them, the diagonal cell
-** itself is offered and the run ends: that node redoes its scans, under
-** its own bound, when it is expanded.
+** It steps cell by cell and scans both straight directions from each cell
+** whose move mask allows the first step (a blocked neighbour ends the run
+** at once); what they find is offered directly.  The run keeps a pointer
+** to the stop word holding its cell in the cell's row and in its column
+** (a step moves each by a line, and by a word where the cell crosses into
+** the next one), so a scan starts from it and the cell's bit with no
+** position turned into a word.  A step off the goal's row and column (all
+** but one or two of a run) does no goal test.  Where the bound cuts one of
+** the scans, the diagonal cell itself is offered and the run ends: that
+** node redoes its scans, under its own bound, when it is expanded.
 */
 ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d,
                           int bounded) {
