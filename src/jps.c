@@ -399,46 +399,67 @@ ASTAR_INLINE int goal_decides(jctx *J, int32_t p, int32_t px, int32_t py, double
 /*
 ** The diagonal run from p = (px, py), reached at cost g, in direction d
 ** (a constant at each call: the compiler unrolls one loop per diagonal).
-** It steps cell by cell, its row and column bit sets following, and scans
-** both straight directions from each cell whose move mask allows the first
-** step (a blocked neighbour ends the run at once); what they find is
-** offered directly.  Where the bound cuts one of them, the diagonal cell
-** itself is offered and the run ends: that node redoes its scans, under
-** its own bound, when it is expanded.
+** It steps cell by cell and scans both straight directions from each cell
+** whose move mask allows the first step (a blocked neighbour ends the run
+** at once); what they find is offered directly.  The run keeps a pointer
+** to the stop word holding its cell in the cell's row and in its column
+** (a step moves each by a line, and by a word where the cell crosses into
+** the next one), so a scan starts from it and the cell's bit with no
+** position turned into a word.  A step off the goal's row and column (all
+** but one or two of a run) does no goal test.  Where the bound cuts one of
+** the scans, the diagonal cell itself is offered and the run ends: that
+** node redoes its scans, under its own bound, when it is expanded.
 */
 ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d,
                           int bounded) {
   const astar_grid *gr = J->gr;
   const int h = jdx[d] > 0 ? 0 : 1, v = jdy[d] > 0 ? 2 : 3;
   const int32_t sx = jdx[d], sy = jdy[d], step = gr->off[0][d];
-  const ptrdiff_t rs = gr->rs, cs = gr->cs;
-  const uint64_t *row = gr->rows + py * rs, *col = gr->cols + px * cs;
-  const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v];
-  int32_t c = p, x = px, y = py, i = 0;
+  const ptrdiff_t rs = sy * (ptrdiff_t)gr->rs, cs = sx * (ptrdiff_t)gr->cs; /* a step's */
+  const size_t hw = h == 0 ? LAT_UP_W(0) : LAT_DOWN_W(0), vw = v == 2 ? LAT_UP_W(0) : LAT_DOWN_W(0);
+  const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v], gx = J->gx, gy = J->gy;
+  /* the stop words holding the cell in its row (hw) and column (vw) */
+  const uint64_t *rw = gr->rows + py * (ptrdiff_t)gr->rs + hw + LAT_UP_W(px >> 6);
+  const uint64_t *cw = gr->cols + px * (ptrdiff_t)gr->cs + vw + LAT_UP_W(py >> 6);
+  const unsigned char *const moves = gr->moves, *mp = moves + p; /* c's move mask */
+  int32_t c, x = px, y = py, i = 0;
   unsigned mv;
   int rc;
   do {
     double gc;
     int32_t kh = 0, kv = 0;
-    c += step;
+    mp += step;
     x += sx;
     y += sy;
-    row += sy * rs;
-    col += sx * cs;
+    rw += rs;
+    cw += cs;
+    if ((x & 63) == (sx > 0 ? 0 : 63)) rw += 3 * sx; /* into the next word */
+    if ((y & 63) == (sy > 0 ? 0 : 63)) cw += 3 * sy;
     gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
     ++i;
+    if (!bounded && ASTAR_LIKELY(y != gy && x != gx)) { /* off the goal's lines: no goal checks */
+      mv = *mp;
+      if ((mv >> h & 1u) && (kh = h == 0 ? stop_steps_up(rw, x & 63) : stop_steps_down(rw, x & 63)) != 0 &&
+          (rc = offer(J, p, (int32_t)(mp - moves) + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
+        return rc; /* offered at once: its state is prefetched during the next scan */
+      if ((mv >> v & 1u) && (kv = v == 2 ? stop_steps_up(cw, y & 63) : stop_steps_down(cw, y & 63)) != 0 &&
+          (rc = offer(J, p, (int32_t)(mp - moves) + kv * vs, x, y + kv * sy, gc + kv)) != ASTAR_OK)
+        return rc;
+      continue;
+    }
+    c = (int32_t)(mp - moves);
     if (c == goal) return offer(J, p, c, x, y, gc);
-    if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(J->gx - x, J->gy - y) > J->fb)
+    if (bounded && ASTAR_UNLIKELY(i % JPS_WINDOW == 0) && gc + octile(gx - x, gy - y) > J->fb)
       return offer(J, p, c, x, y, gc); /* cut: c goes on */
-    mv = gr->moves[c];
-    if (mv >> h & 1u)
-      kh = jump_line(J, row, x, J->gy == y ? J->gx : -1, h == 0, gc,
-                     sx * (J->gx - x), J->gy - y, bounded);
+    mv = *mp;
+    if (mv >> h & 1u) /* the line's first word from the cursor */
+      kh = jump_line(J, rw - hw - LAT_UP_W(x >> 6), x, gy == y ? gx : -1, h == 0, gc, sx * (gx - x),
+                     gy - y, bounded);
     if (!bounded && kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK)
-      return rc; /* offered at once: its state is prefetched during the next scan */
+      return rc;
     if (mv >> v & 1u)
-      kv = jump_line(J, col, y, J->gx == x ? J->gy : -1, v == 2, gc,
-                     sy * (J->gy - y), J->gx - x, bounded);
+      kv = jump_line(J, cw - vw - LAT_UP_W(y >> 6), y, gx == x ? gy : -1, v == 2, gc, sy * (gy - y),
+                     gx - x, bounded);
     if (bounded) {
       if ((kh | kv) < 0) return offer(J, p, c, x, y, gc); /* cut: c goes on */
       if (kh && (rc = offer(J, p, c + kh * hs, x + kh * sx, y, gc + kh)) != ASTAR_OK) return rc;
@@ -474,8 +495,19 @@ ASTAR_INLINE unsigned dirs8_rows(const astar_grid *gr, int32_t x, int32_t y, int
 
 /* expand8's straight run from p = (px, py) in direction d (a constant). */
 ASTAR_INLINE int straight8(jctx *J, int32_t p, int32_t px, int32_t py, double g, int d, int bounded) {
-  int32_t k = jump_straight(J, px, py, d, g, bounded);
-  if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
+  const astar_grid *gr = J->gr;
+  int32_t k;
+  if (!bounded && (d < 2 ? py != J->gy : px != J->gx)) { /* off the goal's line */
+    const uint64_t *w = d < 2 ? gr->rows + py * (ptrdiff_t)gr->rs + LAT_UP_W(px >> 6)
+                              : gr->cols + px * (ptrdiff_t)gr->cs + LAT_UP_W(py >> 6);
+    k = d == 0   ? stop_steps_up(w + LAT_UP_W(0), px & 63)
+        : d == 1 ? stop_steps_down(w + LAT_DOWN_W(0), px & 63)
+        : d == 2 ? stop_steps_up(w + LAT_UP_W(0), py & 63)
+                 : stop_steps_down(w + LAT_DOWN_W(0), py & 63);
+  } else {
+    k = jump_straight(J, px, py, d, g, bounded);
+    if (bounded && k < 0) k = -k - 1; /* cut: the cell there goes on */
+  }
   return k ? offer(J, p, p + k * J->gr->off[0][d], px + k * jdx[d], py + k * jdy[d], g + k) : ASTAR_OK;
 }
 

@@ -96,4 +96,30 @@ ASTAR_INLINE int32_t stop_down_lim(const uint64_t *m, int32_t i, int *dead, int3
   return lim;
 }
 
+/*
+** The scans of a diagonal run (jps.c diag_run), which steps one cell a time
+** along both lines at once and keeps, for each, a pointer w to the stop
+** word holding its cell (LAT_UP_W of the cell's word scanning up,
+** LAT_DOWN_W down) and the cell's bit b in it, so no position is turned
+** into a word a step: the steps from the cell to the first jump point, 0
+** when the run ends in a wall first (the stop is blocked).
+*/
+ASTAR_INLINE int32_t stop_steps_up(const uint64_t *w, int b) {
+  uint64_t st = *w & (~(uint64_t)1 << b);
+  int32_t n = 0;
+  int j;
+  while (!st) st = *(w += 3), n += 64;
+  j = low_bit(st);
+  return (w[1] >> j & 1) ? n + j - b : 0; /* w[1]: the open word (LAT_OPEN_W) */
+}
+
+ASTAR_INLINE int32_t stop_steps_down(const uint64_t *w, int b) {
+  uint64_t st = *w & (((uint64_t)1 << b) - 1);
+  int32_t n = 0;
+  int j;
+  while (!st) st = *(w -= 3), n += 64;
+  j = high_bit(st);
+  return (w[-1] >> j & 1) ? n + b - j : 0; /* w[-1]: the open word */
+}
+
 #endif
