@@ -433,8 +433,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
     y += sy;
     rw += rs;
     cw += cs;
-    if ((x & 63) == (sx > 0 ? 0 : 63)) rw += 3 * sx; /* into the next word */
-    if ((y & 63) == (sy > 0 ? 0 : 63)) cw += 3 * sy;
+    if ((x & 63) == (sx > 0 ? 0 : 63)) rw += LAT_GROUP * sx; /* into the next word */
+    if ((y & 63) == (sy > 0 ? 0 : 63)) cw += LAT_GROUP * sy;
     gc = g += ASTAR_GRID_DIAG; /* step by step, as A* sums (no int-to-double per step) */
     ++i;
     if (!bounded && ASTAR_LIKELY(y != gy && x != gx)) { /* off the goal's lines: no goal checks */

@@ -162,8 +162,8 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   if (geo->bitsets) {
     gr->rw = (gr->pw + 63) / 64;
     gr->cw = (gr->ph + 63) / 64;
-    gr->rs = 3 * gr->rw;
-    gr->cs = 3 * gr->cw;
+    gr->rs = LAT_GROUP * gr->rw;
+    gr->cs = LAT_GROUP * gr->cw;
     gr->rows = (uint64_t *)astar__mem(alloc, ud, NULL, 0, bits_words(gr) * sizeof(uint64_t));
   }
   if (gr->blocked == NULL || gr->moves == NULL || (geo->bitsets && gr->rows == NULL)) {

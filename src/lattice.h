@@ -76,9 +76,9 @@ struct astar_grid {
   ** of a line are 0 (blocked).  A line's words are interleaved with its
   ** stop bits (stopbits.c; kept current too): word k of its open bits is
   ** the line's word LAT_OPEN_W(k), between its stop bits for scans toward
-  ** higher positions (LAT_UP_W(k)) and lower ones (LAT_DOWN_W(k)), so rs =
-  ** 3 * rw words from a row to the next, cs = 3 * cw from a column to the
-  ** next. */
+  ** higher positions (LAT_UP_W(k)) and lower ones (LAT_DOWN_W(k)), so
+  ** rs = LAT_GROUP (3) * rw words from a row to the next, cs = LAT_GROUP
+  ** * cw from a column to the next. */
   uint64_t *rows, *cols;
   int32_t rw, cw, rs, cs;
   /* the change log (astar_grid_track_changes): a ring of the last log_cap
@@ -557,10 +557,12 @@ void astar__jump_update(astar_grid *gr, int32_t x, int32_t y);
 void astar__jump_free(astar_grid *gr);
 
 /* Where word k of a line's open bits and of its two stop bit sets lie
-** among the line's words (astar_grid: rows, cols). */
-#define LAT_UP_W(k) (3 * (size_t)(k))
-#define LAT_OPEN_W(k) (3 * (size_t)(k) + 1)
-#define LAT_DOWN_W(k) (3 * (size_t)(k) + 2)
+** among the line's words (astar_grid: rows, cols): LAT_GROUP words for
+** each 64 cells of a line. */
+#define LAT_GROUP 3
+#define LAT_UP_W(k) (LAT_GROUP * (size_t)(k))
+#define LAT_OPEN_W(k) (LAT_GROUP * (size_t)(k) + 1)
+#define LAT_DOWN_W(k) (LAT_GROUP * (size_t)(k) + 2)
 
 /* the lines' stop bits (stopbits.c): built from the open bits, and kept
 ** current after padded cell (x, y)'s open bit changed */

@@ -108,18 +108,18 @@ ASTAR_INLINE int32_t stop_steps_up(const uint64_t *w, int b) {
   uint64_t st = *w & (~(uint64_t)1 << b);
   int32_t n = 0;
   int j;
-  while (!st) st = *(w += 3), n += 64;
+  while (!st) st = *(w += LAT_GROUP), n += 64;
   j = low_bit(st);
-  return (w[1] >> j & 1) ? n + j - b : 0; /* w[1]: the open word (LAT_OPEN_W) */
+  return (w[LAT_OPEN_W(0) - LAT_UP_W(0)] >> j & 1) ? n + j - b : 0; /* the open word */
 }
 
 ASTAR_INLINE int32_t stop_steps_down(const uint64_t *w, int b) {
   uint64_t st = *w & (((uint64_t)1 << b) - 1);
   int32_t n = 0;
   int j;
-  while (!st) st = *(w -= 3), n += 64;
+  while (!st) st = *(w -= LAT_GROUP), n += 64;
   j = high_bit(st);
-  return (w[-1] >> j & 1) ? n + b - j : 0; /* w[-1]: the open word */
+  return (*(w - (LAT_DOWN_W(0) - LAT_OPEN_W(0))) >> j & 1) ? n + b - j : 0; /* the open word */
 }
 
 #endif
