@@ -419,8 +419,8 @@ ASTAR_INLINE int diag_run(jctx *J, int32_t p, int32_t px, int32_t py, double g, 
   const size_t hw = h == 0 ? LAT_UP_W(0) : LAT_DOWN_W(0), vw = v == 2 ? LAT_UP_W(0) : LAT_DOWN_W(0);
   const int32_t goal = J->s->goal, hs = gr->off[0][h], vs = gr->off[0][v], gx = J->gx, gy = J->gy;
   /* the stop words holding the cell in its row (hw) and column (vw) */
-  const uint64_t *rw = gr->rows + py * (ptrdiff_t)gr->rs + hw + LAT_UP_W(px >> 6);
-  const uint64_t *cw = gr->cols + px * (ptrdiff_t)gr->cs + vw + LAT_UP_W(py >> 6);
+  const uint64_t *rw = stop_group(gr->rows, gr->rs, py, px) + hw;
+  const uint64_t *cw = stop_group(gr->cols, gr->cs, px, py) + vw;
   const unsigned char *const moves = gr->moves, *mp = moves + p; /* c's move mask */
   int32_t c, x = px, y = py, i = 0;
   unsigned mv;
@@ -498,8 +498,7 @@ ASTAR_INLINE int straight8(jctx *J, int32_t p, int32_t px, int32_t py, double g,
   const astar_grid *gr = J->gr;
   int32_t k;
   if (!bounded && (d < 2 ? py != J->gy : px != J->gx)) { /* off the goal's line */
-    const uint64_t *w = d < 2 ? gr->rows + py * (ptrdiff_t)gr->rs + LAT_UP_W(px >> 6)
-                              : gr->cols + px * (ptrdiff_t)gr->cs + LAT_UP_W(py >> 6);
+    const uint64_t *w = d < 2 ? stop_group(gr->rows, gr->rs, py, px) : stop_group(gr->cols, gr->cs, px, py);
     k = d == 0   ? stop_steps_up(w + LAT_UP_W(0), px & 63)
         : d == 1 ? stop_steps_down(w + LAT_DOWN_W(0), px & 63)
         : d == 2 ? stop_steps_up(w + LAT_UP_W(0), py & 63)

@@ -96,6 +96,12 @@ ASTAR_INLINE int32_t stop_down_lim(const uint64_t *m, int32_t i, int *dead, int3
   return lim;
 }
 
+/* The first word of the group (LAT_GROUP words) holding position i of line
+** l, in lines (the grid's rows or cols) stride words apart. */
+ASTAR_INLINE const uint64_t *stop_group(const uint64_t *lines, int32_t stride, int32_t l, int32_t i) {
+  return lines + l * (ptrdiff_t)stride + LAT_UP_W(i >> 6);
+}
+
 /*
 ** The scans of a diagonal run (jps.c diag_run), which steps one cell a time
 ** along both lines at once and keeps, for each, a pointer w to the stop
