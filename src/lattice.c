@@ -137,7 +137,7 @@ astar_grid *astar__lat_new(const lat_shape *sh, const lat_geometry *geo, int32_t
   gr->h = height;
   gr->pw = width + 2;
   gr->ph = height + 2;
-  gr->inv_pw = 1.0 / gr->pw;
+  lat_row_magic(gr->pw, &gr->row_m, &gr->row_s);
   gr->ndir = geo->ndir;
   gr->rule = geo->rule;
   gr->layout = geo->layout;

@@ -41,7 +41,7 @@ struct astar_grid {
   astar_topology t; /* first: the topology view of the grid */
   /* what every expansion reads, together (a cache line or two) */
   int32_t w, h, pw, ph;
-  double inv_pw;          /* 1 / pw: rows without a division */
+  uint32_t row_m, row_s;  /* lat_row's multiplier and shift */
   unsigned char *blocked; /* pw * ph; 1 blocked (the border too) */
   unsigned char *moves;   /* pw * ph; bit d: the step in direction d is
                              ** allowed by the blocked cells and the rule
@@ -145,13 +145,24 @@ struct lat_shape {
 #define LAT_CELL(gr, x, y) (((y) + 1) * (gr)->pw + (x) + 1)
 #define LAT_INSIDE(gr, x, y) ((x) >= 0 && (y) >= 0 && (x) < (gr)->w && (y) < (gr)->h)
 
-/* Row of a padded index without a division per call: the reciprocal is
-** exact enough that one correction step fixes rounding at multiples. */
+/* lat_row's multiplier and shift for width pw (3 <= pw < 2^31), set when
+** the grid is made: floor(p / pw) = (p * row_m) >> row_s for 0 <= p < 2^31
+** (Granlund and Montgomery 1994, theorem 4.2 with N = 31).  With
+** l = ceil(log2 pw), row_s = 31 + l and row_m = ceil(2^row_s / pw):
+** 2^row_s <= row_m * pw < 2^row_s + pw <= 2^row_s + 2^l, the theorem's
+** condition; pw > 2^(l - 1) keeps row_m below 2^32 and the product below
+** 2^63.  core_test checks both ends of every row of the largest grids. */
+ASTAR_INLINE void lat_row_magic(int32_t pw, uint32_t *m, uint32_t *s) {
+  uint32_t l = 0;
+  while (((uint64_t)1 << l) < (uint64_t)pw) l++;
+  *s = 31 + l;
+  *m = (uint32_t)((((uint64_t)1 << *s) + (uint64_t)pw - 1) / (uint64_t)pw);
+}
+
+/* Row of padded index p: a multiply and a shift, no division (a 32-bit
+** division is 10-30 cycles, on an expansion's critical path). */
 ASTAR_INLINE int32_t lat_row(const astar_grid *gr, int32_t p) {
-  int32_t pw = gr->pw, y = (int32_t)((double)p * gr->inv_pw);
-  if ((y + 1) * pw <= p) y++;
-  else if (y * pw > p) y--;
-  return y;
+  return (int32_t)(((uint64_t)(uint32_t)p * gr->row_m) >> gr->row_s);
 }
 
 ASTAR_INLINE int lat_par(const astar_grid *gr, int32_t x, int32_t y) {

@@ -2804,6 +2804,44 @@ static void test_jps_path_fill(void) {
   astar_search_free(s);
 }
 
+/* lattice.h's lat_row: the row of a padded id by a multiply and a shift
+** (lat_row_magic) equals the division at both ends of every row of the
+** largest grid of each width (1 to ASTAR_GRID_MAX_SIDE columns, as many rows
+** as the limits allow): the quotient is monotone in the id, so that holds
+** for every id between.  Rows are sampled (every 31st, 255th under --light,
+** and the first and last four) past 64 columns; the full sweep of all 5.1
+** billion ends passes too (doc/design.md).  A real grid's multiplier and
+** shift are lat_row_magic's, and a 300-wide grid's every id gives its row. */
+static void test_lat_row(void) {
+  int64_t w, bad = 0, rows = 0;
+  const int64_t every = light ? 255 : 31;
+  astar_grid g, *gr = astar_grid_new(300, 7, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  uint32_t m, sh;
+  int32_t p;
+  memset(&g, 0, sizeof g);
+  for (w = 1; w <= ASTAR_GRID_MAX_SIDE; w++) {
+    int64_t h = ((int64_t)1 << 30) / w, pw = w + 2, ph, k;
+    if (w * h >= (int64_t)1 << 30) h--;
+    if (h > ASTAR_GRID_MAX_SIDE) h = ASTAR_GRID_MAX_SIDE;
+    ph = h + 2;
+    lat_row_magic((int32_t)pw, &g.row_m, &g.row_s);
+    for (k = 0; k < ph; k++) {
+      if (w > 64 && k >= 4 && k < ph - 4 && k % every) continue;
+      rows++;
+      if (lat_row(&g, (int32_t)(k * pw)) != k || lat_row(&g, (int32_t)(k * pw + pw - 1)) != k) bad++;
+    }
+  }
+  CHECK(bad == 0 && rows > 1000000);
+  CHECK(gr != NULL);
+  if (!gr) return;
+  lat_row_magic(gr->pw, &m, &sh);
+  CHECK(gr->row_m == m && gr->row_s == sh);
+  for (p = 0, bad = 0; p < gr->pw * gr->ph; p++)
+    if (lat_row(gr, p) != p / gr->pw) bad++;
+  CHECK(bad == 0);
+  astar_grid_free(gr);
+}
+
 int main(int argc, char **argv) {
   if (argc > 2 || (argc == 2 && strcmp(argv[1], "--light") != 0)) {
     fprintf(stderr, "usage: core_test [--light]\n");
@@ -2818,6 +2856,7 @@ int main(int argc, char **argv) {
   test_jps();
   test_jps_diagonal_g();
   test_jps_online_pin();
+  test_lat_row();
   test_stop_bits();
   test_jps_plus();
   test_jump_escapes();
