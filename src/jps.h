@@ -83,27 +83,30 @@ ASTAR_INLINE int line_open(const uint64_t *m, int32_t lo, int32_t hi) {
 
 /* The goal-visible test (warthog's "jump_target"), shared by both jump
 ** point searches: from padded cell p = (px, py), whose expansion may take
-** the directions in mask m, toward the goal at padded (gx, gy): when the
-** run toward it -- diagonal first, then straight, the jumps' own shape --
-** is unobstructed, the run's cost (the octile distance), else -1.  Reads
-** the move masks along the diagonal and the row or column bit sets along
-** the straight part. */
+** the directions in mask m (within p's move mask), toward the goal at
+** padded (gx, gy): when the run toward it -- diagonal first, then
+** straight, the jumps' own shape -- is unobstructed, the run's cost (the
+** octile distance), else -1.  The run's first direction is tested against
+** m before anything else is computed (most expansions stop there); then
+** the move masks along the diagonal (p's own is m's) and the row or
+** column bit sets along the straight part. */
 ASTAR_INLINE double jps_goal_run(const astar_grid *gr, int32_t p, int32_t px, int32_t py,
                                  int32_t gx, int32_t gy, unsigned m) {
-  int32_t dx = gx - px, dy = gy - py, ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
-  int32_t nd = ax < ay ? ax : ay, ns = (ax > ay ? ax : ay) - nd, i, c = p, x, y;
+  int32_t dx = gx - px, dy = gy - py, ax, ay, nd, ns, i, c, x, y;
   int d;
-  if ((ax | ay) == 0) return -1;
-  if (nd > 0) {
-    int32_t step;
-    d = dy > 0 ? (dx > 0 ? 4 : 6) : (dx > 0 ? 5 : 7);
-    if (!(m >> d & 1u)) return -1;
-    step = gr->off[0][d];
-    for (i = 0; i < nd; i++, c += step)
+  if (dx && dy) d = 4 + 2 * (dx < 0) + (dy < 0); /* SE, NE, SW, NW */
+  else if (dx) d = dx < 0;                       /* E, W */
+  else if (dy) d = 2 + (dy < 0);                 /* S, N */
+  else return -1;
+  if (!(m >> d & 1u)) return -1;
+  ax = dx < 0 ? -dx : dx;
+  ay = dy < 0 ? -dy : dy;
+  nd = ax < ay ? ax : ay;
+  ns = (ax > ay ? ax : ay) - nd;
+  if (nd > 1) {
+    const int32_t step = gr->off[0][d];
+    for (i = 1, c = p + step; i < nd; i++, c += step)
       if (!(gr->moves[c] >> d & 1u)) return -1;
-  } else {
-    d = ax ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
-    if (!(m >> d & 1u)) return -1;
   }
   if (ns > 0) {
     x = px + (dx > 0 ? nd : -nd);
