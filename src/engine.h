@@ -158,16 +158,32 @@ ASTAR_INLINE size_t slot_home(const astar_search *s, int32_t v) {
   return (size_t)(((uint32_t)v * 2654435769u) >> s->slot_shift);
 }
 
-/* The entry of node v in the slot table when this query touched v;
-** otherwise the empty entry where v would go (an entry of an older query,
-** its stamp not the generation, is empty: a begin clears nothing), probed
-** from entry i, v's home (slot_home).  The table is at most half full, so
-** a probe ends. */
-ASTAR_INLINE size_t slot_probe_from(const astar_search *s, int32_t v, size_t i) {
+/* The entry of node v in the slot table when this query touched v (*fresh
+** 0); otherwise the empty entry where v would go (*fresh 1; an entry of an
+** older query, its stamp not the generation, is empty: a begin clears
+** nothing), probed from entry i, v's home (slot_home).  The table is at
+** most half full, so a probe ends.  The two exits set *fresh to constants,
+** so a caller's test of it is the exit's own branch. */
+ASTAR_INLINE size_t slot_probe_at(const astar_search *s, int32_t v, size_t i, int *fresh) {
   const astar_slot *t = s->slots;
   uint32_t gen = s->gen;
-  while (t[i].n.stamp == gen && t[i].node != v) i = (i + 1) & s->slot_mask;
-  return i;
+  for (;;) {
+    if (t[i].n.stamp != gen) {
+      *fresh = 1;
+      return i;
+    }
+    if (t[i].node == v) {
+      *fresh = 0;
+      return i;
+    }
+    i = (i + 1) & s->slot_mask;
+  }
+}
+
+/* slot_probe_at without the flag. */
+ASTAR_INLINE size_t slot_probe_from(const astar_search *s, int32_t v, size_t i) {
+  int fresh;
+  return slot_probe_at(s, v, i, &fresh);
 }
 
 /* slot_probe_from v's home. */
@@ -557,12 +573,12 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
   int32_t k = v, *par;
   astar_node *n;
   double h, f;
-  int rc;
+  int rc, fresh;
   if (sparse) {
     /* v's entry, or the empty one it takes if it is kept (a full table
     ** grows first: then it is half empty) */
-    size_t i = slot_probe_from(s, v, home);
-    if (!roomy && s->slots[i].n.stamp != s->gen && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
+    size_t i = slot_probe_at(s, v, home, &fresh);
+    if (!roomy && fresh && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
       if (astar__slot_grow(s) != ASTAR_OK) return ASTAR_ENOMEM;
       i = slot_probe(s, v);
     }
@@ -574,12 +590,13 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
     if (ASTAR_UNLIKELY(pg == NULL)) return ASTAR_ENOMEM;
     n = &pg->ns[v & ASTAR_PAGE_MASK];
     par = &pg->parent[v & ASTAR_PAGE_MASK];
+    fresh = n->stamp != s->gen;
   }
   /* finite steps can still sum to infinity (1e308 + 1e308): no path has
   ** that cost */
   if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
     return fail(s, ASTAR_EOVERFLOW, ASTAR_CAUSE_SUM, ext, -1, link, ng);
-  if (n->stamp != s->gen) {
+  if (fresh) {
     if (!plain && ng > s->q.max_cost) {
       s->pruned = 1;
       return ASTAR_OK;
