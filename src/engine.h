@@ -305,8 +305,9 @@ enum { HEAP_OPEN = 0,
     if ((which) != HEAP_LAZY) HPOS(s, node, which) = (int32_t)(i); \
   } while (0)
 
-ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
-  astar_heap_item it = h->a[i];
+/* Puts item it at i, a hole, or where it rises to from there. */
+ASTAR_INLINE void heap_rise(astar_search *s, astar_heap *h, size_t i, astar_heap_item it,
+                            int which) {
   while (i > 0) {
     size_t p = (i - 1) >> 1;
     if (!item_less(&it, &h->a[p])) break;
@@ -316,6 +317,10 @@ ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   }
   h->a[i] = it;
   HPOS_SET(s, it.node, which, i);
+}
+
+ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
+  heap_rise(s, h, i, h->a[i], which);
 }
 
 ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
@@ -391,11 +396,12 @@ static int heap_grow(astar_search *s, astar_heap *h) {
 ** call each cost about a fifth of a push, spills included). */
 ASTAR_INLINE int heap_push_in(astar_search *s, astar_heap *h, int32_t node, double f,
                               uint32_t k, int which) {
+  astar_heap_item it;
   if (ASTAR_UNLIKELY(h->n == h->cap) && heap_grow(s, h)) return ASTAR_ENOMEM;
-  h->a[h->n].fkey = fkey(f);
-  h->a[h->n].k = k;
-  h->a[h->n].node = node;
-  heap_up(s, h, h->n++, which);
+  it.fkey = fkey(f);
+  it.k = k;
+  it.node = node;
+  heap_rise(s, h, h->n++, it, which); /* the item from registers, not the array */
   if (which == HEAP_LAZY) node_k(s, node)->pos = POS_OPEN;
   return ASTAR_OK;
 }
@@ -807,7 +813,7 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
     }
     if (hw == HEAP_LAZY)
       while (s->open.n > 0 && heap_stale(s)) heap_pop(s, &s->open, hw);
-    if (s->open.n == 0 && s->next.node < 0) {
+    if (ASTAR_UNLIKELY(s->next.node < 0 && s->open.n == 0)) {
       if (goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
     }
