@@ -323,8 +323,9 @@ ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   heap_rise(s, h, i, h->a[i], which);
 }
 
-ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
-  astar_heap_item it = h->a[i];
+/* Puts item it at i, a hole, or where it sinks to from there. */
+ASTAR_INLINE void heap_sink(astar_search *s, astar_heap *h, size_t i, astar_heap_item it,
+                            int which) {
   size_t n = h->n;
   for (;;) {
     size_t c = 2 * i + 1;
@@ -339,6 +340,10 @@ ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which)
   }
   h->a[i] = it;
   HPOS_SET(s, it.node, which, i);
+}
+
+ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
+  heap_sink(s, h, i, h->a[i], which);
 }
 
 /* Removes the top: the hole descends to a leaf along the smaller children
@@ -833,10 +838,10 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
         /* the slot lost to the heap's top: it takes the top's place and
         ** sinks (one descent, mostly short, instead of a pop's descent
         ** and a push's climb; see "Successor bypass" above) */
-        s->open.a[0] = s->next;
-        if (hw == HEAP_LAZY) node_k(s, s->next.node)->pos = POS_OPEN;
+        astar_heap_item nx = s->next;
+        if (hw == HEAP_LAZY) node_k(s, nx.node)->pos = POS_OPEN;
         s->next.node = -1;
-        heap_down(s, &s->open, 0, hw);
+        heap_sink(s, &s->open, 0, nx, hw);
       } else {
         heap_pop(s, &s->open, hw);
       }
