@@ -158,16 +158,32 @@ ASTAR_INLINE size_t slot_home(const astar_search *s, int32_t v) {
   return (size_t)(((uint32_t)v * 2654435769u) >> s->slot_shift);
 }
 
-/* The entry of node v in the slot table when this query touched v;
-** otherwise the empty entry where v would go (an entry of an older query,
-** its stamp not the generation, is empty: a begin clears nothing), probed
-** from entry i, v's home (slot_home).  The table is at most half full, so
-** a probe ends. */
-ASTAR_INLINE size_t slot_probe_from(const astar_search *s, int32_t v, size_t i) {
+/* The entry of node v in the slot table when this query touched v (*fresh
+** 0); otherwise the empty entry where v would go (*fresh 1; an entry of an
+** older query, its stamp not the generation, is empty: a begin clears
+** nothing), probed from entry i, v's home (slot_home).  The table is at
+** most half full, so a probe ends.  The two exits set *fresh to constants,
+** so a caller's test of it is the exit's own branch. */
+ASTAR_INLINE size_t slot_probe_at(const astar_search *s, int32_t v, size_t i, int *fresh) {
   const astar_slot *t = s->slots;
   uint32_t gen = s->gen;
-  while (t[i].n.stamp == gen && t[i].node != v) i = (i + 1) & s->slot_mask;
-  return i;
+  for (;;) {
+    if (t[i].n.stamp != gen) {
+      *fresh = 1;
+      return i;
+    }
+    if (t[i].node == v) {
+      *fresh = 0;
+      return i;
+    }
+    i = (i + 1) & s->slot_mask;
+  }
+}
+
+/* slot_probe_at without the flag. */
+ASTAR_INLINE size_t slot_probe_from(const astar_search *s, int32_t v, size_t i) {
+  int fresh;
+  return slot_probe_at(s, v, i, &fresh);
 }
 
 /* slot_probe_from v's home. */
@@ -289,8 +305,9 @@ enum { HEAP_OPEN = 0,
     if ((which) != HEAP_LAZY) HPOS(s, node, which) = (int32_t)(i); \
   } while (0)
 
-ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
-  astar_heap_item it = h->a[i];
+/* Puts item it at i, a hole, or where it rises to from there. */
+ASTAR_INLINE void heap_rise(astar_search *s, astar_heap *h, size_t i, astar_heap_item it,
+                            int which) {
   while (i > 0) {
     size_t p = (i - 1) >> 1;
     if (!item_less(&it, &h->a[p])) break;
@@ -302,8 +319,13 @@ ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
   HPOS_SET(s, it.node, which, i);
 }
 
-ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
-  astar_heap_item it = h->a[i];
+ASTAR_INLINE void heap_up(astar_search *s, astar_heap *h, size_t i, int which) {
+  heap_rise(s, h, i, h->a[i], which);
+}
+
+/* Puts item it at i, a hole, or where it sinks to from there. */
+ASTAR_INLINE void heap_sink(astar_search *s, astar_heap *h, size_t i, astar_heap_item it,
+                            int which) {
   size_t n = h->n;
   for (;;) {
     size_t c = 2 * i + 1;
@@ -318,6 +340,10 @@ ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which)
   }
   h->a[i] = it;
   HPOS_SET(s, it.node, which, i);
+}
+
+ASTAR_INLINE void heap_down(astar_search *s, astar_heap *h, size_t i, int which) {
+  heap_sink(s, h, i, h->a[i], which);
 }
 
 /* Removes the top: the hole descends to a leaf along the smaller children
@@ -375,11 +401,12 @@ static int heap_grow(astar_search *s, astar_heap *h) {
 ** call each cost about a fifth of a push, spills included). */
 ASTAR_INLINE int heap_push_in(astar_search *s, astar_heap *h, int32_t node, double f,
                               uint32_t k, int which) {
+  astar_heap_item it;
   if (ASTAR_UNLIKELY(h->n == h->cap) && heap_grow(s, h)) return ASTAR_ENOMEM;
-  h->a[h->n].fkey = fkey(f);
-  h->a[h->n].k = k;
-  h->a[h->n].node = node;
-  heap_up(s, h, h->n++, which);
+  it.fkey = fkey(f);
+  it.k = k;
+  it.node = node;
+  heap_rise(s, h, h->n++, it, which); /* the item from registers, not the array */
   if (which == HEAP_LAZY) node_k(s, node)->pos = POS_OPEN;
   return ASTAR_OK;
 }
@@ -557,12 +584,12 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
   int32_t k = v, *par;
   astar_node *n;
   double h, f;
-  int rc;
+  int rc, fresh;
   if (sparse) {
     /* v's entry, or the empty one it takes if it is kept (a full table
     ** grows first: then it is half empty) */
-    size_t i = slot_probe_from(s, v, home);
-    if (!roomy && s->slots[i].n.stamp != s->gen && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
+    size_t i = slot_probe_at(s, v, home, &fresh);
+    if (!roomy && fresh && ASTAR_UNLIKELY(s->nslots >= s->slot_room)) {
       if (astar__slot_grow(s) != ASTAR_OK) return ASTAR_ENOMEM;
       i = slot_probe(s, v);
     }
@@ -574,12 +601,13 @@ ASTAR_INLINE int relax_at(astar_search *s, int32_t v, size_t home, int roomy, in
     if (ASTAR_UNLIKELY(pg == NULL)) return ASTAR_ENOMEM;
     n = &pg->ns[v & ASTAR_PAGE_MASK];
     par = &pg->parent[v & ASTAR_PAGE_MASK];
+    fresh = n->stamp != s->gen;
   }
   /* finite steps can still sum to infinity (1e308 + 1e308): no path has
   ** that cost */
   if (!plain && ASTAR_UNLIKELY(ng == HUGE_VAL))
     return fail(s, ASTAR_EOVERFLOW, ASTAR_CAUSE_SUM, ext, -1, link, ng);
-  if (n->stamp != s->gen) {
+  if (fresh) {
     if (!plain && ng > s->q.max_cost) {
       s->pruned = 1;
       return ASTAR_OK;
@@ -790,7 +818,7 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
     }
     if (hw == HEAP_LAZY)
       while (s->open.n > 0 && heap_stale(s)) heap_pop(s, &s->open, hw);
-    if (s->open.n == 0 && s->next.node < 0) {
+    if (ASTAR_UNLIKELY(s->next.node < 0 && s->open.n == 0)) {
       if (goal == -1) return s->status = ASTAR_FOUND; /* distances: all settled */
       return s->status = s->pruned ? ASTAR_MAX_COST : ASTAR_UNREACHABLE;
     }
@@ -810,10 +838,10 @@ ASTAR_INLINE int search_loop_in(astar_search *s, uint64_t max_steps, astar_expan
         /* the slot lost to the heap's top: it takes the top's place and
         ** sinks (one descent, mostly short, instead of a pop's descent
         ** and a push's climb; see "Successor bypass" above) */
-        s->open.a[0] = s->next;
-        if (hw == HEAP_LAZY) node_k(s, s->next.node)->pos = POS_OPEN;
+        astar_heap_item nx = s->next;
+        if (hw == HEAP_LAZY) node_k(s, nx.node)->pos = POS_OPEN;
         s->next.node = -1;
-        heap_down(s, &s->open, 0, hw);
+        heap_sink(s, &s->open, 0, nx, hw);
       } else {
         heap_pop(s, &s->open, hw);
       }
