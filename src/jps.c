@@ -328,15 +328,17 @@ ASTAR_INLINE int32_t jump_straight(const jctx *J, int32_t x, int32_t y, int d, d
 ** Successors wait in a small buffer until the expansion's scans are done
 ** (or the buffer is full): each one's node state is prefetched when it is
 ** found, and jump points lie far apart, so the state is mostly a cache miss
-** that the scans in between now hide.  flush() relaxes them from parent p.
+** that the scans in between now hide.  flush() relaxes them from parent p;
+** plain is the caller's constant (J->plain would be read from memory after
+** flush_full's call, and every test of it kept).
 */
-ASTAR_INLINE int flush(jctx *J, int32_t p) {
+ASTAR_INLINE int flush(jctx *J, int32_t p, int plain) {
   astar_search *s = J->s;
   int32_t w = J->gr->w;
   int i, rc;
   for (i = 0; i < J->n; i++) {
-    int32_t qx = J->x[i] - 1, qy = J->y[i] - 1, ext = J->plain ? 0 : qy * w + qx;
-    rc = relax_impl(s, J->q[i], ext, p, J->g[i], 0, qx, qy, J->plain, lat_h_plane);
+    int32_t qx = J->x[i] - 1, qy = J->y[i] - 1, ext = plain ? 0 : qy * w + qx;
+    rc = relax_impl(s, J->q[i], ext, p, J->g[i], 0, qx, qy, plain, lat_h_plane);
     if (rc != ASTAR_OK) return rc;
   }
   J->n = 0;
@@ -350,7 +352,7 @@ __attribute__((noinline, cold))
 #endif
 static int
 flush_full(jctx *J, int32_t p) {
-  return J->plain ? flush(J, p) : flush(J, p);
+  return J->plain ? flush(J, p, 1) : flush(J, p, 0);
 }
 
 /* Offers cell q = (x, y) (reached from the expanded cell p) at cost g. */
@@ -528,7 +530,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
   m &= gr->moves[p];
   if ((run = goal_run(&J, p, px, py, m)) >= 0 && goal_decides(&J, p, px, py, run)) {
     if ((rc = offer(&J, p, s->goal, J.gx, J.gy, g + run)) != ASTAR_OK ||
-        (rc = flush(&J, p)) != ASTAR_OK)
+        (rc = flush(&J, p, plain)) != ASTAR_OK)
       return rc;
     if (s->q.heuristic != ASTAR_H_CALLBACK || (node_seen(s, s->goal) && *hc_at(s, s->goal) == 0))
       return ASTAR_OK;
@@ -545,7 +547,7 @@ ASTAR_INLINE int expand8(astar_search *s, int32_t p, int plain, int bounded) {
   if ((m >> 5 & 1u) && (rc = diag_run(&J, p, px, py, g, 5, bounded)) != ASTAR_OK) return rc;
   if ((m >> 6 & 1u) && (rc = diag_run(&J, p, px, py, g, 6, bounded)) != ASTAR_OK) return rc;
   if ((m >> 7 & 1u) && (rc = diag_run(&J, p, px, py, g, 7, bounded)) != ASTAR_OK) return rc;
-  return flush(&J, p);
+  return flush(&J, p, plain);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -626,7 +628,7 @@ ASTAR_INLINE int expand4(astar_search *s, int32_t p, int plain) {
                          g + k)) != ASTAR_OK)
       return rc;
   }
-  return flush(&J, p);
+  return flush(&J, p, plain);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -748,7 +750,7 @@ ASTAR_INLINE int expand_unit(astar_search *s, int32_t p, int bounded) {
       }
     } while (mv >> d & 1u);
   }
-  return flush(&J, p);
+  return flush(&J, p, 0);
 }
 
 static int expand_unit_free(astar_search *s, int32_t p) { return expand_unit(s, p, 0); }
