@@ -701,12 +701,13 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 ** within r of it (THETA_REFINE after Theta*; FAST_REFINE in the fast mode,
 ** whose points are already settled, and only beside obstacles and between
 ** segments up to FAST_NEAR long); a dynamic program picks one cell per
-** window, or
-** skips up to THETA_SKIP windows in a row, minimising the sum of segment costs
-** (the current points are among the choices, so the cost never rises).
-** Passes repeat, re-centred, while they improve (at most 4).  Scratch:
-** n * (2r + 1)^2 doubles and int32s from the search's allocator; out of memory,
-** the points stay as they are.  Returns the new count.
+** window, or skips up to THETA_SKIP windows in a row, minimising the sum of
+** segment costs (the current points are among the choices, so the cost
+** never rises).
+** Passes repeat, re-centred, while they improve (at most 4).  Scratch, one
+** block from the search's allocator: n * (2r + 1)^2 doubles and twice as
+** many int32s (each pass's choices among them, so choice() runs once a
+** cell); out of memory, the points stay as they are.  Returns the new count.
 */
 #define THETA_REFINE 2
 #define FAST_REFINE 1
@@ -753,15 +754,15 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
   } cand[(THETA_SKIP + 1) * (2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1)];
   const int32_t win = (2 * r + 1) * (2 * r + 1);
   size_t cells = (size_t)n * (size_t)win;
-  double *best;
-  int32_t *from, *out;
+  size_t bytes = cells * (sizeof(double) + 2 * sizeof(int32_t)) + (size_t)n * sizeof(int32_t);
+  double *best; /* one block: best, from, at (each pass's choice()s), out */
+  int32_t *from, *out, *at;
   seg_ctx c;
   if (n < 3) return n;
-  best = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(double));
-  from = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(int32_t));
-  out = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)n * sizeof(int32_t));
+  if ((best = (double *)astar__mem(t->alloc, t->ud, NULL, 0, bytes)) == NULL) return n;
+  from = (int32_t *)(best + cells), at = from + cells, out = at + cells;
   seg_init(&c, t->gr, &t->q);
-  for (pass = 0; best && from && out && pass < 4; pass++) {
+  for (pass = 0; pass < 4; pass++) {
     int32_t i, j, m, k, nc;
     double before = 0, s;
     for (i = 1; i < n; i++) {
@@ -769,10 +770,11 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
         s = HUGE_VAL;
       before += s;
     }
+    for (k = 0; k < n * win; k++) at[k] = choice(t->gr, walled, pts, n, w, h, r, k / win, k % win);
     for (j = 0; j < win; j++) best[j] = j == win / 2 ? 0 : HUGE_VAL;
     for (i = 1; i < n; i++)
       for (j = 0; j < win; j++) {
-        int32_t v = choice(t->gr, walled, pts, n, w, h, r, i, j), p;
+        int32_t v = at[i * win + j], p;
         best[(size_t)(i * win + j)] = HUGE_VAL;
         from[(size_t)(i * win + j)] = -1;
         if (v < 0 || astar_grid_blocked(t->gr, v % w, v / w)) continue;
@@ -784,7 +786,7 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
         nc = 0;
         for (p = i - 1; p >= 0 && p >= i - 1 - THETA_SKIP; p--)
           for (k = 0; k < win; k++) {
-            int32_t u = choice(t->gr, walled, pts, n, w, h, r, p, k), q;
+            int32_t u = at[p * win + k], q;
             double b = best[(size_t)(p * win + k)], ex, ey, lb;
             if (u < 0 || b == HUGE_VAL) continue;
             ex = (double)(u % w - v % w);
@@ -812,15 +814,13 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
     ** from an earlier layer, so this ends at the start) */
     m = 0;
     for (k = (n - 1) * win + win / 2;; k = from[k]) {
-      out[m++] = choice(t->gr, walled, pts, n, w, h, r, k / win, k % win);
+      out[m++] = at[k];
       if (k == win / 2) break;
     }
     for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
     n = m; /* fewer or as many: the scratch still fits */
   }
-  astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
-  astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
-  astar__mem(t->alloc, t->ud, out, out ? cells / (size_t)win * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, best, bytes, 0);
   return n;
 }
 
