@@ -66,32 +66,36 @@ static int square_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1
 ** when strict, a corner passed only with both cells beside it open (on
 ** "always" grids, as in sight(), a corner never stops it).  sight()'s walk
 ** with its test kept as an error term, d = (2i + 1) ny - (2j + 1) nx moved
-** by 2 ny a step in x and by -2 nx a step in y (no products a cell), and
+** by 2 ny a step in x and by -2 nx a step in y (no products a cell), in
+** runs of steps along one axis, ending at the last cell (p == end); and
 ** without the forbid field a loop that reads the blocked bytes alone: the
 ** any-angle mode's segment tests are most of its time (taut.c, refine). */
 #define PASS_WALK(SHUT) \
   do { \
     if (SHUT(p, u)) return 0; \
-    while (left > 0) { \
-      if (d == 0) { \
+    while (p != end) { \
+      if (d < 0) { \
+        do { \
+          p += stepx; \
+          u += sx; \
+          if (SHUT(p, u)) return 0; \
+          d += ex; \
+        } while (d < 0 && p != end); \
+      } else if (d > 0) { \
+        do { \
+          p += stepy; \
+          u += uy; \
+          if (SHUT(p, u)) return 0; \
+          d -= ey; \
+        } while (d > 0 && p != end); \
+      } else { \
         int a = SHUT(p + stepx, u + sx), c = SHUT(p + stepy, u + uy); \
         if (strict ? (a || c) : (a && c && !always)) return 0; \
         p += stepx + stepy; \
         u += sx + uy; \
+        if (SHUT(p, u)) return 0; \
         d += ex - ey; \
-        left -= 2; \
-      } else if (d < 0) { \
-        p += stepx; \
-        u += sx; \
-        d += ex; \
-        left--; \
-      } else { \
-        p += stepy; \
-        u += uy; \
-        d -= ey; \
-        left--; \
       } \
-      if (SHUT(p, u)) return 0; \
     } \
   } while (0)
 
@@ -100,9 +104,10 @@ int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, i
   const unsigned char *b = gr->blocked;
   int64_t nx = x1 > x0 ? (int64_t)x1 - x0 : (int64_t)x0 - x1;
   int64_t ny = y1 > y0 ? (int64_t)y1 - y0 : (int64_t)y0 - y1;
-  int64_t d = ny - nx, ex = 2 * ny, ey = 2 * nx, left = nx + ny;
+  int64_t d = ny - nx, ex = 2 * ny, ey = 2 * nx;
   int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, w = gr->w, uy = sy * w;
   int32_t p = LAT_CELL(gr, x0, y0), u = y0 * w + x0, stepx = sx, stepy = sy * gr->pw;
+  int32_t end = LAT_CELL(gr, x1, y1);
   int always = gr->rule == ASTAR_DIAG_ALWAYS;
 #define PASS_BLOCKED(p, u) b[p]
 #define PASS_SHUT(p, u) (b[p] || filter_field_forbids(forbid, u))

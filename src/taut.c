@@ -13,7 +13,8 @@
 ** Work: a few segment tests per turning point (galloping, then a local
 ** search around each turn), each walking the cells the segment crosses; no
 ** memory beyond the caller's array.  The lane below is a second opinion
-** for cluttered routes, with scratch arrays of a value per grid cell.
+** for cluttered routes, with scratch arrays of a value per grid cell.  Last,
+** the windows of cells anyangle.c's refinement may move each turn to.
 */
 #include <math.h>
 #include <string.h>
@@ -30,6 +31,12 @@ typedef struct taut {
 
 static int sees(const taut *t, int32_t a, int32_t b) {
   return astar__grid_pass(t->gr, a % t->w, a / t->w, b % t->w, b / t->w, t->forbid, t->strict);
+}
+
+/* A blocked or forbidden cell: no segment passes it. */
+static int shut(const taut *t, int32_t x, int32_t y) {
+  return astar_grid_blocked(t->gr, x, y) ||
+         (t->forbid != NULL && filter_field_forbids(t->forbid, y * t->w + x));
 }
 
 static double dist(const taut *t, int32_t a, int32_t b) {
@@ -125,8 +132,9 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, unsigned char *cal
       for (ox = -TAUT_R; ox <= TAUT_R; ox++) {
         int32_t qx = px + ox, qy = py + oy, q = qy * t->w + qx, j;
         double d;
+        /* a shut cell would fail its first segment test at once */
         if ((ox == 0 && oy == 0) || qx < 0 || qy < 0 || qx >= t->w || qy >= t->h ||
-            (walled && !astar__grid_walled(t->gr, qx, qy)))
+            shut(t, qx, qy) || (walled && !astar__grid_walled(t->gr, qx, qy)))
           continue;
         d = dist(t, a, q) + dist(t, q, b);
         if (!(d < cur * (1 - 1e-12))) continue;
@@ -256,11 +264,6 @@ static int32_t lane_pop(const astar__lane *l, int32_t *nheap) {
 #define GATE_R (LANE_R + 1)
 #define GATE_SIDE (2 * GATE_R + 1)
 
-static int shut(const taut *t, int32_t x, int32_t y) {
-  return astar_grid_blocked(t->gr, x, y) ||
-         (t->forbid != NULL && filter_field_forbids(t->forbid, y * t->w + x));
-}
-
 static int small_obstacle(const taut *t, int32_t p) {
   static const int sx[4] = {1, -1, 0, 0}, sy[4] = {0, 0, 1, -1};
   int32_t px = p % t->w, py = p / t->w, ox, oy;
@@ -277,13 +280,15 @@ static int small_obstacle(const taut *t, int32_t p) {
       stack[n++] = k;
       while (n > 0 && !big) {
         int32_t c = stack[--n], cx = c % GATE_SIDE - GATE_R, cy = c / GATE_SIDE - GATE_R, d;
-        if (cx == -GATE_R || cx == GATE_R || cy == -GATE_R || cy == GATE_R) big = 1;
         for (d = 0; d < 4 && !big; d++) {
           int32_t qx = px + cx + sx[d], qy = py + cy + sy[d];
           int32_t j = (cy + sy[d] + GATE_R) * GATE_SIDE + cx + sx[d] + GATE_R;
           if (qx < 0 || qy < 0 || qx >= t->w || qy >= t->h) {
             big = 1;
           } else if (!seen[j] && shut(t, qx, qy)) {
+            int32_t rx = cx + sx[d], ry = cy + sy[d];
+            /* on the square's border: the obstacle reaches out of it */
+            big = rx == -GATE_R || rx == GATE_R || ry == -GATE_R || ry == GATE_R;
             seen[j] = 1;
             stack[n++] = j;
           }
@@ -291,6 +296,22 @@ static int small_obstacle(const taut *t, int32_t p) {
       }
       if (!big) return 1;
     }
+  return 0;
+}
+
+/* At least half of up to GATE_SAMPLE turns, evenly spaced along the path
+** (the share is what tells the maps apart, and a flood costs up to
+** GATE_SIDE^2 cells: on a maze's 1,500 turns every turn cost as much as
+** the lane), beside a small obstacle. */
+#define GATE_SAMPLE 24
+static int lane_gate(const taut *t, const int32_t *pts, int32_t npts) {
+  int32_t turns = npts - 2, step = (turns + GATE_SAMPLE - 1) / GATE_SAMPLE, i, k = 0, z = 0;
+  int32_t tried = (turns + step - 1) / step; /* the turns 1, 1 + step, ... */
+  for (i = 1; i < npts - 1; i += step, k++) {
+    z += small_obstacle(t, pts[i]);
+    if (2 * z >= tried) return 1;
+    if (2 * (z + tried - k - 1) < tried) return 0; /* cannot reach half */
+  }
   return 0;
 }
 
@@ -314,9 +335,8 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
   t.strict = strict;
   t.w = astar_grid_width(gr);
   t.h = astar_grid_height(gr);
-  for (i = 1, z = 0; i < npts - 1 && 2 * z < npts - 2; i++) z += small_obstacle(&t, pts[i]);
-  if (2 * z < npts - 2) return 0;  /* most turns round walls: no lane */
-  if (*l->gen >= UINT32_MAX - 2) { /* wrapped: every stamp is stale again */
+  if (!lane_gate(&t, pts, npts)) return 0; /* most turns round walls: no lane */
+  if (*l->gen >= UINT32_MAX - 2) {         /* wrapped: every stamp is stale again */
     memset(l->stamp, 0, l->cells * sizeof(uint32_t));
     *l->gen = 0;
   }
@@ -411,4 +431,47 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
   }
   for (i = 1; i < m; i++) len += dist(&t, out[i - 1], out[i]);
   return len < bound * (1 - 1e-12) ? m : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* refine's windows (anyangle.c)                                              */
+/* ------------------------------------------------------------------------ */
+
+/* anyangle.c's refinement moves each turn within a window of cells; which
+** cells, in the fast mode, follows the rules of settle() above. */
+#define FAST_NEAR 32
+static int32_t cheb(int32_t a, int32_t b, int32_t w) {
+  int32_t ddx = a % w - b % w, ddy = a / w - b / w;
+  if (ddx < 0) ddx = -ddx;
+  if (ddy < 0) ddy = -ddy;
+  return ddx > ddy ? ddx : ddy;
+}
+
+/* The cells of refine's program, layer by layer: layer i holds the window's
+** cells round pts[i], choice j at (j % side - r, j / side - r), -1 off the
+** grid; layers 0 and n - 1 hold only the ends (as the middle choice).  In
+** the fast mode (walled) a turn at a segment longer than FAST_NEAR keeps
+** its place (a move by a cell changes a long segment's length least, and
+** each choice costs long walks: most of the fast mode's time on open maps),
+** and a turn beside an obstacle stays beside one (as in settle). */
+void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                           int32_t r, int32_t *at) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), side = 2 * r + 1, i, j;
+  int32_t win = side * side;
+  for (i = 0; i < n; i++) {
+    int32_t px = pts[i] % w, py = pts[i] / w, *row = at + (size_t)i * (size_t)win;
+    int ends = i == 0 || i == n - 1, pinned = 0, beside = 0;
+    if (!ends && walled)
+      pinned = cheb(pts[i - 1], pts[i], w) > FAST_NEAR || cheb(pts[i], pts[i + 1], w) > FAST_NEAR;
+    if (!ends && walled && !pinned) beside = astar__grid_walled(gr, px, py);
+    for (j = 0; j < win; j++) {
+      int32_t x = px + j % side - r, y = py + j / side - r;
+      row[j] = -1;
+      if (j == win / 2)
+        row[j] = pts[i];
+      else if (!ends && !pinned && x >= 0 && y >= 0 && x < w && y < h &&
+               !(beside && !astar__grid_walled(gr, x, y)))
+        row[j] = y * w + x;
+    }
+  }
 }
