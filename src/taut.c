@@ -39,6 +39,10 @@ static int shut(const taut *t, int32_t x, int32_t y) {
          (t->forbid != NULL && filter_field_forbids(t->forbid, y * t->w + x));
 }
 
+static double hypot2(int32_t ddx, int32_t ddy) {
+  return sqrt((double)ddx * ddx + (double)ddy * ddy);
+}
+
 static double dist(const taut *t, int32_t a, int32_t b) {
   double ddx = (double)(a % t->w - b % t->w), ddy = (double)(a / t->w - b / t->w);
   return sqrt(ddx * ddx + ddy * ddy);
@@ -109,6 +113,7 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, unsigned char *cal
   int32_t i = 1;
   while (i < m - 1) {
     int32_t a = pts[i - 1], b = pts[i + 1], p = pts[i], px = p % t->w, py = p / t->w;
+    int32_t ax = a % t->w, ay = a / t->w, bx = b % t->w, by = b / t->w;
     int32_t cand[(2 * TAUT_R + 1) * (2 * TAUT_R + 1)], nc = 0, k, ox, oy;
     double len[(2 * TAUT_R + 1) * (2 * TAUT_R + 1)], cur;
     int walled;
@@ -136,7 +141,7 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, unsigned char *cal
         if ((ox == 0 && oy == 0) || qx < 0 || qy < 0 || qx >= t->w || qy >= t->h ||
             shut(t, qx, qy) || (walled && !astar__grid_walled(t->gr, qx, qy)))
           continue;
-        d = dist(t, a, q) + dist(t, q, b);
+        d = hypot2(ax - qx, ay - qy) + hypot2(qx - bx, qy - by); /* dist(), no divisions */
         if (!(d < cur * (1 - 1e-12))) continue;
         for (j = nc; j > 0 && len[j - 1] > d; j--) { /* insertion: shortest first */
           len[j] = len[j - 1];
@@ -206,10 +211,6 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
 #define LANE_CLOSED (-2)
 #define LANE_UP 2
 #define LANE_CAND (8 * (LANE_UP + 1))
-
-static double hypot2(int32_t ddx, int32_t ddy) {
-  return sqrt((double)ddx * ddx + (double)ddy * ddy);
-}
 
 static int lane_less(const astar__lane *l, int32_t a, int32_t b) {
   return l->f[a] < l->f[b] || (l->f[a] == l->f[b] && l->g[a] > l->g[b]);
