@@ -715,9 +715,11 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 #define LANE_TURNS 25
 #define THETA_SKIP 2
 /* refine's windows (taut.c): at[i * (2r + 1)^2 + j] is the cell of choice j
-** in layer i, -1 where there is none. */
+** in layer i, -1 where there is none (hidden, as astar_int.h's are). */
+ASTAR_INTERNAL_BEGIN
 void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
                            int32_t r, int32_t *at);
+ASTAR_INTERNAL_END
 
 /* The cost of the segment a-b (HUGE_VAL: no passage, or a bad rate); only
 ** its length where its passage is known (the fast mode's points: taut.c's,
@@ -740,10 +742,13 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
   size_t bytes = cells * (sizeof(double) + 4 * sizeof(int32_t)) + (size_t)n * sizeof(int32_t);
   double *best; /* one block: best, from, at (each pass's choices), xy, out */
   int32_t *from, *out, *at, *xy;
+  char *block;
   seg_ctx c;
   if (n < 3) return n;
-  if ((best = (double *)astar__mem(t->alloc, t->ud, NULL, 0, bytes)) == NULL) return n;
-  from = (int32_t *)(best + cells), at = from + cells, xy = at + cells, out = xy + 2 * cells;
+  if ((block = (char *)astar__mem(t->alloc, t->ud, NULL, 0, bytes)) == NULL) return n;
+  best = (double *)(void *)block; /* the doubles first: every part aligned */
+  from = (int32_t *)(void *)(block + cells * sizeof(double));
+  at = from + cells, xy = at + cells, out = xy + 2 * cells;
   seg_init(&c, t->gr, &t->q);
   for (pass = 0; pass < 4; pass++) {
     int32_t i, j, m, k, nc;
@@ -802,7 +807,7 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
     for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
     n = m; /* fewer or as many: the scratch still fits */
   }
-  astar__mem(t->alloc, t->ud, best, bytes, 0);
+  astar__mem(t->alloc, t->ud, block, bytes, 0);
   return n;
 }
 

@@ -307,7 +307,9 @@ static int small_obstacle(const taut *t, int32_t p) {
 #define GATE_SAMPLE 24
 static int lane_gate(const taut *t, const int32_t *pts, int32_t npts) {
   int32_t turns = npts - 2, step = (turns + GATE_SAMPLE - 1) / GATE_SAMPLE, i, k = 0, z = 0;
-  int32_t tried = (turns + step - 1) / step; /* the turns 1, 1 + step, ... */
+  int32_t tried;
+  if (turns < 1) return 0;
+  tried = (turns + step - 1) / step; /* the turns 1, 1 + step, ... */
   for (i = 1; i < npts - 1; i += step, k++) {
     z += small_obstacle(t, pts[i]);
     if (2 * z >= tried) return 1;
@@ -447,6 +449,12 @@ static int32_t cheb(int32_t a, int32_t b, int32_t w) {
   if (ddy < 0) ddy = -ddy;
   return ddx > ddy ? ddx : ddy;
 }
+
+/* declared in anyangle.c too, which calls it; hidden as astar_int.h's are */
+ASTAR_INTERNAL_BEGIN
+void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                           int32_t r, int32_t *at);
+ASTAR_INTERNAL_END
 
 /* The cells of refine's program, layer by layer: layer i holds the window's
 ** cells round pts[i], choice j at (j % side - r, j / side - r), -1 off the
