@@ -878,7 +878,9 @@ int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *
   for (i = 1; i < n; i++) {
     double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;
     len += sqrt(ax * ax + ay * ay);
-    seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
+    /* the fast mode's points have passage and cost their length: no walk */
+    if (t->fast) s = sqrt(ax * ax + ay * ay);
+    else seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
     sum += s;
   }
   if (cost) *cost = n > 1 ? sum : 0;
