@@ -700,82 +700,70 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 ** to move together.  So each interior point i gets a window: the cells
 ** within r of it (THETA_REFINE after Theta*; FAST_REFINE in the fast mode,
 ** whose points are already settled, and only beside obstacles and between
-** segments up to FAST_NEAR long); a dynamic program picks one cell per
-** window, or
-** skips up to THETA_SKIP windows in a row, minimising the sum of segment costs
-** (the current points are among the choices, so the cost never rises).
-** Passes repeat, re-centred, while they improve (at most 4).  Scratch:
-** n * (2r + 1)^2 doubles and int32s from the search's allocator; out of memory,
-** the points stay as they are.  Returns the new count.
+** segments up to FAST_NEAR long: taut.c); a dynamic program picks one cell per
+** window, or skips up to THETA_SKIP windows in a row, minimising the sum of
+** segment costs (the current points are among the choices, so the cost
+** never rises).
+** Passes repeat, re-centred, while they improve (at most 4).  Scratch, one
+** block from the search's allocator: n * (2r + 1)^2 doubles and four times
+** as many int32s (each pass's choices and their coordinates among them,
+** made once a pass); out of memory, the points stay as they are.  Returns
+** the new count.
 */
 #define THETA_REFINE 2
 #define FAST_REFINE 1
-#define FAST_NEAR 32
 #define LANE_TURNS 25
 #define THETA_SKIP 2
-static int32_t cheb(int32_t a, int32_t b, int32_t w) {
-  int32_t ddx = a % w - b % w, ddy = a / w - b / w;
-  if (ddx < 0) ddx = -ddx;
-  if (ddy < 0) ddy = -ddy;
-  return ddx > ddy ? ddx : ddy;
-}
+/* refine's windows (taut.c): at[i * (2r + 1)^2 + j] is the cell of choice j
+** in layer i, -1 where there is none (hidden, as astar_int.h's are). */
+ASTAR_INTERNAL_BEGIN
+void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                           int32_t r, int32_t *at);
+ASTAR_INTERNAL_END
 
-/* The cell of choice j in layer i of refine's program: the window's cells
-** around pts[i], -1 off the grid (and, when walled and pts[i] is beside a
-** blocked cell, the cells beside none); layers 0 and n - 1 hold only the
-** ends (as the window's middle choice). */
-static int32_t choice(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
-                      int32_t w, int32_t h, int32_t r, int32_t i, int32_t j) {
-  int32_t side = 2 * r + 1, x, y;
-  if (i == 0 || i == n - 1) return j == side * side / 2 ? pts[i] : -1;
-  /* the fast mode: a turn at a segment longer than FAST_NEAR keeps its
-  ** place (a move by a cell changes a long segment's length least, and
-  ** each choice costs long walks: most of the fast mode's time on open
-  ** maps) */
-  if (walled && j != side * side / 2 &&
-      (cheb(pts[i - 1], pts[i], w) > FAST_NEAR || cheb(pts[i], pts[i + 1], w) > FAST_NEAR))
-    return -1;
-  x = pts[i] % w + j % side - r;
-  y = pts[i] / w + j / side - r;
-  if (x < 0 || y < 0 || x >= w || y >= h) return -1;
-  /* the fast mode: a turn beside an obstacle stays beside one (taut.c) */
-  if (walled && j != side * side / 2 && !astar__grid_walled(gr, x, y) &&
-      astar__grid_walled(gr, pts[i] % w, pts[i] / w))
-    return -1;
-  return y * w + x;
+/* The cost of the segment a-b (HUGE_VAL: no passage, or a bad rate); only
+** its length where its passage is known (the fast mode's points: taut.c's,
+** the lane's and refine's own consecutive points all have passage). */
+static double seg_of(seg_ctx *c, int32_t a, int32_t b, int32_t w, int known) {
+  int32_t ax = a % w, ay = a / w, bx = b % w, by = b / w;
+  double s, ddx = (double)bx - ax, ddy = (double)by - ay;
+  if (known) return sqrt(ddx * ddx + ddy * ddy); /* as seg_cost() has it */
+  return seg_cost(c, ax, ay, bx, by, &s) == ASTAR_OK ? s : HUGE_VAL;
 }
 
 static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, int walled) {
-  int32_t w = astar_grid_width(t->gr), h = astar_grid_height(t->gr), pass;
+  int32_t w = astar_grid_width(t->gr), pass;
   struct {
     double lb;
     int32_t u, at;
   } cand[(THETA_SKIP + 1) * (2 * THETA_REFINE + 1) * (2 * THETA_REFINE + 1)];
   const int32_t win = (2 * r + 1) * (2 * r + 1);
   size_t cells = (size_t)n * (size_t)win;
-  double *best;
-  int32_t *from, *out;
+  size_t bytes = cells * (sizeof(double) + 4 * sizeof(int32_t)) + (size_t)n * sizeof(int32_t);
+  double *best; /* one block: best, from, at (each pass's choices), xy, out */
+  int32_t *from, *out, *at, *xy;
+  char *block;
   seg_ctx c;
   if (n < 3) return n;
-  best = (double *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(double));
-  from = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, cells * sizeof(int32_t));
-  out = (int32_t *)astar__mem(t->alloc, t->ud, NULL, 0, (size_t)n * sizeof(int32_t));
+  if ((block = (char *)astar__mem(t->alloc, t->ud, NULL, 0, bytes)) == NULL) return n;
+  best = (double *)(void *)block; /* the doubles first: every part aligned */
+  from = (int32_t *)(void *)(block + cells * sizeof(double));
+  at = from + cells, xy = at + cells, out = xy + 2 * cells;
   seg_init(&c, t->gr, &t->q);
-  for (pass = 0; best && from && out && pass < 4; pass++) {
+  for (pass = 0; pass < 4; pass++) {
     int32_t i, j, m, k, nc;
     double before = 0, s;
-    for (i = 1; i < n; i++) {
-      if (seg_cost(&c, pts[i - 1] % w, pts[i - 1] / w, pts[i] % w, pts[i] / w, &s) != ASTAR_OK)
-        s = HUGE_VAL;
-      before += s;
-    }
+    for (i = 1; i < n; i++) before += seg_of(&c, pts[i - 1], pts[i], w, walled);
+    astar__refine_choices(t->gr, walled, pts, n, r, at);
+    for (k = 0; k < (int32_t)cells; k++)
+      if (at[k] >= 0) xy[2 * k] = at[k] % w, xy[2 * k + 1] = at[k] / w;
     for (j = 0; j < win; j++) best[j] = j == win / 2 ? 0 : HUGE_VAL;
     for (i = 1; i < n; i++)
       for (j = 0; j < win; j++) {
-        int32_t v = choice(t->gr, walled, pts, n, w, h, r, i, j), p;
-        best[(size_t)(i * win + j)] = HUGE_VAL;
-        from[(size_t)(i * win + j)] = -1;
-        if (v < 0 || astar_grid_blocked(t->gr, v % w, v / w)) continue;
+        int32_t z = i * win + j, v = at[z], p;
+        best[z] = HUGE_VAL;
+        from[z] = -1;
+        if (v < 0 || astar_grid_blocked(t->gr, xy[2 * z], xy[2 * z + 1])) continue;
         /* the choices of the (up to THETA_SKIP + 1) layers before, in the
         ** order of a lower bound of what they offer, b + minrate * |uv|;
         ** segments are walked in that order until the next bound cannot
@@ -783,27 +771,28 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
         ** is the best: only the failing ones before it cost a walk) */
         nc = 0;
         for (p = i - 1; p >= 0 && p >= i - 1 - THETA_SKIP; p--)
-          for (k = 0; k < win; k++) {
-            int32_t u = choice(t->gr, walled, pts, n, w, h, r, p, k), q;
-            double b = best[(size_t)(p * win + k)], ex, ey, lb;
-            if (u < 0 || b == HUGE_VAL) continue;
-            ex = (double)(u % w - v % w);
-            ey = (double)(u / w - v / w);
-            lb = b + t->minrate * sqrt(ex * ex + ey * ey);
+          for (k = p * win; k < (p + 1) * win; k++) {
+            double ex, ey, lb;
+            int32_t q;
+            if (at[k] < 0 || best[k] == HUGE_VAL) continue;
+            ex = (double)(xy[2 * k] - xy[2 * z]);
+            ey = (double)(xy[2 * k + 1] - xy[2 * z + 1]);
+            lb = best[k] + t->minrate * sqrt(ex * ex + ey * ey);
             for (q = nc; q > 0 && cand[q - 1].lb > lb; q--) cand[q] = cand[q - 1];
             cand[q].lb = lb;
-            cand[q].u = u;
-            cand[q].at = p * win + k;
+            cand[q].u = at[k];
+            cand[q].at = k;
             nc++;
           }
-        for (k = 0; k < nc && cand[k].lb < best[(size_t)(i * win + j)]; k++) {
+        for (k = 0; k < nc && cand[k].lb < best[z]; k++) {
           int32_t u = cand[k].u;
-          double b = best[(size_t)cand[k].at];
-          if (seg_cost(&c, u % w, u / w, v % w, v / w, &s) != ASTAR_OK || s == HUGE_VAL)
-            continue;
-          if (b + s < best[(size_t)(i * win + j)]) {
-            best[(size_t)(i * win + j)] = b + s;
-            from[(size_t)(i * win + j)] = cand[k].at;
+          double b = best[cand[k].at];
+          /* the fast mode: from the point before, passage is known */
+          s = seg_of(&c, u, v, w, walled && cand[k].at == (i - 1) * win + win / 2 && j == win / 2);
+          if (s == HUGE_VAL) continue;
+          if (b + s < best[z]) {
+            best[z] = b + s;
+            from[z] = cand[k].at;
           }
         }
       }
@@ -812,15 +801,13 @@ static int32_t refine(const astar_theta *t, int32_t *pts, int32_t n, int32_t r, 
     ** from an earlier layer, so this ends at the start) */
     m = 0;
     for (k = (n - 1) * win + win / 2;; k = from[k]) {
-      out[m++] = choice(t->gr, walled, pts, n, w, h, r, k / win, k % win);
+      out[m++] = at[k];
       if (k == win / 2) break;
     }
     for (i = 0; i < m; i++) pts[i] = out[m - 1 - i];
     n = m; /* fewer or as many: the scratch still fits */
   }
-  astar__mem(t->alloc, t->ud, best, best ? cells * sizeof(double) : 0, 0);
-  astar__mem(t->alloc, t->ud, from, from ? cells * sizeof(int32_t) : 0, 0);
-  astar__mem(t->alloc, t->ud, out, out ? cells / (size_t)win * sizeof(int32_t) : 0, 0);
+  astar__mem(t->alloc, t->ud, block, bytes, 0);
   return n;
 }
 
@@ -891,7 +878,9 @@ int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *
   for (i = 1; i < n; i++) {
     double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;
     len += sqrt(ax * ax + ay * ay);
-    seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
+    /* the fast mode's points have passage and cost their length: no walk */
+    if (t->fast) s = sqrt(ax * ax + ay * ay);
+    else seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
     sum += s;
   }
   if (cost) *cost = n > 1 ? sum : 0;

@@ -64,40 +64,63 @@ static int square_sight(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1
 /* The segment test of anyangle.c for uniform costs: sight() with forbidden
 ** cells (forbid, indexed by cell id; may be NULL) counted as blocked and,
 ** when strict, a corner passed only with both cells beside it open (on
-** "always" grids, as in sight(), a corner never stops it). */
+** "always" grids, as in sight(), a corner never stops it).  sight()'s walk
+** with its test kept as an error term, d = (2i + 1) ny - (2j + 1) nx moved
+** by 2 ny a step in x and by -2 nx a step in y (no products a cell), in
+** runs of steps along one axis, ending at the last cell (p == end); and
+** without the forbid field a loop that reads the blocked bytes alone: the
+** any-angle mode's segment tests are most of its time (taut.c, refine). */
+#define PASS_WALK(SHUT) \
+  do { \
+    if (SHUT(p, u)) return 0; \
+    while (p != end) { \
+      if (d < 0) { \
+        do { \
+          p += stepx; \
+          u += sx; \
+          if (SHUT(p, u)) return 0; \
+          d += ex; \
+        } while (d < 0 && p != end); \
+      } else if (d > 0) { \
+        do { \
+          p += stepy; \
+          u += uy; \
+          if (SHUT(p, u)) return 0; \
+          d -= ey; \
+        } while (d > 0 && p != end); \
+      } else { \
+        int a = SHUT(p + stepx, u + sx), c = SHUT(p + stepy, u + uy); \
+        if (strict ? (a || c) : (a && c && !always)) return 0; \
+        p += stepx + stepy; \
+        u += sx + uy; \
+        if (SHUT(p, u)) return 0; \
+        d += ex - ey; \
+      } \
+    } \
+  } while (0)
+
 int astar__grid_pass(const astar_grid *gr, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
                      const double *forbid, int strict) {
   const unsigned char *b = gr->blocked;
   int64_t nx = x1 > x0 ? (int64_t)x1 - x0 : (int64_t)x0 - x1;
   int64_t ny = y1 > y0 ? (int64_t)y1 - y0 : (int64_t)y0 - y1;
-  int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, w = gr->w;
+  int64_t d = ny - nx, ex = 2 * ny, ey = 2 * nx;
+  int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, w = gr->w, uy = sy * w;
   int32_t p = LAT_CELL(gr, x0, y0), u = y0 * w + x0, stepx = sx, stepy = sy * gr->pw;
-  int64_t i = 0, j = 0;
-#define SHUT(p, u) (b[p] || filter_field_forbids(forbid, u))
-  if (SHUT(p, u)) return 0;
-  while (i < nx || j < ny) {
-    int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
-    if (d == 0) {
-      int a = SHUT(p + stepx, u + sx), c = SHUT(p + stepy, u + sy * w);
-      if (strict ? (a || c) : (a && c && gr->rule != ASTAR_DIAG_ALWAYS)) return 0;
-      p += stepx + stepy;
-      u += sx + sy * w;
-      i++;
-      j++;
-    } else if (d < 0) {
-      p += stepx;
-      u += sx;
-      i++;
-    } else {
-      p += stepy;
-      u += sy * w;
-      j++;
-    }
-    if (SHUT(p, u)) return 0;
-  }
-#undef SHUT
+  int32_t end = LAT_CELL(gr, x1, y1);
+  int always = gr->rule == ASTAR_DIAG_ALWAYS;
+#define PASS_BLOCKED(p, u) b[p]
+#define PASS_SHUT(p, u) (b[p] || filter_field_forbids(forbid, u))
+  if (forbid == NULL)
+    PASS_WALK(PASS_BLOCKED);
+  else
+    PASS_WALK(PASS_SHUT);
+#undef PASS_BLOCKED
+#undef PASS_SHUT
+  (void)u;
   return 1;
 }
+#undef PASS_WALK
 
 unsigned astar__grid_moves(const astar_grid *gr, int32_t x, int32_t y, const double *forbid) {
   int32_t p = LAT_CELL(gr, x, y), w = gr->w, d;

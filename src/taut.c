@@ -13,12 +13,14 @@
 ** Work: a few segment tests per turning point (galloping, then a local
 ** search around each turn), each walking the cells the segment crosses; no
 ** memory beyond the caller's array.  The lane below is a second opinion
-** for cluttered routes, with scratch arrays of a value per grid cell.
+** for cluttered routes, with scratch arrays of a value per grid cell.  Last,
+** the windows of cells anyangle.c's refinement may move each turn to.
 */
 #include <math.h>
 #include <string.h>
 
 #include "astar_int.h"
+#include "filter.h"
 
 typedef struct taut {
   const astar_grid *gr;
@@ -29,6 +31,16 @@ typedef struct taut {
 
 static int sees(const taut *t, int32_t a, int32_t b) {
   return astar__grid_pass(t->gr, a % t->w, a / t->w, b % t->w, b / t->w, t->forbid, t->strict);
+}
+
+/* A blocked or forbidden cell: no segment passes it. */
+static int shut(const taut *t, int32_t x, int32_t y) {
+  return astar_grid_blocked(t->gr, x, y) ||
+         (t->forbid != NULL && filter_field_forbids(t->forbid, y * t->w + x));
+}
+
+static double hypot2(int32_t ddx, int32_t ddy) {
+  return sqrt((double)ddx * ddx + (double)ddy * ddy);
 }
 
 static double dist(const taut *t, int32_t a, int32_t b) {
@@ -82,32 +94,54 @@ static int32_t pull(const taut *t, int32_t *cells, int32_t n) {
 ** passage wins).  A turn beside an obstacle moves only to cells beside one
 ** (a path turns round obstacles, and each candidate costs two segment walks:
 ** most of this file's time on open maps); a turn in the open, where the
-** pull left it, may move anywhere, towards the obstacle it turns round.  Returns the new count; *moved is set when anything
-** changed.
+** pull left it, may move anywhere, towards the obstacle it turns round.
+** Returns the new count; *moved is set when anything changed.
+**
+** What a turn does depends only on it and its two neighbours, so a turn
+** looked at that stayed (calm[i] = 1, for the first SETTLE_CALM turns) is
+** passed over until it or a neighbour changes: the passes after the first
+** look at the turns near a change only (on open maps the passes went on,
+** up to 8, each as dear as the first, while one turn crept along a wall),
+** with the same result as looking at every turn again.
 */
-static int32_t settle(const taut *t, int32_t *pts, int32_t m, int *moved) {
+#define SETTLE_CALM 1024
+static void unsettle(unsigned char *calm, int32_t i) {
+  if (i >= 0 && i < SETTLE_CALM) calm[i] = 0;
+}
+
+static int32_t settle(const taut *t, int32_t *pts, int32_t m, unsigned char *calm, int *moved) {
   int32_t i = 1;
   while (i < m - 1) {
     int32_t a = pts[i - 1], b = pts[i + 1], p = pts[i], px = p % t->w, py = p / t->w;
+    int32_t ax = a % t->w, ay = a / t->w, bx = b % t->w, by = b / t->w;
     int32_t cand[(2 * TAUT_R + 1) * (2 * TAUT_R + 1)], nc = 0, k, ox, oy;
     double len[(2 * TAUT_R + 1) * (2 * TAUT_R + 1)], cur;
-    int walled = astar__grid_walled(t->gr, px, py);
+    int walled;
+    if (i < SETTLE_CALM && calm[i]) {
+      i++;
+      continue;
+    }
     if (sees(t, a, b)) {
       for (k = i; k < m - 1; k++) pts[k] = pts[k + 1];
+      for (k = i; k < m - 1 && k < SETTLE_CALM; k++) calm[k] = k + 1 < SETTLE_CALM ? calm[k + 1] : 0;
+      unsettle(calm, i - 1); /* both have a new neighbour */
+      unsettle(calm, i);
       m--;
       *moved = 1;
       if (i > 1) i--; /* the turn before may now go too */
       continue;
     }
+    walled = astar__grid_walled(t->gr, px, py);
     cur = dist(t, a, p) + dist(t, p, b);
     for (oy = -TAUT_R; oy <= TAUT_R; oy++)
       for (ox = -TAUT_R; ox <= TAUT_R; ox++) {
         int32_t qx = px + ox, qy = py + oy, q = qy * t->w + qx, j;
         double d;
+        /* a shut cell would fail its first segment test at once */
         if ((ox == 0 && oy == 0) || qx < 0 || qy < 0 || qx >= t->w || qy >= t->h ||
-            (walled && !astar__grid_walled(t->gr, qx, qy)))
+            shut(t, qx, qy) || (walled && !astar__grid_walled(t->gr, qx, qy)))
           continue;
-        d = dist(t, a, q) + dist(t, q, b);
+        d = hypot2(ax - qx, ay - qy) + hypot2(qx - bx, qy - by); /* dist(), no divisions */
         if (!(d < cur * (1 - 1e-12))) continue;
         for (j = nc; j > 0 && len[j - 1] > d; j--) { /* insertion: shortest first */
           len[j] = len[j - 1];
@@ -123,8 +157,11 @@ static int32_t settle(const taut *t, int32_t *pts, int32_t m, int *moved) {
       if (sees(t, cand[k], a) && sees(t, cand[k], b)) {
         pts[i] = cand[k];
         *moved = 1;
+        unsettle(calm, i - 1);
+        unsettle(calm, i + 1);
         break;
       }
+    if (k == nc && i < SETTLE_CALM) calm[i] = 1; /* it stays */
     i++;
   }
   return m;
@@ -134,6 +171,7 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
                          int32_t n) {
   taut t;
   int32_t m, pass;
+  unsigned char calm[SETTLE_CALM];
   if (n < 3) return n;
   t.gr = gr;
   t.forbid = forbid;
@@ -141,9 +179,10 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
   t.w = astar_grid_width(gr);
   t.h = astar_grid_height(gr);
   m = pull(&t, cells, n);
+  memset(calm, 0, sizeof calm);
   for (pass = 0; pass < 8 && m > 2; pass++) {
     int moved = 0;
-    m = settle(&t, cells, m, &moved);
+    m = settle(&t, cells, m, calm, &moved);
     if (!moved) break;
   }
   return m;
@@ -172,10 +211,6 @@ int32_t astar__grid_taut(const astar_grid *gr, const double *forbid, int strict,
 #define LANE_CLOSED (-2)
 #define LANE_UP 2
 #define LANE_CAND (8 * (LANE_UP + 1))
-
-static double hypot2(int32_t ddx, int32_t ddy) {
-  return sqrt((double)ddx * ddx + (double)ddy * ddy);
-}
 
 static int lane_less(const astar__lane *l, int32_t a, int32_t b) {
   return l->f[a] < l->f[b] || (l->f[a] == l->f[b] && l->g[a] > l->g[b]);
@@ -213,6 +248,76 @@ static int32_t lane_pop(const astar__lane *l, int32_t *nheap) {
   return top;
 }
 
+/*
+** The lane's gate.  The lane helps where the cell path passes a small
+** obstacle on the longer side; a turn round a wall (a room's, a maze's)
+** has no other side within the lane, and there the lane is all cost (on
+** the room and maze maps it never shortened a path, at 1 to 2 times the
+** default search).  So it runs only when at least half the turns of
+** the taut path are beside a small obstacle (random maps: 70 to 100% of
+** the turns; rooms and mazes: 0 to 30%, at their walls' stubs between two
+** doors): a 4-connected group of shut cells (blocked or
+** forbidden) round one of the turn's neighbours that stays inside the
+** square of radius GATE_R round the turn, touching neither its border nor
+** the grid's edge (4-connected: obstacles that meet only at a corner count
+** as two, so a diagonal wall may open the gate but never close it).
+*/
+#define GATE_R (LANE_R + 1)
+#define GATE_SIDE (2 * GATE_R + 1)
+
+static int small_obstacle(const taut *t, int32_t p) {
+  static const int sx[4] = {1, -1, 0, 0}, sy[4] = {0, 0, 1, -1};
+  int32_t px = p % t->w, py = p / t->w, ox, oy;
+  unsigned char seen[GATE_SIDE * GATE_SIDE];
+  int32_t stack[GATE_SIDE * GATE_SIDE];
+  memset(seen, 0, sizeof seen);
+  for (oy = -1; oy <= 1; oy++)
+    for (ox = -1; ox <= 1; ox++) {
+      int32_t n = 0, k, big = 0, x = px + ox, y = py + oy;
+      if (x < 0 || y < 0 || x >= t->w || y >= t->h) return 0; /* the grid's edge */
+      k = (oy + GATE_R) * GATE_SIDE + ox + GATE_R;
+      if (seen[k] || !shut(t, x, y)) continue;
+      seen[k] = 1;
+      stack[n++] = k;
+      while (n > 0 && !big) {
+        int32_t c = stack[--n], cx = c % GATE_SIDE - GATE_R, cy = c / GATE_SIDE - GATE_R, d;
+        for (d = 0; d < 4 && !big; d++) {
+          int32_t qx = px + cx + sx[d], qy = py + cy + sy[d];
+          int32_t j = (cy + sy[d] + GATE_R) * GATE_SIDE + cx + sx[d] + GATE_R;
+          if (qx < 0 || qy < 0 || qx >= t->w || qy >= t->h) {
+            big = 1;
+          } else if (!seen[j] && shut(t, qx, qy)) {
+            int32_t rx = cx + sx[d], ry = cy + sy[d];
+            /* on the square's border: the obstacle reaches out of it */
+            big = rx == -GATE_R || rx == GATE_R || ry == -GATE_R || ry == GATE_R;
+            seen[j] = 1;
+            stack[n++] = j;
+          }
+        }
+      }
+      if (!big) return 1;
+    }
+  return 0;
+}
+
+/* At least half of up to GATE_SAMPLE turns, evenly spaced along the path
+** (the share is what tells the maps apart, and a flood costs up to
+** GATE_SIDE^2 cells: on a maze's 1,500 turns every turn cost as much as
+** the lane), beside a small obstacle. */
+#define GATE_SAMPLE 24
+static int lane_gate(const taut *t, const int32_t *pts, int32_t npts) {
+  int32_t turns = npts - 2, step = (turns + GATE_SAMPLE - 1) / GATE_SAMPLE, i, k = 0, z = 0;
+  int32_t tried;
+  if (turns < 1) return 0;
+  tried = (turns + step - 1) / step; /* the turns 1, 1 + step, ... */
+  for (i = 1; i < npts - 1; i += step, k++) {
+    z += small_obstacle(t, pts[i]);
+    if (2 * z >= tried) return 1;
+    if (2 * (z + tried - k - 1) < tried) return 0; /* cannot reach half */
+  }
+  return 0;
+}
+
 int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
                          const astar__lane *l, const int32_t *cells, int32_t n,
                          const int32_t *pts, int32_t npts, int32_t *out) {
@@ -226,13 +331,15 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
   } cand[LANE_CAND];
   double len = 0, bound = 0;
   uint32_t in, seen; /* stamps: in the lane, reached */
+  unsigned char calm[SETTLE_CALM];
   int32_t gx = goal % astar_grid_width(gr), gy = goal / astar_grid_width(gr), px, py;
   t.gr = gr;
   t.forbid = forbid;
   t.strict = strict;
   t.w = astar_grid_width(gr);
   t.h = astar_grid_height(gr);
-  if (*l->gen >= UINT32_MAX - 2) { /* wrapped: every stamp is stale again */
+  if (!lane_gate(&t, pts, npts)) return 0; /* most turns round walls: no lane */
+  if (*l->gen >= UINT32_MAX - 2) {         /* wrapped: every stamp is stale again */
     memset(l->stamp, 0, l->cells * sizeof(uint32_t));
     *l->gen = 0;
   }
@@ -319,11 +426,61 @@ int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
     out[i] = out[m - 1 - i];
     out[m - 1 - i] = k;
   }
+  memset(calm, 0, sizeof calm);
   for (i = 0; i < 8 && m > 2; i++) {
     int moved = 0;
-    m = settle(&t, out, m, &moved);
+    m = settle(&t, out, m, calm, &moved);
     if (!moved) break;
   }
   for (i = 1; i < m; i++) len += dist(&t, out[i - 1], out[i]);
   return len < bound * (1 - 1e-12) ? m : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* refine's windows (anyangle.c)                                              */
+/* ------------------------------------------------------------------------ */
+
+/* anyangle.c's refinement moves each turn within a window of cells; which
+** cells, in the fast mode, follows the rules of settle() above. */
+#define FAST_NEAR 32
+static int32_t cheb(int32_t a, int32_t b, int32_t w) {
+  int32_t ddx = a % w - b % w, ddy = a / w - b / w;
+  if (ddx < 0) ddx = -ddx;
+  if (ddy < 0) ddy = -ddy;
+  return ddx > ddy ? ddx : ddy;
+}
+
+/* declared in anyangle.c too, which calls it; hidden as astar_int.h's are */
+ASTAR_INTERNAL_BEGIN
+void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                           int32_t r, int32_t *at);
+ASTAR_INTERNAL_END
+
+/* The cells of refine's program, layer by layer: layer i holds the window's
+** cells round pts[i], choice j at (j % side - r, j / side - r), -1 off the
+** grid; layers 0 and n - 1 hold only the ends (as the middle choice).  In
+** the fast mode (walled) a turn at a segment longer than FAST_NEAR keeps
+** its place (a move by a cell changes a long segment's length least, and
+** each choice costs long walks: most of the fast mode's time on open maps),
+** and a turn beside an obstacle stays beside one (as in settle). */
+void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                           int32_t r, int32_t *at) {
+  int32_t w = astar_grid_width(gr), h = astar_grid_height(gr), side = 2 * r + 1, i, j;
+  int32_t win = side * side;
+  for (i = 0; i < n; i++) {
+    int32_t px = pts[i] % w, py = pts[i] / w, *row = at + (size_t)i * (size_t)win;
+    int ends = i == 0 || i == n - 1, pinned = 0, beside = 0;
+    if (!ends && walled)
+      pinned = cheb(pts[i - 1], pts[i], w) > FAST_NEAR || cheb(pts[i], pts[i + 1], w) > FAST_NEAR;
+    if (!ends && walled && !pinned) beside = astar__grid_walled(gr, px, py);
+    for (j = 0; j < win; j++) {
+      int32_t x = px + j % side - r, y = py + j / side - r;
+      row[j] = -1;
+      if (j == win / 2)
+        row[j] = pts[i];
+      else if (!ends && !pinned && x >= 0 && y >= 0 && x < w && y < h &&
+               !(beside && !astar__grid_walled(gr, x, y)))
+        row[j] = y * w + x;
+    }
+  }
 }

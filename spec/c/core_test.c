@@ -1120,6 +1120,98 @@ static void test_theta_fast_changed(void) {
   astar_grid_free(gr);
 }
 
+/* astar__grid_pass (the any-angle mode's segment test: an error term, runs
+** along one axis, a loop without the forbid field) against the walk it
+** replaced, written here with the products of its definition: after i
+** steps in x and j in y the next crossing is vertical, horizontal or a
+** corner as (2i + 1) ny - (2j + 1) nx is < 0, > 0 or 0.  Random grids of
+** every diagonal rule, with and without a forbid field, random segments
+** (steep, shallow, exact diagonals, single cells), strict and not. */
+static int pass_oracle(const astar_grid *gr, const double *forbid, int strict, int32_t x0,
+                       int32_t y0, int32_t x1, int32_t y1) {
+  int64_t nx = x1 > x0 ? x1 - x0 : x0 - x1, ny = y1 > y0 ? y1 - y0 : y0 - y1, i = 0, j = 0;
+  int32_t sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, x = x0, y = y0;
+  int32_t w = astar_grid_width(gr);
+  int always = astar_grid_diagonal(gr) == ASTAR_DIAG_ALWAYS;
+#define ORACLE_SHUT(x, y) (astar_grid_blocked(gr, x, y) || (forbid && forbid[(y) * w + (x)] != 0))
+  if (ORACLE_SHUT(x, y)) return 0;
+  while (i < nx || j < ny) {
+    int64_t d = (2 * i + 1) * ny - (2 * j + 1) * nx;
+    if (d == 0) {
+      int a = ORACLE_SHUT(x + sx, y), c = ORACLE_SHUT(x, y + sy);
+      if (strict ? (a || c) : (a && c && !always)) return 0;
+      x += sx, y += sy, i++, j++;
+    } else if (d < 0) {
+      x += sx, i++;
+    } else {
+      y += sy, j++;
+    }
+    if (ORACLE_SHUT(x, y)) return 0;
+  }
+#undef ORACLE_SHUT
+  return 1;
+}
+
+static void test_grid_pass(void) {
+  static const int rules[4] = {ASTAR_DIAG_NEVER, ASTAR_DIAG_NO_CORNER_CUTTING,
+                               ASTAR_DIAG_ONE_OBSTACLE, ASTAR_DIAG_ALWAYS};
+  enum { W = 37, H = 23 };
+  double forbid[W * H];
+  int r, k, bad = 0, passes = 0;
+  for (r = 0; r < 4; r++) {
+    astar_grid *gr = astar_grid_new(W, H, rules[r], NULL, NULL);
+    int32_t x, y;
+    for (y = 0; y < H; y++)
+      for (x = 0; x < W; x++) {
+        astar_grid_set_blocked(gr, x, y, jump_rand(100) < 12);
+        forbid[y * W + x] = jump_rand(100) < 5;
+      }
+    for (k = 0; k < 6000; k++) {
+      int32_t x0 = jump_rand(W), y0 = jump_rand(H), x1, y1, strict = jump_rand(2);
+      const double *f = k % 3 == 0 ? forbid : NULL;
+      switch (jump_rand(4)) {
+        case 0: x1 = x0 + jump_rand(2 * H) - H, y1 = y0 + (x1 - x0); break; /* diagonal */
+        case 1: x1 = x0, y1 = jump_rand(H); break;                          /* vertical */
+        case 2: x1 = jump_rand(W), y1 = y0 + jump_rand(3) - 1; break;       /* shallow */
+        default: x1 = jump_rand(W), y1 = jump_rand(H); break;
+      }
+      if (x1 < 0 || y1 < 0 || x1 >= W || y1 >= H) x1 = jump_rand(W), y1 = jump_rand(H);
+      if (astar__grid_pass(gr, x0, y0, x1, y1, f, strict) !=
+          pass_oracle(gr, f, strict, x0, y0, x1, y1))
+        bad++;
+      passes += pass_oracle(gr, f, strict, x0, y0, x1, y1);
+    }
+    astar_grid_free(gr);
+  }
+  CHECK(bad == 0);
+  CHECK(passes > 2000); /* both answers are tested often */
+}
+
+/* The lane (Lazy Theta* round the cell path, taut.c) runs only where at
+** least half the turns are beside a small obstacle.  Given points much
+** longer than the best (the cell path of a staircase itself), the lane
+** would shorten them; on open ground (no turn beside an obstacle) it does
+** not run, beside a single blocked cell it does. */
+static void test_lane_gate(void) {
+  enum { W = 12, N = W * W };
+  astar_grid *gr = astar_grid_new(W, W, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
+  double g[N], f[N];
+  int32_t parent[N], hpos[N], heap[N], out[64], stair[9], hug[5] = {63, 52, 53, 54, 67}, i;
+  uint32_t stamp[N], gen = 0;
+  astar__lane l;
+  memset(stamp, 0, sizeof stamp);
+  l.g = g, l.f = f, l.parent = parent, l.hpos = hpos, l.heap = heap;
+  l.stamp = stamp, l.gen = &gen, l.cells = N;
+  /* (1, 1) to (5, 5) by steps east and south: every cell a turn */
+  for (i = 0; i < 9; i++) stair[i] = (1 + i / 2) * W + 1 + (i + 1) / 2;
+  CHECK(astar__grid_lane(gr, NULL, 1, &l, stair, 9, stair, 9, out) == 0);
+  /* (3, 5) to (7, 5) round the blocked (5, 5) by (4, 4) (5, 4) (6, 4), each
+  ** turn beside it: (3, 5) (5, 4) (7, 5) is shorter */
+  astar_grid_set_blocked(gr, 5, 5, 1);
+  CHECK(astar__grid_lane(gr, NULL, 1, &l, hug, 5, hug, 5, out) == 3);
+  astar_grid_free(gr);
+}
+
 /* astar_grid_step_fault: the search's move rule asked of one step. */
 static void test_step_fault(void) {
   astar_grid *gr = astar_grid_new(4, 4, ASTAR_DIAG_NO_CORNER_CUTTING, NULL, NULL);
@@ -2875,6 +2967,8 @@ int main(int argc, char **argv) {
   test_anyangle();
   test_anyangle_overflow();
   test_theta_fast_changed();
+  test_grid_pass();
+  test_lane_gate();
   test_step_fault();
   test_graph_step_fault();
   test_sizes();
