@@ -714,13 +714,6 @@ int32_t astar_theta_bad(const astar_theta *t, double *value) {
 #define FAST_REFINE 1
 #define LANE_TURNS 25
 #define THETA_SKIP 2
-/* refine's windows (taut.c): at[i * (2r + 1)^2 + j] is the cell of choice j
-** in layer i, -1 where there is none (hidden, as astar_int.h's are). */
-ASTAR_INTERNAL_BEGIN
-void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
-                           int32_t r, int32_t *at);
-ASTAR_INTERNAL_END
-
 /* The cost of the segment a-b (HUGE_VAL: no passage, or a bad rate); only
 ** its length where its passage is known (the fast mode's points: taut.c's,
 ** the lane's and refine's own consecutive points all have passage). */
@@ -877,9 +870,10 @@ int32_t astar_theta_points(astar_theta *t, int32_t to, int32_t *points, double *
   }
   for (i = 1; i < n; i++) {
     double ax = points[i] % w - points[i - 1] % w, ay = points[i] / w - points[i - 1] / w, s = 0;
-    len += sqrt(ax * ax + ay * ay);
+    double d = sqrt(ax * ax + ay * ay);
+    len += d;
     /* the fast mode's points have passage and cost their length: no walk */
-    if (t->fast) s = sqrt(ax * ax + ay * ay);
+    if (t->fast) s = d;
     else seg_cost(&c, points[i - 1] % w, points[i - 1] / w, points[i] % w, points[i] / w, &s);
     sum += s;
   }

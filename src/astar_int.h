@@ -326,6 +326,12 @@ typedef struct astar__lane {
 int32_t astar__grid_lane(const astar_grid *gr, const double *forbid, int strict,
                          const astar__lane *l, const int32_t *cells, int32_t n,
                          const int32_t *pts, int32_t m, int32_t *out);
+/* The windows of anyangle.c's refinement (taut.c): at[i * (2r + 1)^2 + j]
+** is the cell of choice j round pts[i] (offset (j % (2r + 1) - r,
+** j / (2r + 1) - r)), -1 where there is none; walled: the fast mode's
+** rules (taut.c). */
+void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
+                           int32_t r, int32_t *at);
 /* The shortest path through centres over the cells near convex corners
 ** (anyexact.c): when it is shorter than the points pts[0..m-1] (the ends
 ** kept), writes its turning points into out (room for `room`) and returns

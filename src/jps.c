@@ -500,7 +500,8 @@ ASTAR_INLINE int straight8(jctx *J, int32_t p, int32_t px, int32_t py, double g,
   const astar_grid *gr = J->gr;
   int32_t k;
   if (!bounded && (d < 2 ? py != J->gy : px != J->gx)) { /* off the goal's line */
-    const uint64_t *w = d < 2 ? stop_group(gr->rows, gr->rs, py, px) : stop_group(gr->cols, gr->cs, px, py);
+    const uint64_t *w =
+        d < 2 ? stop_group(gr->rows, gr->rs, py, px) : stop_group(gr->cols, gr->cs, px, py);
     k = d == 0   ? stop_steps_up(w + LAT_UP_W(0), px & 63)
         : d == 1 ? stop_steps_down(w + LAT_DOWN_W(0), px & 63)
         : d == 2 ? stop_steps_up(w + LAT_UP_W(0), py & 63)

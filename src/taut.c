@@ -450,12 +450,6 @@ static int32_t cheb(int32_t a, int32_t b, int32_t w) {
   return ddx > ddy ? ddx : ddy;
 }
 
-/* declared in anyangle.c too, which calls it; hidden as astar_int.h's are */
-ASTAR_INTERNAL_BEGIN
-void astar__refine_choices(const astar_grid *gr, int walled, const int32_t *pts, int32_t n,
-                           int32_t r, int32_t *at);
-ASTAR_INTERNAL_END
-
 /* The cells of refine's program, layer by layer: layer i holds the window's
 ** cells round pts[i], choice j at (j % side - r, j / side - r), -1 off the
 ** grid; layers 0 and n - 1 hold only the ends (as the middle choice).  In
